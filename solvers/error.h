@@ -1,0 +1,41 @@
+/* error.h - the one error value every layer returns.
+ *
+ * A failing function fills a gj_error and returns -1 (or NULL).  The error
+ * carries a kind (what HTTP status it becomes), an optional position in the
+ * caller's input (judge-text line and column, or a JSON field path) and one
+ * sentence a person can act on.  Only server/errors.c turns it into HTTP. */
+#ifndef GJ_ERROR_H
+#define GJ_ERROR_H
+
+#include <stddef.h>
+
+typedef enum gj_error_kind {
+    GJ_OK = 0,
+    GJ_BAD_INPUT,  /* the caller sent something wrong: 400, exit status 2 */
+    GJ_NO_MEMORY,  /* an allocation failed: 500 */
+    GJ_INTERNAL,   /* a broken invariant: 500 */
+} gj_error_kind;
+
+typedef struct gj_error {
+    gj_error_kind kind;
+    long line;         /* 1-based judge-text line, 0 when it does not apply */
+    long column;       /* 1-based byte column on that line, 0 when unknown */
+    char field[96];    /* JSON path such as "matrix[2][0]", "" when none */
+    char message[384]; /* complete sentence, already prefixed with the place */
+} gj_error;
+
+void gj_error_clear(gj_error *e);
+
+/* Each of these fills *e and returns -1 so a caller can write
+ * `return gj_fail(e, ...);`.  The message is formatted printf-style. */
+int gj_fail(gj_error *e, gj_error_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "line L, column C: ..." (column 0 leaves it out). */
+int gj_fail_at(gj_error *e, long line, long column, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "FIELD: ..." for JSON input. */
+int gj_fail_field(gj_error *e, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int gj_fail_nomem(gj_error *e);
+
+#endif

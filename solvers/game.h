@@ -1,0 +1,49 @@
+/* game.h - the one interface between the server and a game.
+ *
+ * A game turns the caller's bytes into a position (judge text or the JSON
+ * twin), solves it, and writes the answer as judge text or as JSON.  Data
+ * flows one way: parse -> solve -> write -> free.  A position owns its input
+ * and its answer; nothing here knows about HTTP or threads, and a position
+ * is used by one thread at a time.
+ *
+ * Limits are per game: each game lists its limit definitions, and the caller
+ * passes the values in force (defaults are the original problem's limits;
+ * configuration may raise them up to `max`). */
+#ifndef GJ_GAME_H
+#define GJ_GAME_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+
+#define GJ_MAX_LIMITS 4
+
+typedef struct gj_limit_def {
+    const char *name; /* short key, as in "--limit grid-walk.rows=1000" */
+    const char *doc;  /* one line for /games and --help */
+    long def;         /* the original problem's limit */
+    long min;         /* smallest value configuration may set */
+    long max;         /* largest value the algorithm and memory allow */
+} gj_limit_def;
+
+typedef struct gj_game {
+    const char *name;         /* URL name, e.g. "grid-walk" */
+    const char *title;        /* one line: what is answered */
+    const char *example_text; /* a judge-format input */
+    const char *example_json; /* the same position as JSON */
+    const gj_limit_def *limits;
+    int nlimits;
+
+    /* Return a new position, or NULL with *e filled. */
+    void *(*parse_text)(const char *buf, size_t len, const long *limits, gj_error *e);
+    void *(*parse_json)(const char *buf, size_t len, const long *limits, gj_error *e);
+    /* Compute the answer into the position: 0, or -1 with *e filled. */
+    int (*solve)(void *pos, gj_error *e);
+    /* Append the answer; allocation failure shows in out->failed. */
+    void (*write_text)(const void *pos, gj_buf *out);
+    void (*write_json)(const void *pos, gj_buf *out);
+    void (*free_position)(void *pos);
+} gj_game;
+
+#endif

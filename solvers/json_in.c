@@ -1,0 +1,135 @@
+/* json_in.c - jansson wrappers that turn type and range mistakes into
+ * gj_error messages naming the field. */
+#include "json_in.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void jin_field_name(char *out, size_t cap, const char *name, long i, long j)
+{
+    if (i < 0)
+        snprintf(out, cap, "%s", name);
+    else if (j < 0)
+        snprintf(out, cap, "%s[%ld]", name, i);
+    else
+        snprintf(out, cap, "%s[%ld][%ld]", name, i, j);
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction or exponent";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "an unknown value";
+}
+
+static int fail_type(const json_t *v, const char *name, long i, long j, const char *want,
+                     gj_error *e)
+{
+    char field[sizeof e->field];
+    jin_field_name(field, sizeof field, name, i, j);
+    return gj_fail_field(e, field, "expected %s, found %s", want, type_name(v));
+}
+
+static int check_keys(json_t *root, const char *const *keys, gj_error *e)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(root, key, value)
+    {
+        size_t k = 0;
+        while (keys[k] != NULL && strcmp(keys[k], key) != 0)
+            k++;
+        if (keys[k] == NULL) {
+            char expected[160] = "";
+            for (size_t n = 0; keys[n] != NULL; n++) {
+                size_t used = strlen(expected);
+                snprintf(expected + used, sizeof expected - used, "%s\"%s\"", n ? ", " : "",
+                         keys[n]);
+            }
+            char quoted[48];
+            snprintf(quoted, sizeof quoted, "%.40s", key);
+            return gj_fail_field(e, quoted, "unknown field; expected only %s", expected);
+        }
+    }
+    for (size_t k = 0; keys[k] != NULL; k++)
+        if (json_object_get(root, keys[k]) == NULL)
+            return gj_fail_field(e, keys[k], "missing required field");
+    return 0;
+}
+
+json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL) {
+        gj_fail(e, GJ_BAD_INPUT, "invalid JSON at line %d, column %d: %s", jerr.line,
+                jerr.column, jerr.text);
+        e->line = jerr.line > 0 ? jerr.line : 0;
+        e->column = jerr.column > 0 ? jerr.column : 0;
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        gj_fail(e, GJ_BAD_INPUT, "the JSON body must be an object, found %s", type_name(root));
+        json_decref(root);
+        return NULL;
+    }
+    if (check_keys(root, keys, e) != 0) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+int jin_array(const json_t *v, const char *name, long i, size_t lo, size_t hi, gj_error *e)
+{
+    if (!json_is_array(v))
+        return fail_type(v, name, i, -1, "an array", e);
+    size_t n = json_array_size(v);
+    if (n < lo || n > hi) {
+        char field[sizeof e->field];
+        jin_field_name(field, sizeof field, name, i, -1);
+        return gj_fail_field(e, field, "expected %zu to %zu elements, found %zu", lo, hi, n);
+    }
+    return 0;
+}
+
+int jin_long(const json_t *v, const char *name, long i, long j, long lo, long hi, long *out,
+             gj_error *e)
+{
+    if (!json_is_integer(v))
+        return fail_type(v, name, i, j, "an integer", e);
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi) {
+        char field[sizeof e->field];
+        jin_field_name(field, sizeof field, name, i, j);
+        return gj_fail_field(e, field, "must be between %ld and %ld, found %lld", lo, hi,
+                             (long long)x);
+    }
+    *out = (long)x;
+    return 0;
+}
+
+int jin_string(const json_t *v, const char *name, long i, const char **s, size_t *len,
+               gj_error *e)
+{
+    if (!json_is_string(v))
+        return fail_type(v, name, i, -1, "a string", e);
+    *s = json_string_value(v);
+    *len = json_string_length(v);
+    return 0;
+}

@@ -1,0 +1,354 @@
+/* prime_chocolate.c - ICPC GNYR 2020 F: who eats the last square of chocolate.
+ *
+ * The idea: every move eats an odd number of squares except the p = 2 move,
+ * a 2 x 2 square, and prime 2 can be chosen only once per game.  So parity
+ * decides everything once the 2 x 2 move is gone:
+ *   - an even count: Ruby wins iff a full 2 x 2 exists (she eats it and hands
+ *     Dia an even count of odd moves);
+ *   - an odd count: Ruby wins iff one odd move (a single square, or an odd
+ *     prime p x p square) leaves no full 2 x 2 behind, that is, eats at least
+ *     one square of every full 2 x 2 block.  A square anchored at a top-left
+ *     corner touches more the larger it is, so each corner needs only its
+ *     largest all-chocolate square of side 1 or an odd prime, and that square
+ *     must reach every block: it must overlap the blocks' bounding box on
+ *     both axes from within one row and column of it.
+ * Largest squares come from the usual bottom-up DP over two rows: O(n^2)
+ * time, O(n) memory beyond the board. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_in.h"
+#include "reader.h"
+
+enum { LIMIT_N };
+
+static const gj_limit_def limits[] = {
+    {"n", "side of the square bar", 2000, 1, 16384},
+};
+
+typedef struct position {
+    long n;
+    unsigned char *cell; /* n*n, 1 = chocolate */
+    int ruby_wins;
+} position;
+
+static void free_position(void *p)
+{
+    position *pos = p;
+    if (pos == NULL)
+        return;
+    free(pos->cell);
+    free(pos);
+}
+
+static position *new_position(long n, gj_error *e)
+{
+    position *pos = calloc(1, sizeof *pos);
+    if (pos != NULL)
+        pos->cell = malloc((size_t)n * (size_t)n);
+    if (pos == NULL || pos->cell == NULL) {
+        free_position(pos);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    return pos;
+}
+
+/* Decode one row of `X`, `-` and the en dash (UTF-8 e2 80 93) into out[].
+ * Returns the number of cells, or -1 with *bad at the offending byte; stops
+ * counting at n + 1 so an over-long row is caught without overrunning out. */
+static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
+{
+    long cells = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c;
+        if (s[i] == 'X') {
+            c = 0;
+        } else if (s[i] == '-') {
+            c = 1;
+        } else if (len - i >= 3 && memcmp(s + i, "\xe2\x80\x93", 3) == 0) {
+            c = 1;
+            i += 2;
+        } else {
+            *bad = i;
+            return -1;
+        }
+        if (cells < n)
+            out[cells] = c;
+        cells++;
+    }
+    return cells;
+}
+
+static int describe_bad_char(const char *s, size_t len, size_t at, char *quoted, size_t cap)
+{
+    /* Quote the whole UTF-8 sequence when the byte starts one. */
+    size_t n = 1;
+    unsigned char c = (unsigned char)s[at];
+    if (c >= 0xc0)
+        n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (n > len - at)
+        n = len - at;
+    reader_quote(s + at, n, quoted, cap);
+    return 0;
+}
+
+static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    gj_reader r;
+    long n;
+    reader_init(&r, buf, len);
+    if (reader_long(&r, "the side n", 1, lim[LIMIT_N], &n, e) != 0)
+        return NULL;
+    /* A bar needs at least n*n bytes.  When fewer follow the parse must fail;
+     * decode into one scratch row so the error is still precise but a tiny
+     * body cannot make us allocate n*n. */
+    int complete = (size_t)(r.end - r.p) >= (size_t)n * (size_t)n;
+    position *pos = new_position(complete ? n : 1, e);
+    unsigned char *scratch = complete ? NULL : malloc((size_t)n);
+    if (pos == NULL || (!complete && scratch == NULL)) {
+        free_position(pos);
+        free(scratch);
+        if (pos != NULL)
+            gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    for (long i = 0; i < n; i++) {
+        const char *row;
+        size_t rowlen, bad;
+        long line, col;
+        char what[48];
+        snprintf(what, sizeof what, "row %ld of %ld", i + 1, n);
+        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+            goto fail;
+        long cells = decode_row(row, rowlen, complete ? pos->cell + i * n : scratch, n, &bad);
+        if (cells < 0) {
+            char quoted[24];
+            describe_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            gj_fail_at(e, line, col + (long)bad,
+                       "row %ld: unexpected character '%s'; a cell is 'X' (eaten) or '-' "
+                       "(chocolate)",
+                       i + 1, quoted);
+            goto fail;
+        }
+        if (cells != n) {
+            gj_fail_at(e, line, col, "row %ld has %ld cell%s, expected %ld", i + 1, cells,
+                       cells == 1 ? "" : "s", n);
+            goto fail;
+        }
+    }
+    if (reader_end(&r, e) != 0)
+        goto fail;
+    if (!complete) { /* cannot happen: n rows of n cells are n*n bytes */
+        gj_fail(e, GJ_INTERNAL, "prime-chocolate: input shorter than its cells");
+        goto fail;
+    }
+    return pos;
+fail:
+    free(scratch);
+    free_position(pos);
+    return NULL;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"grid", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = NULL;
+    json_t *grid = json_object_get(root, "grid");
+    if (jin_array(grid, "grid", -1, 1, (size_t)lim[LIMIT_N], e) != 0)
+        goto fail;
+    long n = (long)json_array_size(grid);
+    pos = new_position(n, e);
+    if (pos == NULL)
+        goto fail;
+    for (long i = 0; i < n; i++) {
+        const char *row;
+        size_t rowlen, bad;
+        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+            goto fail;
+        long cells = decode_row(row, rowlen, pos->cell + i * n, n, &bad);
+        char field[32];
+        jin_field_name(field, sizeof field, "grid", i, -1);
+        if (cells < 0) {
+            char quoted[24];
+            describe_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            gj_fail_field(e, field,
+                          "unexpected character '%s' at offset %zu; a cell is 'X' (eaten) or "
+                          "'-' (chocolate)",
+                          quoted, bad);
+            goto fail;
+        }
+        if (cells != n) {
+            gj_fail_field(e, field, "row has %ld cell%s, expected %ld (the bar is square)", cells,
+                          cells == 1 ? "" : "s", n);
+            goto fail;
+        }
+    }
+    json_decref(root);
+    return pos;
+fail:
+    free_position(pos);
+    json_decref(root);
+    return NULL;
+}
+
+/* Largest side <= x that is 1 or an odd prime, for every x <= n (0 for x = 0),
+ * by a sieve.  Side 2 is the even move, never wanted here. */
+static long *odd_prime_floor(long n)
+{
+    long *best = calloc((size_t)n + 1, sizeof *best);
+    unsigned char *composite = calloc((size_t)n + 1, 1);
+    if (best == NULL || composite == NULL) {
+        free(best);
+        free(composite);
+        return NULL;
+    }
+    long last = 1;
+    if (n >= 1)
+        best[1] = 1;
+    for (long x = 2; x <= n; x++) {
+        if (!composite[x]) {
+            if (x > 2)
+                last = x;
+            for (long y = x * x; y <= n; y += x)
+                composite[y] = 1;
+        }
+        best[x] = last;
+    }
+    free(composite);
+    return best;
+}
+
+typedef struct box {
+    long top, left, bottom, right; /* rows/columns of the cells the 2 x 2 blocks cover */
+    int any;
+} box;
+/* A square at rows i..i+p-1 touches the block whose top-left is (r, c) iff
+ * i-1 <= r <= i+p-1 (and likewise for columns); block corners range over
+ * top..bottom-1, so touching all of them is the test in square_touches. */
+
+/* Count the chocolate and bound every full 2 x 2 block. */
+static long survey(const position *pos, box *b)
+{
+    long n = pos->n, count = 0;
+    b->any = 0;
+    b->top = b->left = n;
+    b->bottom = b->right = -1;
+    for (long i = 0; i < n; i++) {
+        const unsigned char *row = pos->cell + i * n, *next = row + n;
+        for (long j = 0; j < n; j++) {
+            count += row[j];
+            if (i + 1 < n && j + 1 < n && row[j] & row[j + 1] & next[j] & next[j + 1]) {
+                b->any = 1;
+                if (i < b->top)
+                    b->top = i;
+                if (i + 1 > b->bottom)
+                    b->bottom = i + 1;
+                if (j < b->left)
+                    b->left = j;
+                if (j + 1 > b->right)
+                    b->right = j + 1;
+            }
+        }
+    }
+    return count;
+}
+
+/* Is there an all-chocolate square of side 1 or an odd prime that touches
+ * every block?  A corner more than one row below the top block row (or one
+ * column right of the leftmost) misses that block, so only those are tried. */
+static int square_touches(const position *pos, const box *b, const long *prime_floor, long *side)
+{
+    long n = pos->n;
+    long *below = side, *here = side + (n + 1);
+    memset(below, 0, (size_t)(n + 1) * sizeof *below);
+    for (long i = n - 1; i >= 0; i--) {
+        const unsigned char *row = pos->cell + i * n;
+        here[n] = 0;
+        for (long j = n - 1; j >= 0; j--) {
+            long s = 0;
+            if (row[j]) {
+                s = below[j];
+                if (here[j + 1] < s)
+                    s = here[j + 1];
+                if (below[j + 1] < s)
+                    s = below[j + 1];
+                s++;
+            }
+            here[j] = s;
+            if (i <= b->top + 1 && j <= b->left + 1) {
+                long p = prime_floor[s];
+                if (p > 0 && i + p - 1 >= b->bottom - 1 && j + p - 1 >= b->right - 1)
+                    return 1;
+            }
+        }
+        long *t = below;
+        below = here;
+        here = t;
+    }
+    return 0;
+}
+
+static int solve(void *p, gj_error *e)
+{
+    position *pos = p;
+    box b;
+    long count = survey(pos, &b);
+    if (count % 2 == 0 || !b.any) {
+        /* Even: the 2 x 2 move flips parity.  Odd with no 2 x 2: any single
+         * square leaves Dia an even count of odd moves. */
+        pos->ruby_wins = count % 2 == 0 ? b.any : 1;
+        return 0;
+    }
+    long *prime_floor = odd_prime_floor(pos->n);
+    long *side = malloc(2 * ((size_t)pos->n + 1) * sizeof *side);
+    if (prime_floor == NULL || side == NULL) {
+        free(prime_floor);
+        free(side);
+        return gj_fail_nomem(e);
+    }
+    pos->ruby_wins = square_touches(pos, &b, prime_floor, side);
+    free(prime_floor);
+    free(side);
+    return 0;
+}
+
+static const char *winner(const position *pos)
+{
+    return pos->ruby_wins ? "RUBY" : "DIA";
+}
+
+static void write_text(const void *p, gj_buf *out)
+{
+    buf_puts(out, winner(p));
+    buf_putc(out, '\n');
+}
+
+static void write_json(const void *p, gj_buf *out)
+{
+    buf_puts(out, "{\"game\":\"prime-chocolate\",\"winner\":\"");
+    buf_puts(out, winner(p));
+    buf_puts(out, "\"}");
+}
+
+const gj_game game_prime_chocolate = {
+    .name = "prime-chocolate",
+    .title = "who eats the last square of a chocolate bar (RUBY moves first, or DIA)",
+    .example_text = "3\n--X\n---\n---\n",
+    .example_json = "{\"grid\": [\"--X\", \"---\", \"---\"]}",
+    .limits = limits,
+    .nlimits = 1,
+    .parse_text = parse_text,
+    .parse_json = parse_json,
+    .solve = solve,
+    .write_text = write_text,
+    .write_json = write_json,
+    .free_position = free_position,
+};

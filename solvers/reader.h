@@ -1,0 +1,39 @@
+/* reader.h - a fast reader for judge-format text.
+ *
+ * Judge input is whitespace-separated tokens; the reader walks the caller's
+ * bytes in place (no copy), keeps the current line so every error can say
+ * "line L, column C: ...", and never reads past `end`.  Each function skips
+ * leading whitespace itself. */
+#ifndef GJ_READER_H
+#define GJ_READER_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef struct gj_reader {
+    const char *p;          /* next unread byte */
+    const char *end;        /* one past the last byte */
+    const char *line_start; /* first byte of the current line */
+    long line;              /* 1-based number of the current line */
+} gj_reader;
+
+void reader_init(gj_reader *r, const char *buf, size_t len);
+
+/* Read one decimal integer (optional sign) in [lo, hi]; `what` names it in
+ * errors ("the value of n", "row 3, column 2 of A"). */
+int reader_long(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e);
+
+/* Read one whitespace-delimited token, such as a grid row.  *word points into
+ * the input; *line and *column (either may be NULL) give where it starts. */
+int reader_word(gj_reader *r, const char *what, const char **word, size_t *len, long *line,
+                long *column, gj_error *e);
+
+/* Succeed only when nothing but whitespace is left. */
+int reader_end(gj_reader *r, gj_error *e);
+
+/* Quote a token for an error message: at most `cap`-1 bytes, with bytes
+ * outside printable ASCII written as \xNN and long tokens cut with "...". */
+void reader_quote(const char *tok, size_t len, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,164 @@
+/* prime_chocolate_oracle.c - exhaustive game-tree search for prime-chocolate.
+ *
+ * The rules, and nothing more: the player to move either eats one chocolate
+ * square or picks a prime nobody has picked and eats a p x p square that is
+ * all chocolate; whoever eats the last square wins, so a player facing no
+ * chocolate has lost.  The chocolate squares of the starting board are
+ * numbered 0..k-1 and a state is (subset left, primes used), memoised in a
+ * table of 2^k << (primes in play) bytes.  Chocolate is never added back, so
+ * only p x p squares that are all chocolate at the start can ever be eaten,
+ * and only the primes owning one of them are "in play". */
+#include "prime_chocolate_oracle.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+enum { UNKNOWN = 0, MOVER_LOSES = 1, MOVER_WINS = 2 };
+
+typedef struct move {
+    uint32_t eats; /* the squares the move eats, as bits of the state */
+    int prime;     /* bit of the prime it uses, -1 for one square */
+} move;
+
+typedef struct search {
+    move *moves;
+    int nmoves;
+    int nprimes;
+    unsigned char *memo;
+} search;
+
+static int is_prime(int p)
+{
+    if (p < 2)
+        return 0;
+    for (int d = 2; d * d <= p; d++)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
+/* The bits of the p x p square at (top, left), or 0 when one of its squares
+ * is not chocolate at the start. */
+static uint32_t square_bits(int n, const int *bit, int top, int left, int p)
+{
+    uint32_t eats = 0;
+    for (int i = top; i < top + p; i++)
+        for (int j = left; j < left + p; j++) {
+            if (bit[i * n + j] < 0)
+                return 0;
+            eats |= (uint32_t)1 << bit[i * n + j];
+        }
+    return eats;
+}
+
+/* Add every p x p move of one prime; returns how many there were. */
+static int add_prime_moves(search *s, int n, const int *bit, int p, int prime_bit)
+{
+    int added = 0;
+    for (int top = 0; top + p <= n; top++)
+        for (int left = 0; left + p <= n; left++) {
+            uint32_t eats = square_bits(n, bit, top, left, p);
+            if (eats != 0) {
+                s->moves[s->nmoves].eats = eats;
+                s->moves[s->nmoves].prime = prime_bit;
+                s->nmoves++;
+                added++;
+            }
+        }
+    return added;
+}
+
+/* Number the chocolate (bit[] = -1 for eaten squares) and list every move
+ * the starting board allows.  Returns k, or -1 on failure. */
+static int build(search *s, int n, const unsigned char *cell, int *bit)
+{
+    int k = 0;
+    for (int c = 0; c < n * n; c++)
+        bit[c] = cell[c] ? k++ : -1;
+    if (k > PC_ORACLE_MAX_CHOCOLATE)
+        return -1;
+    s->moves = malloc(sizeof *s->moves * (size_t)(k + n * n * n + 1));
+    if (s->moves == NULL)
+        return -1;
+    s->nmoves = 0;
+    s->nprimes = 0;
+    for (int c = 0; c < n * n; c++)
+        if (bit[c] >= 0) {
+            s->moves[s->nmoves].eats = (uint32_t)1 << bit[c];
+            s->moves[s->nmoves].prime = -1;
+            s->nmoves++;
+        }
+    for (int p = 2; p <= n; p++)
+        if (is_prime(p) && add_prime_moves(s, n, bit, p, s->nprimes) > 0)
+            s->nprimes++;
+    s->memo = calloc((size_t)1 << (k + s->nprimes), 1);
+    if (s->memo == NULL) {
+        free(s->moves);
+        return -1;
+    }
+    return k;
+}
+
+static void release(search *s)
+{
+    free(s->moves);
+    free(s->memo);
+}
+
+/* Does the player to move win with `left` on the bar and `used` primes? */
+static int mover_wins(search *s, uint32_t left, unsigned used)
+{
+    if (left == 0)
+        return 0; /* the opponent ate the last square */
+    unsigned char *m = &s->memo[((size_t)left << s->nprimes) | used];
+    if (*m != UNKNOWN)
+        return *m == MOVER_WINS;
+    int wins = 0;
+    for (int i = 0; i < s->nmoves && !wins; i++) {
+        const move *mv = &s->moves[i];
+        if ((mv->eats & left) != mv->eats)
+            continue;
+        if (mv->prime >= 0 && (used >> mv->prime) & 1u)
+            continue;
+        unsigned next_used = mv->prime >= 0 ? used | 1u << mv->prime : used;
+        if (!mover_wins(s, left & ~mv->eats, next_used))
+            wins = 1;
+    }
+    *m = wins ? MOVER_WINS : MOVER_LOSES;
+    return wins;
+}
+
+const char *prime_chocolate_oracle(int n, const unsigned char *cell)
+{
+    if (n < 1 || n > PC_ORACLE_MAX_SIDE)
+        return NULL;
+    int bit[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+    search s;
+    int k = build(&s, n, cell, bit);
+    if (k < 0)
+        return NULL;
+    uint32_t all = ((uint32_t)1 << k) - 1;
+    int ruby = mover_wins(&s, all, 0);
+    release(&s);
+    return ruby ? "RUBY\n" : "DIA\n";
+}
+
+int prime_chocolate_oracle_all(int n, unsigned char *out)
+{
+    if (n < 1 || n > 4)
+        return -1;
+    /* Every board is a state of the game on the full bar with no prime
+     * chosen yet, so one table answers them all; the bits of the full bar
+     * are numbered row-major, exactly as the caller's masks. */
+    unsigned char full[16];
+    int bit[16];
+    for (int c = 0; c < n * n; c++)
+        full[c] = 1;
+    search s;
+    if (build(&s, n, full, bit) < 0)
+        return -1;
+    for (uint32_t mask = 0; mask < (uint32_t)1 << (n * n); mask++)
+        out[mask] = (unsigned char)mover_wins(&s, mask, 0);
+    release(&s);
+    return 0;
+}

@@ -1,0 +1,121 @@
+/* harness.c - the shared part of the solver unit tests. */
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#ifndef GJ_DATA_DIR
+#define GJ_DATA_DIR "tests/data"
+#endif
+
+char *harness_run(const gj_game *g, harness_input how, const char *in, size_t len,
+                  harness_output out, const long *limits, gj_error *e)
+{
+    long defaults[GJ_MAX_LIMITS];
+    if (limits == NULL) {
+        for (int i = 0; i < GJ_MAX_LIMITS; i++)
+            defaults[i] = i < g->nlimits ? g->limits[i].def : 0;
+        limits = defaults;
+    }
+    gj_error_clear(e);
+    void *pos = how == IN_TEXT ? g->parse_text(in, len, limits, e) : g->parse_json(in, len, limits, e);
+    if (pos == NULL) {
+        ck_assert_msg(e->kind != GJ_OK, "%s: parse failed without an error", g->name);
+        return NULL;
+    }
+    if (g->solve(pos, e) != 0) {
+        g->free_position(pos);
+        return NULL;
+    }
+    gj_buf b;
+    buf_init(&b);
+    if (out == OUT_TEXT)
+        g->write_text(pos, &b);
+    else
+        g->write_json(pos, &b);
+    buf_putc(&b, '\0');
+    g->free_position(pos);
+    ck_assert_msg(!b.failed, "%s: writing the answer ran out of memory", g->name);
+    return buf_take(&b, NULL);
+}
+
+char *harness_text(const gj_game *g, const char *in)
+{
+    gj_error e;
+    char *answer = harness_run(g, IN_TEXT, in, strlen(in), OUT_TEXT, NULL, &e);
+    ck_assert_msg(answer != NULL, "%s: unexpected error: %s", g->name, e.message);
+    return answer;
+}
+
+static gj_error expect_error(const gj_game *g, harness_input how, const char *in)
+{
+    gj_error e;
+    char *answer = harness_run(g, how, in, strlen(in), OUT_TEXT, NULL, &e);
+    ck_assert_msg(answer == NULL, "%s: expected an error for input [%s], got answer [%s]",
+                  g->name, in, answer ? answer : "");
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    return e;
+}
+
+gj_error harness_text_error(const gj_game *g, const char *in)
+{
+    return expect_error(g, IN_TEXT, in);
+}
+
+gj_error harness_json_error(const gj_game *g, const char *in)
+{
+    return expect_error(g, IN_JSON, in);
+}
+
+char *harness_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *data = malloc(cap);
+    for (;;) {
+        if (data == NULL)
+            break;
+        n += fread(data + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+        char *more = realloc(data, cap);
+        if (more == NULL) {
+            free(data);
+            data = NULL;
+        } else {
+            data = more;
+        }
+    }
+    fclose(f);
+    if (data == NULL)
+        return NULL;
+    data[n] = '\0';
+    if (len)
+        *len = n;
+    return data;
+}
+
+const char *harness_data_dir(void)
+{
+    const char *env = getenv("GJ_DATA_DIR");
+    return env ? env : GJ_DATA_DIR;
+}
+
+uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t rng_below(uint64_t *state, uint64_t n)
+{
+    return rng_next(state) % n;
+}

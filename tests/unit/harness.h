@@ -1,0 +1,41 @@
+/* harness.h - helpers shared by the Check unit tests of the solvers.
+ *
+ * Every helper goes through the public gj_game interface, exactly as the
+ * server does, so a test exercises parse -> solve -> write end to end. */
+#ifndef GJ_TEST_HARNESS_H
+#define GJ_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+typedef enum { IN_TEXT, IN_JSON } harness_input;
+typedef enum { OUT_TEXT, OUT_JSON } harness_output;
+
+/* Parse `in` as `how`, solve under the game's default limits (or `limits`
+ * when not NULL), write as `out`.  Returns a malloc'd NUL-terminated answer,
+ * or NULL with *e filled. */
+char *harness_run(const gj_game *g, harness_input how, const char *in, size_t len,
+                  harness_output out, const long *limits, gj_error *e);
+
+/* Like harness_run with text in and text out, default limits, on a C string. */
+char *harness_text(const gj_game *g, const char *in);
+
+/* The error of a run that must fail (text input, default limits).  Fails the
+ * current test when the run succeeds. */
+gj_error harness_text_error(const gj_game *g, const char *in);
+gj_error harness_json_error(const gj_game *g, const char *in);
+
+/* Whole file into a malloc'd NUL-terminated buffer, or NULL. */
+char *harness_read_file(const char *path, size_t *len);
+
+/* Directory holding the public test data (tests/data), from GJ_DATA_DIR. */
+const char *harness_data_dir(void);
+
+/* Deterministic generator (splitmix64) for the random cross-checks. */
+uint64_t rng_next(uint64_t *state);
+/* Uniform in [0, n), n > 0. */
+uint64_t rng_below(uint64_t *state, uint64_t n);
+
+#endif
