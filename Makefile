@@ -1,0 +1,116 @@
+# gamejudge - see README.md.
+#
+#   make          build build/gamejudge
+#   make run      install missing dependencies, build, serve on 127.0.0.1:8080
+#   make check    install missing dependencies, build, run every unit and integration test
+#   make asan     the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make lint     clang-format check and cppcheck
+#   make clean    remove build/
+
+VERSION := 0.1.0
+BUILD ?= build
+
+CC ?= cc
+PKGS := libmicrohttpd jansson
+TEST_PKGS := check libcurl
+WARN := -Wall -Wextra -Werror -Wpedantic
+OPT ?= -O2 -g
+SAN ?=
+CFLAGS := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -DGJ_VERSION='"$(VERSION)"' \
+          -Isolvers -Iserver -MMD -MP $(EXTRA_CFLAGS)
+LDFLAGS := $(SAN) $(EXTRA_LDFLAGS)
+
+# pkg-config only once dependencies exist; `make run`/`make check` install them first.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+
+SOLVER_SRC := $(wildcard solvers/*.c)
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+ORACLE_SRC := $(wildcard tests/oracle/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+ITEST_SRC := $(wildcard tests/integration/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+BIN := $(BUILD)/gamejudge
+SOLVER_LIB := $(BUILD)/libsolvers.a
+SERVER_LIB := $(BUILD)/libserver.a
+SPEC_OBJ := $(BUILD)/obj/gen/openapi.o
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all deps run check asan lint clean tests
+.DEFAULT_GOAL := all
+
+all: $(BIN)
+
+deps:
+	@scripts/install-deps
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BIN) serve
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(if $(findstring tests/,$<),$(TEST_CFLAGS) -Itests/unit -Itests/oracle -Itests/integration) -c $< -o $@
+
+$(BUILD)/gen/openapi.c: api/openapi.yaml scripts/embed
+	@mkdir -p $(dir $@)
+	scripts/embed $< gj_openapi_yaml > $@
+
+$(SPEC_OBJ): $(BUILD)/gen/openapi.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(SOLVER_LIB): $(call obj,$(SOLVER_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SERVER_LIB): $(call obj,$(SERVER_SRC)) $(SPEC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(call obj,server/main.c) $(SERVER_LIB) $(SOLVER_LIB)
+	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -o $@
+
+UNIT_DEPS := $(call obj,tests/unit/harness.c $(ORACLE_SRC)) $(SERVER_LIB) $(SOLVER_LIB)
+ITEST_DEPS := $(call obj,$(filter-out $(ITEST_SRC),$(wildcard tests/integration/*.c))) \
+              $(SERVER_LIB) $(SOLVER_LIB)
+
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lm -o $@
+
+$(BUILD)/tests/itest_%: $(BUILD)/obj/tests/integration/test_%.o $(ITEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lm -o $@
+
+ITEST_BINS := $(patsubst tests/integration/test_%.c,$(BUILD)/tests/itest_%,$(ITEST_SRC))
+
+tests: $(BIN) $(UNIT_BINS) $(ITEST_BINS)
+
+# Every test binary runs even when an earlier one fails; the target fails if any did.
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  scripts/run-tests build/asan/gamejudge $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BINS) $(ITEST_BINS))
+
+LINT_FILES := $(wildcard solvers/*.[ch] server/*.[ch] tests/*/*.[ch])
+
+lint:
+	clang-format --dry-run --Werror $(LINT_FILES)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	  --inline-suppr --std=c11 -Isolvers -Iserver --suppress=missingIncludeSystem \
+	  solvers server tests
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,46 @@
+/* catalog.c - GET /games. */
+#include "catalog.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "games.h"
+
+static json_t *describe_limits(const gj_game *g, const long *values)
+{
+    json_t *limits = json_object();
+    for (int i = 0; i < g->nlimits; i++) {
+        const gj_limit_def *d = &g->limits[i];
+        json_object_set_new(limits, d->name,
+                            json_pack("{s:I, s:s, s:I, s:I}", "value", (json_int_t)values[i],
+                                      "description", d->doc, "default", (json_int_t)d->def,
+                                      "max", (json_int_t)d->max));
+    }
+    return limits;
+}
+
+char *catalog_render(const gj_config *cfg, size_t *len)
+{
+    size_t n;
+    const gj_game *const *games = games_all(&n);
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const gj_game *g = games[i];
+        char path[64];
+        snprintf(path, sizeof path, "/solve/%s", g->name);
+        json_t *example_json = json_loads(g->example_json, 0, NULL);
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name,
+                                        "title", g->title, "path", path, "limits",
+                                        describe_limits(g, config_game_limits(cfg, g)),
+                                        "example", "text", g->example_text, "json",
+                                        example_json ? example_json : json_null()));
+    }
+    json_t *root = json_pack("{s:o}", "games", list);
+    char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    if (body != NULL)
+        *len = strlen(body);
+    return body;
+}

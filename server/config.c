@@ -1,0 +1,250 @@
+/* config.c - defaults, environment and flags for `gamejudge serve`.
+ *
+ * Every numeric option has a range; anything outside it, or not a number, is
+ * refused with a message naming where it came from, so a typo in a
+ * deployment fails at start-up rather than running with a surprise. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "games.h"
+
+enum { OPT_HOST, OPT_PORT, OPT_WORKERS, OPT_QUEUE, OPT_MAX_BODY, OPT_TIMEOUT, OPT_IO_THREADS,
+       OPT_CONN_MEMORY, OPT_LIMIT, OPT_COUNT };
+
+static const gj_option options[OPT_COUNT] = {
+    [OPT_HOST] = {"--host", "GAMEJUDGE_HOST", "H", "address to bind (default 127.0.0.1)"},
+    [OPT_PORT] = {"--port", "GAMEJUDGE_PORT", "P", "TCP port, 0 picks a free one (default 8080)"},
+    [OPT_WORKERS] = {"--workers", "GAMEJUDGE_WORKERS", "N",
+                     "solver threads (default: online CPUs)"},
+    [OPT_QUEUE] = {"--queue", "GAMEJUDGE_QUEUE", "N",
+                   "solves waiting for a worker before 503 (default 64)"},
+    [OPT_MAX_BODY] = {"--max-body", "GAMEJUDGE_MAX_BODY", "BYTES",
+                      "largest request body, suffix K/M/G allowed (default 64M)"},
+    [OPT_TIMEOUT] = {"--timeout", "GAMEJUDGE_TIMEOUT", "S",
+                     "seconds a connection may stay idle (default 30)"},
+    [OPT_IO_THREADS] = {"--io-threads", "GAMEJUDGE_IO_THREADS", "N",
+                        "HTTP polling threads (default 1)"},
+    [OPT_CONN_MEMORY] = {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
+                         "HTTP header memory per connection (default 64K)"},
+    [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
+                   "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+};
+
+const gj_option *config_options(size_t *count)
+{
+    *count = OPT_COUNT;
+    return options;
+}
+
+void config_defaults(gj_config *c)
+{
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    memset(c, 0, sizeof *c);
+    snprintf(c->host, sizeof c->host, "127.0.0.1");
+    c->port = 8080;
+    c->workers = cpus > 0 ? cpus : 1;
+    c->queue = 64;
+    c->max_body = 64L << 20;
+    c->timeout = 30;
+    c->io_threads = 1;
+    c->connection_memory = 64L << 10;
+    for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
+        games_default_limits(games[i], c->limits[i]);
+}
+
+const long *config_game_limits(const gj_config *c, const gj_game *g)
+{
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
+        if (games[i] == g)
+            return c->limits[i];
+    return NULL;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int config_parse_size(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || v < 0)
+        return -1;
+    int shift = 0;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    default:
+        return -1;
+    }
+    if (shift != 0 && end[1] != '\0')
+        return -1;
+    if (v > (LONG_MAX >> shift))
+        return -1;
+    v <<= shift;
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* One "game.name=value" item of --limit. */
+static int apply_limit(gj_config *c, const char *item, size_t len, const char *origin,
+                       gj_error *e)
+{
+    char text[128];
+    if (len >= sizeof text)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: limit '%.40s...' is too long", origin, item);
+    memcpy(text, item, len);
+    text[len] = '\0';
+    char *dot = strchr(text, '.'), *eq = strchr(text, '=');
+    if (dot == NULL || eq == NULL || eq < dot)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: '%s' is not GAME.NAME=VALUE", origin, text);
+    *dot = '\0';
+    *eq = '\0';
+    const gj_game *g = games_find(text, strlen(text));
+    if (g == NULL)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: unknown game '%s'", origin, text);
+    long *values = (long *)config_game_limits(c, g);
+    for (int i = 0; i < g->nlimits; i++) {
+        const gj_limit_def *d = &g->limits[i];
+        if (strcmp(d->name, dot + 1) != 0)
+            continue;
+        if (parse_long(eq + 1, d->min, d->max, &values[i]) != 0)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: %s.%s must be an integer from %ld to %ld, not '%s'",
+                           origin, g->name, d->name, d->min, d->max, eq + 1);
+        return 0;
+    }
+    char names[160] = "";
+    for (int i = 0; i < g->nlimits; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", g->limits[i].name);
+    }
+    return gj_fail(e, GJ_BAD_INPUT, "%s: %s has no limit '%s' (it has: %s)", origin, g->name,
+                   dot + 1, names);
+}
+
+static int apply_limits(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    while (*value != '\0') {
+        size_t len = strcspn(value, ",");
+        if (len > 0 && apply_limit(c, value, len, origin, e) != 0)
+            return -1;
+        value += len;
+        if (*value == ',')
+            value++;
+    }
+    return 0;
+}
+
+static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
+{
+    static const struct {
+        long lo, hi;
+        int size;
+    } range[OPT_COUNT] = {
+        [OPT_PORT] = {0, 65535, 0},
+        [OPT_WORKERS] = {1, 1024, 0},
+        [OPT_QUEUE] = {1, 1000000, 0},
+        [OPT_MAX_BODY] = {1, 1L << 32, 1},
+        [OPT_TIMEOUT] = {1, 86400, 0},
+        [OPT_IO_THREADS] = {1, 64, 0},
+        [OPT_CONN_MEMORY] = {8L << 10, 16L << 20, 1},
+    };
+    long *target[OPT_COUNT] = {
+        [OPT_PORT] = &c->port,         [OPT_WORKERS] = &c->workers,
+        [OPT_QUEUE] = &c->queue,       [OPT_MAX_BODY] = &c->max_body,
+        [OPT_TIMEOUT] = &c->timeout,   [OPT_IO_THREADS] = &c->io_threads,
+        [OPT_CONN_MEMORY] = &c->connection_memory,
+    };
+
+    if (opt == OPT_HOST) {
+        if (*value == '\0' || strlen(value) >= sizeof c->host)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: the host must be 1 to %zu characters", origin,
+                           sizeof c->host - 1);
+        snprintf(c->host, sizeof c->host, "%s", value);
+        return 0;
+    }
+    if (opt == OPT_LIMIT)
+        return apply_limits(c, value, origin, e);
+    int bad = range[opt].size ? config_parse_size(value, range[opt].lo, range[opt].hi, target[opt])
+                              : parse_long(value, range[opt].lo, range[opt].hi, target[opt]);
+    if (bad)
+        return gj_fail(e, GJ_BAD_INPUT, "%s must be %s from %ld to %ld, not '%s'", origin,
+                       range[opt].size ? "a size in bytes (K/M/G allowed)" : "an integer",
+                       range[opt].lo, range[opt].hi, value);
+    return 0;
+}
+
+static int find_flag(const char *arg, const char **inline_value)
+{
+    for (int i = 0; i < OPT_COUNT; i++) {
+        size_t n = strlen(options[i].flag);
+        if (strncmp(arg, options[i].flag, n) != 0)
+            continue;
+        if (arg[n] == '\0') {
+            *inline_value = NULL;
+            return i;
+        }
+        if (arg[n] == '=') {
+            *inline_value = arg + n + 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc, char **argv,
+                gj_error *e)
+{
+    for (int i = 0; lookup != NULL && i < OPT_COUNT; i++) {
+        const char *v = lookup(options[i].env);
+        if (v != NULL && apply(c, i, v, options[i].env, e) != 0)
+            return -1;
+    }
+    for (int a = 0; a < argc; a++) {
+        const char *value;
+        int opt = find_flag(argv[a], &value);
+        if (opt < 0)
+            return gj_fail(e, GJ_BAD_INPUT, "unknown option '%s' (see --help)", argv[a]);
+        if (value == NULL) {
+            if (a + 1 >= argc)
+                return gj_fail(e, GJ_BAD_INPUT, "%s needs a value", options[opt].flag);
+            value = argv[++a];
+        }
+        if (apply(c, opt, value, options[opt].flag, e) != 0)
+            return -1;
+    }
+    return 0;
+}

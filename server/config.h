@@ -1,0 +1,52 @@
+/* config.h - the service configuration, read once at start-up.
+ *
+ * Values come from built-in defaults, then GAMEJUDGE_* environment
+ * variables, then command-line flags (flags win).  After config_load the
+ * struct is read-only and shared by every thread. */
+#ifndef GJ_CONFIG_H
+#define GJ_CONFIG_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "game.h"
+
+#define GJ_MAX_GAMES 8
+
+typedef struct gj_config {
+    char host[256];
+    long port;              /* 0 = any free port */
+    long workers;           /* solver threads */
+    long queue;             /* jobs waiting for a worker */
+    long max_body;          /* bytes */
+    long timeout;           /* seconds of connection inactivity */
+    long io_threads;        /* libmicrohttpd polling threads */
+    long connection_memory; /* bytes libmicrohttpd may use per connection */
+    long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
+} gj_config;
+
+/* One option of `serve`, for parsing and for --help. */
+typedef struct gj_option {
+    const char *flag; /* "--port" */
+    const char *env;  /* "GAMEJUDGE_PORT" */
+    const char *arg;  /* "P" */
+    const char *help;
+} gj_option;
+
+const gj_option *config_options(size_t *count);
+
+void config_defaults(gj_config *c);
+
+/* Apply environment (getenv-like lookup, NULL for none) then argv (the
+ * arguments after "serve").  Returns 0, or -1 with a message naming the flag
+ * or variable and the accepted range. */
+int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc, char **argv,
+                gj_error *e);
+
+/* The limits in force for a game (registry order index). */
+const long *config_game_limits(const gj_config *c, const gj_game *g);
+
+/* Parse "123", "64K", "64M", "1G" (binary multiples) into bytes. */
+int config_parse_size(const char *s, long lo, long hi, long *out);
+
+#endif

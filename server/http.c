@@ -1,0 +1,550 @@
+/* http.c - libmicrohttpd access handler, body reading and suspend/resume.
+ *
+ * A request moves through these states (one struct request per request):
+ *
+ *   READING    headers checked, body arriving into req->body
+ *   DISCARDING the body passed --max-body and libmicrohttpd would not take
+ *              the 413 early: the rest is read and dropped, 413 at the end
+ *   QUEUED     the connection is suspended and a worker owns the request
+ *   ANSWERED   the worker stored the answer and resumed the connection
+ *   RESPONDED  a response is queued; nothing more to do but log and free
+ *
+ * The worker touches the request only between pool_submit and
+ * MHD_resume_connection, and the I/O thread touches it only outside that
+ * window, so the request needs no lock of its own. */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "access_log.h"
+#include "buf.h"
+#include "catalog.h"
+#include "errors.h"
+#include "games.h"
+#include "media.h"
+#include "route.h"
+#include "solve.h"
+#include "spec.h"
+
+#define RETRY_AFTER_SECONDS "1"
+
+struct gj_http {
+    struct MHD_Daemon *daemon;
+    const gj_config *cfg;
+    gj_pool *pool;
+    char *catalog;
+    size_t catalog_len;
+    unsigned port;
+    uint64_t id_base;
+    atomic_ulong next_id;
+    atomic_long in_flight;
+    atomic_int draining;
+};
+
+typedef enum req_state { READING, DISCARDING, QUEUED, ANSWERED, RESPONDED } req_state;
+
+typedef struct request {
+    gj_http *http;
+    struct MHD_Connection *conn;
+    req_state state;
+    route route;
+    media_kind input, output;
+    char method[16];
+    char path[256];
+    char id[129];
+    unsigned long long started_ns;
+
+    char *body; /* the upload, at most cfg->max_body bytes */
+    size_t len, cap;
+
+    /* Filled by the worker before it resumes the connection. */
+    unsigned long long queued_ns;
+    int status;
+    api_error error;
+    gj_error detail;
+    gj_buf answer;
+    char timing[160];
+
+    /* For the access log. */
+    int sent_status;
+    size_t sent_bytes;
+} request;
+
+/* ---- responses ----------------------------------------------------- */
+
+static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
+                                     size_t len, int body_is_static)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, body, body_is_static ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_FREE);
+    if (resp == NULL) {
+        if (!body_is_static)
+            free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(resp, "X-Request-Id", req->id);
+    if (req->timing[0] != '\0')
+        MHD_add_response_header(resp, "Server-Timing", req->timing);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && req->route.allow != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, req->route.allow);
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_SECONDS);
+    if (atomic_load(&req->http->draining))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    if (rc == MHD_YES) {
+        req->state = RESPONDED;
+        req->sent_status = status;
+        req->sent_bytes = len;
+    }
+    return rc;
+}
+
+static enum MHD_Result send_error(request *req, api_error which, const gj_error *detail)
+{
+    size_t len = 0;
+    char *body = errors_render(which, detail, req->id, &len);
+    if (body == NULL)
+        return MHD_NO;
+    return send_response(req, errors_status(which), "application/json", body, len, 0);
+}
+
+static enum MHD_Result send_errorf(request *req, api_error which, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum MHD_Result send_errorf(request *req, api_error which, const char *fmt, ...)
+{
+    gj_error e;
+    va_list ap;
+    gj_error_clear(&e);
+    va_start(ap, fmt);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    va_end(ap);
+    return send_error(req, which, &e);
+}
+
+/* ---- the cheap routes, answered on the I/O thread ------------------ */
+
+static enum MHD_Result answer_get(request *req)
+{
+    gj_http *h = req->http;
+    switch (req->route.kind) {
+    case ROUTE_GAMES:
+        return send_response(req, MHD_HTTP_OK, "application/json", h->catalog, h->catalog_len, 1);
+    case ROUTE_HEALTH: {
+        static char ok[] = "{\"status\":\"ok\"}";
+        return send_response(req, MHD_HTTP_OK, "application/json", ok, sizeof ok - 1, 1);
+    }
+    case ROUTE_SPEC:
+        return send_response(req, MHD_HTTP_OK, "application/yaml", (char *)gj_openapi_yaml,
+                             gj_openapi_yaml_len, 1);
+    default:
+        return send_errorf(req, API_INTERNAL, "no handler for this route");
+    }
+}
+
+static enum MHD_Result answer_route_error(request *req)
+{
+    char names[256];
+    switch (req->route.kind) {
+    case ROUTE_UNKNOWN_GAME:
+        games_list(names, sizeof names);
+        return send_errorf(req, API_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
+                           req->path + strlen("/solve/"), names);
+    case ROUTE_BAD_METHOD:
+        return send_errorf(req, API_BAD_METHOD, "%s is not allowed on %s; use %s", req->method,
+                           req->path, req->route.allow);
+    default:
+        return send_errorf(req, API_NOT_FOUND,
+                           "no such path: %s (try POST /solve/<game>, GET /games, GET /healthz "
+                           "or GET /openapi.yaml)",
+                           req->path);
+    }
+}
+
+/* ---- solve: headers, body, hand-off -------------------------------- */
+
+/* Check what can be checked before a byte of the body is read. */
+static enum MHD_Result begin_solve(request *req)
+{
+    gj_http *h = req->http;
+    const char *type =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (media_input(type, &req->input) != 0)
+        return send_errorf(req, API_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
+                           type, media_accepted_inputs);
+
+    gj_error e;
+    const char *format = MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, "format");
+    const char *accept =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    if (media_output(format, accept, &req->output, &e) != 0)
+        return send_error(req, API_BAD_INPUT, &e);
+
+    const char *length =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (length != NULL) {
+        unsigned long long n = strtoull(length, NULL, 10);
+        if (n > (unsigned long long)h->cfg->max_body)
+            return send_errorf(req, API_TOO_LARGE,
+                               "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
+                               h->cfg->max_body);
+        req->cap = (size_t)n;
+        req->body = malloc(req->cap + 1);
+        if (req->body == NULL)
+            return send_errorf(req, API_INTERNAL, "out of memory for a %llu-byte body", n);
+    }
+    req->state = READING;
+    return MHD_YES;
+}
+
+static int grow_body(request *req, size_t need)
+{
+    size_t cap = req->cap ? req->cap : 4096;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    if (cap > (size_t)req->http->cfg->max_body)
+        cap = (size_t)req->http->cfg->max_body;
+    char *p = realloc(req->body, cap + 1);
+    if (p == NULL)
+        return -1;
+    req->body = p;
+    req->cap = cap;
+    return 0;
+}
+
+static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
+{
+    size_t n = *size;
+    *size = 0;
+    if (req->state == DISCARDING)
+        return MHD_YES;
+    size_t max = (size_t)req->http->cfg->max_body;
+    if (n > max - req->len) {
+        free(req->body);
+        req->body = NULL;
+        req->len = req->cap = 0;
+        /* Answer at once when libmicrohttpd lets us; otherwise drop the rest
+         * of the body and answer when it ends. */
+        if (send_errorf(req, API_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)",
+                        max) != MHD_YES)
+            req->state = DISCARDING;
+        return MHD_YES;
+    }
+    if (req->route.kind != ROUTE_SOLVE) {
+        req->len += n; /* no other route reads a body: count it, drop it */
+        return MHD_YES;
+    }
+    if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
+        return send_errorf(req, API_INTERNAL, "out of memory while reading the body");
+    memcpy(req->body + req->len, data, n);
+    req->len += n;
+    return MHD_YES;
+}
+
+static void format_timing(request *req, const solve_timing *t, unsigned long long wait_ns)
+{
+    snprintf(req->timing, sizeof req->timing,
+             "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
+             (double)wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
+}
+
+/* Runs on a worker thread. */
+static void run_job(void *arg)
+{
+    request *req = arg;
+    const gj_config *cfg = req->http->cfg;
+    const gj_game *g = req->route.game;
+    unsigned long long wait_ns = solve_clock_ns() - req->queued_ns;
+    solve_timing t;
+
+    buf_init(&req->answer);
+    if (solve_position(g, config_game_limits(cfg, g), req->input, req->body, req->len,
+                       req->output, &req->answer, &t, &req->detail) == 0) {
+        req->status = MHD_HTTP_OK;
+    } else {
+        buf_free(&req->answer);
+        req->error = errors_from_kind(req->detail.kind);
+        req->status = errors_status(req->error);
+    }
+    format_timing(req, &t, wait_ns);
+    free(req->body);
+    req->body = NULL;
+    req->state = ANSWERED;
+    MHD_resume_connection(req->conn);
+}
+
+static enum MHD_Result dispatch(request *req)
+{
+    if (req->state == DISCARDING)
+        return send_errorf(req, API_TOO_LARGE, "the body exceeds the limit of %ld bytes (--max-body)",
+                           req->http->cfg->max_body);
+    if (req->body == NULL && grow_body(req, 1) != 0)
+        return send_errorf(req, API_INTERNAL, "out of memory");
+    req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
+    req->state = QUEUED;
+    req->queued_ns = solve_clock_ns();
+    MHD_suspend_connection(req->conn);
+    if (pool_submit(req->http->pool, run_job, req) != 0) {
+        /* Resume at once; the next call for this connection sends the 503. */
+        req->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        req->error = API_OVERLOADED;
+        gj_error_clear(&req->detail);
+        snprintf(req->detail.message, sizeof req->detail.message,
+                 "all %ld workers are busy and %ld requests are waiting; retry shortly",
+                 req->http->cfg->workers, req->http->cfg->queue);
+        req->state = ANSWERED;
+        MHD_resume_connection(req->conn);
+    }
+    return MHD_YES;
+}
+
+static enum MHD_Result send_answer(request *req)
+{
+    if (req->status != MHD_HTTP_OK)
+        return send_error(req, req->error, &req->detail);
+    size_t len;
+    char *body = buf_take(&req->answer, &len);
+    if (body == NULL) {
+        body = malloc(1); /* an empty answer still needs a buffer to free */
+        if (body == NULL)
+            return MHD_NO;
+    }
+    const char *type = req->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
+    return send_response(req, MHD_HTTP_OK, type, body, len, 0);
+}
+
+/* ---- libmicrohttpd callbacks ---------------------------------------- */
+
+static int valid_request_id(const char *id)
+{
+    size_t n = 0;
+    for (; id[n] != '\0'; n++)
+        if (n >= 128 || id[n] < 0x21 || id[n] > 0x7e)
+            return 0;
+    return n > 0;
+}
+
+static request *new_request(gj_http *h, struct MHD_Connection *conn, const char *method,
+                            const char *url)
+{
+    request *req = calloc(1, sizeof *req);
+    if (req == NULL)
+        return NULL;
+    req->http = h;
+    req->conn = conn;
+    req->started_ns = solve_clock_ns();
+    snprintf(req->method, sizeof req->method, "%s", method);
+    snprintf(req->path, sizeof req->path, "%s", url);
+    const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+    if (given != NULL && valid_request_id(given))
+        snprintf(req->id, sizeof req->id, "%s", given);
+    else
+        snprintf(req->id, sizeof req->id, "%016llx",
+                 (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
+    req->route = route_match(method, url);
+    atomic_fetch_add(&h->in_flight, 1);
+    return req;
+}
+
+/* Only solves look at headers before the body; every other route answers
+ * once the request is complete, so the connection can stay alive. */
+static enum MHD_Result first_call(request *req)
+{
+    if (req->route.kind == ROUTE_SOLVE)
+        return begin_solve(req);
+    req->state = READING;
+    return MHD_YES;
+}
+
+static enum MHD_Result answer_other(request *req)
+{
+    switch (req->route.kind) {
+    case ROUTE_GAMES:
+    case ROUTE_HEALTH:
+    case ROUTE_SPEC:
+        return answer_get(req);
+    default:
+        return answer_route_error(req);
+    }
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)version;
+    request *req = *con_cls;
+    if (req == NULL) {
+        req = new_request(cls, conn, method, url);
+        if (req == NULL)
+            return MHD_NO;
+        *con_cls = req;
+        return first_call(req);
+    }
+    switch (req->state) {
+    case READING:
+    case DISCARDING:
+        if (*upload_data_size > 0)
+            return take_upload(req, upload_data, upload_data_size);
+        return req->route.kind == ROUTE_SOLVE ? dispatch(req) : answer_other(req);
+    case ANSWERED:
+        return send_answer(req);
+    case QUEUED:
+        return MHD_YES; /* not reached: a suspended connection gets no calls */
+    case RESPONDED:
+        *upload_data_size = 0; /* an early answer is queued; drop the rest */
+        return MHD_YES;
+    }
+    return MHD_NO;
+}
+
+static const char *termination_name(enum MHD_RequestTerminationCode toe)
+{
+    switch (toe) {
+    case MHD_REQUEST_TERMINATED_COMPLETED_OK:
+        return "ok";
+    case MHD_REQUEST_TERMINATED_TIMEOUT_REACHED:
+        return "timeout";
+    case MHD_REQUEST_TERMINATED_CLIENT_ABORT:
+    case MHD_REQUEST_TERMINATED_READ_ERROR:
+        return "aborted";
+    case MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN:
+        return "shutdown";
+    default:
+        return "error";
+    }
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)conn;
+    gj_http *h = cls;
+    request *req = *con_cls;
+    if (req == NULL)
+        return;
+    access_entry a = {req->method,
+                      req->path,
+                      req->sent_status,
+                      req->sent_bytes,
+                      (solve_clock_ns() - req->started_ns) / 1000,
+                      req->id,
+                      termination_name(toe)};
+    access_log(&a);
+    free(req->body);
+    buf_free(&req->answer);
+    free(req);
+    *con_cls = NULL;
+    atomic_fetch_sub(&h->in_flight, 1);
+}
+
+/* ---- start and stop -------------------------------------------------- */
+
+static int resolve(const char *host, long port, struct sockaddr_storage *out, int *ipv6,
+                   gj_error *e)
+{
+    struct addrinfo hints, *res;
+    char service[8];
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    snprintf(service, sizeof service, "%ld", port);
+    int rc = getaddrinfo(host, service, &hints, &res);
+    if (rc != 0)
+        return gj_fail(e, GJ_BAD_INPUT, "cannot resolve host '%s': %s", host, gai_strerror(rc));
+    memcpy(out, res->ai_addr, res->ai_addrlen);
+    *ipv6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    return 0;
+}
+
+gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
+{
+    struct sockaddr_storage addr;
+    int ipv6 = 0;
+    if (resolve(cfg->host, cfg->port, &addr, &ipv6, e) != 0)
+        return NULL;
+
+    gj_http *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    h->cfg = cfg;
+    h->pool = pool;
+    h->id_base = (uint64_t)time(NULL) << 32;
+    h->catalog = catalog_render(cfg, &h->catalog_len);
+    if (h->catalog == NULL) {
+        free(h);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
+    h->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, h, MHD_OPTION_END);
+    if (h->daemon == NULL) {
+        gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
+                cfg->host, cfg->port);
+        free(h->catalog);
+        free(h);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    h->port = info ? info->port : (unsigned)cfg->port;
+    return h;
+}
+
+unsigned http_port(const gj_http *h)
+{
+    return h->port;
+}
+
+void http_stop_accepting(gj_http *h)
+{
+    atomic_store(&h->draining, 1);
+    MHD_socket fd = MHD_quiesce_daemon(h->daemon);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+}
+
+int http_wait_idle(gj_http *h, double seconds)
+{
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (double waited = 0; waited < seconds; waited += 0.01) {
+        if (atomic_load(&h->in_flight) == 0)
+            return 1;
+        nanosleep(&tick, NULL);
+    }
+    return atomic_load(&h->in_flight) == 0;
+}
+
+void http_stop(gj_http *h)
+{
+    if (h == NULL)
+        return;
+    MHD_stop_daemon(h->daemon);
+    free(h->catalog);
+    free(h);
+}

@@ -1,0 +1,36 @@
+/* http.h - the HTTP front: libmicrohttpd with internal epoll threads.
+ *
+ * I/O threads route requests, read bodies under the size limit and answer
+ * everything cheap themselves; a solve is handed to the worker pool with its
+ * connection suspended, and the worker resumes it with the answer.  I/O
+ * threads never run a solver and workers never touch a socket.
+ *
+ * Shutdown: http_stop_accepting, then http_wait_idle (every request that
+ * had begun is answered), then pool_drain, then http_stop. */
+#ifndef GJ_HTTP_H
+#define GJ_HTTP_H
+
+#include "config.h"
+#include "error.h"
+#include "pool.h"
+
+typedef struct gj_http gj_http;
+
+/* Bind and start serving.  NULL with *e filled when the address cannot be
+ * bound or the daemon cannot start. */
+gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e);
+
+/* The bound port (useful with port 0). */
+unsigned http_port(const gj_http *h);
+
+/* Close the listening socket; answers from now on carry Connection: close. */
+void http_stop_accepting(gj_http *h);
+
+/* Wait until no request is in progress, at most `seconds`.  1 when idle. */
+int http_wait_idle(gj_http *h, double seconds);
+
+/* Stop the daemon and free everything.  Call only when idle or after the
+ * pool has drained (no connection may stay suspended). */
+void http_stop(gj_http *h);
+
+#endif

@@ -1,0 +1,284 @@
+/* main.c - the gamejudge command: `serve` runs the HTTP service, `solve`
+ * answers one position from stdin like a contest judge would.
+ *
+ * Exit status: 0 success; 1 the service could not start or failed; 2 a
+ * usage error or (solve) bad input, with one line on stderr saying why. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "config.h"
+#include "games.h"
+#include "http.h"
+#include "pool.h"
+#include "solve.h"
+
+#ifndef GJ_VERSION
+#define GJ_VERSION "0.0.0"
+#endif
+
+static void print_version(void)
+{
+    printf("gamejudge %s\n", GJ_VERSION);
+}
+
+static void print_usage(FILE *out)
+{
+    fputs("usage: gamejudge serve [options]       run the HTTP service\n"
+          "       gamejudge solve GAME [options]  answer one position read from stdin\n"
+          "       gamejudge --help | --version\n"
+          "\n"
+          "See 'gamejudge serve --help' and 'gamejudge solve --help'.\n",
+          out);
+}
+
+static void print_games(FILE *out)
+{
+    char names[256];
+    games_list(names, sizeof names);
+    fprintf(out, "games: %s\n", names);
+}
+
+static void print_limits(FILE *out)
+{
+    size_t n;
+    const gj_game *const *games = games_all(&n);
+    fputs("\nlimits (GAME.NAME: default, largest allowed):\n", out);
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < games[i]->nlimits; j++) {
+            const gj_limit_def *d = &games[i]->limits[j];
+            fprintf(out, "  %s.%s: %ld, %ld  (%s)\n", games[i]->name, d->name, d->def, d->max,
+                    d->doc);
+        }
+}
+
+static void print_serve_help(void)
+{
+    size_t n;
+    const gj_option *opts = config_options(&n);
+    puts("usage: gamejudge serve [options]\n\n"
+         "Serve POST /solve/<game>, GET /games, GET /healthz and GET /openapi.yaml.\n"
+         "Prints 'listening on http://HOST:PORT' once ready.  SIGTERM or SIGINT stops\n"
+         "accepting, answers every request already received, and exits 0.\n\n"
+         "options (each also read from its environment variable; flags win):");
+    for (size_t i = 0; i < n; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s %s", opts[i].flag, opts[i].arg);
+        printf("  %-28s %-28s %s\n", left, opts[i].env, opts[i].help);
+    }
+    printf("  %-28s %-28s %s\n", "--help", "", "this text");
+    printf("  %-28s %-28s %s\n", "--version", "", "the version");
+    print_limits(stdout);
+}
+
+static void print_solve_help(void)
+{
+    puts("usage: gamejudge solve GAME [--json] [--limit GAME.NAME=V[,...]]\n\n"
+         "Read one position of GAME from stdin (judge format, or its JSON twin when the\n"
+         "input starts with '{') and write the answer to stdout: the judge output, or\n"
+         "the JSON answer of the HTTP API with --json.  Bad input: one line on stderr\n"
+         "naming the line and the problem, exit status 2.\n");
+    print_games(stdout);
+    print_limits(stdout);
+}
+
+static int wants(int argc, char **argv, const char *flag)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], flag) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- serve ------------------------------------------------------------ */
+
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+static int serve(int argc, char **argv)
+{
+    gj_config cfg;
+    gj_error e;
+    config_defaults(&cfg);
+    if (config_load(&cfg, env_lookup, argc, argv, &e) != 0) {
+        fprintf(stderr, "gamejudge: %s\n", e.message);
+        return 2;
+    }
+
+    /* Block the stop signals before any thread starts so that only sigwait
+     * below sees them; a write to a closed socket must not kill us. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    gj_pool *pool = pool_create((int)cfg.workers, (int)cfg.queue);
+    if (pool == NULL) {
+        fprintf(stderr, "gamejudge: cannot start %ld worker threads\n", cfg.workers);
+        return 1;
+    }
+    gj_http *http = http_start(&cfg, pool, &e);
+    if (http == NULL) {
+        fprintf(stderr, "gamejudge: %s\n", e.message);
+        pool_destroy(pool);
+        return 1;
+    }
+    int bracket = strchr(cfg.host, ':') != NULL;
+    printf("listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.host, bracket ? "]" : "",
+           http_port(http));
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&stop, &sig);
+    fprintf(stderr, "gamejudge: %s received; finishing requests in progress\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_stop_accepting(http);
+    http_wait_idle(http, (double)cfg.timeout);
+    pool_drain(pool); /* every job answered, so no connection stays suspended */
+    http_wait_idle(http, 5);
+    http_stop(http);
+    pool_destroy(pool);
+    fprintf(stderr, "gamejudge: stopped\n");
+    return 0;
+}
+
+/* ---- solve -------------------------------------------------------------- */
+
+static char *read_all(FILE *in, size_t *len)
+{
+    gj_buf b;
+    buf_init(&b);
+    for (;;) {
+        if (buf_reserve(&b, 1 << 16) != 0)
+            break;
+        size_t got = fread(b.data + b.len, 1, b.cap - b.len, in);
+        b.len += got;
+        if (got == 0)
+            break;
+    }
+    if (b.failed || ferror(in)) {
+        buf_free(&b);
+        return NULL;
+    }
+    buf_putc(&b, '\0'); /* a guard; not part of the input */
+    if (b.failed) {
+        buf_free(&b);
+        return NULL;
+    }
+    b.len--;
+    return buf_take(&b, len);
+}
+
+static const char *limits_only(const char *name)
+{
+    return strcmp(name, "GAMEJUDGE_LIMITS") == 0 ? getenv(name) : NULL;
+}
+
+static int solve(int argc, char **argv)
+{
+    if (argc < 1 || argv[0][0] == '-') {
+        fputs("gamejudge: solve needs a GAME (see 'gamejudge solve --help')\n", stderr);
+        return 2;
+    }
+    const gj_game *g = games_find(argv[0], strlen(argv[0]));
+    if (g == NULL) {
+        fprintf(stderr, "gamejudge: unknown game '%s'; ", argv[0]);
+        print_games(stderr);
+        return 2;
+    }
+
+    gj_config cfg;
+    gj_error e;
+    int json_out = 0, rest = 0;
+    char *limit_args[64];
+    config_defaults(&cfg);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json_out = 1;
+        } else if ((strcmp(argv[i], "--limit") == 0 && i + 1 < argc) ||
+                   strncmp(argv[i], "--limit=", 8) == 0) {
+            if (rest + 2 > 64) {
+                fputs("gamejudge: too many --limit options\n", stderr);
+                return 2;
+            }
+            limit_args[rest++] = argv[i];
+            if (argv[i][7] == '\0')
+                limit_args[rest++] = argv[++i];
+        } else {
+            fprintf(stderr, "gamejudge: unknown solve option '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (config_load(&cfg, limits_only, rest, limit_args, &e) != 0) {
+        fprintf(stderr, "gamejudge: %s\n", e.message);
+        return 2;
+    }
+
+    size_t len;
+    char *in = read_all(stdin, &len);
+    if (in == NULL) {
+        fputs("gamejudge: cannot read stdin (out of memory or a read error)\n", stderr);
+        return 1;
+    }
+    gj_buf out;
+    solve_timing t;
+    buf_init(&out);
+    int rc = solve_position(g, config_game_limits(&cfg, g), solve_sniff_input(in, len), in, len,
+                            json_out ? MEDIA_JSON : MEDIA_TEXT, &out, &t, &e);
+    free(in);
+    if (rc != 0) {
+        fprintf(stderr, "gamejudge: %s: %s\n", g->name, e.message);
+        buf_free(&out);
+        return e.kind == GJ_BAD_INPUT ? 2 : 1;
+    }
+    if (json_out)
+        buf_putc(&out, '\n');
+    int write_failed = fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0;
+    buf_free(&out);
+    if (write_failed) {
+        fputs("gamejudge: cannot write the answer to stdout\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || wants(argc - 2, argv + 2, "--version")) {
+        print_version();
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "serve") == 0) {
+        if (wants(argc - 2, argv + 2, "--help")) {
+            print_serve_help();
+            return 0;
+        }
+        return serve(argc - 2, argv + 2);
+    }
+    if (strcmp(cmd, "solve") == 0) {
+        if (wants(argc - 2, argv + 2, "--help")) {
+            print_solve_help();
+            return 0;
+        }
+        return solve(argc - 2, argv + 2);
+    }
+    fprintf(stderr, "gamejudge: unknown command '%s'\n", cmd);
+    print_usage(stderr);
+    return 2;
+}

@@ -1,0 +1,30 @@
+/* route.h - which handler a method and path go to.
+ *
+ * Routing is a pure function of the method and the path (no query string),
+ * so it is unit-tested without a server.  An unknown path is 404 whatever
+ * the method; a known path with the wrong method is 405 with `allow`. */
+#ifndef GJ_ROUTE_H
+#define GJ_ROUTE_H
+
+#include "game.h"
+
+typedef enum route_kind {
+    ROUTE_SOLVE,
+    ROUTE_GAMES,
+    ROUTE_HEALTH,
+    ROUTE_SPEC,
+    ROUTE_NOT_FOUND,    /* no such path */
+    ROUTE_UNKNOWN_GAME, /* /solve/<name> with a name not in the registry */
+    ROUTE_BAD_METHOD,   /* path exists, method not in `allow` */
+} route_kind;
+
+typedef struct route {
+    route_kind kind;
+    route_kind target;  /* with ROUTE_BAD_METHOD: the route the path names */
+    const gj_game *game; /* with ROUTE_SOLVE (and BAD_METHOD on a solve path) */
+    const char *allow;   /* methods the path accepts, for the Allow header */
+} route;
+
+route route_match(const char *method, const char *path);
+
+#endif

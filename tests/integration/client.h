@@ -1,0 +1,36 @@
+/* client.h - a small libcurl client for the integration tests. */
+#ifndef GJ_TEST_CLIENT_H
+#define GJ_TEST_CLIENT_H
+
+#include <stddef.h>
+
+typedef struct http_reply {
+    long status;
+    char *body; /* NUL-terminated */
+    size_t len;
+    char *headers; /* raw header block, NUL-terminated */
+    int curl_error; /* CURLcode, 0 on success */
+} http_reply;
+
+typedef struct http_call {
+    const char *method; /* "GET", "POST", ... */
+    const char *url;
+    const char *const *headers; /* NULL-terminated "Name: value" list, or NULL */
+    const char *body;           /* sent as is when not NULL */
+    size_t len;
+    int chunked; /* send the body with Transfer-Encoding: chunked */
+} http_call;
+
+http_reply http_do(const http_call *c);
+void http_reply_free(http_reply *r);
+
+/* A header's value from the raw block (case-insensitive), malloc'd, or NULL. */
+char *http_header(const http_reply *r, const char *name);
+
+/* Run all calls at once through one curl multi handle. */
+void http_do_parallel(const http_call *calls, http_reply *replies, int n);
+
+/* Whole file, malloc'd, NUL-terminated; fails the test when unreadable. */
+char *read_file_or_fail(const char *path, size_t *len);
+
+#endif

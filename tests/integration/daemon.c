@@ -1,0 +1,156 @@
+/* daemon.c - child-process control for the integration tests. */
+#include "daemon.h"
+
+#include <check.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *daemon_binary(void)
+{
+    const char *bin = getenv("GJ_BIN");
+    return bin ? bin : "build/gamejudge";
+}
+
+/* Read one line from fd within `ms` milliseconds. */
+static int read_line(int fd, char *line, size_t cap, int ms)
+{
+    size_t n = 0;
+    while (n + 1 < cap) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, ms) <= 0)
+            return -1;
+        ssize_t got = read(fd, line + n, 1);
+        if (got <= 0)
+            return -1;
+        if (line[n] == '\n')
+            break;
+        n++;
+    }
+    line[n] = '\0';
+    return 0;
+}
+
+void daemon_start(test_daemon *d, const char *const *extra)
+{
+    const char *argv[64] = {daemon_binary(), "serve", "--host", "127.0.0.1", "--port", "0"};
+    int argc = 6;
+    for (int i = 0; extra != NULL && extra[i] != NULL && argc < 63; i++)
+        argv[argc++] = extra[i];
+    argv[argc] = NULL;
+
+    int out[2];
+    ck_assert_int_eq(pipe(out), 0);
+    d->pid = fork();
+    ck_assert_int_ge(d->pid, 0);
+    if (d->pid == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        close(out[1]);
+        execv(argv[0], (char *const *)argv);
+        perror("execv");
+        _exit(127);
+    }
+    close(out[1]);
+    char line[256];
+    int rc = read_line(out[0], line, sizeof line, 10000);
+    close(out[0]);
+    ck_assert_msg(rc == 0, "the daemon did not print its address");
+    const char *colon = strrchr(line, ':');
+    ck_assert_msg(strncmp(line, "listening on http://127.0.0.1:", 30) == 0 && colon,
+                  "unexpected first line: %s", line);
+    d->port = (unsigned)atoi(colon + 1);
+    ck_assert_uint_gt(d->port, 0);
+    snprintf(d->base, sizeof d->base, "http://127.0.0.1:%u", d->port);
+}
+
+int daemon_alive(const test_daemon *d)
+{
+    return d->pid > 0 && waitpid(d->pid, NULL, WNOHANG) == 0;
+}
+
+int daemon_stop(test_daemon *d)
+{
+    if (d->pid <= 0)
+        return -1;
+    kill(d->pid, SIGTERM);
+    int status = 0;
+    for (int waited = 0; waited < 3000; waited++) {
+        pid_t r = waitpid(d->pid, &status, WNOHANG);
+        if (r == d->pid) {
+            d->pid = 0;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        }
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+    kill(d->pid, SIGKILL);
+    waitpid(d->pid, &status, 0);
+    d->pid = 0;
+    return -1;
+}
+
+/* Read all of fd into a malloc'd string. */
+static char *slurp(int fd)
+{
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    ssize_t got;
+    while (s != NULL && (got = read(fd, s + n, cap - n - 1)) > 0) {
+        n += (size_t)got;
+        if (cap - n < 2) {
+            cap *= 2;
+            s = realloc(s, cap);
+        }
+    }
+    if (s != NULL)
+        s[n] = '\0';
+    return s;
+}
+
+int run_cli(const char *const *args, const char *in, size_t in_len, char **out, char **err)
+{
+    const char *argv[32] = {daemon_binary()};
+    int argc = 1;
+    for (int i = 0; args[i] != NULL && argc < 31; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+
+    /* stdin from a temporary file so large inputs cannot deadlock a pipe. */
+    char path[] = "/tmp/gj-cli-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    unlink(path);
+    ck_assert_int_eq(write(fd, in, in_len), (ssize_t)in_len);
+    lseek(fd, 0, SEEK_SET);
+    char opath[] = "/tmp/gj-out-XXXXXX", epath[] = "/tmp/gj-err-XXXXXX";
+    int ofd = mkstemp(opath), efd = mkstemp(epath);
+    unlink(opath);
+    unlink(epath);
+
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd, STDIN_FILENO);
+        dup2(ofd, STDOUT_FILENO);
+        dup2(efd, STDERR_FILENO);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    lseek(ofd, 0, SEEK_SET);
+    lseek(efd, 0, SEEK_SET);
+    *out = slurp(ofd);
+    *err = slurp(efd);
+    close(fd);
+    close(ofd);
+    close(efd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

@@ -1,0 +1,35 @@
+/* daemon.h - start build/gamejudge as a child process for a test.
+ *
+ * The daemon is started with `serve --host 127.0.0.1 --port 0` plus the
+ * test's flags; its first stdout line gives the port.  daemon_stop sends
+ * SIGTERM and reaps it, so a test never leaves a server behind. */
+#ifndef GJ_TEST_DAEMON_H
+#define GJ_TEST_DAEMON_H
+
+#include <sys/types.h>
+
+typedef struct test_daemon {
+    pid_t pid;
+    unsigned port;
+    char base[64]; /* "http://127.0.0.1:PORT" */
+} test_daemon;
+
+/* The binary under test: $GJ_BIN, or build/gamejudge. */
+const char *daemon_binary(void);
+
+/* Start with extra arguments (NULL-terminated, may be NULL).  Fails the
+ * test when the daemon does not announce its port within 10 s. */
+void daemon_start(test_daemon *d, const char *const *extra);
+
+/* SIGTERM, wait (at most 30 s, then SIGKILL); the exit status as from
+ * waitpid's WEXITSTATUS, or -1 when it did not exit normally. */
+int daemon_stop(test_daemon *d);
+
+/* Is the process still running? */
+int daemon_alive(const test_daemon *d);
+
+/* Run the binary with args and stdin bytes; capture stdout and stderr
+ * (malloc'd, NUL-terminated).  Returns the exit status. */
+int run_cli(const char *const *args, const char *in, size_t in_len, char **out, char **err);
+
+#endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# readme_examples.sh BIN: run every command of README.md's "Using it" section
+# against a fresh daemon and compare each with the "# expected" line that
+# follows it ("..." matches anything).  The README promises these work as
+# printed; this keeps the promise checked.
+set -u
+bin=${GJ_BIN:-${1:-build/gamejudge}}
+log=$(mktemp)
+"$bin" serve --host 127.0.0.1 --port 0 > "$log.out" 2> "$log" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log" "$log.out"' EXIT
+for _ in $(seq 100); do
+    grep -q listening "$log.out" 2>/dev/null && break
+    sleep 0.05
+done
+base=$(sed -n 's/^listening on //p' "$log.out")
+[ -n "$base" ] || { echo "readme: the daemon did not start"; exit 1; }
+
+# The commands: lines of ```sh blocks in the "Using it" section that start
+# with printf, curl or build/, each optionally followed by "# expected".
+awk '/^## Using it/{on=1} /^## Configuration/{on=0} on' README.md |
+    awk '/^```sh/{b=1; next} /^```/{b=0} b' > "$log.cmds"
+
+passed=0
+failed=0
+prev=""
+check() {
+    cmd=$1 want=$2
+    got=$(sh -c "$(printf '%s' "$cmd" | sed "s|http://127.0.0.1:8080|$base|g")" 2>&1)
+    status=$?
+    ok=1
+    [ $status -eq 0 ] || ok=0
+    if [ -n "$want" ]; then
+        pattern=$(printf '%s' "$want" | sed -e 's/[][\.*^$/]/\\&/g' -e 's/\\\.\\\.\\\./.*/g')
+        printf '%s' "$got" | grep -q "^$pattern\$" || ok=0
+    else
+        [ -n "$got" ] || ok=0
+    fi
+    if [ $ok -eq 1 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "readme: FAILED: $cmd"
+        echo "  expected: ${want:-any output}"
+        echo "  got:      $got"
+    fi
+}
+while IFS= read -r line; do
+    case "$line" in
+    "# "*)
+        [ -n "$prev" ] && check "$prev" "${line#\# }"
+        prev=""
+        ;;
+    printf*|curl*|build/*)
+        [ -n "$prev" ] && check "$prev" ""
+        prev=$line
+        ;;
+    esac
+done < "$log.cmds"
+[ -n "$prev" ] && check "$prev" ""
+rm -f "$log.cmds"
+echo "readme: $passed passed, $failed failed"
+[ $failed -eq 0 ] && [ $passed -gt 0 ]

@@ -1,0 +1,168 @@
+/* test_config.c - defaults, environment, flags (flags win), sizes and the
+ * per-game limits, with the message for every kind of bad value. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "games.h"
+
+static const char *const *fake_env;
+
+static const char *lookup(const char *name)
+{
+    for (int i = 0; fake_env != NULL && fake_env[i] != NULL; i += 2)
+        if (strcmp(fake_env[i], name) == 0)
+            return fake_env[i + 1];
+    return NULL;
+}
+
+static int load(gj_config *c, const char *const *env, const char *const *args, gj_error *e)
+{
+    int argc = 0;
+    while (args != NULL && args[argc] != NULL)
+        argc++;
+    fake_env = env;
+    config_defaults(c);
+    return config_load(c, lookup, argc, (char **)args, e);
+}
+
+START_TEST(test_defaults)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_str_eq(c.host, "127.0.0.1");
+    ck_assert_int_eq(c.port, 8080);
+    ck_assert_int_eq(c.workers, sysconf(_SC_NPROCESSORS_ONLN));
+    ck_assert_int_eq(c.queue, 64);
+    ck_assert_int_eq(c.max_body, 64L << 20);
+    ck_assert_int_eq(c.timeout, 30);
+    ck_assert_int_eq(c.connection_memory, 64L << 10);
+    size_t n;
+    const gj_game *const *games = games_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        const long *lim = config_game_limits(&c, games[i]);
+        ck_assert_ptr_nonnull(lim);
+        for (int j = 0; j < games[i]->nlimits; j++)
+            ck_assert_int_eq(lim[j], games[i]->limits[j].def);
+    }
+}
+END_TEST
+
+START_TEST(test_env_then_flags)
+{
+    gj_config c;
+    gj_error e;
+    const char *env[] = {"GAMEJUDGE_PORT", "9000", "GAMEJUDGE_WORKERS", "3", "GAMEJUDGE_HOST",
+                         "::1", NULL};
+    const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_int_eq(c.port, 9100); /* flag wins */
+    ck_assert_int_eq(c.workers, 3); /* env applies */
+    ck_assert_str_eq(c.host, "::1");
+    ck_assert_int_eq(c.queue, 5);
+    ck_assert_int_eq(c.max_body, 2048);
+}
+END_TEST
+
+static const struct {
+    const char *flag, *value, *message;
+} bad_values[] = {
+    {"--port", "65536", "--port must be an integer from 0 to 65535, not '65536'"},
+    {"--port", "80x", "--port must be an integer from 0 to 65535, not '80x'"},
+    {"--workers", "0", "--workers must be an integer from 1 to 1024, not '0'"},
+    {"--queue", "-1", "--queue must be an integer from 1 to 1000000, not '-1'"},
+    {"--max-body", "5T",
+     "--max-body must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '5T'"},
+    {"--max-body", "8G",
+     "--max-body must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '8G'"},
+    {"--timeout", "", "--timeout must be an integer from 1 to 86400, not ''"},
+    {"--host", "", "--host: the host must be 1 to 255 characters"},
+    {"--limit", "grid-walk.rows=0", "--limit: grid-walk.rows must be an integer from 1 to"},
+    {"--limit", "chess.n=3", "--limit: unknown game 'chess'"},
+    {"--limit", "grid-walk.side=3", "--limit: grid-walk has no limit 'side' (it has: "},
+    {"--limit", "grid-walk", "--limit: 'grid-walk' is not GAME.NAME=VALUE"},
+};
+
+START_TEST(test_bad_values)
+{
+    gj_config c;
+    gj_error e;
+    const char *args[] = {bad_values[_i].flag, bad_values[_i].value, NULL};
+    ck_assert_int_eq(load(&c, NULL, args, &e), -1);
+    ck_assert_msg(strncmp(e.message, bad_values[_i].message, strlen(bad_values[_i].message)) == 0,
+                  "got '%s'", e.message);
+}
+END_TEST
+
+START_TEST(test_bad_env_and_usage)
+{
+    gj_config c;
+    gj_error e;
+    const char *env[] = {"GAMEJUDGE_TIMEOUT", "soon", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), -1);
+    ck_assert_str_eq(e.message, "GAMEJUDGE_TIMEOUT must be an integer from 1 to 86400, not 'soon'");
+
+    const char *unknown[] = {"--colour", NULL};
+    ck_assert_int_eq(load(&c, NULL, unknown, &e), -1);
+    ck_assert_str_eq(e.message, "unknown option '--colour' (see --help)");
+
+    const char *missing[] = {"--port", NULL};
+    ck_assert_int_eq(load(&c, NULL, missing, &e), -1);
+    ck_assert_str_eq(e.message, "--port needs a value");
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+    gj_config c;
+    gj_error e;
+    const char *env[] = {"GAMEJUDGE_LIMITS", "grid-walk.rows=500,grid-walk.cols=400", NULL};
+    const char *args[] = {"--limit", "grid-walk.rows=1000", NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    const long *lim = config_game_limits(&c, &game_grid_walk);
+    ck_assert_int_eq(lim[0], 1000);
+    ck_assert_int_eq(lim[1], 400);
+    /* Other games keep their defaults. */
+    ck_assert_int_eq(config_game_limits(&c, &game_prime_chocolate)[0], 2000);
+}
+END_TEST
+
+START_TEST(test_sizes)
+{
+    long v;
+    ck_assert_int_eq(config_parse_size("0", 0, 10, &v), 0);
+    ck_assert_int_eq(v, 0);
+    ck_assert_int_eq(config_parse_size("64k", 0, 1L << 40, &v), 0);
+    ck_assert_int_eq(v, 65536);
+    ck_assert_int_eq(config_parse_size("3M", 0, 1L << 40, &v), 0);
+    ck_assert_int_eq(v, 3L << 20);
+    ck_assert_int_eq(config_parse_size("1G", 0, 1L << 40, &v), 0);
+    ck_assert_int_eq(v, 1L << 30);
+    ck_assert_int_eq(config_parse_size("1MB", 0, 1L << 40, &v), -1);
+    ck_assert_int_eq(config_parse_size("K", 0, 1L << 40, &v), -1);
+    ck_assert_int_eq(config_parse_size("-1", -5, 1L << 40, &v), -1);
+    ck_assert_int_eq(config_parse_size("99999999999999999999", 0, 1L << 40, &v), -1);
+    ck_assert_int_eq(config_parse_size("9999999999999G", 0, 1L << 62, &v), -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_env_then_flags);
+    tcase_add_loop_test(tc, test_bad_values, 0, (int)(sizeof bad_values / sizeof bad_values[0]));
+    tcase_add_test(tc, test_bad_env_and_usage);
+    tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_sizes);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

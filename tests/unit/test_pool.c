@@ -1,0 +1,153 @@
+/* test_pool.c - the worker pool: every accepted job runs exactly once, a
+ * full queue refuses at once, drain finishes what was accepted. */
+#include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "pool.h"
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static void count_job(void *arg)
+{
+    atomic_fetch_add((atomic_int *)arg, 1);
+}
+
+START_TEST(test_runs_every_job_once)
+{
+    atomic_int counter = 0;
+    gj_pool *p = pool_create(4, 1000);
+    ck_assert_ptr_nonnull(p);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(pool_submit(p, count_job, &counter), 0);
+    pool_drain(p);
+    ck_assert_int_eq(atomic_load(&counter), 1000);
+    pool_destroy(p);
+}
+END_TEST
+
+/* A job that waits until the test opens the gate. */
+typedef struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t opened;
+    int open;
+    atomic_int ran;
+} gate;
+
+static void gated_job(void *arg)
+{
+    gate *g = arg;
+    pthread_mutex_lock(&g->lock);
+    while (!g->open)
+        pthread_cond_wait(&g->opened, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+    atomic_fetch_add(&g->ran, 1);
+}
+
+static void open_gate(gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->open = 1;
+    pthread_cond_broadcast(&g->opened);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void wait_busy(gj_pool *p, int want)
+{
+    int queued, busy;
+    for (int i = 0; i < 5000; i++) {
+        pool_stats(p, &queued, &busy);
+        if (busy == want)
+            return;
+        sleep_ms(1);
+    }
+    ck_abort_msg("pool never had %d busy workers", want);
+}
+
+START_TEST(test_full_queue_refuses)
+{
+    gate g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    gj_pool *p = pool_create(1, 2);
+    ck_assert_int_eq(pool_submit(p, gated_job, &g), 0);
+    wait_busy(p, 1);
+    ck_assert_int_eq(pool_submit(p, gated_job, &g), 0);
+    ck_assert_int_eq(pool_submit(p, gated_job, &g), 0);
+    ck_assert_int_eq(pool_submit(p, gated_job, &g), -1); /* 1 running + 2 queued */
+
+    int queued, busy;
+    pool_stats(p, &queued, &busy);
+    ck_assert_int_eq(queued, 2);
+    ck_assert_int_eq(busy, 1);
+
+    open_gate(&g);
+    pool_drain(p);
+    ck_assert_int_eq(atomic_load(&g.ran), 3);
+    pool_destroy(p);
+}
+END_TEST
+
+typedef struct ordered {
+    int seen[16];
+    int n;
+} ordered;
+
+typedef struct order_job {
+    ordered *log;
+    int id;
+} order_job;
+
+static void record_job(void *arg)
+{
+    order_job *j = arg;
+    sleep_ms(2);
+    j->log->seen[j->log->n++] = j->id; /* one worker: no race */
+}
+
+START_TEST(test_fifo_and_drain_finishes_queue)
+{
+    ordered log = {{0}, 0};
+    order_job jobs[8];
+    gj_pool *p = pool_create(1, 8);
+    for (int i = 0; i < 8; i++) {
+        jobs[i] = (order_job){&log, i};
+        ck_assert_int_eq(pool_submit(p, record_job, &jobs[i]), 0);
+    }
+    pool_drain(p); /* must wait for all 8, not just the running one */
+    ck_assert_int_eq(log.n, 8);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(log.seen[i], i);
+    ck_assert_int_eq(pool_submit(p, record_job, &jobs[0]), -1); /* drained: refuses */
+    pool_drain(p);                                               /* twice is harmless */
+    pool_destroy(p);
+}
+END_TEST
+
+START_TEST(test_bad_sizes)
+{
+    ck_assert_ptr_null(pool_create(0, 4));
+    ck_assert_ptr_null(pool_create(2, 0));
+    pool_destroy(NULL);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("pool");
+    TCase *tc = tcase_create("pool");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_runs_every_job_once);
+    tcase_add_test(tc, test_full_queue_refuses);
+    tcase_add_test(tc, test_fifo_and_drain_finishes_queue);
+    tcase_add_test(tc, test_bad_sizes);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
