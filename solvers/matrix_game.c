@@ -1,0 +1,365 @@
+/* matrix_game.c - Codeforces 1658E: the start cells from which M wins a
+ * jumping game on a matrix of distinct values.
+ *
+ * The idea: count the game in rounds, M's move then G's.  Starting on the
+ * largest value M wins: wherever G jumps, M jumps back (distance is
+ * symmetric) and gains every round.  Starting on a cell s of value v, G must
+ * answer with a larger value, since a smaller one hands M the same gain per
+ * round; after that G stands where M stood, as the starter at the new cell.
+ * So M wins from s iff no cell of larger value that is a win for its starter
+ * lies farther than k from s.  Walking the values from the largest down, a
+ * cell is a win exactly when every winning cell seen so far is within
+ * distance k.  Manhattan distance is Chebyshev distance in (x + y, x - y), so
+ * that test is four comparisons against the extrema of the winners so far.
+ *
+ * The values are a permutation of 1..n^2, so the parser files each cell
+ * under its value and the walk needs no sort: O(n^2) time, 4 bytes a cell
+ * for the table and 1 for the answer (4 more for the matrix while parsing). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_in.h"
+#include "reader.h"
+
+enum { LIMIT_N };
+
+/* A cell packs each coordinate + 1 into 16 bits, so max must stay below 65536. */
+static const gj_limit_def limits[] = {
+    {"n", "side of the square matrix", 2000, 3, 6000},
+};
+
+typedef struct position {
+    long n, k;
+    /* The matrix as read, row-major; freed once cell_of is built. */
+    uint32_t *value;
+    /* By value - 1: the cell holding it, packed (row + 1) << 16 | (column + 1),
+     * so that zero marks a value no cell holds and calloc clears the table. */
+    uint32_t *cell_of;
+    /* The judge text: n rows of n 'M'/'G', each followed by '\n'. */
+    char *outcome;
+} position;
+
+static void free_position(void *p)
+{
+    position *pos = p;
+    if (pos == NULL)
+        return;
+    free(pos->value);
+    free(pos->cell_of);
+    free(pos->outcome);
+    free(pos);
+}
+
+static position *new_position(long n, long k, gj_error *e)
+{
+    position *pos = calloc(1, sizeof *pos);
+    if (pos != NULL)
+        pos->value = malloc((size_t)n * (size_t)n * sizeof *pos->value);
+    if (pos == NULL || pos->value == NULL) {
+        free_position(pos);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    pos->k = k;
+    return pos;
+}
+
+/* File each cell under its value: a scatter in row order, then one
+ * sequential pass for holes.  Reading fills the matrix in order and checks
+ * only the range, because a duplicate check per value is a random access
+ * into an n^2 table, several times the cost of parsing the number: n^2
+ * values of 1..n^2 leave a hole exactly when one of them repeats.  Returns
+ * 0, 1 on a repeat, -1 when out of memory. */
+static int index_cells(position *pos, gj_error *e)
+{
+    long n = pos->n, nn = n * n;
+    pos->cell_of = calloc((size_t)nn, sizeof *pos->cell_of);
+    if (pos->cell_of == NULL)
+        return gj_fail_nomem(e);
+    const uint32_t *value = pos->value;
+    uint32_t *cell_of = pos->cell_of;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++)
+            cell_of[value[i * n + j] - 1] = (uint32_t)(i + 1) << 16 | (uint32_t)(j + 1);
+    for (long v = 0; v < nn; v++)
+        if (cell_of[v] == 0)
+            return 1;
+    free(pos->value);
+    pos->value = NULL;
+    return 0;
+}
+
+/* The first repeat in reading order: the cells (row-major indices) of its
+ * two places.  Only the error path calls it.  Returns 0, or -1 when out of
+ * memory. */
+static int find_repeat(const position *pos, long *first, long *second, gj_error *e)
+{
+    long nn = pos->n * pos->n;
+    uint32_t *seen = calloc((size_t)nn, sizeof *seen); /* by value - 1: cell + 1 */
+    if (seen == NULL)
+        return gj_fail_nomem(e);
+    *first = *second = 0;
+    for (long c = 0; c < nn; c++) {
+        uint32_t v = pos->value[c];
+        if (seen[v - 1] != 0) {
+            *first = (long)seen[v - 1] - 1;
+            *second = c;
+            break;
+        }
+        seen[v - 1] = (uint32_t)c + 1;
+    }
+    free(seen);
+    return 0;
+}
+
+/* Append the allowed range of k to an error about k: the bare bounds do not
+ * say where n - 2 came from. */
+static void explain_k(gj_error *e, long n)
+{
+    size_t used = strlen(e->message);
+    if (used < sizeof e->message)
+        snprintf(e->message + used, sizeof e->message - used,
+                 " (1 <= k <= n - 2, where n = %ld is the side of the matrix)", n);
+}
+
+/* Line and column of token `index` of the judge text (0 = n, 1 = k, then the
+ * cells in row order).  Only error paths call it, so it simply reads again. */
+static void locate_token(const char *buf, size_t len, long index, long *line, long *col)
+{
+    gj_reader r;
+    gj_error ignored;
+    const char *word;
+    size_t wlen;
+    reader_init(&r, buf, len);
+    *line = *col = 0;
+    for (long t = 0; t <= index; t++)
+        if (reader_word(&r, "a token", &word, &wlen, line, col, &ignored) != 0)
+            return;
+}
+
+/* The hot loop reads with a fixed description; on failure read the same
+ * token again from `r` (the state before the failed read), naming the cell,
+ * so the message says which one was expected. */
+static int fail_value_text(gj_reader *r, long i, long j, long n, gj_error *e)
+{
+    char what[128];
+    long v;
+    snprintf(what, sizeof what, "the value at row %ld, column %ld of the %ld x %ld matrix", i + 1,
+             j + 1, n, n);
+    reader_long(r, what, 1, n * n, &v, e);
+    return -1;
+}
+
+static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
+{
+    long n = pos->n, nn = n * n;
+    uint32_t *value = pos->value;
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < n; j++) {
+            gj_reader before = *r;
+            long v;
+            if (reader_long(r, "a matrix value", 1, nn, &v, e) != 0)
+                return fail_value_text(&before, i, j, n, e);
+            value[i * n + j] = (uint32_t)v;
+        }
+    }
+    return 0;
+}
+
+static int index_cells_text(const char *buf, size_t len, position *pos, gj_error *e)
+{
+    int status = index_cells(pos, e);
+    long n = pos->n, first, second, line, col, first_line, first_col;
+    if (status <= 0)
+        return status;
+    if (find_repeat(pos, &first, &second, e) != 0)
+        return -1;
+    locate_token(buf, len, 2 + second, &line, &col);
+    locate_token(buf, len, 2 + first, &first_line, &first_col);
+    return gj_fail_at(e, line, col,
+                      "value %lu appears twice, at row %ld, column %ld (line %ld, column %ld) "
+                      "and at row %ld, column %ld; the matrix must hold each of 1..%ld once",
+                      (unsigned long)pos->value[second], first / n + 1, first % n + 1, first_line,
+                      first_col, second / n + 1, second % n + 1, n * n);
+}
+
+static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    gj_reader r;
+    long n, k;
+    reader_init(&r, buf, len);
+    if (reader_long(&r, "the side n", 3, lim[LIMIT_N], &n, e) != 0)
+        return NULL;
+    if (reader_long(&r, "k", 1, n - 2, &k, e) != 0) {
+        explain_k(e, n);
+        return NULL;
+    }
+    position *pos = new_position(n, k, e);
+    if (pos == NULL)
+        return NULL;
+    /* A repeat is reported before trailing garbage: it comes first in the input. */
+    if (read_cells_text(&r, pos, e) != 0 || index_cells_text(buf, len, pos, e) != 0 ||
+        reader_end(&r, e) != 0) {
+        free_position(pos);
+        return NULL;
+    }
+    return pos;
+}
+
+static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
+{
+    long n = pos->n, nn = n * n;
+    if (jin_array(row, "matrix", i, 0, SIZE_MAX, e) != 0)
+        return -1;
+    if (json_array_size(row) != (size_t)n) {
+        char field[sizeof e->field];
+        jin_field_name(field, sizeof field, "matrix", i, -1);
+        return gj_fail_field(e, field,
+                             "row %ld has %zu values, expected %ld (the matrix is square)", i + 1,
+                             json_array_size(row), n);
+    }
+    for (long j = 0; j < n; j++) {
+        long v;
+        if (jin_long(json_array_get(row, (size_t)j), "matrix", i, j, 1, nn, &v, e) != 0)
+            return -1;
+        pos->value[i * n + j] = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int index_cells_json(position *pos, gj_error *e)
+{
+    int status = index_cells(pos, e);
+    long n = pos->n, first, second;
+    if (status <= 0)
+        return status;
+    if (find_repeat(pos, &first, &second, e) != 0)
+        return -1;
+    char field[sizeof e->field], earlier[sizeof e->field];
+    jin_field_name(field, sizeof field, "matrix", second / n, second % n);
+    jin_field_name(earlier, sizeof earlier, "matrix", first / n, first % n);
+    return gj_fail_field(e, field,
+                         "value %lu appears twice, at row %ld, column %ld (%s) and at row %ld, "
+                         "column %ld; the matrix must hold each of 1..%ld once",
+                         (unsigned long)pos->value[second], first / n + 1, first % n + 1, earlier,
+                         second / n + 1, second % n + 1, n * n);
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"k", "matrix", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = NULL;
+    json_t *matrix = json_object_get(root, "matrix");
+    if (jin_array(matrix, "matrix", -1, 3, (size_t)lim[LIMIT_N], e) != 0)
+        goto fail;
+    long n = (long)json_array_size(matrix), k;
+    if (jin_long(json_object_get(root, "k"), "k", -1, -1, 1, n - 2, &k, e) != 0) {
+        explain_k(e, n);
+        goto fail;
+    }
+    pos = new_position(n, k, e);
+    if (pos == NULL)
+        goto fail;
+    for (long i = 0; i < n; i++)
+        if (read_row_json(json_array_get(matrix, (size_t)i), i, pos, e) != 0)
+            goto fail;
+    if (index_cells_json(pos, e) != 0)
+        goto fail;
+    json_decref(root);
+    return pos;
+fail:
+    free_position(pos);
+    json_decref(root);
+    return NULL;
+}
+
+/* Mark M's winning cells, walking the values from the largest down.  The
+ * packed coordinates are 1-based, which does not matter: only differences
+ * of x + y and x - y are compared. */
+static void mark_winners(position *pos)
+{
+    long n = pos->n, k = pos->k, stride = n + 1;
+    const uint32_t *cell_of = pos->cell_of;
+    uint32_t c = cell_of[n * n - 1];
+    long x = c >> 16, y = c & 0xffff;
+    /* Bounds on x + y and x - y that keep a cell within k of every winner. */
+    long sum_lo = x + y - k, sum_hi = x + y + k, diff_lo = x - y - k, diff_hi = x - y + k;
+    pos->outcome[(x - 1) * stride + (y - 1)] = 'M';
+    for (long v = n * n - 2; v >= 0; v--) {
+        c = cell_of[v];
+        x = c >> 16;
+        y = c & 0xffff;
+        long sum = x + y, diff = x - y;
+        if (sum < sum_lo || sum > sum_hi || diff < diff_lo || diff > diff_hi)
+            continue;
+        pos->outcome[(x - 1) * stride + (y - 1)] = 'M';
+        if (sum - k > sum_lo)
+            sum_lo = sum - k;
+        if (sum + k < sum_hi)
+            sum_hi = sum + k;
+        if (diff - k > diff_lo)
+            diff_lo = diff - k;
+        if (diff + k < diff_hi)
+            diff_hi = diff + k;
+    }
+}
+
+static int solve(void *p, gj_error *e)
+{
+    position *pos = p;
+    long n = pos->n, stride = n + 1;
+    free(pos->outcome);
+    pos->outcome = malloc((size_t)n * (size_t)stride);
+    if (pos->outcome == NULL)
+        return gj_fail_nomem(e);
+    for (long i = 0; i < n; i++) {
+        memset(pos->outcome + i * stride, 'G', (size_t)n);
+        pos->outcome[i * stride + n] = '\n';
+    }
+    mark_winners(pos);
+    return 0;
+}
+
+static void write_text(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_append(out, pos->outcome, (size_t)pos->n * (size_t)(pos->n + 1));
+}
+
+static void write_json(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    long n = pos->n;
+    buf_reserve(out, (size_t)n * (size_t)(n + 3) + 64);
+    buf_puts(out, "{\"game\":\"matrix-game\",\"outcomes\":[");
+    for (long i = 0; i < n; i++) {
+        if (i > 0)
+            buf_putc(out, ',');
+        buf_putc(out, '"');
+        buf_append(out, pos->outcome + i * (n + 1), (size_t)n);
+        buf_putc(out, '"');
+    }
+    buf_puts(out, "]}");
+}
+
+const gj_game game_matrix_game = {
+    .name = "matrix-game",
+    .title = "from which start cells M wins the matrix jumping game (M or G per cell)",
+    .example_text = "3 1\n1 2 3\n4 5 6\n7 8 9\n",
+    .example_json = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]]}",
+    .limits = limits,
+    .nlimits = 1,
+    .parse_text = parse_text,
+    .parse_json = parse_json,
+    .solve = solve,
+    .write_text = write_text,
+    .write_json = write_json,
+    .free_position = free_position,
+};

@@ -1,0 +1,334 @@
+/* staircase_chess.c - Joint Provincial Selection 2018 "A Pair of Wooden
+ * Chess" (Luogu P4363): black's score minus white's when both play perfectly.
+ *
+ * The idea: a stone may go only where every cell to its left and above is
+ * taken, so the stones always form a staircase (row lengths never grow
+ * downwards) and the game's future depends only on that staircase.  Its
+ * boundary is a lattice path of n + m steps, read from the top-right corner:
+ * bit k is 1 for a step down and 0 for a step left.  A move turns a "left,
+ * down" pair (bits k-1, k = 0, 1) into "down, left", so one down step moves a
+ * place towards bit 0.  Ranking a path by the combinatorial number system
+ * (the down step at bit p that is the j-th one, from 0, adds C(p, j + 1))
+ * makes that move subtract exactly C(p - 1, j): every successor has a smaller
+ * rank, the full board has rank 0 and the empty board the largest rank.  The
+ * paths in increasing rank order are the masks with n bits set in increasing
+ * numeric order, which the next-permutation bit trick walks one by one, so a
+ * single pass over an int32 array of C(n+m, n) values does the minimax with
+ * no hash map.  Whose turn it is follows from the stone count, itself a sum
+ * over the down bits' positions.  Time O(C(n+m, n) * min(n, m)) (a tall
+ * board is solved transposed), memory 4 * C(n+m, n) bytes. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_in.h"
+#include "reader.h"
+
+enum { LIMIT_ROWS, LIMIT_COLS, LIMIT_SIZE };
+
+/* Largest n + m: masks fit 32 bits, C(28, 14) ranks fit an int32 array of
+ * 160 MB. */
+#define MAX_SIZE  28
+#define MAX_VALUE 100000
+
+static const gj_limit_def limits[] = {
+    {"rows", "rows n of the board", 10, 1, 26},
+    {"cols", "columns m of the board", 10, 1, 26},
+    {"size", "n + m; the solver keeps C(n+m, n) 4-byte states", 20, 2, MAX_SIZE},
+};
+
+typedef struct position {
+    long n, m;
+    int32_t *a; /* n*m, black's value of each cell */
+    int32_t *b; /* n*m, white's value of each cell */
+    long score; /* black minus white under perfect play */
+} position;
+
+static void free_position(void *p)
+{
+    position *pos = p;
+    if (pos == NULL)
+        return;
+    free(pos->a);
+    free(pos);
+}
+
+static position *new_position(long n, long m, gj_error *e)
+{
+    position *pos = calloc(1, sizeof *pos);
+    if (pos != NULL)
+        pos->a = malloc(2 * (size_t)n * (size_t)m * sizeof *pos->a);
+    if (pos == NULL || pos->a == NULL) {
+        free_position(pos);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    pos->m = m;
+    pos->b = pos->a + n * m;
+    return pos;
+}
+
+/* Read m; n + m must fit the size limit, reported at m's token. */
+static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error *e)
+{
+    gj_reader peek = *r;
+    const char *tok;
+    size_t toklen;
+    long line = 0, col = 0;
+    /* Only the place matters: when there is no token, reader_long says so. */
+    (void)reader_word(&peek, "m", &tok, &toklen, &line, &col, e);
+    if (reader_long(r, "the number of columns m", 1, lim[LIMIT_COLS], m, e) != 0)
+        return -1;
+    if (n + *m > lim[LIMIT_SIZE])
+        return gj_fail_at(e, line, col, "n + m must be at most %ld (the size limit), found %ld",
+                          lim[LIMIT_SIZE], n + *m);
+    return 0;
+}
+
+static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *out, gj_error *e)
+{
+    for (long i = 0; i < n; i++) {
+        for (long j = 0; j < m; j++) {
+            gj_reader at = *r;
+            long v;
+            if (reader_long(r, "a value", 0, MAX_VALUE, &v, e) != 0) {
+                /* Name the cell only now: formatting the name of every value
+                 * would cost more than reading it. */
+                char what[64];
+                snprintf(what, sizeof what, "row %ld, column %ld of %c", i + 1, j + 1, name);
+                *r = at;
+                return reader_long(r, what, 0, MAX_VALUE, &v, e);
+            }
+            out[i * m + j] = (int32_t)v;
+        }
+    }
+    return 0;
+}
+
+static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    gj_reader r;
+    long n, m;
+    reader_init(&r, buf, len);
+    if (reader_long(&r, "the number of rows n", 1, lim[LIMIT_ROWS], &n, e) != 0)
+        return NULL;
+    if (read_columns(&r, n, lim, &m, e) != 0)
+        return NULL;
+    position *pos = new_position(n, m, e);
+    if (pos == NULL)
+        return NULL;
+    if (read_text_matrix(&r, 'A', n, m, pos->a, e) != 0 ||
+        read_text_matrix(&r, 'B', n, m, pos->b, e) != 0 || reader_end(&r, e) != 0) {
+        free_position(pos);
+        return NULL;
+    }
+    return pos;
+}
+
+static const char *plural(size_t count)
+{
+    return count == 1 ? "" : "s";
+}
+
+/* Read the JSON matrix `name` into out[], held to the n x m shape of a. */
+static int read_json_matrix(const json_t *v, const char *name, long n, long m, const long *lim,
+                            int32_t *out, gj_error *e)
+{
+    const char *why = strcmp(name, "a") == 0 ? "all rows must have the same length"
+                                             : "a and b must have the same shape";
+    if (jin_array(v, name, -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0)
+        return -1;
+    if ((long)json_array_size(v) != n)
+        return gj_fail_field(e, name, "has %zu row%s, expected %ld as in a; %s", json_array_size(v),
+                             plural(json_array_size(v)), n, why);
+    for (long i = 0; i < n; i++) {
+        const json_t *row = json_array_get(v, (size_t)i);
+        if (jin_array(row, name, i, 1, (size_t)lim[LIMIT_COLS], e) != 0)
+            return -1;
+        if ((long)json_array_size(row) != m) {
+            char field[32];
+            jin_field_name(field, sizeof field, name, i, -1);
+            return gj_fail_field(e, field, "has %zu cell%s, expected %ld as in a[0]; %s",
+                                 json_array_size(row), plural(json_array_size(row)), m, why);
+        }
+        for (long j = 0; j < m; j++) {
+            long x;
+            if (jin_long(json_array_get(row, (size_t)j), name, i, j, 0, MAX_VALUE, &x, e) != 0)
+                return -1;
+            out[i * m + j] = (int32_t)x;
+        }
+    }
+    return 0;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"a", "b", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = NULL;
+    const json_t *a = json_object_get(root, "a"), *b = json_object_get(root, "b");
+    /* The shape comes from a and a[0]; everything else is held to it. */
+    if (jin_array(a, "a", -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0 ||
+        jin_array(json_array_get(a, 0), "a", 0, 1, (size_t)lim[LIMIT_COLS], e) != 0)
+        goto fail;
+    long n = (long)json_array_size(a), m = (long)json_array_size(json_array_get(a, 0));
+    if (n + m > lim[LIMIT_SIZE]) {
+        gj_fail_field(e, "a",
+                      "n + m must be at most %ld (the size limit), found %ld (%ld rows, "
+                      "%ld columns)",
+                      lim[LIMIT_SIZE], n + m, n, m);
+        goto fail;
+    }
+    pos = new_position(n, m, e);
+    if (pos == NULL)
+        goto fail;
+    if (read_json_matrix(a, "a", n, m, lim, pos->a, e) != 0 ||
+        read_json_matrix(b, "b", n, m, lim, pos->b, e) != 0)
+        goto fail;
+    json_decref(root);
+    return pos;
+fail:
+    free_position(pos);
+    json_decref(root);
+    return NULL;
+}
+
+/* Bits set in x, without relying on a popcount instruction. */
+static unsigned count_bits(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* The next larger mask with as many bits set (colex order of the paths). */
+static uint32_t next_mask(uint32_t v)
+{
+    uint32_t low = v & (0u - v);
+    uint32_t ripple = v + low;
+    return ripple | (((ripple ^ v) >> 2) >> __builtin_ctz(v));
+}
+
+/* The moves of a board whose short side has `rows` cells: the path has
+ * `rows` down steps among `size` bits. */
+typedef struct moves {
+    long rows, size;
+    uint32_t states;                     /* C(size, rows) */
+    uint32_t step[MAX_SIZE][MAX_SIZE];   /* [p][j]: rank drop, C(p - 1, j) */
+    int32_t gain[2][MAX_SIZE][MAX_SIZE]; /* [who][p][j]: A (black) or B (white) */
+} moves;
+
+/* Tabulate what moving the j-th down step from bit p to bit p - 1 does: it
+ * lengthens row j from cols - p + j to cols - p + j + 1 stones.  The rules
+ * are symmetric under transposition, and a tall board is read transposed so
+ * that the path has the fewer down steps to walk. */
+static void tabulate(const position *pos, moves *t)
+{
+    uint32_t binom[MAX_SIZE + 1][MAX_SIZE + 1] = {{0}};
+    long n = pos->n, m = pos->m, size = n + m;
+    int tall = n > m;
+    long rows = tall ? m : n, cols = tall ? n : m;
+    for (long p = 0; p <= size; p++) {
+        binom[p][0] = 1;
+        for (long k = 1; k <= p; k++)
+            binom[p][k] = binom[p - 1][k - 1] + (k < p ? binom[p - 1][k] : 0);
+    }
+    for (long p = 1; p < size; p++) {
+        for (long j = 0; j < rows && j < p; j++) {
+            long col = cols - p + j, cell = tall ? col * m + j : j * m + col;
+            int real = col >= 0 && col < cols; /* else no move ever uses it */
+            t->step[p][j] = binom[p - 1][j];
+            t->gain[0][p][j] = real ? pos->a[cell] : 0;
+            t->gain[1][p][j] = real ? pos->b[cell] : 0;
+        }
+    }
+    t->rows = rows;
+    t->size = size;
+    t->states = binom[size][rows];
+}
+
+/* value[rank] = the best score difference for the player to move, in rank
+ * order so that every successor is ready (negamax: a move is worth its gain
+ * minus the opponent's best from there).  Returns the empty board's value. */
+static int32_t sweep(const moves *t, int32_t *value)
+{
+    /* rows*cols + rows(rows-1)/2 - (the sum of the down bits' positions)
+     * stones are down; black moves when that is even. */
+    long rows = t->rows, cols = t->size - t->rows;
+    uint32_t base = (uint32_t)((rows * cols + rows * (rows - 1) / 2) & 1);
+    uint32_t mask = (1u << rows) - 1;
+    value[0] = 0;
+    for (uint32_t rank = 1; rank < t->states; rank++) {
+        mask = next_mask(mask);
+        uint32_t who = (base ^ count_bits(mask & 0xaaaaaaaau)) & 1;
+        uint32_t rest = mask, blocked = mask << 1 | 1u;
+        int32_t best = INT32_MIN;
+        for (unsigned j = 0; rest != 0; j++) {
+            unsigned bit = (unsigned)__builtin_ctz(rest);
+            rest &= rest - 1;
+            if ((blocked >> bit) & 1)
+                continue; /* the step before is also down, or bit 0 */
+            int32_t v = t->gain[who][bit][j] - value[rank - t->step[bit][j]];
+            if (v > best)
+                best = v;
+        }
+        value[rank] = best;
+    }
+    return value[t->states - 1];
+}
+
+static int solve(void *p, gj_error *e)
+{
+    position *pos = p;
+    if (pos->n < 1 || pos->m < 1 || pos->n + pos->m > MAX_SIZE)
+        return gj_fail(e, GJ_INTERNAL, "a %ld x %ld board is beyond the solver", pos->n, pos->m);
+    moves *t = malloc(sizeof *t);
+    if (t == NULL)
+        return gj_fail_nomem(e);
+    tabulate(pos, t);
+    int32_t *value = malloc((size_t)t->states * sizeof *value);
+    if (value == NULL) {
+        free(t);
+        return gj_fail_nomem(e);
+    }
+    pos->score = sweep(t, value);
+    free(value);
+    free(t);
+    return 0;
+}
+
+static void write_text(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_put_long(out, pos->score);
+    buf_putc(out, '\n');
+}
+
+static void write_json(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_puts(out, "{\"game\":\"staircase-chess\",\"score_difference\":");
+    buf_put_long(out, pos->score);
+    buf_putc(out, '}');
+}
+
+const gj_game game_staircase_chess = {
+    .name = "staircase-chess",
+    .title = "black's score minus white's score on a staircase board under perfect play",
+    .example_text = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
+    .example_json = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]]}",
+    .limits = limits,
+    .nlimits = 3,
+    .parse_text = parse_text,
+    .parse_json = parse_json,
+    .solve = solve,
+    .write_text = write_text,
+    .write_json = write_json,
+    .free_position = free_position,
+};

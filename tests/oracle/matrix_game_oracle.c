@@ -1,0 +1,101 @@
+/* matrix_game_oracle.c - finite-horizon minimax for matrix-game.
+ *
+ * ahead_m[c] (ahead_g[c]) is the best score difference, M minus G, that the
+ * remaining t moves add when the token is on c and M (G) is to move: M
+ * maximises it, G minimises it, and a mover may land on any cell farther than
+ * k from c.  With t moves left after the placement on s, the whole game is
+ * worth value[s] + ahead_g[s]; a game of 1 + t moves is even when t is odd. */
+#include "matrix_game_oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CELLS (MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE)
+
+typedef struct board {
+    int cells;
+    int value[MAX_CELLS];
+    int reach[MAX_CELLS][MAX_CELLS]; /* reach[c][0..nreach[c]) are the legal jumps from c */
+    int nreach[MAX_CELLS];
+} board;
+
+static void list_jumps(board *b, int n, int k)
+{
+    for (int c = 0; c < b->cells; c++) {
+        b->nreach[c] = 0;
+        for (int d = 0; d < b->cells; d++)
+            if (abs(c / n - d / n) + abs(c % n - d % n) > k)
+                b->reach[c][b->nreach[c]++] = d;
+    }
+}
+
+/* One more move of look-ahead for both movers, from the tables for t - 1. */
+static void deepen(const board *b, const long *prev_m, const long *prev_g, long *ahead_m,
+                   long *ahead_g)
+{
+    for (int c = 0; c < b->cells; c++) {
+        long best_m = 0, best_g = 0;
+        for (int i = 0; i < b->nreach[c]; i++) {
+            int d = b->reach[c][i];
+            long m = b->value[d] + prev_g[d];  /* M lands on d, then G moves */
+            long g = -b->value[d] + prev_m[d]; /* G lands on d, then M moves */
+            if (i == 0 || m > best_m)
+                best_m = m;
+            if (i == 0 || g < best_g)
+                best_g = g;
+        }
+        ahead_m[c] = best_m;
+        ahead_g[c] = best_g;
+    }
+}
+
+static int sign(long x)
+{
+    return (x > 0) - (x < 0);
+}
+
+int matrix_game_oracle(int n, int k, const int *value, char *out, size_t cap)
+{
+    if (n < 3 || n > MG_ORACLE_MAX_SIDE || k < 1 || k > n - 2)
+        return -1;
+    if (cap < (size_t)(n * (n + 1) + 1))
+        return -1;
+    board *b = malloc(sizeof *b);
+    if (b == NULL)
+        return -1;
+    b->cells = n * n;
+    memcpy(b->value, value, (size_t)b->cells * sizeof *value);
+    list_jumps(b, n, k);
+
+    long tables[4][MAX_CELLS] = {{0}};
+    long *prev_m = tables[0], *prev_g = tables[1], *ahead_m = tables[2], *ahead_g = tables[3];
+    int verdict[MAX_CELLS] = {0};
+    int settled = 1;
+    for (int t = 1; t < MG_ORACLE_MOVES; t++) {
+        deepen(b, prev_m, prev_g, ahead_m, ahead_g);
+        if (t % 2 == 1 && t >= MG_ORACLE_MOVES / 2) {
+            for (int s = 0; s < b->cells; s++) {
+                int now = sign(b->value[s] + ahead_g[s]);
+                if (now == 0 || (verdict[s] != 0 && verdict[s] != now))
+                    settled = 0;
+                verdict[s] = now;
+            }
+        }
+        long *t_m = prev_m, *t_g = prev_g;
+        prev_m = ahead_m;
+        prev_g = ahead_g;
+        ahead_m = t_m;
+        ahead_g = t_g;
+    }
+    free(b);
+    if (!settled)
+        return -1;
+    size_t o = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            out[o++] = verdict[i * n + j] > 0 ? 'M' : 'G';
+        out[o++] = '\n';
+    }
+    out[o] = '\0';
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* matrix_game_oracle.h - brute-force referee for matrix-game.
+ *
+ * Plays the game straight from its rules: M puts the token on a cell, then G
+ * and M take turns jumping to any cell at Manhattan distance greater than k,
+ * each scoring the value of the cell it lands on.  The 10^100-move game is
+ * replaced by a finite minimax on the score difference over a long even
+ * number of moves (both players then moved equally often), and the answer is
+ * accepted only when its sign has stopped changing over the second half of
+ * that horizon.  It knows nothing about extrema or value order, so it can
+ * judge the fast solver.  Matrices are plain row-major arrays of n*n ints. */
+#ifndef GJ_MATRIX_GAME_ORACLE_H
+#define GJ_MATRIX_GAME_ORACLE_H
+
+#include <stddef.h>
+
+/* The largest side one search accepts. */
+#define MG_ORACLE_MAX_SIDE 6
+
+/* Moves of the finite game, the placement included; even, so that M and G
+ * have moved equally often when it ends.  Random positions up to 6 x 6 settle
+ * within about 70 moves and positions hill-climbed to settle late within
+ * about 50 on 5 x 5, so the check over moves 300..600 has a wide margin. */
+#define MG_ORACLE_MOVES 600
+
+/* Write the judge output for (n, k, value) into out (cap bytes, n * (n + 1) + 1
+ * needed): n lines of n characters, 'M' where M wins by starting there, 'G'
+ * where G wins.  Returns 0, or -1 when n or k is out of range, out is too
+ * small, or some start had not settled on a winner (its score difference
+ * changed sign, or was zero, at an even move count in the second half of the
+ * horizon). */
+int matrix_game_oracle(int n, int k, const int *value, char *out, size_t cap);
+
+#endif
