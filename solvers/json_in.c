@@ -77,8 +77,12 @@ json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj
     json_error_t jerr;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
-        gj_fail(e, GJ_BAD_INPUT, "invalid JSON at line %d, column %d: %s", jerr.line,
-                jerr.column, jerr.text);
+        /* jansson names its own flag here; say what the caller can fix. */
+        const char *why = strstr(jerr.text, "JSON_ALLOW_NUL") != NULL
+                              ? "a string holds \\u0000, which no position allows"
+                              : jerr.text;
+        gj_fail(e, GJ_BAD_INPUT, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
+                why);
         e->line = jerr.line > 0 ? jerr.line : 0;
         e->column = jerr.column > 0 ? jerr.column : 0;
         return NULL;
@@ -124,8 +128,7 @@ int jin_long(const json_t *v, const char *name, long i, long j, long lo, long hi
     return 0;
 }
 
-int jin_string(const json_t *v, const char *name, long i, const char **s, size_t *len,
-               gj_error *e)
+int jin_string(const json_t *v, const char *name, long i, const char **s, size_t *len, gj_error *e)
 {
     if (!json_is_string(v))
         return fail_type(v, name, i, -1, "a string", e);

@@ -8,7 +8,7 @@ typedef struct http_reply {
     long status;
     char *body; /* NUL-terminated */
     size_t len;
-    char *headers; /* raw header block, NUL-terminated */
+    char *headers;  /* raw header block, NUL-terminated */
     int curl_error; /* CURLcode, 0 on success */
 } http_reply;
 

@@ -47,10 +47,14 @@ void daemon_start(test_daemon *d, const char *const *extra)
 
     int out[2];
     ck_assert_int_eq(pipe(out), 0);
+    snprintf(d->log, sizeof d->log, "/tmp/gj-daemon-XXXXXX");
+    int log = mkstemp(d->log);
+    ck_assert_int_ge(log, 0);
     d->pid = fork();
     ck_assert_int_ge(d->pid, 0);
     if (d->pid == 0) {
         dup2(out[1], STDOUT_FILENO);
+        dup2(log, STDERR_FILENO);
         close(out[0]);
         close(out[1]);
         execv(argv[0], (char *const *)argv);
@@ -58,6 +62,7 @@ void daemon_start(test_daemon *d, const char *const *extra)
         _exit(127);
     }
     close(out[1]);
+    close(log);
     char line[256];
     int rc = read_line(out[0], line, sizeof line, 10000);
     close(out[0]);
@@ -75,10 +80,36 @@ int daemon_alive(const test_daemon *d)
     return d->pid > 0 && waitpid(d->pid, NULL, WNOHANG) == 0;
 }
 
+/* Read all of fd into a malloc'd string. */
+static char *slurp(int fd);
+
+char *daemon_log(const test_daemon *d)
+{
+    FILE *f = fopen(d->log, "r");
+    ck_assert_msg(f != NULL, "no daemon log %s", d->log);
+    char *s = slurp(fileno(f));
+    fclose(f);
+    return s;
+}
+
+char *daemon_wait_log(const test_daemon *d, const char *needle)
+{
+    for (int i = 0; i < 500; i++) {
+        char *log = daemon_log(d);
+        if (log != NULL && strstr(log, needle) != NULL)
+            return log;
+        free(log);
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+    return NULL;
+}
+
 int daemon_stop(test_daemon *d)
 {
     if (d->pid <= 0)
         return -1;
+    unlink(d->log);
     kill(d->pid, SIGTERM);
     int status = 0;
     for (int waited = 0; waited < 3000; waited++) {
@@ -96,7 +127,6 @@ int daemon_stop(test_daemon *d)
     return -1;
 }
 
-/* Read all of fd into a malloc'd string. */
 static char *slurp(int fd)
 {
     size_t cap = 4096, n = 0;
@@ -105,8 +135,13 @@ static char *slurp(int fd)
     while (s != NULL && (got = read(fd, s + n, cap - n - 1)) > 0) {
         n += (size_t)got;
         if (cap - n < 2) {
+            char *more = realloc(s, cap * 2);
+            if (more == NULL) {
+                free(s);
+                return NULL;
+            }
+            s = more;
             cap *= 2;
-            s = realloc(s, cap);
         }
     }
     if (s != NULL)

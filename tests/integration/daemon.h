@@ -1,8 +1,9 @@
 /* daemon.h - start build/gamejudge as a child process for a test.
  *
  * The daemon is started with `serve --host 127.0.0.1 --port 0` plus the
- * test's flags; its first stdout line gives the port.  daemon_stop sends
- * SIGTERM and reaps it, so a test never leaves a server behind. */
+ * test's flags; its first stdout line gives the port; its stderr goes to a
+ * temporary file the test can read.  daemon_stop sends SIGTERM, reaps it
+ * and removes the file, so a test never leaves a server behind. */
 #ifndef GJ_TEST_DAEMON_H
 #define GJ_TEST_DAEMON_H
 
@@ -12,6 +13,7 @@ typedef struct test_daemon {
     pid_t pid;
     unsigned port;
     char base[64]; /* "http://127.0.0.1:PORT" */
+    char log[64];  /* file holding the daemon's stderr (the access log) */
 } test_daemon;
 
 /* The binary under test: $GJ_BIN, or build/gamejudge. */
@@ -24,6 +26,13 @@ void daemon_start(test_daemon *d, const char *const *extra);
 /* SIGTERM, wait (at most 30 s, then SIGKILL); the exit status as from
  * waitpid's WEXITSTATUS, or -1 when it did not exit normally. */
 int daemon_stop(test_daemon *d);
+
+/* The daemon's stderr so far, malloc'd and NUL-terminated. */
+char *daemon_log(const test_daemon *d);
+
+/* The daemon's stderr once it contains `needle` (polled for up to 5 s: a
+ * request is logged after its answer is sent), or NULL. */
+char *daemon_wait_log(const test_daemon *d, const char *needle);
 
 /* Is the process still running? */
 int daemon_alive(const test_daemon *d);

@@ -42,8 +42,7 @@ static http_reply get(const char *path)
     return http_do(&c);
 }
 
-static http_reply post(const char *path, const char *const *headers, const char *body,
-                       size_t len)
+static http_reply post(const char *path, const char *const *headers, const char *body, size_t len)
 {
     http_call c = {"POST", url(path), headers, body, len, 0};
     return http_do(&c);
@@ -271,7 +270,8 @@ START_TEST(test_games)
         ck_assert_ptr_nonnull(name);
         ck_assert(json_object_size(json_object_get(g, "limits")) >= 1);
         /* Each example must itself solve. */
-        const char *text = json_string_value(json_object_get(json_object_get(g, "example"), "text"));
+        const char *text =
+            json_string_value(json_object_get(json_object_get(g, "example"), "text"));
         char path[128];
         snprintf(path, sizeof path, "/solve/%s", name);
         http_reply s = post(path, NULL, text, strlen(text));
@@ -303,6 +303,24 @@ START_TEST(test_request_id)
     http_reply r = http_do(&c);
     assert_header(&r, "X-Request-Id", "trace-42");
     http_reply_free(&r);
+
+    /* One access-log line: time, method, path, status, bytes, micros, id. */
+    char *log = daemon_wait_log(&server, " id=trace-42 end=ok\n");
+    ck_assert_msg(log != NULL, "no access-log line for trace-42");
+    *strstr(log, " id=trace-42 end=ok\n") = '\0';
+    char *line = strrchr(log, '\n') ? strrchr(log, '\n') + 1 : log;
+    char stamp[40], method[8], path[64], micros[32];
+    int status, bytes;
+    ck_assert_int_eq(sscanf(line, "%39s %7s %63s %d %d %31s", stamp, method, path, &status,
+                            &bytes, micros),
+                     6);
+    ck_assert_str_eq(method, "GET");
+    ck_assert_str_eq(path, "/healthz");
+    ck_assert_int_eq(status, 200);
+    ck_assert_int_eq(bytes, 15);
+    ck_assert_str_eq(micros + strlen(micros) - 2, "us");
+    ck_assert_int_eq(stamp[strlen(stamp) - 1], 'Z'); /* UTC */
+    free(log);
 
     /* Errors carry it in the body too. */
     c.url = url("/missing");
@@ -360,8 +378,8 @@ static const error_case errors[] = {
      "line 3, column 2", NULL},
     {"empty body", "POST", "/solve/prime-chocolate", NULL, "", 0, 400, "bad_input",
      "end of the input", NULL},
-    {"bad JSON", "POST", "/solve/prime-chocolate", "Content-Type: application/json", "{\"grid\":",
-     0, 400, "bad_input", "invalid JSON", NULL},
+    {"bad JSON", "POST", "/solve/prime-chocolate", "Content-Type: application/json",
+     "{\"grid\":", 0, 400, "bad_input", "invalid JSON", NULL},
     {"JSON field", "POST", "/solve/prime-chocolate", "Content-Type: application/json",
      "{\"grid\": [\"--\", 7]}", 0, 400, "bad_input", "grid[1]", NULL},
     {"JSON unknown field", "POST", "/solve/prime-chocolate",
@@ -493,8 +511,12 @@ START_TEST(test_concurrent)
     http_call calls[N];
     http_reply replies[N];
     for (int i = 0; i < N; i++)
-        calls[i] = (http_call){"POST", strdup(url("/solve/prime-chocolate?format=text")), NULL,
-                               bodies[i % 4], strlen(bodies[i % 4]), 0};
+        calls[i] = (http_call){"POST",
+                               strdup(url("/solve/prime-chocolate?format=text")),
+                               NULL,
+                               bodies[i % 4],
+                               strlen(bodies[i % 4]),
+                               0};
     http_do_parallel(calls, replies, N);
     for (int i = 0; i < N; i++) {
         ck_assert_msg(replies[i].status == 200, "request %d: %ld %s", i, replies[i].status,
@@ -526,8 +548,7 @@ START_TEST(test_cli)
 
     ck_assert_int_eq(run_cli(twin, "2\n--\n-\n", 8, &out, &err), 2);
     ck_assert_str_eq(out, "");
-    ck_assert_msg(strstr(err, "line 3, column 1: row 2 has 1 cell, expected 2") != NULL, "%s",
-                  err);
+    ck_assert_msg(strstr(err, "line 3, column 1: row 2 has 1 cell, expected 2") != NULL, "%s", err);
     ck_assert_ptr_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
     free(out);
     free(err);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "daemon.h"
@@ -32,7 +33,8 @@ static char *make_slow_body(void)
         for (int i = 0; i < 13; i++)
             for (int j = 0; j < 13; j++) {
                 x = x * 1103515245u + 12345u;
-                n += (size_t)snprintf(s + n, cap - n, "%u%c", (x >> 8) % 100001, j == 12 ? '\n' : ' ');
+                n += (size_t)snprintf(s + n, cap - n, "%u%c", (x >> 8) % 100001,
+                                      j == 12 ? '\n' : ' ');
             }
     return s;
 }
@@ -150,8 +152,8 @@ START_TEST(test_sigterm_drains)
     pthread_join(t, NULL);
 
     for (int i = 0; i < N; i++) {
-        ck_assert_msg(replies[i].status == 200, "reply %d: %ld (curl %d) %s", i,
-                      replies[i].status, replies[i].curl_error, replies[i].body);
+        ck_assert_msg(replies[i].status == 200, "reply %d: %ld (curl %d) %s", i, replies[i].status,
+                      replies[i].curl_error, replies[i].body);
         ck_assert_str_eq(replies[i].body, slow_answer);
         http_reply_free(&replies[i]);
     }
@@ -159,6 +161,7 @@ START_TEST(test_sigterm_drains)
     int status;
     ck_assert_int_eq(waitpid(d.pid, &status, 0), d.pid);
     d.pid = 0;
+    unlink(d.log);
     ck_assert(WIFEXITED(status));
     ck_assert_int_eq(WEXITSTATUS(status), 0);
 }

@@ -150,7 +150,7 @@ int prime_chocolate_oracle_all(int n, unsigned char *out)
     /* Every board is a state of the game on the full bar with no prime
      * chosen yet, so one table answers them all; the bits of the full bar
      * are numbered row-major, exactly as the caller's masks. */
-    unsigned char full[16];
+    unsigned char full[16] = {0};
     int bit[16];
     for (int c = 0; c < n * n; c++)
         full[c] = 1;

@@ -1,0 +1,617 @@
+/* grid_walk.c - JSOI 2009 "Game": from which cells does the no-revisit walk
+ * let the player who chose the start (A) win?
+ *
+ * The idea: colour the free cells like a chessboard; a move always changes
+ * colour, so the cells and their adjacencies form a bipartite graph G.  The
+ * player to move from v (B, at the start) loses exactly when some maximum
+ * matching M of G leaves v unmatched:
+ *   - then every cell B steps onto is matched in M (else M plus that edge
+ *     would be larger) and A answers with its mate; a fresh cell B reaches
+ *     later is matched too (else the walk so far is an augmenting path), and
+ *     its mate is fresh, so A always has a reply and B runs out first;
+ *   - if every maximum matching covers v, B steps to v's mate u in one such
+ *     M; M without that edge is a maximum matching of G - v missing u, so
+ *     now A is the player to move from an unmatched cell and loses.
+ * The cells missed by some maximum matching are the unmatched cells of one
+ * maximum matching plus every cell reachable from them along an alternating
+ * path (any edge, then a matching edge, again and again), which never
+ * changes colour.  A Karp-Sipser greedy start, Hopcroft-Karp phases
+ * (O(E sqrt V), E <= 2V) and one BFS give them all.  Everything is
+ * iterative, and the graph is never stored: neighbours are read off the
+ * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
+ * the padded grid and 16 per free cell. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_in.h"
+#include "reader.h"
+
+#define MAX_SIDE 2000
+
+/* Vertex and cell numbers are ints. */
+_Static_assert((MAX_SIDE + 2L) * (MAX_SIDE + 2L) <= INT_MAX, "padded grid must fit an int");
+
+enum { LIMIT_ROWS, LIMIT_COLS };
+
+static const gj_limit_def limits[] = {
+    {"rows", "rows of the grid (N)", 100, 1, MAX_SIDE},
+    {"cols", "columns of the grid (M)", 100, 1, MAX_SIDE},
+};
+
+typedef struct position {
+    long rows, cols;
+    int width;           /* cols + 2: one blocked column on each side */
+    unsigned char *open; /* (rows + 2) * width, 1 = free, the border blocked */
+    int *winners;        /* padded cells A wins from, in row-major order */
+    long nwinners;
+} position;
+
+static void free_position(void *p)
+{
+    position *pos = p;
+    if (pos == NULL)
+        return;
+    free(pos->open);
+    free(pos->winners);
+    free(pos);
+}
+
+static position *new_position(long rows, long cols, gj_error *e)
+{
+    if (rows > MAX_SIDE || cols > MAX_SIDE) {
+        gj_fail(e, GJ_BAD_INPUT, "a %ld x %ld grid is larger than the %d x %d this solver allows",
+                rows, cols, MAX_SIDE, MAX_SIDE);
+        return NULL;
+    }
+    position *pos = calloc(1, sizeof *pos);
+    if (pos != NULL)
+        pos->open = calloc((size_t)(rows + 2) * (size_t)(cols + 2), 1);
+    if (pos == NULL || pos->open == NULL) {
+        free_position(pos);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->rows = rows;
+    pos->cols = cols;
+    pos->width = (int)cols + 2;
+    return pos;
+}
+
+static unsigned char *row_cells(position *pos, long i)
+{
+    return pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
+}
+
+/* Decode one row of '.' and '#' into out[].  Returns the number of cells, or
+ * -1 with *bad at the offending byte; writes at most n cells, so an
+ * over-long row is caught without overrunning out (out may be NULL when n is
+ * 0, to validate only). */
+static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '.' && s[i] != '#') {
+            *bad = i;
+            return -1;
+        }
+        if ((long)i < n)
+            out[i] = s[i] == '.';
+    }
+    return (long)len;
+}
+
+/* Quote the byte at `at`, or the whole UTF-8 sequence it starts. */
+static void quote_bad_char(const char *s, size_t len, size_t at, char *quoted, size_t cap)
+{
+    size_t n = 1;
+    unsigned char c = (unsigned char)s[at];
+    if (c >= 0xc0)
+        n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (n > len - at)
+        n = len - at;
+    reader_quote(s + at, n, quoted, cap);
+}
+
+static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    gj_reader r;
+    long rows, cols;
+    reader_init(&r, buf, len);
+    if (reader_long(&r, "the number of rows N", 1, lim[LIMIT_ROWS], &rows, e) != 0 ||
+        reader_long(&r, "the number of columns M", 1, lim[LIMIT_COLS], &cols, e) != 0)
+        return NULL;
+    position *pos = new_position(rows, cols, e);
+    if (pos == NULL)
+        return NULL;
+    for (long i = 0; i < rows; i++) {
+        const char *row;
+        size_t rowlen, bad = 0;
+        long line, col;
+        char what[48];
+        snprintf(what, sizeof what, "row %ld of %ld", i + 1, rows);
+        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+            goto fail;
+        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
+        if (cells < 0) {
+            char quoted[24];
+            quote_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            gj_fail_at(e, line, col + (long)bad,
+                       "row %ld: unexpected character '%s'; a cell is '.' (free) or '#' "
+                       "(blocked)",
+                       i + 1, quoted);
+            goto fail;
+        }
+        if (cells != cols) {
+            gj_fail_at(e, line, col, "row %ld has %ld cells, expected %ld", i + 1, cells, cols);
+            goto fail;
+        }
+    }
+    if (reader_end(&r, e) != 0)
+        goto fail;
+    return pos;
+fail:
+    free_position(pos);
+    return NULL;
+}
+
+static int fail_json_char(const char *row, size_t len, size_t bad, long i, gj_error *e)
+{
+    char field[32], quoted[24];
+    jin_field_name(field, sizeof field, "grid", i, -1);
+    quote_bad_char(row, len, bad, quoted, sizeof quoted);
+    return gj_fail_field(e, field,
+                         "unexpected character '%s' at offset %zu; a cell is '.' (free) or '#' "
+                         "(blocked)",
+                         quoted, bad);
+}
+
+/* The width comes from grid[0], so check that row before allocating. */
+static int json_width(const json_t *grid, const long *lim, long *cols, gj_error *e)
+{
+    const char *row;
+    size_t len, bad = 0;
+    if (jin_string(json_array_get(grid, 0), "grid", 0, &row, &len, e) != 0)
+        return -1;
+    if (decode_row(row, len, NULL, 0, &bad) < 0)
+        return fail_json_char(row, len, bad, 0, e);
+    if (len < 1 || len > (size_t)lim[LIMIT_COLS])
+        return gj_fail_field(e, "grid[0]",
+                             "the number of columns must be between 1 and %ld, found %zu",
+                             lim[LIMIT_COLS], len);
+    *cols = (long)len;
+    return 0;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"grid", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = NULL;
+    long cols = 0;
+    json_t *grid = json_object_get(root, "grid");
+    if (jin_array(grid, "grid", -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0 ||
+        json_width(grid, lim, &cols, e) != 0)
+        goto fail;
+    long rows = (long)json_array_size(grid);
+    pos = new_position(rows, cols, e);
+    if (pos == NULL)
+        goto fail;
+    for (long i = 0; i < rows; i++) {
+        const char *row;
+        size_t rowlen, bad = 0;
+        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+            goto fail;
+        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
+        if (cells < 0) {
+            fail_json_char(row, rowlen, bad, i, e);
+            goto fail;
+        }
+        if (cells != cols) {
+            char field[32];
+            jin_field_name(field, sizeof field, "grid", i, -1);
+            gj_fail_field(e, field, "row %ld has %ld cells, expected %ld (the width of grid[0])",
+                          i + 1, cells, cols);
+            goto fail;
+        }
+    }
+    json_decref(root);
+    return pos;
+fail:
+    free_position(pos);
+    json_decref(root);
+    return NULL;
+}
+
+/* The free cells as a bipartite graph, kept in the padded grid itself: the
+ * neighbours of cell c are c - width, c - 1, c + 1 and c + width, and the
+ * blocked border spares every bounds check.  Indexing by cell keeps a cell,
+ * its neighbours and their partners a few cache lines apart, and memory
+ * latency is what the searches are bound by.  The two colours (the parity
+ * of row + column) are the two sides. */
+#define UNMATCHED (-1)
+#define BLOCKED   (-2)
+#define FAR       INT_MAX /* a layer not reached this phase, or done with */
+
+typedef struct node {
+    int mate;  /* the partner cell, UNMATCHED, or BLOCKED */
+    int layer; /* cells of the searching side: the BFS layer, or FAR */
+} node;
+
+typedef struct graph {
+    int step[4];           /* the offsets of the four neighbours */
+    int nfree;             /* free cells */
+    int nside[2];          /* free cells of each colour */
+    int *side[2];          /* the free cells of each colour, row-major */
+    node *at;              /* per padded cell */
+    unsigned char *next;   /* per cell: the next direction the DFS tries */
+    unsigned char *degree; /* per cell: unmatched neighbours, for the greedy start */
+    int *queue;            /* nfree cells */
+    int *stack;            /* the cells of the path being grown */
+} graph;
+
+static void free_graph(graph *g)
+{
+    free(g->side[0]);
+    free(g->at);
+    free(g->next);
+    free(g->degree);
+    free(g->queue);
+    free(g->stack);
+}
+
+static int build_graph(graph *g, const position *pos)
+{
+    size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
+    memset(g, 0, sizeof *g);
+    for (size_t c = 0; c < cells; c++)
+        g->nfree += pos->open[c];
+    for (long r = 1; r <= pos->rows; r++)
+        for (long j = 2 - r % 2; j <= pos->cols; j += 2)
+            g->nside[0] += pos->open[r * pos->width + j];
+    g->nside[1] = g->nfree - g->nside[0];
+    size_t n = (size_t)g->nfree + 1;
+    g->side[0] = malloc(n * sizeof *g->side[0]);
+    g->at = malloc(cells * sizeof *g->at);
+    g->next = malloc(cells);
+    g->degree = malloc(cells);
+    g->queue = malloc(n * sizeof *g->queue);
+    g->stack = malloc(n * sizeof *g->stack);
+    if (g->side[0] == NULL || g->at == NULL || g->next == NULL || g->degree == NULL ||
+        g->queue == NULL || g->stack == NULL)
+        return -1;
+    g->side[1] = g->side[0] + g->nside[0];
+    g->step[0] = -pos->width;
+    g->step[1] = -1;
+    g->step[2] = 1;
+    g->step[3] = pos->width;
+    for (size_t c = 0; c < cells; c++) {
+        g->at[c].mate = pos->open[c] ? UNMATCHED : BLOCKED;
+        g->at[c].layer = FAR;
+    }
+    int count[2] = {0, 0};
+    for (long r = 1; r <= pos->rows; r++) {
+        for (long j = 1; j <= pos->cols; j++) {
+            int c = (int)(r * pos->width + j), colour = (int)((r + j) % 2);
+            if (pos->open[c])
+                g->side[colour][count[colour]++] = c;
+        }
+    }
+    return 0;
+}
+
+static void match(graph *g, int u, int w)
+{
+    g->at[u].mate = w;
+    g->at[w].mate = u;
+}
+
+/* Matching v takes it out of the graph the greedy start still works on. */
+static void remove_cell(graph *g, int v, int *tail)
+{
+    for (int d = 0; d < 4; d++) {
+        int x = v + g->step[d];
+        if (g->at[x].mate == UNMATCHED && --g->degree[x] == 1)
+            g->queue[(*tail)++] = x;
+    }
+}
+
+/* The unmatched neighbour of v with the fewest unmatched neighbours, or -1. */
+static int tightest_neighbour(const graph *g, int v)
+{
+    int best = -1;
+    for (int d = 0; d < 4; d++) {
+        int w = v + g->step[d];
+        if (g->at[w].mate == UNMATCHED && (best < 0 || g->degree[w] < g->degree[best]))
+            best = w;
+    }
+    return best;
+}
+
+/* Karp-Sipser: a cell with a single unmatched neighbour may take it without
+ * losing a maximum matching, so those go first, and only when none is left
+ * does an arbitrary cell take a neighbour.  Each cell enters the queue at
+ * most once, when its degree drops to 1. */
+static void match_greedily(graph *g, int cells)
+{
+    int head = 0, tail = 0;
+    for (int c = 0; c < cells; c++) {
+        g->degree[c] = 0;
+        if (g->at[c].mate == BLOCKED)
+            continue;
+        for (int d = 0; d < 4; d++)
+            g->degree[c] += g->at[c + g->step[d]].mate != BLOCKED;
+        if (g->degree[c] == 1)
+            g->queue[tail++] = c;
+    }
+    for (int scan = 0;;) {
+        while (head < tail) {
+            int v = g->queue[head++];
+            int w = g->at[v].mate == UNMATCHED ? tightest_neighbour(g, v) : -1;
+            if (w >= 0) {
+                match(g, v, w);
+                remove_cell(g, v, &tail);
+                remove_cell(g, w, &tail);
+            }
+        }
+        while (scan < cells && (g->at[scan].mate != UNMATCHED || g->degree[scan] == 0))
+            scan++;
+        if (scan == cells)
+            return;
+        int w = tightest_neighbour(g, scan);
+        match(g, scan, w);
+        remove_cell(g, scan, &tail);
+        remove_cell(g, w, &tail);
+    }
+}
+
+/* Layer the free cells of side s by their distance from its unmatched
+ * cells along alternating paths (an edge to the other side, then that
+ * cell's matching edge back), all the way, since relaxed phases use every
+ * layer.  Returns the layer of the first cell seen next to an unmatched
+ * cell of the other side (where the shortest augmenting paths end), or FAR
+ * when there is none: the matching is maximum. */
+static int build_layers(graph *g, int s)
+{
+    int head = 0, tail = 0, limit = FAR;
+    for (int i = 0; i < g->nside[s]; i++) {
+        int u = g->side[s][i];
+        g->at[u].layer = FAR;
+        g->next[u] = 0;
+        if (g->at[u].mate == UNMATCHED) {
+            g->at[u].layer = 0;
+            g->queue[tail++] = u;
+        }
+    }
+    while (head < tail) {
+        int u = g->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int m = g->at[u + g->step[d]].mate;
+            if (m == UNMATCHED) {
+                if (limit == FAR)
+                    limit = g->at[u].layer;
+            } else if (m != BLOCKED && g->at[m].layer == FAR) {
+                g->at[m].layer = g->at[u].layer + 1;
+                g->queue[tail++] = m;
+            }
+        }
+    }
+    return limit;
+}
+
+/* Flip the path on the stack: each cell takes the neighbour it last tried,
+ * whose old partner is the next cell up the stack.  The path's cells leave
+ * the phase, so its paths stay vertex-disjoint. */
+static void flip_path(graph *g, int top)
+{
+    for (int i = top - 1; i >= 0; i--) {
+        int u = g->stack[i];
+        match(g, u, u + g->step[g->next[u] - 1]);
+        g->at[u].layer = FAR;
+    }
+}
+
+/* May the DFS go from u on to m, the partner of u's neighbour?  Strictly it
+ * follows the layers one at a time up to `limit`, as Hopcroft-Karp does;
+ * relaxed it may skip layers, which still gives simple alternating paths
+ * because layers only grow along them. */
+static int may_step(const graph *g, int u, int m, int limit, int relaxed)
+{
+    int lu = g->at[u].layer, lm = g->at[m].layer;
+    if (g->next[m] != 0)
+        return 0; /* visited this pass */
+    if (relaxed)
+        return lm > lu && lm != FAR;
+    return lu < limit && lm == lu + 1;
+}
+
+/* Depth-first search from the unmatched cell `root` for an augmenting path
+ * (strict: one ending at layer `limit`), with an explicit stack.  A cell
+ * that fails stays visited: the cells it could go on to only get fewer.
+ * So a pass costs O(E). */
+static int augment_from(graph *g, int root, int limit, int relaxed)
+{
+    int top = 0;
+    g->stack[top++] = root;
+    while (top > 0) {
+        int u = g->stack[top - 1];
+        if (g->next[u] == 4) {
+            top--;
+            continue;
+        }
+        int m = g->at[u + g->step[g->next[u]++]].mate;
+        if (m == UNMATCHED) {
+            if (relaxed || g->at[u].layer == limit) {
+                flip_path(g, top);
+                return 1;
+            }
+        } else if (m != BLOCKED && may_step(g, u, m, limit, relaxed)) {
+            g->stack[top++] = m;
+        }
+    }
+    return 0;
+}
+
+/* One DFS pass from every unmatched cell of side s; returns the paths found. */
+static int augment_all(graph *g, int s, int limit, int relaxed)
+{
+    int found = 0;
+    for (int i = 0; i < g->nside[s]; i++) {
+        int u = g->side[s][i];
+        if (g->at[u].mate == UNMATCHED && g->at[u].layer == 0 && g->next[u] == 0)
+            found += augment_from(g, u, limit, relaxed);
+    }
+    return found;
+}
+
+/* Hopcroft-Karp phases, each searching from the side with fewer unmatched
+ * cells (augmenting paths read the same both ways).  Grids with a few
+ * blocked cells leave long augmenting paths, one length per phase, so the
+ * first sqrt(V) phases follow their strict pass with a relaxed one, which
+ * finds paths of many lengths at once.  The phases after them are plain
+ * Hopcroft-Karp, which keeps the O(E sqrt V) bound. */
+static int match_maximum(graph *g, int cells)
+{
+    int relaxed_phases = 1;
+    while ((long)relaxed_phases * relaxed_phases < g->nfree)
+        relaxed_phases++;
+    match_greedily(g, cells);
+    int unmatched[2] = {0, 0};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < g->nside[s]; i++)
+            unmatched[s] += g->at[g->side[s][i]].mate == UNMATCHED;
+    for (int phase = 0;; phase++) {
+        int s = unmatched[1] < unmatched[0];
+        int limit = build_layers(g, s);
+        if (limit == FAR)
+            return 0;
+        int found = augment_all(g, s, limit, 0);
+        if (found == 0)
+            return -1; /* a shortest path exists, so the strict pass must find one */
+        if (phase < relaxed_phases) {
+            /* Flipped cells stay out (layer FAR); the rest may be visited again. */
+            for (int i = 0; i < g->nside[s]; i++)
+                g->next[g->side[s][i]] = 0;
+            found += augment_all(g, s, limit, 1);
+        }
+        unmatched[0] -= found;
+        unmatched[1] -= found;
+    }
+}
+
+/* Mark the unmatched cells and everything an alternating path reaches from
+ * them: from v along any non-matching edge to w, then to w's partner.  w is
+ * always matched, or the matching would not be maximum. */
+static void mark_avoidable(graph *g, int cells, unsigned char *mark)
+{
+    int head = 0, tail = 0;
+    for (int c = 0; c < cells; c++) {
+        mark[c] = g->at[c].mate == UNMATCHED;
+        if (mark[c])
+            g->queue[tail++] = c;
+    }
+    while (head < tail) {
+        int v = g->queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int w = v + g->step[d], m = g->at[w].mate;
+            if (w == g->at[v].mate || m < 0 || mark[m])
+                continue;
+            mark[m] = 1;
+            g->queue[tail++] = m;
+        }
+    }
+}
+
+static int collect_winners(position *pos, const unsigned char *mark, int cells)
+{
+    long count = 0;
+    for (int c = 0; c < cells; c++)
+        count += mark[c];
+    pos->winners = malloc(((size_t)count + 1) * sizeof *pos->winners);
+    if (pos->winners == NULL)
+        return -1;
+    pos->nwinners = 0;
+    for (int c = 0; c < cells; c++)
+        if (mark[c])
+            pos->winners[pos->nwinners++] = c;
+    return 0;
+}
+
+static int solve(void *p, gj_error *e)
+{
+    position *pos = p;
+    graph g;
+    int cells = (int)((pos->rows + 2) * pos->width);
+    unsigned char *mark = NULL;
+    int rc = -1;
+    free(pos->winners);
+    pos->winners = NULL;
+    pos->nwinners = 0;
+    if (build_graph(&g, pos) != 0)
+        goto done;
+    mark = malloc((size_t)cells);
+    if (mark == NULL)
+        goto done;
+    if (match_maximum(&g, cells) != 0) {
+        free(mark);
+        free_graph(&g);
+        return gj_fail(e, GJ_INTERNAL, "grid-walk: a matching phase made no progress");
+    }
+    mark_avoidable(&g, cells, mark);
+    rc = collect_winners(pos, mark, cells);
+done:
+    free(mark);
+    free_graph(&g);
+    return rc == 0 ? 0 : gj_fail_nomem(e);
+}
+
+static void write_text(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    if (pos->nwinners == 0) {
+        buf_puts(out, "LOSE\n");
+        return;
+    }
+    buf_puts(out, "WIN\n");
+    for (long i = 0; i < pos->nwinners; i++) {
+        buf_put_long(out, pos->winners[i] / pos->width);
+        buf_putc(out, ' ');
+        buf_put_long(out, pos->winners[i] % pos->width);
+        buf_putc(out, '\n');
+    }
+}
+
+static void write_json(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_puts(out, "{\"game\":\"grid-walk\",\"verdict\":\"");
+    buf_puts(out, pos->nwinners > 0 ? "WIN" : "LOSE");
+    buf_puts(out, "\",\"winning_cells\":[");
+    for (long i = 0; i < pos->nwinners; i++) {
+        buf_puts(out, i > 0 ? ",[" : "[");
+        buf_put_long(out, pos->winners[i] / pos->width);
+        buf_putc(out, ',');
+        buf_put_long(out, pos->winners[i] % pos->width);
+        buf_putc(out, ']');
+    }
+    buf_puts(out, "]}");
+}
+
+const gj_game game_grid_walk = {
+    .name = "grid-walk",
+    .title = "the start cells from which the player who places the token (A) wins the "
+             "no-revisit walk, B moving first",
+    .example_text = "2 3\n..#\n...\n",
+    .example_json = "{\"grid\": [\"..#\", \"...\"]}",
+    .limits = limits,
+    .nlimits = 2,
+    .parse_text = parse_text,
+    .parse_json = parse_json,
+    .solve = solve,
+    .write_text = write_text,
+    .write_json = write_json,
+    .free_position = free_position,
+};

@@ -1,0 +1,109 @@
+/* grid_walk_oracle.c - exhaustive game-tree search for grid-walk.
+ *
+ * The rules, and nothing more: the free cells are numbered 0..k-1 in
+ * row-major order, and the player to move from cell i with the visited set
+ * S wins when some free neighbour j of i outside S leaves the opponent
+ * losing from (j, S + j).  B moves first from A's start s, so A wins from s
+ * exactly when the mover loses (s, {s}).  States are memoised in k * 2^k
+ * bytes; the recursion is at most k deep. */
+#include "grid_walk_oracle.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { UNKNOWN = 0, MOVER_LOSES = 1, MOVER_WINS = 2 };
+
+typedef struct search {
+    int k;
+    uint32_t adj[GW_ORACLE_MAX_FREE]; /* free neighbours of each free cell */
+    unsigned char *memo;              /* [visited * k + cell] */
+} search;
+
+static int mover_wins(search *s, int cell, uint32_t visited)
+{
+    unsigned char *m = &s->memo[(size_t)visited * (size_t)s->k + (size_t)cell];
+    if (*m != UNKNOWN)
+        return *m == MOVER_WINS;
+    int wins = 0;
+    for (int j = 0; j < s->k && !wins; j++) {
+        uint32_t bit = (uint32_t)1 << j;
+        if ((s->adj[cell] & bit) && !(visited & bit) && !mover_wins(s, j, visited | bit))
+            wins = 1;
+    }
+    *m = wins ? MOVER_WINS : MOVER_LOSES;
+    return wins;
+}
+
+/* Number the free cells; -1 when there are too many. */
+static int number_cells(int rows, int cols, const char *cells, int *index, int *row, int *col)
+{
+    int k = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            index[r * cols + c] = -1;
+            if (cells[r * cols + c] != '.')
+                continue;
+            if (k == GW_ORACLE_MAX_FREE)
+                return -1;
+            row[k] = r;
+            col[k] = c;
+            index[r * cols + c] = k++;
+        }
+    return k;
+}
+
+static void link_neighbours(search *s, int rows, int cols, const int *index, const int *row,
+                            const int *col)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int i = 0; i < s->k; i++) {
+        s->adj[i] = 0;
+        for (int d = 0; d < 4; d++) {
+            int r = row[i] + dr[d], c = col[i] + dc[d];
+            if (r >= 0 && r < rows && c >= 0 && c < cols && index[r * cols + c] >= 0)
+                s->adj[i] |= (uint32_t)1 << index[r * cols + c];
+        }
+    }
+}
+
+static char *write_answer(const search *s, const int *row, const int *col)
+{
+    size_t cap = 8 + (size_t)s->k * 24, len = 0;
+    char *out = malloc(cap);
+    if (out == NULL)
+        return NULL;
+    int any = 0;
+    for (int i = 0; i < s->k; i++)
+        if (s->memo[((size_t)1 << i) * (size_t)s->k + (size_t)i] == MOVER_LOSES)
+            any = 1;
+    len += (size_t)snprintf(out, cap, "%s\n", any ? "WIN" : "LOSE");
+    for (int i = 0; i < s->k; i++)
+        if (s->memo[((size_t)1 << i) * (size_t)s->k + (size_t)i] == MOVER_LOSES)
+            len += (size_t)snprintf(out + len, cap - len, "%d %d\n", row[i] + 1, col[i] + 1);
+    return out;
+}
+
+char *grid_walk_oracle(int rows, int cols, const char *cells)
+{
+    int row[GW_ORACLE_MAX_FREE], col[GW_ORACLE_MAX_FREE];
+    int *index = malloc((size_t)rows * (size_t)cols * sizeof *index);
+    if (index == NULL)
+        return NULL;
+    search s = {0};
+    s.k = number_cells(rows, cols, cells, index, row, col);
+    if (s.k < 0) {
+        free(index);
+        return NULL;
+    }
+    link_neighbours(&s, rows, cols, index, row, col);
+    free(index);
+    s.memo = calloc(((size_t)1 << s.k) * (size_t)(s.k > 0 ? s.k : 1), 1);
+    if (s.memo == NULL)
+        return NULL;
+    for (int i = 0; i < s.k; i++)
+        mover_wins(&s, i, (uint32_t)1 << i);
+    char *out = write_answer(&s, row, col);
+    free(s.memo);
+    return out;
+}

@@ -1,0 +1,21 @@
+/* grid_walk_oracle.h - brute-force referee for grid-walk.
+ *
+ * Plays the game straight from its rules by exhaustive game-tree search: A
+ * puts the token on a free cell, then B and A alternately move it to an
+ * adjacent free cell it has never been on, and whoever cannot move loses.  A
+ * state is (the token's cell, the cells visited so far).  It knows nothing
+ * about matchings, so it can judge the fast solver.  Grids are plain
+ * row-major arrays of rows*cols bytes, '.' free and '#' blocked. */
+#ifndef GJ_GRID_WALK_ORACLE_H
+#define GJ_GRID_WALK_ORACLE_H
+
+/* The most free cells one search accepts (the memo has k * 2^k bytes). */
+#define GW_ORACLE_MAX_FREE 20
+
+/* The judge output for the grid: "LOSE\n", or "WIN\n" and one "r c\n" line
+ * per winning start cell (1-based, row-major order), as a malloc'd string
+ * the caller frees.  NULL when the grid has more than GW_ORACLE_MAX_FREE
+ * free cells or memory runs out. */
+char *grid_walk_oracle(int rows, int cols, const char *cells);
+
+#endif
