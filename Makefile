@@ -41,6 +41,8 @@ SPEC_OBJ := $(BUILD)/obj/gen/openapi.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run check asan lint clean tests
+# Objects made through pattern chains are kept, so a second make does nothing.
+.SECONDARY:
 .DEFAULT_GOAL := all
 
 all: $(BIN)

@@ -1,0 +1,673 @@
+/* nim_shortcuts.c - Codeforces 1458E: two-heap Nim where some positions lose at once.
+ *
+ * The idea: draw heaps (x, y) as a point.  A move goes left in its row or
+ * down in its column, so a point that is not a shortcut loses iff no losing
+ * point lies left of it in its row or below it in its column.  Hence every
+ * row and every column holds at most one such "natural" loser.  Walk from
+ * (0, 0) keeping the invariant that each row below y and each column left of
+ * x already holds a loser inside the box [0, x) x [0, y), while row y and
+ * column x hold none there except shortcuts.  At (x, y):
+ *   - a shortcut (x, z) with z <= y is a loser under (x, y): column x is done,
+ *     step to (x + 1, y);
+ *   - likewise a shortcut (z, y) with z <= x finishes row y: step to
+ *     (x, y + 1) (both at once: step both);
+ *   - otherwise (x, y) is a natural loser: step to (x + 1, y + 1).
+ * Between shortcut rows and columns the walk runs along a diagonal, so the
+ * natural losers form diagonal segments, and only a step of the first two
+ * kinds ends one.  Each shortcut causes at most one such step (by its column,
+ * by its row, or by both at the shortcut itself), so there are at most n + 1
+ * segments.  A query loses iff it is a shortcut or lies on a segment.
+ *
+ * Speed: a binary search per query misses the cache on almost every probe
+ * once the input is big, so everything is radix-sorted instead: the
+ * shortcuts by (x, y) with their rows collected half-way (after the y
+ * digits), and the queries by column only.  One merge of the sorted queries
+ * with the shortcut columns and the segments then answers them all.  Time
+ * O(n + m) with a fixed number of passes, memory O(n + m).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json_in.h"
+#include "reader.h"
+
+enum { LIMIT_SHORTCUTS, LIMIT_QUERIES };
+
+static const gj_limit_def limits[] = {
+    {"shortcuts", "number of shortcut positions n", 100000, 0, 4000000},
+    {"queries", "number of queried starting positions m", 100000, 1, 4000000},
+};
+
+#define MAX_COORD 1000000000L
+
+/* A point packs into one key, x above y, so keys sort by (x, y).  Both
+ * coordinates are below 2^30, so a key has 60 significant bits. */
+#define COORD_BITS 30
+#define COORD_MASK ((UINT64_C(1) << COORD_BITS) - 1)
+
+static uint64_t pack(long high, long low)
+{
+    return (uint64_t)high << COORD_BITS | (uint64_t)low;
+}
+
+static long high_of(uint64_t key)
+{
+    return (long)(key >> COORD_BITS);
+}
+
+static long low_of(uint64_t key)
+{
+    return (long)(key & COORD_MASK);
+}
+
+typedef struct position {
+    long n, m;
+    uint64_t *shortcut;  /* n keys; sorted once parsed */
+    uint64_t *row;       /* (y, lowest x in row y) keys by y; made while sorting */
+    long rows;           /* number of distinct shortcut rows */
+    uint64_t *query;     /* m keys, in input order (solving sorts them) */
+    unsigned char *lose; /* m answers once solved: 1 = the player to move loses */
+} position;
+
+static void free_position(void *p)
+{
+    position *pos = p;
+    if (pos == NULL)
+        return;
+    free(pos->shortcut);
+    free(pos->row);
+    free(pos->query);
+    free(pos->lose);
+    free(pos);
+}
+
+static position *new_position(long n, long m, gj_error *e)
+{
+    position *pos = calloc(1, sizeof *pos);
+    if (pos != NULL) {
+        /* One spare element: malloc(0) may return NULL. */
+        pos->shortcut = malloc(((size_t)n + 1) * sizeof *pos->shortcut);
+        pos->query = malloc((size_t)m * sizeof *pos->query);
+        pos->lose = malloc((size_t)m);
+    }
+    if (pos == NULL || pos->shortcut == NULL || pos->query == NULL || pos->lose == NULL) {
+        free_position(pos);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    pos->m = m;
+    return pos;
+}
+
+/* ---- Sorting ------------------------------------------------------------ */
+
+/* LSD radix sort with 10-bit digits.  Three digits make one coordinate, so
+ * digits 0..2 order by the low coordinate and 3..5 by the high one, and a
+ * caller can stop half-way: after digits 0..2 the keys are grouped by y. */
+#define RADIX_BITS    10
+#define RADIX_SIZE    (1 << RADIX_BITS)
+#define RADIX_PASSES  6
+#define DIGIT(key, p) ((size_t)((key) >> ((p)*RADIX_BITS)) & (RADIX_SIZE - 1))
+
+typedef struct sorter {
+    uint64_t *key[2]; /* [0] holds the data, [1] is scratch; a pass swaps them */
+    uint32_t *tag[2]; /* moved along with the keys; NULL when there are none */
+    size_t *count;    /* one histogram per digit */
+    size_t n;
+} sorter;
+
+static void sorter_free(sorter *s)
+{
+    free(s->key[1]);
+    free(s->tag[1]);
+    free(s->count);
+}
+
+/* Set up a sort of key[0..n) (and tag[0..n) when tag is not NULL) on the
+ * digits from..to-1: the scratch buffers and those digits' histograms, from
+ * one read of the keys. */
+static int sorter_init(sorter *s, uint64_t *key, uint32_t *tag, size_t n, int from, int to,
+                       gj_error *e)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->key[0] = key;
+    s->tag[0] = tag;
+    s->key[1] = malloc((n + 1) * sizeof *key);
+    if (tag != NULL)
+        s->tag[1] = malloc((n + 1) * sizeof *tag);
+    s->count = calloc(RADIX_PASSES * RADIX_SIZE, sizeof *s->count);
+    if (s->key[1] == NULL || (tag != NULL && s->tag[1] == NULL) || s->count == NULL) {
+        sorter_free(s);
+        return gj_fail_nomem(e);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int p = from; p < to; p++)
+            s->count[p * RADIX_SIZE + DIGIT(key[i], p)]++;
+    return 0;
+}
+
+/* One stable pass on digit p.  Skipped when every key has the same digit,
+ * as happens for the high digits of small coordinates. */
+static void sorter_pass(sorter *s, int p)
+{
+    size_t *c = s->count + p * RADIX_SIZE, n = s->n, sum = 0;
+    const uint64_t *src = s->key[0];
+    uint64_t *dst = s->key[1];
+    if (n == 0 || c[DIGIT(src[0], p)] == n)
+        return;
+    for (int d = 0; d < RADIX_SIZE; d++) {
+        size_t here = c[d];
+        c[d] = sum;
+        sum += here;
+    }
+    if (s->tag[0] == NULL) {
+        for (size_t i = 0; i < n; i++)
+            dst[c[DIGIT(src[i], p)]++] = src[i];
+    } else {
+        const uint32_t *stag = s->tag[0];
+        uint32_t *dtag = s->tag[1];
+        for (size_t i = 0; i < n; i++) {
+            size_t at = c[DIGIT(src[i], p)]++;
+            dst[at] = src[i];
+            dtag[at] = stag[i];
+        }
+    }
+    s->key[1] = s->key[0];
+    s->key[0] = dst;
+    uint32_t *t = s->tag[1];
+    s->tag[1] = s->tag[0];
+    s->tag[0] = t;
+}
+
+static void sorter_passes(sorter *s, int from, int to)
+{
+    for (int p = from; p < to; p++)
+        sorter_pass(s, p);
+}
+
+/* ---- Duplicate shortcuts ------------------------------------------------ */
+
+typedef struct indexed_key {
+    uint64_t key;
+    long index;
+} indexed_key;
+
+static int compare_indexed(const void *a, const void *b)
+{
+    const indexed_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Find the earliest shortcut (in input order) that repeats an earlier one:
+ * *second is its index and *first the index of the shortcut it repeats.
+ * Only the error path runs this, so a qsort of (key, index) is fine.
+ * Returns 0, 1 when there is no repeat, or -1 when out of memory. */
+static int first_repeat(const uint64_t *keys, long n, long *first, long *second, gj_error *e)
+{
+    indexed_key *a = malloc(((size_t)n + 1) * sizeof *a);
+    if (a == NULL)
+        return gj_fail_nomem(e);
+    for (long i = 0; i < n; i++) {
+        a[i].key = keys[i];
+        a[i].index = i;
+    }
+    qsort(a, (size_t)n, sizeof *a, compare_indexed);
+    *second = LONG_MAX;
+    for (long i = 0, j; i < n; i = j) {
+        /* a[i..j) is a run of equal keys; its second element is its
+         * earliest repeat. */
+        for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+            ;
+        if (j - i > 1 && a[i + 1].index < *second) {
+            *first = a[i].index;
+            *second = a[i + 1].index;
+        }
+    }
+    free(a);
+    return *second == LONG_MAX ? 1 : 0;
+}
+
+/* Keys grouped by y (digits 0..2 sorted) -> pos->row: each row's y with
+ * the lowest x in it, by y. */
+static int collect_rows(position *pos, const uint64_t *by_y, gj_error *e)
+{
+    pos->row = malloc(((size_t)pos->n + 1) * sizeof *pos->row);
+    if (pos->row == NULL)
+        return gj_fail_nomem(e);
+    long rows = 0;
+    for (long i = 0; i < pos->n; i++) {
+        long x = high_of(by_y[i]), y = low_of(by_y[i]);
+        if (rows > 0 && high_of(pos->row[rows - 1]) == y) {
+            if (x < low_of(pos->row[rows - 1]))
+                pos->row[rows - 1] = pack(y, x);
+        } else {
+            pos->row[rows++] = pack(y, x);
+        }
+    }
+    pos->rows = rows;
+    return 0;
+}
+
+/* Sort the shortcuts by (x, y), collecting the rows half-way.  Returns 0, 1
+ * when two shortcuts are equal (the caller reports where), or -1. */
+static int sort_shortcuts(position *pos, gj_error *e)
+{
+    sorter s;
+    if (sorter_init(&s, pos->shortcut, NULL, (size_t)pos->n, 0, RADIX_PASSES, e) != 0)
+        return -1;
+    sorter_passes(&s, 0, RADIX_PASSES / 2);
+    int rc = collect_rows(pos, s.key[0], e);
+    if (rc == 0)
+        sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    pos->shortcut = s.key[0]; /* sorter_free frees the other buffer */
+    sorter_free(&s);
+    if (rc != 0)
+        return -1;
+    for (long i = 1; i < pos->n; i++)
+        if (pos->shortcut[i] == pos->shortcut[i - 1])
+            return 1;
+    return 0;
+}
+
+/* ---- Judge text --------------------------------------------------------- */
+
+/* Read the two coordinates of point `index`.  An error names the coordinate
+ * ("the b of query 7"), but formatting that name costs more than reading the
+ * numbers, so it is done only after a failure: re-reading from the saved
+ * state fails in the same way, now with the precise name. */
+static int read_point(gj_reader *r, const char *kind, const char *const axes[2], long index,
+                      uint64_t *key, gj_error *e)
+{
+    gj_reader saved = *r;
+    long v[2];
+    if (reader_long(r, "x", 0, MAX_COORD, &v[0], e) == 0 &&
+        reader_long(r, "y", 0, MAX_COORD, &v[1], e) == 0) {
+        *key = pack(v[0], v[1]);
+        return 0;
+    }
+    *r = saved;
+    for (int c = 0; c < 2; c++) {
+        char what[64];
+        snprintf(what, sizeof what, "the %s of %s %ld", axes[c], kind, index + 1);
+        if (reader_long(r, what, 0, MAX_COORD, &v[c], e) != 0)
+            return -1;
+    }
+    return gj_fail(e, GJ_INTERNAL, "reading %s %ld failed only once", kind, index + 1);
+}
+
+static const char *const shortcut_axes[2] = {"x", "y"};
+static const char *const query_axes[2] = {"a", "b"};
+
+/* Column of the token the reader has just passed. */
+static long column_of_last(const gj_reader *r)
+{
+    const char *s = r->p;
+    while (s > r->line_start && s[-1] != ' ' && s[-1] != '\t' && s[-1] != '\r' && s[-1] != '\v' &&
+           s[-1] != '\f')
+        s--;
+    return (long)(s - r->line_start) + 1;
+}
+
+/* Re-read input that already parsed: the shortcuts' keys in input order, and
+ * where shortcut `want` starts.  Only the duplicate report needs this. */
+static void rescan_text(const char *buf, size_t len, long n, uint64_t *keys, long want, long *line,
+                        long *column)
+{
+    gj_reader r;
+    gj_error ignored;
+    long v = 0, x = 0, y = 0;
+    reader_init(&r, buf, len);
+    reader_long(&r, "n", LONG_MIN, LONG_MAX, &v, &ignored);
+    reader_long(&r, "m", LONG_MIN, LONG_MAX, &v, &ignored);
+    for (long i = 0; i < n; i++) {
+        reader_long(&r, "x", LONG_MIN, LONG_MAX, &x, &ignored);
+        if (i == want) {
+            *line = r.line;
+            *column = column_of_last(&r);
+        }
+        reader_long(&r, "y", LONG_MIN, LONG_MAX, &y, &ignored);
+        if (keys != NULL)
+            keys[i] = pack(x, y);
+    }
+}
+
+static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
+{
+    uint64_t *keys = malloc(((size_t)n + 1) * sizeof *keys);
+    long first = 0, second = 0, line1 = 0, col1 = 0, line2 = 0, col2 = 0;
+    if (keys == NULL)
+        return gj_fail_nomem(e);
+    rescan_text(buf, len, n, keys, -1, NULL, NULL);
+    int found = first_repeat(keys, n, &first, &second, e);
+    uint64_t key = found == 0 ? keys[second] : 0;
+    free(keys);
+    if (found < 0)
+        return -1;
+    if (found > 0)
+        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
+    rescan_text(buf, len, n, NULL, first, &line1, &col1);
+    rescan_text(buf, len, n, NULL, second, &line2, &col2);
+    return gj_fail_at(e, line2, col2,
+                      "shortcut %ld (%ld, %ld) repeats shortcut %ld on line %ld, column %ld; "
+                      "shortcuts must be pairwise distinct",
+                      second + 1, high_of(key), low_of(key), first + 1, line1, col1);
+}
+
+static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    gj_reader r;
+    long n, m;
+    reader_init(&r, buf, len);
+    if (reader_long(&r, "the number of shortcuts n", 0, lim[LIMIT_SHORTCUTS], &n, e) != 0 ||
+        reader_long(&r, "the number of queries m", 1, lim[LIMIT_QUERIES], &m, e) != 0)
+        return NULL;
+    position *pos = new_position(n, m, e);
+    if (pos == NULL)
+        return NULL;
+    for (long i = 0; i < n; i++)
+        if (read_point(&r, "shortcut", shortcut_axes, i, &pos->shortcut[i], e) != 0)
+            goto fail;
+    for (long i = 0; i < m; i++)
+        if (read_point(&r, "query", query_axes, i, &pos->query[i], e) != 0)
+            goto fail;
+    if (reader_end(&r, e) != 0)
+        goto fail;
+    int repeat = sort_shortcuts(pos, e);
+    if (repeat > 0)
+        fail_text_repeat(buf, len, n, e);
+    if (repeat != 0)
+        goto fail;
+    return pos;
+fail:
+    free_position(pos);
+    return NULL;
+}
+
+/* ---- JSON twin ---------------------------------------------------------- */
+
+/* name[i] must be [x, y] (or [a, b], as `pair` says) of two coordinates. */
+static int json_point(const json_t *v, const char *name, long i, const char *pair, uint64_t *key,
+                      gj_error *e)
+{
+    long x, y;
+    if (jin_array(v, name, i, 0, SIZE_MAX, e) != 0)
+        return -1;
+    if (json_array_size(v) != 2) {
+        char field[48];
+        jin_field_name(field, sizeof field, name, i, -1);
+        size_t size = json_array_size(v);
+        return gj_fail_field(e, field, "expected a pair %s of 2 integers, found %zu element%s",
+                             pair, size, size == 1 ? "" : "s");
+    }
+    if (jin_long(json_array_get(v, 0), name, i, 0, 0, MAX_COORD, &x, e) != 0 ||
+        jin_long(json_array_get(v, 1), name, i, 1, 0, MAX_COORD, &y, e) != 0)
+        return -1;
+    *key = pack(x, y);
+    return 0;
+}
+
+/* The shortcuts already parsed, so their values are known to be good. */
+static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
+{
+    uint64_t *keys = malloc(((size_t)n + 1) * sizeof *keys);
+    long first = 0, second = 0;
+    if (keys == NULL)
+        return gj_fail_nomem(e);
+    for (long i = 0; i < n; i++) {
+        const json_t *v = json_array_get(shortcuts, (size_t)i);
+        keys[i] = pack((long)json_integer_value(json_array_get(v, 0)),
+                       (long)json_integer_value(json_array_get(v, 1)));
+    }
+    int found = first_repeat(keys, n, &first, &second, e);
+    uint64_t key = found == 0 ? keys[second] : 0;
+    free(keys);
+    if (found < 0)
+        return -1;
+    if (found > 0)
+        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
+    char field[48];
+    jin_field_name(field, sizeof field, "shortcuts", second, -1);
+    return gj_fail_field(e, field,
+                         "[%ld, %ld] repeats shortcuts[%ld]; shortcuts must be pairwise distinct",
+                         high_of(key), low_of(key), first);
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"shortcuts", "queries", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = NULL;
+    json_t *shortcuts = json_object_get(root, "shortcuts");
+    json_t *queries = json_object_get(root, "queries");
+    if (jin_array(shortcuts, "shortcuts", -1, 0, (size_t)lim[LIMIT_SHORTCUTS], e) != 0 ||
+        jin_array(queries, "queries", -1, 1, (size_t)lim[LIMIT_QUERIES], e) != 0)
+        goto fail;
+    long n = (long)json_array_size(shortcuts), m = (long)json_array_size(queries);
+    pos = new_position(n, m, e);
+    if (pos == NULL)
+        goto fail;
+    for (long i = 0; i < n; i++)
+        if (json_point(json_array_get(shortcuts, (size_t)i), "shortcuts", i, "[x, y]",
+                       &pos->shortcut[i], e) != 0)
+            goto fail;
+    for (long i = 0; i < m; i++)
+        if (json_point(json_array_get(queries, (size_t)i), "queries", i, "[a, b]", &pos->query[i],
+                       e) != 0)
+            goto fail;
+    int repeat = sort_shortcuts(pos, e);
+    if (repeat > 0)
+        fail_json_repeat(shortcuts, n, e);
+    if (repeat != 0)
+        goto fail;
+    json_decref(root);
+    return pos;
+fail:
+    free_position(pos);
+    json_decref(root);
+    return NULL;
+}
+
+/* ---- Solving ------------------------------------------------------------ */
+
+/* The natural losers: (x, x + d[k]) for x0[k] <= x < end[k]; x0 increases
+ * and the ranges are disjoint, because the walk never moves left. */
+typedef struct segments {
+    long *x0, *end, *d;
+    long count, cap;
+} segments;
+
+static int add_segment(segments *s, long x0, long end, long d, gj_error *e)
+{
+    if (s->count == s->cap)
+        return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: more than %ld loser segments", s->cap);
+    s->x0[s->count] = x0;
+    s->end[s->count] = end;
+    s->d[s->count] = d;
+    s->count++;
+    return 0;
+}
+
+/* Walk from (0, 0) as the header explains.  The shortcuts are sorted by
+ * (x, y), so the first key of a column group holds its lowest shortcut; the
+ * rows are (y, lowest x) keys.  Every turn of the loop moves past at least
+ * one shortcut column or row, so it runs at most 2n times; (x0, y0) starts
+ * the diagonal segment still open. */
+static int trace_losers(const position *pos, segments *s, gj_error *e)
+{
+    const uint64_t *col = pos->shortcut, *row = pos->row;
+    long ncol = pos->n, nrow = pos->rows;
+    long x = 0, y = 0, x0 = 0, y0 = 0, i = 0, j = 0;
+    for (;;) {
+        while (i < ncol && high_of(col[i]) < x)
+            i++;
+        while (j < nrow && high_of(row[j]) < y)
+            j++;
+        if (i == ncol && j == nrow)
+            break;
+        long step = LONG_MAX;
+        if (i < ncol)
+            step = high_of(col[i]) - x;
+        if (j < nrow && high_of(row[j]) - y < step)
+            step = high_of(row[j]) - y;
+        long cx = x + step, cy = y + step;
+        int col_done = i < ncol && high_of(col[i]) == cx && low_of(col[i]) <= cy;
+        int row_done = j < nrow && high_of(row[j]) == cy && low_of(row[j]) <= cx;
+        if (!col_done && !row_done) {
+            /* (cx, cy) is a natural loser: the open segment goes on. */
+            x = cx + 1;
+            y = cy + 1;
+            continue;
+        }
+        if (cx > x0 && add_segment(s, x0, cx, y0 - x0, e) != 0)
+            return -1;
+        x = x0 = cx + col_done;
+        y = y0 = cy + row_done;
+    }
+    /* Past every shortcut row and column the diagonal never stops. */
+    return add_segment(s, x0, LONG_MAX, y0 - x0, e);
+}
+
+/* Is key among the sorted keys a[0..n)?  A dense column holds thousands of
+ * shortcuts, probed in random order, so the search avoids branches: the
+ * range halves each step whichever way the comparison goes. */
+static int contains(const uint64_t *a, long n, uint64_t key)
+{
+    if (n == 0)
+        return 0;
+    while (n > 1) {
+        long half = n / 2;
+        a = a[half] <= key ? a + half : a;
+        n -= half;
+    }
+    return *a == key;
+}
+
+/* Answer the queries sorted by column (index[q] says where query q came
+ * from), walking the shortcut columns and the segments alongside, so each
+ * lookup touches memory the previous one has just used. */
+static void answer_by_column(position *pos, const segments *s, const uint32_t *index)
+{
+    const uint64_t *col = pos->shortcut;
+    long n = pos->n, lo = 0, hi = 0, k = 0, column = -1;
+    for (long q = 0; q < pos->m; q++) {
+        uint64_t key = pos->query[q];
+        long a = high_of(key), b = low_of(key);
+        if (a != column) {
+            /* col[lo..hi) becomes the shortcuts of column a. */
+            column = a;
+            for (lo = hi; lo < n && high_of(col[lo]) < a; lo++)
+                ;
+            for (hi = lo; hi < n && high_of(col[hi]) == a; hi++)
+                ;
+            while (k + 1 < s->count && s->x0[k + 1] <= a)
+                k++;
+        }
+        int lose = contains(col + lo, hi - lo, key) ||
+                   (s->x0[k] <= a && a < s->end[k] && b - a == s->d[k]);
+        pos->lose[index[q]] = (unsigned char)lose;
+    }
+}
+
+/* Sort the queries by column only (digits 3..5), which is all the merge
+ * needs; *index moves along and remembers their input order. */
+static int sort_queries(position *pos, uint32_t **index, gj_error *e)
+{
+    for (long q = 0; q < pos->m; q++)
+        (*index)[q] = (uint32_t)q;
+    sorter s;
+    if (sorter_init(&s, pos->query, *index, (size_t)pos->m, RADIX_PASSES / 2, RADIX_PASSES, e) != 0)
+        return -1;
+    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    pos->query = s.key[0];
+    *index = s.tag[0];
+    sorter_free(&s);
+    return 0;
+}
+
+static int solve(void *p, gj_error *e)
+{
+    position *pos = p;
+    /* Each shortcut stops the walk at most once: at most n + 1 segments. */
+    segments s = {.cap = pos->n + 1};
+    long *seg = malloc(3 * (size_t)s.cap * sizeof *seg);
+    uint32_t *index = malloc((size_t)pos->m * sizeof *index);
+    if (seg == NULL || index == NULL) {
+        free(seg);
+        free(index);
+        return gj_fail_nomem(e);
+    }
+    s.x0 = seg;
+    s.end = seg + s.cap;
+    s.d = seg + 2 * s.cap;
+    int rc = trace_losers(pos, &s, e);
+    if (rc == 0)
+        rc = sort_queries(pos, &index, e);
+    if (rc == 0)
+        answer_by_column(pos, &s, index);
+    free(seg);
+    free(index);
+    return rc;
+}
+
+/* ---- Answers ------------------------------------------------------------ */
+
+/* Append `word[lose]` for every query.  Each word is copied with a fixed
+ * length `size` (the longer one's) but only `len[lose]` bytes are kept, and
+ * room for the longest case is reserved once: the loop writes straight into
+ * the buffer, which matters for millions of answers. */
+static void put_answers(const position *pos, gj_buf *out, const char *const word[2],
+                        const size_t len[2], size_t size)
+{
+    if (buf_reserve(out, (size_t)pos->m * size) != 0)
+        return;
+    char *o = out->data + out->len;
+    for (long q = 0; q < pos->m; q++) {
+        memcpy(o, word[pos->lose[q]], size);
+        o += len[pos->lose[q]];
+    }
+    out->len = (size_t)(o - out->data);
+}
+
+static void write_text(const void *p, gj_buf *out)
+{
+    static const char *const word[2] = {"WIN\n\n", "LOSE\n"};
+    static const size_t len[2] = {4, 5};
+    put_answers(p, out, word, len, 5);
+}
+
+static void write_json(const void *p, gj_buf *out)
+{
+    static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};
+    static const size_t len[2] = {6, 7};
+    buf_puts(out, "{\"game\":\"nim-shortcuts\",\"answers\":[");
+    put_answers(p, out, word, len, 7);
+    if (!out->failed)
+        out->len--; /* the comma after the last answer (there is one: m >= 1) */
+    buf_puts(out, "]}");
+}
+
+const gj_game game_nim_shortcuts = {
+    .name = "nim-shortcuts",
+    .title = "who wins two-heap Nim with shortcut positions, from each queried start "
+             "(WIN or LOSE for the player to move)",
+    .example_text = "2 2\n3 0\n0 1\n0 0\n1 1\n",
+    .example_json = "{\"shortcuts\": [[3,0],[0,1]], \"queries\": [[0,0],[1,1]]}",
+    .limits = limits,
+    .nlimits = 2,
+    .parse_text = parse_text,
+    .parse_json = parse_json,
+    .solve = solve,
+    .write_text = write_text,
+    .write_json = write_json,
+    .free_position = free_position,
+};
