@@ -14,8 +14,8 @@ static json_t *describe_limits(const gj_game *g, const long *values)
         const gj_limit_def *d = &g->limits[i];
         json_object_set_new(limits, d->name,
                             json_pack("{s:I, s:s, s:I, s:I}", "value", (json_int_t)values[i],
-                                      "description", d->doc, "default", (json_int_t)d->def,
-                                      "max", (json_int_t)d->max));
+                                      "description", d->doc, "default", (json_int_t)d->def, "max",
+                                      (json_int_t)d->max));
     }
     return limits;
 }
@@ -30,12 +30,11 @@ char *catalog_render(const gj_config *cfg, size_t *len)
         char path[64];
         snprintf(path, sizeof path, "/solve/%s", g->name);
         json_t *example_json = json_loads(g->example_json, 0, NULL);
-        json_array_append_new(list,
-                              json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name,
-                                        "title", g->title, "path", path, "limits",
-                                        describe_limits(g, config_game_limits(cfg, g)),
-                                        "example", "text", g->example_text, "json",
-                                        example_json ? example_json : json_null()));
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name,
+                                              "title", g->title, "path", path, "limits",
+                                              describe_limits(g, config_game_limits(cfg, g)),
+                                              "example", "text", g->example_text, "json",
+                                              example_json ? example_json : json_null()));
     }
     json_t *root = json_pack("{s:o}", "games", list);
     char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;

@@ -14,8 +14,18 @@
 
 #include "games.h"
 
-enum { OPT_HOST, OPT_PORT, OPT_WORKERS, OPT_QUEUE, OPT_MAX_BODY, OPT_TIMEOUT, OPT_IO_THREADS,
-       OPT_CONN_MEMORY, OPT_LIMIT, OPT_COUNT };
+enum {
+    OPT_HOST,
+    OPT_PORT,
+    OPT_WORKERS,
+    OPT_QUEUE,
+    OPT_MAX_BODY,
+    OPT_TIMEOUT,
+    OPT_IO_THREADS,
+    OPT_CONN_MEMORY,
+    OPT_LIMIT,
+    OPT_COUNT
+};
 
 static const gj_option options[OPT_COUNT] = {
     [OPT_HOST] = {"--host", "GAMEJUDGE_HOST", "H", "address to bind (default 127.0.0.1)"},
@@ -120,8 +130,7 @@ int config_parse_size(const char *s, long lo, long hi, long *out)
 }
 
 /* One "game.name=value" item of --limit. */
-static int apply_limit(gj_config *c, const char *item, size_t len, const char *origin,
-                       gj_error *e)
+static int apply_limit(gj_config *c, const char *item, size_t len, const char *origin, gj_error *e)
 {
     char text[128];
     if (len >= sizeof text)
@@ -142,8 +151,9 @@ static int apply_limit(gj_config *c, const char *item, size_t len, const char *o
         if (strcmp(d->name, dot + 1) != 0)
             continue;
         if (parse_long(eq + 1, d->min, d->max, &values[i]) != 0)
-            return gj_fail(e, GJ_BAD_INPUT, "%s: %s.%s must be an integer from %ld to %ld, not '%s'",
-                           origin, g->name, d->name, d->min, d->max, eq + 1);
+            return gj_fail(e, GJ_BAD_INPUT,
+                           "%s: %s.%s must be an integer from %ld to %ld, not '%s'", origin,
+                           g->name, d->name, d->min, d->max, eq + 1);
         return 0;
     }
     char names[160] = "";
@@ -183,9 +193,12 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_CONN_MEMORY] = {8L << 10, 16L << 20, 1},
     };
     long *target[OPT_COUNT] = {
-        [OPT_PORT] = &c->port,         [OPT_WORKERS] = &c->workers,
-        [OPT_QUEUE] = &c->queue,       [OPT_MAX_BODY] = &c->max_body,
-        [OPT_TIMEOUT] = &c->timeout,   [OPT_IO_THREADS] = &c->io_threads,
+        [OPT_PORT] = &c->port,
+        [OPT_WORKERS] = &c->workers,
+        [OPT_QUEUE] = &c->queue,
+        [OPT_MAX_BODY] = &c->max_body,
+        [OPT_TIMEOUT] = &c->timeout,
+        [OPT_IO_THREADS] = &c->io_threads,
         [OPT_CONN_MEMORY] = &c->connection_memory,
     };
 

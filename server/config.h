@@ -15,13 +15,13 @@
 
 typedef struct gj_config {
     char host[256];
-    long port;              /* 0 = any free port */
-    long workers;           /* solver threads */
-    long queue;             /* jobs waiting for a worker */
-    long max_body;          /* bytes */
-    long timeout;           /* seconds of connection inactivity */
-    long io_threads;        /* libmicrohttpd polling threads */
-    long connection_memory; /* bytes libmicrohttpd may use per connection */
+    long port;                                /* 0 = any free port */
+    long workers;                             /* solver threads */
+    long queue;                               /* jobs waiting for a worker */
+    long max_body;                            /* bytes */
+    long timeout;                             /* seconds of connection inactivity */
+    long io_threads;                          /* libmicrohttpd polling threads */
+    long connection_memory;                   /* bytes libmicrohttpd may use per connection */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 

@@ -9,14 +9,10 @@ static const struct {
     int status;
     const char *code;
 } table[] = {
-    [API_BAD_INPUT] = {400, "bad_input"},
-    [API_UNKNOWN_GAME] = {404, "unknown_game"},
-    [API_NOT_FOUND] = {404, "not_found"},
-    [API_BAD_METHOD] = {405, "method_not_allowed"},
-    [API_TOO_LARGE] = {413, "too_large"},
-    [API_UNSUPPORTED] = {415, "unsupported_media_type"},
-    [API_OVERLOADED] = {503, "overloaded"},
-    [API_INTERNAL] = {500, "internal"},
+    [API_BAD_INPUT] = {400, "bad_input"},   [API_UNKNOWN_GAME] = {404, "unknown_game"},
+    [API_NOT_FOUND] = {404, "not_found"},   [API_BAD_METHOD] = {405, "method_not_allowed"},
+    [API_TOO_LARGE] = {413, "too_large"},   [API_UNSUPPORTED] = {415, "unsupported_media_type"},
+    [API_OVERLOADED] = {503, "overloaded"}, [API_INTERNAL] = {500, "internal"},
 };
 
 api_error errors_from_kind(gj_error_kind kind)
@@ -38,9 +34,11 @@ const char *errors_code(api_error which)
  * bytes and may be cut mid-character; jansson refuses invalid UTF-8. */
 static size_t utf8_sequence(const unsigned char *s, size_t left)
 {
-    size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-                             : (s[0] & 0xf8) == 0xf0   ? 4
-                                                       : 0;
+    size_t n = s[0] < 0x80             ? 1
+               : (s[0] & 0xe0) == 0xc0 ? 2
+               : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 ? 4
+                                       : 0;
     if (n == 0 || n > left || (n == 2 && s[0] < 0xc2))
         return 0;
     for (size_t i = 1; i < n; i++)
@@ -72,8 +70,7 @@ static json_t *safe_string(const char *s)
     return str;
 }
 
-char *errors_render(api_error which, const gj_error *detail, const char *request_id,
-                    size_t *len)
+char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len)
 {
     json_t *err = json_object();
     json_object_set_new(err, "code", json_string(table[which].code));

@@ -11,14 +11,14 @@
 #include "error.h"
 
 typedef enum api_error {
-    API_BAD_INPUT,       /* 400 bad_input */
-    API_UNKNOWN_GAME,    /* 404 unknown_game */
-    API_NOT_FOUND,       /* 404 not_found */
-    API_BAD_METHOD,      /* 405 method_not_allowed */
-    API_TOO_LARGE,       /* 413 too_large */
-    API_UNSUPPORTED,     /* 415 unsupported_media_type */
-    API_OVERLOADED,      /* 503 overloaded */
-    API_INTERNAL,        /* 500 internal */
+    API_BAD_INPUT,    /* 400 bad_input */
+    API_UNKNOWN_GAME, /* 404 unknown_game */
+    API_NOT_FOUND,    /* 404 not_found */
+    API_BAD_METHOD,   /* 405 method_not_allowed */
+    API_TOO_LARGE,    /* 413 too_large */
+    API_UNSUPPORTED,  /* 415 unsupported_media_type */
+    API_OVERLOADED,   /* 503 overloaded */
+    API_INTERNAL,     /* 500 internal */
 } api_error;
 
 /* The API error a solver error kind maps to. */
@@ -29,7 +29,6 @@ const char *errors_code(api_error which);
 
 /* A malloc'd JSON body for `which` with detail->message (and its place),
  * or NULL when memory is short. */
-char *errors_render(api_error which, const gj_error *detail, const char *request_id,
-                    size_t *len);
+char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len);
 
 #endif

@@ -272,8 +272,8 @@ static void run_job(void *arg)
     solve_timing t;
 
     buf_init(&req->answer);
-    if (solve_position(g, config_game_limits(cfg, g), req->input, req->body, req->len,
-                       req->output, &req->answer, &t, &req->detail) == 0) {
+    if (solve_position(g, config_game_limits(cfg, g), req->input, req->body, req->len, req->output,
+                       &req->answer, &t, &req->detail) == 0) {
         req->status = MHD_HTTP_OK;
     } else {
         buf_free(&req->answer);
@@ -290,7 +290,8 @@ static void run_job(void *arg)
 static enum MHD_Result dispatch(request *req)
 {
     if (req->state == DISCARDING)
-        return send_errorf(req, API_TOO_LARGE, "the body exceeds the limit of %ld bytes (--max-body)",
+        return send_errorf(req, API_TOO_LARGE,
+                           "the body exceeds the limit of %ld bytes (--max-body)",
                            req->http->cfg->max_body);
     if (req->body == NULL && grow_body(req, 1) != 0)
         return send_errorf(req, API_INTERNAL, "out of memory");
@@ -383,9 +384,8 @@ static enum MHD_Result answer_other(request *req)
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
     (void)version;
     request *req = *con_cls;
@@ -498,12 +498,12 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
-    h->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, h, MHD_OPTION_END);
+    h->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
+                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+                                 MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads,
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
     if (h->daemon == NULL) {
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
                 cfg->host, cfg->port);

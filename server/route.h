@@ -20,7 +20,7 @@ typedef enum route_kind {
 
 typedef struct route {
     route_kind kind;
-    route_kind target;  /* with ROUTE_BAD_METHOD: the route the path names */
+    route_kind target;   /* with ROUTE_BAD_METHOD: the route the path names */
     const gj_game *game; /* with ROUTE_SOLVE (and BAD_METHOD on a solve path) */
     const char *allow;   /* methods the path accepts, for the Allow header */
 } route;

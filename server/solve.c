@@ -23,8 +23,8 @@ int solve_position(const gj_game *g, const long *limits, media_kind input, const
 {
     unsigned long long mark = solve_clock_ns();
     gj_error_clear(e);
-    void *pos = input == MEDIA_JSON ? g->parse_json(in, len, limits, e)
-                                    : g->parse_text(in, len, limits, e);
+    void *pos =
+        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
     t->parse_ms = ms_since(&mark);
     if (pos == NULL) {
         if (e->kind == GJ_OK)

@@ -11,9 +11,9 @@
 
 typedef enum gj_error_kind {
     GJ_OK = 0,
-    GJ_BAD_INPUT,  /* the caller sent something wrong: 400, exit status 2 */
-    GJ_NO_MEMORY,  /* an allocation failed: 500 */
-    GJ_INTERNAL,   /* a broken invariant: 500 */
+    GJ_BAD_INPUT, /* the caller sent something wrong: 400, exit status 2 */
+    GJ_NO_MEMORY, /* an allocation failed: 500 */
+    GJ_INTERNAL,  /* a broken invariant: 500 */
 } gj_error_kind;
 
 typedef struct gj_error {

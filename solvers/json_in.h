@@ -26,8 +26,7 @@ int jin_long(const json_t *v, const char *name, long i, long j, long lo, long hi
              gj_error *e);
 
 /* `v` (field name[i]) must be a string; *s and *len point into it. */
-int jin_string(const json_t *v, const char *name, long i, const char **s, size_t *len,
-               gj_error *e);
+int jin_string(const json_t *v, const char *name, long i, const char **s, size_t *len, gj_error *e);
 
 /* Write "name", "name[i]" or "name[i][j]" into out. */
 void jin_field_name(char *out, size_t cap, const char *name, long i, long j);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #ifndef GJ_DATA_DIR
 #define GJ_DATA_DIR "tests/data"
 #endif
@@ -21,7 +20,8 @@ char *harness_run(const gj_game *g, harness_input how, const char *in, size_t le
         limits = defaults;
     }
     gj_error_clear(e);
-    void *pos = how == IN_TEXT ? g->parse_text(in, len, limits, e) : g->parse_json(in, len, limits, e);
+    void *pos =
+        how == IN_TEXT ? g->parse_text(in, len, limits, e) : g->parse_json(in, len, limits, e);
     if (pos == NULL) {
         ck_assert_msg(e->kind != GJ_OK, "%s: parse failed without an error", g->name);
         return NULL;
@@ -54,8 +54,8 @@ static gj_error expect_error(const gj_game *g, harness_input how, const char *in
 {
     gj_error e;
     char *answer = harness_run(g, how, in, strlen(in), OUT_TEXT, NULL, &e);
-    ck_assert_msg(answer == NULL, "%s: expected an error for input [%s], got answer [%s]",
-                  g->name, in, answer ? answer : "");
+    ck_assert_msg(answer == NULL, "%s: expected an error for input [%s], got answer [%s]", g->name,
+                  in, answer ? answer : "");
     ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
     return e;
 }

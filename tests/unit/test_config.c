@@ -55,8 +55,8 @@ START_TEST(test_env_then_flags)
 {
     gj_config c;
     gj_error e;
-    const char *env[] = {"GAMEJUDGE_PORT", "9000", "GAMEJUDGE_WORKERS", "3", "GAMEJUDGE_HOST",
-                         "::1", NULL};
+    const char *env[] = {
+        "GAMEJUDGE_PORT", "9000", "GAMEJUDGE_WORKERS", "3", "GAMEJUDGE_HOST", "::1", NULL};
     const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", NULL};
     ck_assert_int_eq(load(&c, env, args, &e), 0);
     ck_assert_int_eq(c.port, 9100); /* flag wins */

@@ -35,8 +35,8 @@ static const struct {
 START_TEST(test_route_table)
 {
     route r = route_match(routes[_i].method, routes[_i].path);
-    ck_assert_msg(r.kind == routes[_i].kind, "%s %s: kind %d", routes[_i].method,
-                  routes[_i].path, r.kind);
+    ck_assert_msg(r.kind == routes[_i].kind, "%s %s: kind %d", routes[_i].method, routes[_i].path,
+                  r.kind);
     if (routes[_i].game)
         ck_assert_str_eq(r.game->name, routes[_i].game);
     if (routes[_i].allow)
@@ -132,14 +132,10 @@ START_TEST(test_status_codes)
         int status;
         const char *code;
     } table[] = {
-        {API_BAD_INPUT, 400, "bad_input"},
-        {API_UNKNOWN_GAME, 404, "unknown_game"},
-        {API_NOT_FOUND, 404, "not_found"},
-        {API_BAD_METHOD, 405, "method_not_allowed"},
-        {API_TOO_LARGE, 413, "too_large"},
-        {API_UNSUPPORTED, 415, "unsupported_media_type"},
-        {API_OVERLOADED, 503, "overloaded"},
-        {API_INTERNAL, 500, "internal"},
+        {API_BAD_INPUT, 400, "bad_input"},   {API_UNKNOWN_GAME, 404, "unknown_game"},
+        {API_NOT_FOUND, 404, "not_found"},   {API_BAD_METHOD, 405, "method_not_allowed"},
+        {API_TOO_LARGE, 413, "too_large"},   {API_UNSUPPORTED, 415, "unsupported_media_type"},
+        {API_OVERLOADED, 503, "overloaded"}, {API_INTERNAL, 500, "internal"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         ck_assert_int_eq(errors_status(table[i].which), table[i].status);

@@ -122,7 +122,7 @@ START_TEST(test_fifo_and_drain_finishes_queue)
     for (int i = 0; i < 8; i++)
         ck_assert_int_eq(log.seen[i], i);
     ck_assert_int_eq(pool_submit(p, record_job, &jobs[0]), -1); /* drained: refuses */
-    pool_drain(p);                                               /* twice is harmless */
+    pool_drain(p);                                              /* twice is harmless */
     pool_destroy(p);
 }
 END_TEST
