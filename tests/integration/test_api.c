@@ -311,9 +311,8 @@ START_TEST(test_request_id)
     char *line = strrchr(log, '\n') ? strrchr(log, '\n') + 1 : log;
     char stamp[40], method[8], path[64], micros[32];
     int status, bytes;
-    ck_assert_int_eq(sscanf(line, "%39s %7s %63s %d %d %31s", stamp, method, path, &status,
-                            &bytes, micros),
-                     6);
+    ck_assert_int_eq(
+        sscanf(line, "%39s %7s %63s %d %d %31s", stamp, method, path, &status, &bytes, micros), 6);
     ck_assert_str_eq(method, "GET");
     ck_assert_str_eq(path, "/healthz");
     ck_assert_int_eq(status, 200);
