@@ -45,6 +45,7 @@ void daemon_start(test_daemon *d, const char *const *extra)
         argv[argc++] = extra[i];
     argv[argc] = NULL;
 
+    memset(d, 0, sizeof *d);
     int out[2];
     ck_assert_int_eq(pipe(out), 0);
     snprintf(d->log, sizeof d->log, "/tmp/gj-daemon-XXXXXX");
