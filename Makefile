@@ -40,6 +40,11 @@ SERVER_LIB := $(BUILD)/libserver.a
 SPEC_OBJ := $(BUILD)/obj/gen/openapi.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
+# mk/*.mk add targets (bench, fuzz, spec tooling) and may append test
+# programs to EXTRA_CHECKS, which `make check` runs after the core suite.
+EXTRA_CHECKS :=
+-include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all deps run check asan lint clean tests
 # Objects made through pattern chains are kept, so a second make does nothing.
 .SECONDARY:
@@ -96,7 +101,8 @@ tests: $(BIN) $(UNIT_BINS) $(ITEST_BINS)
 # Every test binary runs even when an earlier one fails; the target fails if any did.
 check: deps
 	@$(MAKE) --no-print-directory tests
-	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh
+	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh \
+	  $(EXTRA_CHECKS)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
