@@ -37,13 +37,12 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 BIN := $(BUILD)/gamejudge
 SOLVER_LIB := $(BUILD)/libsolvers.a
 SERVER_LIB := $(BUILD)/libserver.a
-SPEC_OBJ := $(BUILD)/obj/gen/openapi.o
+SPEC_OBJ := $(BUILD)/obj/gen/openapi.o $(BUILD)/obj/gen/docs.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-# mk/*.mk add targets (bench, fuzz, spec tooling) and may append test
-# programs to EXTRA_CHECKS, which `make check` runs after the core suite.
+# mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
+# may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
 EXTRA_CHECKS :=
--include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all deps run check asan lint clean tests
 # Objects made through pattern chains are kept, so a second make does nothing.
@@ -63,11 +62,25 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(if $(findstring tests/,$<),$(TEST_CFLAGS) -Itests/unit -Itests/oracle -Itests/integration) -c $< -o $@
 
+# The spec and its HTML rendering (GET /openapi.yaml, GET /docs) are compiled
+# into the binary.  The page is rendered by redocly, pinned in package.json.
+NODE_STAMP := node_modules/.package-lock.json
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+
 $(BUILD)/gen/openapi.c: api/openapi.yaml scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< gj_openapi_yaml > $@
 
-$(SPEC_OBJ): $(BUILD)/gen/openapi.c
+$(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs $(NODE_STAMP)
+	@mkdir -p $(dir $@)
+	scripts/build-docs $< $@
+
+$(BUILD)/gen/docs.c: $(BUILD)/gen/docs.html scripts/embed
+	scripts/embed $< gj_docs_html > $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -121,4 +134,5 @@ lint:
 clean:
 	rm -rf build
 
+-include $(sort $(wildcard mk/*.mk))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

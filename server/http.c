@@ -151,6 +151,9 @@ static enum MHD_Result answer_get(request *req)
     case ROUTE_SPEC:
         return send_response(req, MHD_HTTP_OK, "application/yaml", (char *)gj_openapi_yaml,
                              gj_openapi_yaml_len, 1);
+    case ROUTE_DOCS:
+        return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)gj_docs_html,
+                             gj_docs_html_len, 1);
     default:
         return send_errorf(req, API_INTERNAL, "no handler for this route");
     }
@@ -169,8 +172,8 @@ static enum MHD_Result answer_route_error(request *req)
                            req->path, req->route.allow);
     default:
         return send_errorf(req, API_NOT_FOUND,
-                           "no such path: %s (try POST /solve/<game>, GET /games, GET /healthz "
-                           "or GET /openapi.yaml)",
+                           "no such path: %s (try POST /solve/<game>, GET /games, GET /healthz, "
+                           "GET /openapi.yaml or GET /docs)",
                            req->path);
     }
 }
@@ -377,6 +380,7 @@ static enum MHD_Result answer_other(request *req)
     case ROUTE_GAMES:
     case ROUTE_HEALTH:
     case ROUTE_SPEC:
+    case ROUTE_DOCS:
         return answer_get(req);
     default:
         return answer_route_error(req);

@@ -14,6 +14,7 @@ static const struct {
     {"/games", ROUTE_GAMES},
     {"/healthz", ROUTE_HEALTH},
     {"/openapi.yaml", ROUTE_SPEC},
+    {"/docs", ROUTE_DOCS},
 };
 
 static route check_method(route r, const char *method)

@@ -13,6 +13,7 @@ typedef enum route_kind {
     ROUTE_GAMES,
     ROUTE_HEALTH,
     ROUTE_SPEC,
+    ROUTE_DOCS,
     ROUTE_NOT_FOUND,    /* no such path */
     ROUTE_UNKNOWN_GAME, /* /solve/<name> with a name not in the registry */
     ROUTE_BAD_METHOD,   /* path exists, method not in `allow` */

@@ -1,10 +1,13 @@
-/* spec.h - api/openapi.yaml, compiled into the binary at build time. */
+/* spec.h - api/openapi.yaml and its HTML rendering (scripts/build-docs),
+ * compiled into the binary at build time. */
 #ifndef GJ_SPEC_H
 #define GJ_SPEC_H
 
 #include <stddef.h>
 
-extern const char gj_openapi_yaml[];
+extern const unsigned char gj_openapi_yaml[];
 extern const size_t gj_openapi_yaml_len;
+extern const unsigned char gj_docs_html[];
+extern const size_t gj_docs_html_len;
 
 #endif

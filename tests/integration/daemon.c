@@ -3,11 +3,15 @@
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +78,60 @@ void daemon_start(test_daemon *d, const char *const *extra)
     d->port = (unsigned)atoi(colon + 1);
     ck_assert_uint_gt(d->port, 0);
     snprintf(d->base, sizeof d->base, "http://127.0.0.1:%u", d->port);
+    snprintf(d->direct, sizeof d->direct, "%s", d->base);
+    const char *contract = getenv("GJ_CONTRACT");
+    if (contract != NULL && strcmp(contract, "1") == 0)
+        daemon_start_proxy(d);
+}
+
+/* A port free on 127.0.0.1 right now (bound, read, released). */
+static unsigned free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+static int port_open(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+/* prism proxy api/openapi.yaml -> the daemon, on a free port. */
+void daemon_start_proxy(test_daemon *d)
+{
+    unsigned port = free_port();
+    char upstream[64], port_arg[16];
+    snprintf(upstream, sizeof upstream, "http://127.0.0.1:%u", d->port);
+    snprintf(port_arg, sizeof port_arg, "%u", port);
+    d->proxy_pid = fork();
+    ck_assert_int_ge(d->proxy_pid, 0);
+    if (d->proxy_pid == 0) {
+        int log = open(d->log, O_WRONLY | O_APPEND);
+        dup2(log, STDOUT_FILENO);
+        dup2(log, STDERR_FILENO);
+        execl("node_modules/.bin/prism", "prism", "proxy", "api/openapi.yaml", upstream, "-h",
+              "127.0.0.1", "-p", port_arg, (char *)NULL);
+        perror("exec prism (run npm ci?)");
+        _exit(127);
+    }
+    for (int i = 0; i < 3000 && !port_open(port); i++) {
+        ck_assert_msg(waitpid(d->proxy_pid, NULL, WNOHANG) == 0, "the contract proxy died");
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+    ck_assert_msg(port_open(port), "the contract proxy did not start within 30 s");
+    snprintf(d->base, sizeof d->base, "http://127.0.0.1:%u", port);
 }
 
 int daemon_alive(const test_daemon *d)
@@ -108,6 +166,11 @@ char *daemon_wait_log(const test_daemon *d, const char *needle)
 
 int daemon_stop(test_daemon *d)
 {
+    if (d->proxy_pid > 0) {
+        kill(d->proxy_pid, SIGTERM);
+        waitpid(d->proxy_pid, NULL, 0);
+        d->proxy_pid = 0;
+    }
     if (d->pid <= 0)
         return -1;
     unlink(d->log);

@@ -3,7 +3,12 @@
  * The daemon is started with `serve --host 127.0.0.1 --port 0` plus the
  * test's flags; its first stdout line gives the port; its stderr goes to a
  * temporary file the test can read.  daemon_stop sends SIGTERM, reaps it
- * and removes the file, so a test never leaves a server behind. */
+ * and removes the file, so a test never leaves a server behind.
+ *
+ * With GJ_CONTRACT=1 in the environment, a validating proxy (prism, from
+ * node_modules) is started in front of each daemon and `base` points at it:
+ * every request and answer of the suite is then checked against
+ * api/openapi.yaml (see contract_check in client.h). */
 #ifndef GJ_TEST_DAEMON_H
 #define GJ_TEST_DAEMON_H
 
@@ -11,9 +16,11 @@
 
 typedef struct test_daemon {
     pid_t pid;
+    pid_t proxy_pid; /* the contract proxy in front of it, 0 when none */
     unsigned port;
-    char base[64]; /* "http://127.0.0.1:PORT" */
-    char log[64];  /* file holding the daemon's stderr (the access log) */
+    char base[64];   /* "http://127.0.0.1:PORT": the daemon, or its proxy */
+    char direct[64]; /* the daemon itself, bypassing any proxy */
+    char log[64];    /* file holding the daemon's stderr (the access log) */
 } test_daemon;
 
 /* The binary under test: $GJ_BIN, or build/gamejudge. */
@@ -22,6 +29,11 @@ const char *daemon_binary(void);
 /* Start with extra arguments (NULL-terminated, may be NULL).  Fails the
  * test when the daemon does not announce its port within 10 s. */
 void daemon_start(test_daemon *d, const char *const *extra);
+
+/* Put the contract proxy in front of d->port and point d->base at it;
+ * d->log receives the proxy's output.  daemon_start does this itself when
+ * GJ_CONTRACT=1. */
+void daemon_start_proxy(test_daemon *d);
 
 /* SIGTERM, wait (at most 30 s, then SIGKILL); the exit status as from
  * waitpid's WEXITSTATUS, or -1 when it did not exit normally. */

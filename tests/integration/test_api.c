@@ -250,7 +250,11 @@ START_TEST(test_healthz)
     assert_header(&r, "X-Request-Id", NULL);
     http_reply_free(&r);
 
-    http_call head = {"HEAD", url("/healthz"), NULL, NULL, 0, 0};
+    /* HEAD goes to the daemon itself: the contract proxy tries to read a
+     * HEAD answer's (absent) body as JSON and fails. */
+    char direct[256];
+    snprintf(direct, sizeof direct, "%s/healthz", server.direct);
+    http_call head = {"HEAD", direct, NULL, NULL, 0, 0};
     r = http_do(&head);
     ck_assert_int_eq(r.status, 200);
     ck_assert_uint_eq(r.len, 0);
@@ -292,6 +296,21 @@ START_TEST(test_openapi_served)
     ck_assert_uint_eq(r.len, len);
     ck_assert(memcmp(r.body, spec, len) == 0);
     free(spec);
+    http_reply_free(&r);
+}
+END_TEST
+
+/* The reference page is generated from the spec and must load nothing
+ * from the network (the service may run where there is none). */
+START_TEST(test_docs_served)
+{
+    http_reply r = get("/docs");
+    ck_assert_int_eq(r.status, 200);
+    assert_header(&r, "Content-Type", "text/html; charset=utf-8");
+    ck_assert_ptr_nonnull(strstr(r.body, "<title>gamejudge</title>"));
+    ck_assert_ptr_nonnull(strstr(r.body, "solve-grid-walk")); /* an operation of the spec */
+    ck_assert_ptr_null(strstr(r.body, "src=\"http"));
+    ck_assert_ptr_null(strstr(r.body, "rel=\"stylesheet\" href=\"http"));
     http_reply_free(&r);
 }
 END_TEST
@@ -392,8 +411,15 @@ START_TEST(test_error_table)
 {
     const error_case *t = &errors[_i];
     const char *headers[] = {t->header, NULL};
-    http_call c = {t->method, url(t->path), headers, t->body, t->body ? strlen(t->body) : 0,
-                   t->chunked};
+    char direct[512];
+    snprintf(direct, sizeof direct, "%s%s", server.direct, t->path);
+    /* The contract proxy cannot forward a body that is not JSON at all
+     * under a JSON content type; such requests go to the daemon itself. */
+    json_t *parsed = t->body ? json_loads(t->body, 0, NULL) : NULL;
+    int broken_json = t->header && strstr(t->header, "json") && parsed == NULL;
+    json_decref(parsed);
+    http_call c = {t->method, broken_json ? direct : url(t->path), headers,
+                   t->body,   t->body ? strlen(t->body) : 0,       t->chunked};
     http_reply r = http_do(&c);
     ck_assert_msg(r.status == t->status, "%s: status %ld, expected %ld: %s", t->name, r.status,
                   t->status, r.body);
@@ -592,6 +618,7 @@ int main(void)
     tcase_add_test(tc, test_healthz);
     tcase_add_test(tc, test_games);
     tcase_add_test(tc, test_openapi_served);
+    tcase_add_test(tc, test_docs_served);
     tcase_add_test(tc, test_request_id);
     tcase_add_loop_test(tc, test_error_table, 0, (int)(sizeof errors / sizeof errors[0]));
     tcase_add_test(tc, test_bad_input_names_line);

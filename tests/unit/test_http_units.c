@@ -26,6 +26,8 @@ static const struct {
     {"POST", "/games", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
     {"GET", "/healthz", ROUTE_HEALTH, NULL, "GET, HEAD"},
     {"GET", "/openapi.yaml", ROUTE_SPEC, NULL, "GET, HEAD"},
+    {"GET", "/docs", ROUTE_DOCS, NULL, "GET, HEAD"},
+    {"PUT", "/docs", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
     {"GET", "/", ROUTE_NOT_FOUND, NULL, NULL},
     {"GET", "/games/", ROUTE_NOT_FOUND, NULL, NULL},
     {"GET", "/GAMES", ROUTE_NOT_FOUND, NULL, NULL},

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// spec_examples.mjs: post every example request of api/openapi.yaml to a
+// live daemon and compare the answer with the documented example response.
+// A request example and the response example it produces share a name
+// ("sample", "malformed", ...); the JSON answer is compared as data, the
+// text answer byte for byte.  Prints "spec-examples: N passed, N failed".
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const yaml = require(process.cwd() + '/node_modules/js-yaml');
+const spec = yaml.load(readFileSync('api/openapi.yaml', 'utf8'));
+const bin = process.env.GJ_BIN || 'build/gamejudge';
+
+function startDaemon() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'ignore'] });
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
+      if (m) resolve({ child, base: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`daemon exited with ${code}`)));
+  });
+}
+
+// Every (response status, content type) that documents an example `name`.
+function documented(op, name) {
+  const found = [];
+  for (const [status, resp] of Object.entries(op.responses || {})) {
+    for (const [type, media] of Object.entries(resp.content || {})) {
+      if (media.examples && media.examples[name]) {
+        found.push({ status: Number(status), type, value: media.examples[name].value });
+      }
+    }
+  }
+  return found;
+}
+
+const { child, base } = await startDaemon();
+let passed = 0;
+let failed = 0;
+function verdict(ok, what, detail) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    console.log(`FAILED: ${what}\n  ${detail}`);
+  }
+}
+
+try {
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.post;
+    if (!op || !op.requestBody) continue;
+    for (const [type, media] of Object.entries(op.requestBody.content)) {
+      for (const [name, example] of Object.entries(media.examples || {})) {
+        const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
+        const expected = documented(op, name);
+        verdict(expected.length > 0, `${path} ${type} example '${name}'`, 'no response documents it');
+        for (const want of expected) {
+          const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
+          const res = await fetch(base + path, {
+            method: 'POST', body,
+            headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
+          });
+          const text = await res.text();
+          const what = `${path} ${type} '${name}' -> ${want.status} ${want.type}`;
+          if (res.status !== want.status) {
+            verdict(false, what, `status ${res.status}: ${text}`);
+          } else if (want.type === 'text/plain') {
+            verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
+          } else {
+            verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
+          }
+        }
+      }
+    }
+  }
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.get;
+    const ok = op && op.responses['200'] && op.responses['200'].content;
+    const media = ok && op.responses['200'].content['application/json'];
+    for (const [name, example] of Object.entries((media && media.examples) || {})) {
+      const res = await fetch(base + path);
+      verdict(res.status === 200 && isDeepStrictEqual(await res.json(), example.value),
+        `GET ${path} example '${name}'`, `status ${res.status}`);
+    }
+  }
+} finally {
+  child.kill('SIGTERM');
+}
+console.log(`spec-examples: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
