@@ -5,6 +5,7 @@
 #   make check    install missing dependencies, build, run every unit and integration test
 #   make asan     the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make lint     clang-format check and cppcheck
+#   make install  install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
 #   make clean    remove build/
 
 VERSION := 0.1.0
@@ -44,7 +45,9 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
 EXTRA_CHECKS :=
 
-.PHONY: all deps run check asan lint clean tests
+PREFIX ?= /usr/local
+
+.PHONY: all deps run check asan lint clean tests install
 # Objects made through pattern chains are kept, so a second make does nothing.
 .SECONDARY:
 .DEFAULT_GOAL := all
@@ -130,6 +133,10 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --std=c11 -Isolvers -Iserver --suppress=missingIncludeSystem \
 	  solvers server tests
+
+# One file: the spec and its web page are compiled in.
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gamejudge
 
 clean:
 	rm -rf build

@@ -23,6 +23,8 @@ enum {
     OPT_TIMEOUT,
     OPT_IO_THREADS,
     OPT_CONN_MEMORY,
+    OPT_GRACE,
+    OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_COUNT
 };
@@ -42,6 +44,10 @@ static const gj_option options[OPT_COUNT] = {
                         "HTTP polling threads (default 1)"},
     [OPT_CONN_MEMORY] = {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
                          "HTTP header memory per connection (default 64K)"},
+    [OPT_GRACE] = {"--grace", "GAMEJUDGE_GRACE", "S",
+                   "seconds a stop waits for requests in progress (default 30)"},
+    [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
+                        "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
 };
@@ -67,6 +73,7 @@ void config_defaults(gj_config *c)
     c->timeout = 30;
     c->io_threads = 1;
     c->connection_memory = 64L << 10;
+    c->grace = 30;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -191,6 +198,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_TIMEOUT] = {1, 86400, 0},
         [OPT_IO_THREADS] = {1, 64, 0},
         [OPT_CONN_MEMORY] = {8L << 10, 16L << 20, 1},
+        [OPT_GRACE] = {0, 3600, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -200,6 +208,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_TIMEOUT] = &c->timeout,
         [OPT_IO_THREADS] = &c->io_threads,
         [OPT_CONN_MEMORY] = &c->connection_memory,
+        [OPT_GRACE] = &c->grace,
     };
 
     if (opt == OPT_HOST) {
@@ -211,6 +220,12 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
+    if (opt == OPT_LOG_FORMAT) {
+        if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
+            return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
+        c->log_json = strcmp(value, "json") == 0;
+        return 0;
+    }
     int bad = range[opt].size ? config_parse_size(value, range[opt].lo, range[opt].hi, target[opt])
                               : parse_long(value, range[opt].lo, range[opt].hi, target[opt]);
     if (bad)
@@ -260,4 +275,44 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
             return -1;
     }
     return 0;
+}
+
+void config_describe(const gj_config *c, const char **pairs, size_t cap, char *storage,
+                     size_t storage_cap)
+{
+    const struct {
+        const char *key;
+        long value;
+    } numbers[] = {{"port", c->port},
+                   {"workers", c->workers},
+                   {"queue", c->queue},
+                   {"max_body", c->max_body},
+                   {"timeout", c->timeout},
+                   {"io_threads", c->io_threads},
+                   {"connection_memory", c->connection_memory},
+                   {"grace", c->grace}};
+    size_t n = 0, used = 0;
+    const size_t nnum = sizeof numbers / sizeof numbers[0];
+    if (cap < 2 * (nnum + 3) + 1)
+        return;
+    pairs[n++] = "host";
+    pairs[n++] = c->host;
+    pairs[n++] = "log_format";
+    pairs[n++] = c->log_json ? "json" : "text";
+    for (size_t i = 0; i < nnum && used < storage_cap; i++) {
+        pairs[n++] = numbers[i].key;
+        pairs[n++] = storage + used;
+        used += (size_t)snprintf(storage + used, storage_cap - used, "%ld", numbers[i].value) + 1;
+    }
+    pairs[n++] = "limits";
+    pairs[n++] = storage + used;
+    size_t ngames, start = used;
+    const gj_game *const *games = games_all(&ngames);
+    storage[used] = '\0';
+    for (size_t i = 0; i < ngames && used < storage_cap; i++)
+        for (int j = 0; j < games[i]->nlimits && used < storage_cap; j++)
+            used += (size_t)snprintf(storage + used, storage_cap - used, "%s%s.%s=%ld",
+                                     used > start ? "," : "", games[i]->name,
+                                     games[i]->limits[j].name, c->limits[i][j]);
+    pairs[n] = NULL;
 }

@@ -22,6 +22,8 @@ typedef struct gj_config {
     long timeout;                             /* seconds of connection inactivity */
     long io_threads;                          /* libmicrohttpd polling threads */
     long connection_memory;                   /* bytes libmicrohttpd may use per connection */
+    long grace;                               /* seconds a stop waits for requests in progress */
+    int log_json;                             /* access log as JSON lines instead of text */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 
@@ -45,6 +47,12 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
 
 /* The limits in force for a game (registry order index). */
 const long *config_game_limits(const gj_config *c, const gj_game *g);
+
+/* Append the effective configuration as key, value string pairs (for the
+ * start-up log): pairs[] gets at most cap entries, NULL-terminated; the
+ * strings live in `storage` (at least 1 KiB). */
+void config_describe(const gj_config *c, const char **pairs, size_t cap, char *storage,
+                     size_t storage_cap);
 
 /* Parse "123", "64K", "64M", "1G" (binary multiples) into bytes. */
 int config_parse_size(const char *s, long lo, long hi, long *out);

@@ -27,12 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "access_log.h"
 #include "buf.h"
 #include "catalog.h"
 #include "errors.h"
 #include "games.h"
+#include "log.h"
 #include "media.h"
+#include "metrics.h"
 #include "route.h"
 #include "solve.h"
 #include "spec.h"
@@ -43,6 +44,7 @@ struct gj_http {
     struct MHD_Daemon *daemon;
     const gj_config *cfg;
     gj_pool *pool;
+    gj_metrics *metrics;
     char *catalog;
     size_t catalog_len;
     unsigned port;
@@ -63,10 +65,12 @@ typedef struct request {
     char method[16];
     char path[256];
     char id[129];
+    char client[64];
     unsigned long long started_ns;
 
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
+    size_t received; /* body bytes read, kept or not */
 
     /* Filled by the worker before it resumes the connection. */
     unsigned long long queued_ns;
@@ -75,6 +79,7 @@ typedef struct request {
     gj_error detail;
     gj_buf answer;
     char timing[160];
+    double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
 
     /* For the access log. */
     int sent_status;
@@ -138,6 +143,41 @@ static enum MHD_Result send_errorf(request *req, api_error which, const char *fm
 
 /* ---- the cheap routes, answered on the I/O thread ------------------ */
 
+/* Ready while accepting work; 503 from the moment a stop signal arrives,
+ * so a load balancer stops sending before the listening socket closes. */
+static enum MHD_Result answer_ready(request *req)
+{
+    static char ready[] = "{\"status\":\"ready\"}";
+    static char draining[] = "{\"status\":\"draining\"}";
+    if (atomic_load(&req->http->draining))
+        return send_response(req, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", draining,
+                             sizeof draining - 1, 1);
+    return send_response(req, MHD_HTTP_OK, "application/json", ready, sizeof ready - 1, 1);
+}
+
+static enum MHD_Result answer_metrics(request *req)
+{
+    gj_http *h = req->http;
+    metrics_gauges g = {0,
+                        0,
+                        (int)h->cfg->workers,
+                        (int)h->cfg->queue,
+                        atomic_load(&h->in_flight),
+                        !atomic_load(&h->draining)};
+    pool_stats(h->pool, &g.queued, &g.busy);
+    gj_buf out;
+    buf_init(&out);
+    metrics_render(h->metrics, &g, &out);
+    if (out.failed) {
+        buf_free(&out);
+        return send_errorf(req, API_INTERNAL, "out of memory while rendering metrics");
+    }
+    size_t len;
+    char *body = buf_take(&out, &len);
+    return send_response(req, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", body, len,
+                         0);
+}
+
 static enum MHD_Result answer_get(request *req)
 {
     gj_http *h = req->http;
@@ -154,6 +194,10 @@ static enum MHD_Result answer_get(request *req)
     case ROUTE_DOCS:
         return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)gj_docs_html,
                              gj_docs_html_len, 1);
+    case ROUTE_READY:
+        return answer_ready(req);
+    case ROUTE_METRICS:
+        return answer_metrics(req);
     default:
         return send_errorf(req, API_INTERNAL, "no handler for this route");
     }
@@ -173,7 +217,7 @@ static enum MHD_Result answer_route_error(request *req)
     default:
         return send_errorf(req, API_NOT_FOUND,
                            "no such path: %s (try POST /solve/<game>, GET /games, GET /healthz, "
-                           "GET /openapi.yaml or GET /docs)",
+                           "GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
                            req->path);
     }
 }
@@ -233,6 +277,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
 {
     size_t n = *size;
     *size = 0;
+    req->received += n;
     if (req->state == DISCARDING)
         return MHD_YES;
     size_t max = (size_t)req->http->cfg->max_body;
@@ -284,6 +329,10 @@ static void run_job(void *arg)
         req->status = errors_status(req->error);
     }
     format_timing(req, &t, wait_ns);
+    req->queue_ms = (double)wait_ns / 1e6;
+    req->parse_ms = t.parse_ms;
+    req->solve_ms = t.solve_ms;
+    metrics_solve_times(req->http->metrics, g, t.parse_ms, t.solve_ms);
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
@@ -342,6 +391,22 @@ static int valid_request_id(const char *id)
     return n > 0;
 }
 
+static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(out, cap, "-");
+    if (info == NULL || info->client_addr == NULL)
+        return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)cap);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)cap);
+}
+
 static request *new_request(gj_http *h, struct MHD_Connection *conn, const char *method,
                             const char *url)
 {
@@ -360,6 +425,8 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
     req->route = route_match(method, url);
+    req->queue_ms = req->parse_ms = req->solve_ms = -1;
+    describe_client(conn, req->client, sizeof req->client);
     atomic_fetch_add(&h->in_flight, 1);
     return req;
 }
@@ -381,6 +448,8 @@ static enum MHD_Result answer_other(request *req)
     case ROUTE_HEALTH:
     case ROUTE_SPEC:
     case ROUTE_DOCS:
+    case ROUTE_READY:
+    case ROUTE_METRICS:
         return answer_get(req);
     default:
         return answer_route_error(req);
@@ -442,14 +511,24 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request *req = *con_cls;
     if (req == NULL)
         return;
-    access_entry a = {req->method,
-                      req->path,
-                      req->sent_status,
-                      req->sent_bytes,
-                      (solve_clock_ns() - req->started_ns) / 1000,
-                      req->id,
-                      termination_name(toe)};
-    access_log(&a);
+    access_entry a = {
+        .method = req->method,
+        .path = req->path,
+        .game = req->route.kind == ROUTE_SOLVE ? req->route.game->name : NULL,
+        .status = req->sent_status,
+        .bytes_in = req->received,
+        .bytes_out = req->sent_bytes,
+        .micros = (solve_clock_ns() - req->started_ns) / 1000,
+        .queue_ms = req->queue_ms,
+        .parse_ms = req->parse_ms,
+        .solve_ms = req->solve_ms,
+        .client = req->client,
+        .request_id = req->id,
+        .end = termination_name(toe),
+    };
+    log_access(&a);
+    metrics_request(h->metrics, req->route.kind == ROUTE_SOLVE ? req->route.game : NULL,
+                    req->sent_status, req->received, req->sent_bytes);
     free(req->body);
     buf_free(&req->answer);
     free(req);
@@ -494,7 +573,10 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
     h->pool = pool;
     h->id_base = (uint64_t)time(NULL) << 32;
     h->catalog = catalog_render(cfg, &h->catalog_len);
-    if (h->catalog == NULL) {
+    h->metrics = metrics_create();
+    if (h->catalog == NULL || h->metrics == NULL) {
+        free(h->catalog);
+        metrics_free(h->metrics);
         free(h);
         gj_fail_nomem(e);
         return NULL;
@@ -512,6 +594,7 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
                 cfg->host, cfg->port);
         free(h->catalog);
+        metrics_free(h->metrics);
         free(h);
         return NULL;
     }
@@ -549,6 +632,7 @@ void http_stop(gj_http *h)
     if (h == NULL)
         return;
     MHD_stop_daemon(h->daemon);
+    metrics_free(h->metrics);
     free(h->catalog);
     free(h);
 }

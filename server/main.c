@@ -3,16 +3,21 @@
  *
  * Exit status: 0 success; 1 the service could not start or failed; 2 a
  * usage error or (solve) bad input, with one line on stderr saying why. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "config.h"
 #include "games.h"
 #include "http.h"
+#include "log.h"
 #include "pool.h"
 #include "solve.h"
 
@@ -29,6 +34,9 @@ static void print_usage(FILE *out)
 {
     fputs("usage: gamejudge serve [options]       run the HTTP service\n"
           "       gamejudge solve GAME [options]  answer one position read from stdin\n"
+          "       gamejudge healthcheck [PORT]    exit 0 when 127.0.0.1:PORT answers\n"
+          "                                       GET /healthz with 200 (PORT defaults to\n"
+          "                                       GAMEJUDGE_PORT, then 8080)\n"
           "       gamejudge --help | --version\n"
           "\n"
           "See 'gamejudge serve --help' and 'gamejudge solve --help'.\n",
@@ -110,6 +118,12 @@ static int serve(int argc, char **argv)
         return 2;
     }
 
+    log_init(cfg.log_json ? LOG_JSON : LOG_TEXT);
+    const char *settings[64];
+    char storage[2048];
+    config_describe(&cfg, settings, 64, storage, sizeof storage);
+    log_event("info", "configuration", settings);
+
     /* Block the stop signals before any thread starts so that only sigwait
      * below sees them; a write to a closed socket must not kill us. */
     sigset_t stop;
@@ -137,15 +151,17 @@ static int serve(int argc, char **argv)
 
     int sig = 0;
     sigwait(&stop, &sig);
-    fprintf(stderr, "gamejudge: %s received; finishing requests in progress\n",
-            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    const char *why[] = {"signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL};
+    log_event("info", "draining", why);
     http_stop_accepting(http);
-    http_wait_idle(http, (double)cfg.timeout);
+    int idle = http_wait_idle(http, (double)cfg.grace);
     pool_drain(pool); /* every job answered, so no connection stays suspended */
-    http_wait_idle(http, 5);
+    if (!idle)
+        idle = http_wait_idle(http, 5);
     http_stop(http);
     pool_destroy(pool);
-    fprintf(stderr, "gamejudge: stopped\n");
+    const char *how[] = {"in_time", idle ? "yes" : "no (grace expired)", NULL};
+    log_event(idle ? "info" : "warn", "stopped", how);
     return 0;
 }
 
@@ -249,6 +265,38 @@ static int solve(int argc, char **argv)
     return 0;
 }
 
+/* ---- healthcheck --------------------------------------------------------- */
+
+/* A container's HEALTHCHECK without curl in the image: one GET /healthz to
+ * the local daemon over a plain socket, a 3-second budget. */
+static int healthcheck(int argc, char **argv)
+{
+    const char *port_text = argc > 0 ? argv[0] : getenv("GAMEJUDGE_PORT");
+    long port = port_text ? strtol(port_text, NULL, 10) : 8080;
+    if (port < 1 || port > 65535) {
+        fprintf(stderr, "gamejudge: healthcheck: bad port '%s'\n", port_text);
+        return 2;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct timeval limit = {3, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    static const char request[] = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n"
+                                  "Connection: close\r\n\r\n";
+    char reply[64] = "";
+    int ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+             write(fd, request, sizeof request - 1) == (ssize_t)(sizeof request - 1) &&
+             read(fd, reply, sizeof reply - 1) >= 12 && strncmp(reply, "HTTP/1.1 200", 12) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (!ok)
+        fprintf(stderr, "gamejudge: healthcheck: 127.0.0.1:%ld did not answer 200\n", port);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -278,6 +326,8 @@ int main(int argc, char **argv)
         }
         return solve(argc - 2, argv + 2);
     }
+    if (strcmp(cmd, "healthcheck") == 0)
+        return healthcheck(argc - 2, argv + 2);
     fprintf(stderr, "gamejudge: unknown command '%s'\n", cmd);
     print_usage(stderr);
     return 2;

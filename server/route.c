@@ -11,10 +11,8 @@ static const struct {
     const char *path;
     route_kind kind;
 } fixed[] = {
-    {"/games", ROUTE_GAMES},
-    {"/healthz", ROUTE_HEALTH},
-    {"/openapi.yaml", ROUTE_SPEC},
-    {"/docs", ROUTE_DOCS},
+    {"/games", ROUTE_GAMES}, {"/healthz", ROUTE_HEALTH}, {"/openapi.yaml", ROUTE_SPEC},
+    {"/docs", ROUTE_DOCS},   {"/readyz", ROUTE_READY},   {"/metrics", ROUTE_METRICS},
 };
 
 static route check_method(route r, const char *method)

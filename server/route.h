@@ -14,6 +14,8 @@ typedef enum route_kind {
     ROUTE_HEALTH,
     ROUTE_SPEC,
     ROUTE_DOCS,
+    ROUTE_READY,
+    ROUTE_METRICS,
     ROUTE_NOT_FOUND,    /* no such path */
     ROUTE_UNKNOWN_GAME, /* /solve/<name> with a name not in the registry */
     ROUTE_BAD_METHOD,   /* path exists, method not in `allow` */

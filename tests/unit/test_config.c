@@ -40,6 +40,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.max_body, 64L << 20);
     ck_assert_int_eq(c.timeout, 30);
     ck_assert_int_eq(c.connection_memory, 64L << 10);
+    ck_assert_int_eq(c.grace, 30);
+    ck_assert_int_eq(c.log_json, 0);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -84,6 +86,8 @@ static const struct {
     {"--limit", "chess.n=3", "--limit: unknown game 'chess'"},
     {"--limit", "grid-walk.side=3", "--limit: grid-walk has no limit 'side' (it has: "},
     {"--limit", "grid-walk", "--limit: 'grid-walk' is not GAME.NAME=VALUE"},
+    {"--grace", "3601", "--grace must be an integer from 0 to 3600, not '3601'"},
+    {"--log-format", "xml", "--log-format must be 'text' or 'json', not 'xml'"},
 };
 
 START_TEST(test_bad_values)
@@ -112,6 +116,33 @@ START_TEST(test_bad_env_and_usage)
     const char *missing[] = {"--port", NULL};
     ck_assert_int_eq(load(&c, NULL, missing, &e), -1);
     ck_assert_str_eq(e.message, "--port needs a value");
+}
+END_TEST
+
+START_TEST(test_logging_and_grace)
+{
+    gj_config c;
+    gj_error e;
+    const char *env[] = {"GAMEJUDGE_LOG_FORMAT", "json", "GAMEJUDGE_GRACE", "5", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), 0);
+    ck_assert_int_eq(c.log_json, 1);
+    ck_assert_int_eq(c.grace, 5);
+    const char *args[] = {"--log-format=text", "--grace", "0", NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_int_eq(c.log_json, 0);
+    ck_assert_int_eq(c.grace, 0);
+
+    const char *pairs[64];
+    char storage[2048];
+    config_describe(&c, pairs, 64, storage, sizeof storage);
+    int seen = 0;
+    for (int i = 0; pairs[i] != NULL; i += 2) {
+        if (strcmp(pairs[i], "grace") == 0)
+            seen += strcmp(pairs[i + 1], "0") == 0;
+        if (strcmp(pairs[i], "limits") == 0)
+            seen += strstr(pairs[i + 1], "grid-walk.rows=100") != NULL;
+    }
+    ck_assert_int_eq(seen, 2);
 }
 END_TEST
 
@@ -158,6 +189,7 @@ int main(void)
     tcase_add_loop_test(tc, test_bad_values, 0, (int)(sizeof bad_values / sizeof bad_values[0]));
     tcase_add_test(tc, test_bad_env_and_usage);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_logging_and_grace);
     tcase_add_test(tc, test_sizes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -1,0 +1,39 @@
+# gamejudge: build on Debian bookworm, run on bookworm-slim with only the
+# runtime libraries.  Configure with GAMEJUDGE_* variables (see
+# `gamejudge serve --help`); the container answers on port 8080.
+#
+#   docker build -t gamejudge .
+#   docker run --rm -p 8080:8080 gamejudge
+
+FROM debian:bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      gcc libc6-dev make pkg-config libmicrohttpd-dev libjansson-dev nodejs npm ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# The pinned tools that render GET /docs, in their own layer for the cache.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+COPY . .
+RUN make BUILD=/build all \
+ && make BUILD=/build install DESTDIR=/out PREFIX=/usr/local
+
+FROM debian:bookworm-slim
+# libmicrohttpd12 and libjansson4 bring the rest (GnuTLS and its helpers).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --no-create-home --shell /usr/sbin/nologin gamejudge
+COPY --from=build /out/usr/local/bin/gamejudge /usr/local/bin/gamejudge
+USER gamejudge
+ENV GAMEJUDGE_HOST=0.0.0.0 \
+    GAMEJUDGE_PORT=8080 \
+    GAMEJUDGE_LOG_FORMAT=json \
+    GAMEJUDGE_GRACE=30
+EXPOSE 8080
+# The binary checks itself: GET /healthz on 127.0.0.1:$GAMEJUDGE_PORT.
+HEALTHCHECK --interval=10s --timeout=4s --start-period=5s --retries=3 \
+  CMD ["gamejudge", "healthcheck"]
+# SIGTERM: refuse new connections, answer every request received, exit 0.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["gamejudge", "serve"]

@@ -1,0 +1,5 @@
+# Operating it: the deployment files against the binary (and the installed
+# layout under chroot), and two daemons behind nginx with one stopped under
+# load.  itest_ops (tests/integration/test_ops.c) covers /metrics with
+# promtool, /readyz and the JSON log; it is built and run with the others.
+EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh

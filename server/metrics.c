@@ -1,0 +1,197 @@
+/* metrics.c - lock-free counters and latency histograms.
+ *
+ * Histogram buckets are cumulative only when rendered: each observation
+ * increments the one bucket it falls in, and render sums them, so an
+ * observation costs one atomic add instead of one per bucket. */
+#include "metrics.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games.h"
+
+#ifndef GJ_VERSION
+#define GJ_VERSION "0.0.0"
+#endif
+
+#define MAX_SERIES_GAMES (8 + 1) /* the registry plus "none" */
+
+static const int statuses[] = {200, 400, 404, 405, 413, 415, 500, 503};
+#define NSTATUS (sizeof statuses / sizeof statuses[0] + 1) /* + "other" */
+
+/* Upper bounds in seconds; the last bucket is +Inf. */
+static const double bounds[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                0.05,   0.1,     0.25,   0.5,   1,      2.5,   5,    10};
+#define NBUCKET (sizeof bounds / sizeof bounds[0] + 1)
+
+typedef struct histogram {
+    atomic_ulong bucket[NBUCKET];
+    atomic_ulong count;
+    atomic_ulong sum_ns;
+} histogram;
+
+struct gj_metrics {
+    size_t ngames;
+    const gj_game *const *games;
+    atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
+    atomic_ulong bytes_in, bytes_out;
+    histogram parse[MAX_SERIES_GAMES], solve[MAX_SERIES_GAMES];
+};
+
+gj_metrics *metrics_create(void)
+{
+    gj_metrics *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
+    m->games = games_all(&m->ngames);
+    if (m->ngames + 1 > MAX_SERIES_GAMES)
+        m->ngames = MAX_SERIES_GAMES - 1;
+    return m;
+}
+
+void metrics_free(gj_metrics *m)
+{
+    free(m);
+}
+
+/* Index of g in the registry; ngames stands for "none". */
+static size_t game_slot(const gj_metrics *m, const gj_game *g)
+{
+    for (size_t i = 0; g != NULL && i < m->ngames; i++)
+        if (m->games[i] == g)
+            return i;
+    return m->ngames;
+}
+
+static size_t status_slot(int status)
+{
+    size_t i = 0;
+    while (i < NSTATUS - 1 && statuses[i] != status)
+        i++;
+    return i;
+}
+
+void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_in, size_t bytes_out)
+{
+    atomic_fetch_add_explicit(&m->requests[game_slot(m, g)][status_slot(status)], 1,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->bytes_in, bytes_in, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
+}
+
+static void observe(histogram *h, double ms)
+{
+    double seconds = ms / 1000;
+    size_t b = 0;
+    while (b < NBUCKET - 1 && seconds > bounds[b])
+        b++;
+    atomic_fetch_add_explicit(&h->bucket[b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->sum_ns, (unsigned long)(ms * 1e6), memory_order_relaxed);
+}
+
+void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, double solve_ms)
+{
+    size_t slot = game_slot(m, g);
+    observe(&m->parse[slot], parse_ms);
+    observe(&m->solve[slot], solve_ms);
+}
+
+static const char *game_label(const gj_metrics *m, size_t slot)
+{
+    return slot < m->ngames ? m->games[slot]->name : "none";
+}
+
+static void put_header(gj_buf *out, const char *name, const char *type, const char *help)
+{
+    char line[256];
+    snprintf(line, sizeof line, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+    buf_puts(out, line);
+}
+
+static void put_sample(gj_buf *out, const char *name, const char *labels, double value)
+{
+    char line[320];
+    snprintf(line, sizeof line, "%s%s%s%s %.9g\n", name, labels[0] ? "{" : "", labels,
+             labels[0] ? "}" : "", value);
+    buf_puts(out, line);
+}
+
+static void render_histogram(gj_metrics *m, histogram *hs, const char *name, const char *help,
+                             gj_buf *out)
+{
+    char series[64], labels[160];
+    put_header(out, name, "histogram", help);
+    for (size_t g = 0; g < m->ngames; g++) {
+        histogram *h = &hs[g];
+        unsigned long cumulative = 0;
+        snprintf(series, sizeof series, "%s_bucket", name);
+        for (size_t b = 0; b < NBUCKET; b++) {
+            cumulative += atomic_load_explicit(&h->bucket[b], memory_order_relaxed);
+            if (b < NBUCKET - 1)
+                snprintf(labels, sizeof labels, "game=\"%s\",le=\"%g\"", game_label(m, g),
+                         bounds[b]);
+            else
+                snprintf(labels, sizeof labels, "game=\"%s\",le=\"+Inf\"", game_label(m, g));
+            put_sample(out, series, labels, (double)cumulative);
+        }
+        snprintf(labels, sizeof labels, "game=\"%s\"", game_label(m, g));
+        snprintf(series, sizeof series, "%s_sum", name);
+        put_sample(out, series, labels, (double)atomic_load(&h->sum_ns) / 1e9);
+        snprintf(series, sizeof series, "%s_count", name);
+        put_sample(out, series, labels, (double)atomic_load(&h->count));
+    }
+}
+
+static void render_requests(gj_metrics *m, gj_buf *out)
+{
+    char labels[160], status[8];
+    put_header(out, "gamejudge_requests_total", "counter",
+               "Requests answered, by game (none: not a solve) and HTTP status.");
+    for (size_t g = 0; g <= m->ngames; g++)
+        for (size_t s = 0; s < NSTATUS; s++) {
+            if (s < NSTATUS - 1)
+                snprintf(status, sizeof status, "%d", statuses[s]);
+            else
+                snprintf(status, sizeof status, "other");
+            snprintf(labels, sizeof labels, "game=\"%s\",status=\"%s\"", game_label(m, g), status);
+            put_sample(out, "gamejudge_requests_total", labels,
+                       (double)atomic_load(&m->requests[g][s]));
+        }
+    put_header(out, "gamejudge_rejected_total", "counter",
+               "Requests refused with 503 because every worker was busy and the queue full.");
+    unsigned long rejected = 0;
+    for (size_t g = 0; g <= m->ngames; g++)
+        rejected += atomic_load(&m->requests[g][status_slot(503)]);
+    put_sample(out, "gamejudge_rejected_total", "", (double)rejected);
+}
+
+void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
+{
+    put_header(out, "gamejudge_build_info", "gauge", "The running build; always 1.");
+    put_sample(out, "gamejudge_build_info", "version=\"" GJ_VERSION "\"", 1);
+    render_requests(m, out);
+    put_header(out, "gamejudge_received_bytes_total", "counter", "Request body bytes read.");
+    put_sample(out, "gamejudge_received_bytes_total", "", (double)atomic_load(&m->bytes_in));
+    put_header(out, "gamejudge_sent_bytes_total", "counter", "Response body bytes sent.");
+    put_sample(out, "gamejudge_sent_bytes_total", "", (double)atomic_load(&m->bytes_out));
+    render_histogram(m, m->parse, "gamejudge_parse_seconds", "Time to parse a position, by game.",
+                     out);
+    render_histogram(m, m->solve, "gamejudge_solve_seconds",
+                     "Time to solve a parsed position, by game.", out);
+    put_header(out, "gamejudge_queue_depth", "gauge", "Solves waiting for a worker.");
+    put_sample(out, "gamejudge_queue_depth", "", gauges->queued);
+    put_header(out, "gamejudge_queue_capacity", "gauge", "Solves that may wait before 503.");
+    put_sample(out, "gamejudge_queue_capacity", "", gauges->queue_capacity);
+    put_header(out, "gamejudge_workers_busy", "gauge", "Workers solving now.");
+    put_sample(out, "gamejudge_workers_busy", "", gauges->busy);
+    put_header(out, "gamejudge_workers", "gauge", "Worker threads.");
+    put_sample(out, "gamejudge_workers", "", gauges->workers);
+    put_header(out, "gamejudge_requests_in_flight", "gauge",
+               "Requests received and not yet answered.");
+    put_sample(out, "gamejudge_requests_in_flight", "", (double)gauges->in_flight);
+    put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
+    put_sample(out, "gamejudge_ready", "", gauges->ready);
+}

@@ -1,0 +1,39 @@
+/* metrics.h - counters and histograms for GET /metrics (Prometheus text
+ * format 0.0.4).
+ *
+ * Every update is a relaxed atomic add on a fixed array slot, so threads
+ * record without locks; a scrape reads each slot once.  Series are fixed
+ * at start-up: games from the registry (plus "none" for requests that are
+ * not solves) times the statuses the service answers. */
+#ifndef GJ_METRICS_H
+#define GJ_METRICS_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "game.h"
+
+typedef struct gj_metrics gj_metrics;
+
+gj_metrics *metrics_create(void);
+void metrics_free(gj_metrics *m);
+
+/* One finished request: its game (NULL when not a solve), status, and the
+ * bytes it brought and took away. */
+void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_in,
+                     size_t bytes_out);
+
+/* Parse and solve times of one solve, in milliseconds. */
+void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, double solve_ms);
+
+/* The gauges read at scrape time. */
+typedef struct metrics_gauges {
+    int queued, busy, workers, queue_capacity;
+    long in_flight;
+    int ready;
+} metrics_gauges;
+
+/* Append the whole exposition to out. */
+void metrics_render(gj_metrics *m, const metrics_gauges *g, gj_buf *out);
+
+#endif

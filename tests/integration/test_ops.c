@@ -1,0 +1,257 @@
+/* test_ops.c - what an operator relies on: /metrics in the Prometheus text
+ * format (checked by promtool) with counters that move, /readyz turning
+ * 503 once a stop begins, and JSON log lines with every promised field. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <curl/curl.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "daemon.h"
+
+static http_reply fetch(const test_daemon *d, const char *method, const char *path,
+                        const char *body)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s%s", d->base, path);
+    http_call c = {method, url, NULL, body, body ? strlen(body) : 0, 0};
+    return http_do(&c);
+}
+
+/* The value of one sample line "name{labels} value" in an exposition. */
+static double sample(const char *text, const char *series)
+{
+    const char *at = text;
+    size_t n = strlen(series);
+    while ((at = strstr(at, series)) != NULL) {
+        if ((at == text || at[-1] == '\n') && at[n] == ' ')
+            return strtod(at + n + 1, NULL);
+        at += n;
+    }
+    ck_abort_msg("no sample %s", series);
+    return 0;
+}
+
+static int promtool_accepts(const char *text, char *report, size_t cap)
+{
+    char path[] = "/tmp/gj-metrics-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t got = fread(report, 1, cap - 1, p);
+    report[got] = '\0';
+    int status = pclose(p);
+    unlink(path);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+START_TEST(test_metrics)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    http_reply before = fetch(&d, "GET", "/metrics", NULL);
+    ck_assert_int_eq(before.status, 200);
+    char *type = http_header(&before, "Content-Type");
+    ck_assert_str_eq(type, "text/plain; version=0.0.4; charset=utf-8");
+    free(type);
+    char report[4096];
+    ck_assert_msg(promtool_accepts(before.body, report, sizeof report), "promtool: %s", report);
+
+    /* Two solves, one bad input, one 404; then the counters must have moved. */
+    http_reply r = fetch(&d, "POST", "/solve/prime-chocolate", "1\n-\n");
+    http_reply_free(&r);
+    r = fetch(&d, "POST", "/solve/prime-chocolate", "1\nX\n");
+    http_reply_free(&r);
+    r = fetch(&d, "POST", "/solve/grid-walk", "1 1\n?\n");
+    http_reply_free(&r);
+    r = fetch(&d, "GET", "/nowhere", NULL);
+    http_reply_free(&r);
+    http_reply after = fetch(&d, "GET", "/metrics", NULL);
+    ck_assert_msg(promtool_accepts(after.body, report, sizeof report), "promtool: %s", report);
+
+    static const struct {
+        const char *series;
+        double delta;
+    } moved[] = {
+        {"gamejudge_requests_total{game=\"prime-chocolate\",status=\"200\"}", 2},
+        {"gamejudge_requests_total{game=\"grid-walk\",status=\"400\"}", 1},
+        {"gamejudge_requests_total{game=\"none\",status=\"404\"}", 1},
+        {"gamejudge_parse_seconds_count{game=\"prime-chocolate\"}", 2},
+        {"gamejudge_solve_seconds_count{game=\"prime-chocolate\"}", 2},
+        {"gamejudge_parse_seconds_bucket{game=\"grid-walk\",le=\"+Inf\"}", 1},
+        {"gamejudge_received_bytes_total", 4 + 4 + 6},
+    };
+    for (size_t i = 0; i < sizeof moved / sizeof moved[0]; i++)
+        ck_assert_msg(sample(after.body, moved[i].series) - sample(before.body, moved[i].series) ==
+                          moved[i].delta,
+                      "%s did not move by %g", moved[i].series, moved[i].delta);
+    ck_assert(sample(after.body, "gamejudge_sent_bytes_total") >
+              sample(before.body, "gamejudge_sent_bytes_total"));
+    ck_assert(sample(after.body, "gamejudge_build_info{version=\"0.1.0\"}") == 1);
+    ck_assert(sample(after.body, "gamejudge_ready") == 1);
+    ck_assert(sample(after.body, "gamejudge_workers") >= 1);
+    http_reply_free(&before);
+    http_reply_free(&after);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* Send one request on an open socket and read the status line and body. */
+static long raw_get(int fd, const char *path, char *reply, size_t cap)
+{
+    char req[256];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: test\r\n\r\n", path);
+    ck_assert_int_eq(write(fd, req, (size_t)n), n);
+    size_t got = 0;
+    while (got < cap - 1) {
+        ssize_t k = read(fd, reply + got, cap - 1 - got);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+        reply[got] = '\0';
+        const char *end = strstr(reply, "\r\n\r\n");
+        const char *len = strstr(reply, "Content-Length: ");
+        if (end && len && got >= (size_t)(end + 4 - reply) + (size_t)atol(len + 16))
+            break;
+    }
+    reply[got] = '\0';
+    return strncmp(reply, "HTTP/1.1 ", 9) == 0 ? atol(reply + 9) : -1;
+}
+
+/* /readyz is 200 while serving and 503 {"status":"draining"} from the
+ * moment SIGTERM arrives (seen on a connection opened before it), while a
+ * slow solve still finishes. */
+START_TEST(test_readiness_flips_on_sigterm)
+{
+    test_daemon d;
+    const char *flags[] = {
+        "--workers", "1", "--limit",
+        "staircase-chess.rows=13,staircase-chess.cols=13,staircase-chess.size=26", NULL};
+    daemon_start(&d, flags);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)d.port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    char reply[4096];
+    ck_assert_int_eq(raw_get(fd, "/readyz", reply, sizeof reply), 200);
+    ck_assert_ptr_nonnull(strstr(reply, "{\"status\":\"ready\"}"));
+
+    /* A slow solve keeps the daemon draining while we look. */
+    int slow = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_eq(connect(slow, (struct sockaddr *)&a, sizeof a), 0);
+    char body[4096];
+    int n = snprintf(body, sizeof body, "13 13\n");
+    for (int i = 0; i < 338; i++)
+        n += snprintf(body + n, sizeof body - (size_t)n, "%d ", (i * 7919) % 100001);
+    char head[256];
+    int h = snprintf(
+        head, sizeof head,
+        "POST /solve/staircase-chess HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n", n);
+    ck_assert_int_eq(write(slow, head, (size_t)h), h);
+    ck_assert_int_eq(write(slow, body, (size_t)n), n);
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+
+    kill(d.pid, SIGTERM);
+    nanosleep(&pause, NULL);
+    ck_assert_int_eq(raw_get(fd, "/readyz", reply, sizeof reply), 503);
+    ck_assert_ptr_nonnull(strstr(reply, "{\"status\":\"draining\"}"));
+    ck_assert_ptr_nonnull(strstr(reply, "Connection: close"));
+    close(fd);
+
+    /* The slow solve is still answered, and the daemon exits 0. */
+    char answer[4096];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof answer - 1 && (k = read(slow, answer + got, sizeof answer - 1 - got)) > 0)
+        got += (size_t)k;
+    answer[got] = '\0';
+    ck_assert_msg(strncmp(answer, "HTTP/1.1 200", 12) == 0, "slow solve: %s", answer);
+    close(slow);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* --log-format json: one JSON object per line with the promised fields. */
+START_TEST(test_json_log)
+{
+    test_daemon d;
+    const char *flags[] = {"--log-format", "json", NULL};
+    daemon_start(&d, flags);
+    const char *id[] = {"X-Request-Id: json-log-1", NULL};
+    char url[256];
+    snprintf(url, sizeof url, "%s/solve/grid-walk", d.base);
+    http_call c = {"POST", url, id, "1 1\n.\n", 6, 0};
+    http_reply r = http_do(&c);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+
+    char *log = daemon_wait_log(&d, "json-log-1");
+    ck_assert_ptr_nonnull(log);
+    int saw_config = 0, saw_request = 0;
+    for (char *line = strtok(log, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        json_t *j = json_loads(line, 0, NULL);
+        ck_assert_msg(j != NULL, "not a JSON line: %s", line);
+        const char *msg = json_string_value(json_object_get(j, "msg"));
+        ck_assert_ptr_nonnull(json_string_value(json_object_get(j, "time")));
+        ck_assert_ptr_nonnull(json_string_value(json_object_get(j, "level")));
+        if (msg && strcmp(msg, "configuration") == 0) {
+            saw_config = 1;
+            ck_assert_str_eq(json_string_value(json_object_get(j, "log_format")), "json");
+            ck_assert_ptr_nonnull(json_object_get(j, "workers"));
+            ck_assert_ptr_nonnull(json_object_get(j, "limits"));
+        }
+        const char *rid = json_string_value(json_object_get(j, "request_id"));
+        if (msg && strcmp(msg, "request") == 0 && rid && strcmp(rid, "json-log-1") == 0) {
+            saw_request = 1;
+            static const char *const fields[] = {"method",      "path",      "game",     "status",
+                                                 "duration_us", "queue_ms",  "parse_ms", "solve_ms",
+                                                 "bytes_in",    "bytes_out", "client",   "end"};
+            for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+                ck_assert_msg(json_object_get(j, fields[i]) != NULL, "no %s in %s", fields[i],
+                              line);
+            ck_assert_str_eq(json_string_value(json_object_get(j, "game")), "grid-walk");
+            ck_assert_str_eq(json_string_value(json_object_get(j, "client")), "127.0.0.1");
+            ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), 200);
+            ck_assert_int_eq(json_integer_value(json_object_get(j, "bytes_in")), 6);
+        }
+        json_decref(j);
+    }
+    ck_assert(saw_config && saw_request);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+int main(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    Suite *s = suite_create("ops");
+    TCase *tc = tcase_create("ops");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_metrics);
+    tcase_add_test(tc, test_readiness_flips_on_sigterm);
+    tcase_add_test(tc, test_json_log);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    curl_global_cleanup();
+    return failed == 0 ? 0 : 1;
+}
