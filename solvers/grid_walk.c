@@ -15,8 +15,8 @@
  * The cells missed by some maximum matching are the unmatched cells of one
  * maximum matching plus every cell reachable from them along an alternating
  * path (any edge, then a matching edge, again and again), which never
- * changes colour.  A Karp-Sipser greedy start, Hopcroft-Karp phases
- * (O(E sqrt V), E <= 2V) and one BFS give them all.  Everything is
+ * changes colour.  A Karp-Sipser greedy start, Kuhn rounds then
+ * Hopcroft-Karp phases (O(E sqrt V), E <= 2V) and one BFS give them all.  Everything is
  * iterative, and the graph is never stored: neighbours are read off the
  * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
  * the padded grid and 16 per free cell. */
@@ -414,16 +414,21 @@ static void flip_path(graph *g, int top)
     }
 }
 
-/* May the DFS go from u on to m, the partner of u's neighbour?  Strictly it
- * follows the layers one at a time up to `limit`, as Hopcroft-Karp does;
- * relaxed it may skip layers, which still gives simple alternating paths
- * because layers only grow along them. */
-static int may_step(const graph *g, int u, int m, int limit, int relaxed)
+/* How a DFS pass may move: STRICT follows the layers one at a time up to
+ * `limit`, as Hopcroft-Karp does; RELAXED may skip layers, which still gives
+ * simple alternating paths because layers only grow along them; FREE
+ * ignores the layers (Kuhn's search): any cell not visited this pass. */
+enum search { STRICT, RELAXED, FREE };
+
+/* May the DFS go from u on to m, the partner of u's neighbour? */
+static int may_step(const graph *g, int u, int m, int limit, enum search mode)
 {
     int lu = g->at[u].layer, lm = g->at[m].layer;
     if (g->next[m] != 0)
         return 0; /* visited this pass */
-    if (relaxed)
+    if (mode == FREE)
+        return 1;
+    if (mode == RELAXED)
         return lm > lu && lm != FAR;
     return lu < limit && lm == lu + 1;
 }
@@ -432,7 +437,7 @@ static int may_step(const graph *g, int u, int m, int limit, int relaxed)
  * (strict: one ending at layer `limit`), with an explicit stack.  A cell
  * that fails stays visited: the cells it could go on to only get fewer.
  * So a pass costs O(E). */
-static int augment_from(graph *g, int root, int limit, int relaxed)
+static int augment_from(graph *g, int root, int limit, enum search mode)
 {
     int top = 0;
     g->stack[top++] = root;
@@ -444,11 +449,11 @@ static int augment_from(graph *g, int root, int limit, int relaxed)
         }
         int m = g->at[u + g->step[g->next[u]++]].mate;
         if (m == UNMATCHED) {
-            if (relaxed || g->at[u].layer == limit) {
+            if (mode != STRICT || g->at[u].layer == limit) {
                 flip_path(g, top);
                 return 1;
             }
-        } else if (m != BLOCKED && may_step(g, u, m, limit, relaxed)) {
+        } else if (m != BLOCKED && may_step(g, u, m, limit, mode)) {
             g->stack[top++] = m;
         }
     }
@@ -456,19 +461,49 @@ static int augment_from(graph *g, int root, int limit, int relaxed)
 }
 
 /* One DFS pass from every unmatched cell of side s; returns the paths found. */
-static int augment_all(graph *g, int s, int limit, int relaxed)
+static int augment_all(graph *g, int s, int limit, enum search mode)
 {
     int found = 0;
     for (int i = 0; i < g->nside[s]; i++) {
         int u = g->side[s][i];
-        if (g->at[u].mate == UNMATCHED && g->at[u].layer == 0 && g->next[u] == 0)
-            found += augment_from(g, u, limit, relaxed);
+        if (g->at[u].mate == UNMATCHED && (mode == FREE || g->at[u].layer == 0) && g->next[u] == 0)
+            found += augment_from(g, u, limit, mode);
     }
     return found;
 }
 
-/* Hopcroft-Karp phases, each searching from the side with fewer unmatched
- * cells (augmenting paths read the same both ways).  Grids with a few
+static void forget_visits(graph *g, int s)
+{
+    for (int i = 0; i < g->nside[s]; i++)
+        g->next[g->side[s][i]] = 0;
+}
+
+/* Kuhn rounds: a FREE pass from every unmatched cell of the side with fewer,
+ * the visit marks shared within a round, until a round finds nothing (then
+ * no augmenting path exists, since a pass that changes nothing explores
+ * every alternating path: return 1) or `rounds` have run (return 0).  On a
+ * grid with a few percent blocked the greedy start leaves a few hundred
+ * cells whose augmenting paths run for hundreds of steps in every
+ * direction; a layered phase finds the few that climb its layers, after a
+ * full BFS, while a free pass takes paths of any shape and needs no BFS. */
+static int match_by_rounds(graph *g, int unmatched[2], int rounds)
+{
+    for (int round = 0; round < rounds; round++) {
+        int s = unmatched[1] < unmatched[0];
+        forget_visits(g, s);
+        int found = augment_all(g, s, 0, FREE);
+        if (found == 0)
+            return 1;
+        unmatched[0] -= found;
+        unmatched[1] -= found;
+    }
+    return 0;
+}
+
+/* First at most sqrt(V) Kuhn rounds (above).  If they have not finished,
+ * Hopcroft-Karp phases, each searching from the side with fewer unmatched
+ * cells (augmenting paths read the same both ways); started from any
+ * matching they take O(E sqrt V), so that bound holds overall.  Grids with a few
  * blocked cells leave long augmenting paths, one length per phase, so the
  * first sqrt(V) phases follow their strict pass with a relaxed one, which
  * finds paths of many lengths at once.  The phases after them are plain
@@ -483,19 +518,20 @@ static int match_maximum(graph *g, int cells)
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < g->nside[s]; i++)
             unmatched[s] += g->at[g->side[s][i]].mate == UNMATCHED;
+    if (match_by_rounds(g, unmatched, relaxed_phases))
+        return 0;
     for (int phase = 0;; phase++) {
         int s = unmatched[1] < unmatched[0];
         int limit = build_layers(g, s);
         if (limit == FAR)
             return 0;
-        int found = augment_all(g, s, limit, 0);
+        int found = augment_all(g, s, limit, STRICT);
         if (found == 0)
             return -1; /* a shortest path exists, so the strict pass must find one */
         if (phase < relaxed_phases) {
             /* Flipped cells stay out (layer FAR); the rest may be visited again. */
-            for (int i = 0; i < g->nside[s]; i++)
-                g->next[g->side[s][i]] = 0;
-            found += augment_all(g, s, limit, 1);
+            forget_visits(g, s);
+            found += augment_all(g, s, limit, RELAXED);
         }
         unmatched[0] -= found;
         unmatched[1] -= found;

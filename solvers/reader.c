@@ -86,7 +86,7 @@ static int fail_token(gj_reader *r, const char *at, const char *what, const char
                       quoted);
 }
 
-int reader_long(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e)
+int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e)
 {
     skip_space(r);
     const char *start = r->p, *p = r->p;

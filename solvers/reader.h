@@ -21,8 +21,47 @@ typedef struct gj_reader {
 void reader_init(gj_reader *r, const char *buf, size_t len);
 
 /* Read one decimal integer (optional sign) in [lo, hi]; `what` names it in
- * errors ("the value of n", "row 3, column 2 of A"). */
-int reader_long(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e);
+ * errors ("the value of n", "row 3, column 2 of A").  Use reader_long: this
+ * is its general path. */
+int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e);
+
+/* reader_long's common case, inline: spaces and newlines, 1..9 digits, then
+ * whitespace, with at least 10 bytes left.  That is almost every number of a
+ * large input, and the call, the sign, the overflow check and the general
+ * whitespace test cost more than the digits themselves.  Anything else (a
+ * sign, a long number, a bad byte, the last few bytes, a value out of range)
+ * takes the general path from the first byte of the token, so errors read
+ * exactly as before. */
+static inline int reader_long(gj_reader *r, const char *what, long lo, long hi, long *out,
+                              gj_error *e)
+{
+    const char *p = r->p, *end = r->end;
+    while (p < end && (*p == ' ' || *p == '\n')) {
+        if (*p == '\n') {
+            r->line++;
+            r->line_start = p + 1;
+        }
+        p++;
+    }
+    r->p = p;
+    if (end - p < 10)
+        return reader_long_slow(r, what, lo, hi, out, e);
+    unsigned long v = (unsigned long)(unsigned char)*p - '0';
+    if (v > 9)
+        return reader_long_slow(r, what, lo, hi, out, e);
+    const char *q = p + 1;
+    unsigned long d;
+    while (q < p + 9 && (d = (unsigned long)(unsigned char)*q - '0') <= 9) {
+        v = v * 10 + d;
+        q++;
+    }
+    /* q <= p + 9 < end: the terminator is in bounds. */
+    if ((*q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') || (long)v < lo || (long)v > hi)
+        return reader_long_slow(r, what, lo, hi, out, e);
+    r->p = q;
+    *out = (long)v;
+    return 0;
+}
 
 /* Read one whitespace-delimited token, such as a grid row.  *word points into
  * the input; *line and *column (either may be NULL) give where it starts. */

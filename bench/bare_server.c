@@ -1,0 +1,66 @@
+/* bare_server.c - the small-request ceiling: libmicrohttpd alone.
+ *
+ *   bare_server PORT
+ *
+ * The same threading mode as the service (one internal epoll polling
+ * thread, inter-thread signalling, suspend/resume allowed), and for every
+ * request, whatever its method or body, the same small JSON answer from a
+ * static buffer.  No routing, no worker hand-off, no logging: what the
+ * service adds to a small request is the difference to this. */
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char answer[] = "{\"game\":\"matrix-game\",\"outcomes\":[\"GGG\",\"MGG\",\"MGG\"]}";
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *data,
+                                  size_t *size, void **state)
+{
+    static int seen;
+    (void)cls, (void)url, (void)method, (void)version, (void)data;
+    if (*state == NULL) { /* the headers: wait for the body */
+        *state = &seen;
+        return MHD_YES;
+    }
+    if (*size != 0) { /* a piece of the body: drop it */
+        *size = 0;
+        return MHD_YES;
+    }
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        sizeof answer - 1, (void *)answer, MHD_RESPMEM_PERSISTENT);
+    if (resp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+    sigset_t stop;
+    int sig;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC;
+    struct MHD_Daemon *d =
+        MHD_start_daemon(flags, (uint16_t)atoi(argv[1]), NULL, NULL, on_request, NULL,
+                         MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_THREAD_POOL_SIZE, 1u,
+                         MHD_OPTION_END);
+    if (d == NULL)
+        return 1;
+    printf("listening on http://127.0.0.1:%s\n", argv[1]);
+    fflush(stdout);
+    sigwait(&stop, &sig);
+    MHD_stop_daemon(d);
+    return 0;
+}

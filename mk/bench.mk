@@ -1,0 +1,48 @@
+# bench.mk - `make bench`: baselines, inputs, measurements, bench/results.md and plots.
+#
+# The helpers in bench/ are built here with the project's flags; the seed
+# reference programs are built from ../shared/reference with g++ -O2 when
+# that directory exists (never copied into the project).  Missing tools
+# (wrk, gnuplot, g++) are installed with apt-get when running as root.
+
+BENCH_DIR := $(BUILD)/bench
+BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server)
+REFERENCE_DIR ?= ../shared/reference
+REFERENCE_GAMES := matrix-game grid-walk nim-shortcuts prime-chocolate staircase-chess
+REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
+                    $(addprefix $(BENCH_DIR)/ref/,$(REFERENCE_GAMES)))
+BENCH_APT := wrk gnuplot-nox g++ curl
+BENCH_CMDS := wrk gnuplot g++ curl
+
+.PHONY: bench bench-deps bench-tools
+
+bench-deps:
+	@missing=""; for c in $(BENCH_CMDS); do command -v $$c >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "bench: installing $(BENCH_APT)"; \
+	    (apt-get install -y $(BENCH_APT) || (apt-get update && apt-get install -y $(BENCH_APT))) \
+	      >/dev/null; \
+	  else \
+	    echo "bench: missing one of: $(BENCH_CMDS); run as root or: sudo apt-get install -y $(BENCH_APT)"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+$(BENCH_DIR)/bare_server: bench/bare_server.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(PKG_LIBS) -o $@
+
+$(BENCH_DIR)/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BENCH_DIR)/ref/%: $(REFERENCE_DIR)/%.cpp
+	@mkdir -p $(dir $@)
+	g++ -O2 -w $< -o $@
+
+bench-tools: $(BIN) $(BENCH_TOOLS) $(REFERENCE_BINS)
+
+bench: deps bench-deps
+	@$(MAKE) --no-print-directory bench-tools
+	bench/run.sh $(BIN) $(BENCH_DIR) $(if $(REFERENCE_BINS),$(BENCH_DIR)/ref,-)
