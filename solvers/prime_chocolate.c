@@ -14,6 +14,7 @@
  *     both axes from within one row and column of it.
  * Largest squares come from the usual bottom-up DP over two rows: O(n^2)
  * time, O(n) memory beyond the board. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,43 @@ static position *new_position(long n, gj_error *e)
     return pos;
 }
 
+/* Bytes of a 64-bit word that are zero get 0x80, the others 0 (exact: no
+ * borrow crosses bytes because the high bit is masked off first). */
+static uint64_t zero_bytes(uint64_t w)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    return ~(((w & low7) + low7) | w | low7);
+}
+
+#define EVERY_BYTE(b) (0x0101010101010101ULL * (uint64_t)(b))
+
 /* Decode one row of `X`, `-` and the en dash (UTF-8 e2 80 93) into out[].
  * Returns the number of cells, or -1 with *bad at the offending byte; stops
- * counting at n + 1 so an over-long row is caught without overrunning out. */
+ * storing at n cells so an over-long row is caught without overrunning out.
+ *
+ * A row of exactly n bytes of `X` and `-` is the common case and is decoded
+ * eight bytes at a time (a dash becomes 1, an X 0, anything else stops the
+ * fast pass); any other row (an en dash, a bad byte, a wrong length) takes
+ * the byte-by-byte path, which also finds the exact place of a mistake. */
 static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
 {
+    if ((long)len == n) {
+        size_t i = 0;
+        for (; i + 8 <= len; i += 8) {
+            uint64_t w, dash, x;
+            memcpy(&w, s + i, 8);
+            dash = zero_bytes(w ^ EVERY_BYTE('-'));
+            x = zero_bytes(w ^ EVERY_BYTE('X'));
+            if ((dash | x) != EVERY_BYTE(0x80))
+                break;
+            dash >>= 7;
+            memcpy(out + i, &dash, 8);
+        }
+        for (; i < len && (s[i] == '-' || s[i] == 'X'); i++)
+            out[i] = s[i] == '-';
+        if (i == len)
+            return n;
+    }
     long cells = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c;
@@ -234,29 +267,68 @@ typedef struct box {
  * i-1 <= r <= i+p-1 (and likewise for columns); block corners range over
  * top..bottom-1, so touching all of them is the test in square_touches. */
 
-/* Count the chocolate and bound every full 2 x 2 block. */
-static long survey(const position *pos, box *b)
+/* The number of 1 bytes among n 0/1 bytes, eight at a time: multiplying
+ * by 0x0101... sums a word's bytes into its top byte (at most 8). */
+static long count_ones(const unsigned char *cells, long n)
+{
+    long count = 0, j = 0;
+    for (; j + 8 <= n; j += 8) {
+        uint64_t w;
+        memcpy(&w, cells + j, 8);
+        count += (long)((w * EVERY_BYTE(1)) >> 56);
+    }
+    for (; j < n; j++)
+        count += cells[j];
+    return count;
+}
+
+static void and_rows(unsigned char *out, const unsigned char *a, const unsigned char *b, long n)
+{
+    long j = 0;
+    for (; j + 8 <= n; j += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + j, 8);
+        memcpy(&y, b + j, 8);
+        x &= y;
+        memcpy(out + j, &x, 8);
+    }
+    for (; j < n; j++)
+        out[j] = a[j] & b[j];
+}
+
+/* Count the chocolate and bound every full 2 x 2 block.  Per pair of rows,
+ * pair[] = row AND next row (eight cells at a time); a block is two adjacent
+ * ones in pair[], and only the first and the last of them matter, so two
+ * short scans from the ends replace a test per cell. */
+static long survey(const position *pos, unsigned char *pair, box *b)
 {
     long n = pos->n, count = 0;
     b->any = 0;
     b->top = b->left = n;
     b->bottom = b->right = -1;
     for (long i = 0; i < n; i++) {
-        const unsigned char *row = pos->cell + i * n, *next = row + n;
-        for (long j = 0; j < n; j++) {
-            count += row[j];
-            if (i + 1 < n && j + 1 < n && row[j] & row[j + 1] & next[j] & next[j + 1]) {
-                b->any = 1;
-                if (i < b->top)
-                    b->top = i;
-                if (i + 1 > b->bottom)
-                    b->bottom = i + 1;
-                if (j < b->left)
-                    b->left = j;
-                if (j + 1 > b->right)
-                    b->right = j + 1;
-            }
-        }
+        const unsigned char *row = pos->cell + i * n;
+        long in_row = count_ones(row, n);
+        count += in_row;
+        if (i + 1 == n || in_row < 2)
+            continue;
+        and_rows(pair, row, row + n, n);
+        long first = 0;
+        while (first + 1 < n && !(pair[first] & pair[first + 1]))
+            first++;
+        if (first + 1 >= n)
+            continue;
+        long last = n - 2;
+        while (!(pair[last] & pair[last + 1]))
+            last--;
+        if (!b->any)
+            b->top = i;
+        b->any = 1;
+        b->bottom = i + 1;
+        if (first < b->left)
+            b->left = first;
+        if (last + 1 > b->right)
+            b->right = last + 1;
     }
     return count;
 }
@@ -264,34 +336,29 @@ static long survey(const position *pos, box *b)
 /* Is there an all-chocolate square of side 1 or an odd prime that touches
  * every block?  A corner more than one row below the top block row (or one
  * column right of the leftmost) misses that block, so only those are tried. */
-static int square_touches(const position *pos, const box *b, const long *prime_floor, long *side)
+static int square_touches(const position *pos, const box *b, const long *prime_floor, int *side)
 {
     long n = pos->n;
-    long *below = side, *here = side + (n + 1);
+    int *below = side, *here = side + (n + 1);
     memset(below, 0, (size_t)(n + 1) * sizeof *below);
+    here[n] = 0;
     for (long i = n - 1; i >= 0; i--) {
         const unsigned char *row = pos->cell + i * n;
-        here[n] = 0;
+        /* Branch-free: half-eaten bars make `if (row[j])` a coin toss. */
         for (long j = n - 1; j >= 0; j--) {
-            long s = 0;
-            if (row[j]) {
-                s = below[j];
-                if (here[j + 1] < s)
-                    s = here[j + 1];
-                if (below[j + 1] < s)
-                    s = below[j + 1];
-                s++;
-            }
-            here[j] = s;
-            if (i <= b->top + 1 && j <= b->left + 1) {
-                long p = prime_floor[s];
-                if (p > 0 && i + p - 1 >= b->bottom - 1 && j + p - 1 >= b->right - 1)
-                    return 1;
-            }
+            int m = below[j] < here[j + 1] ? below[j] : here[j + 1];
+            m = below[j + 1] < m ? below[j + 1] : m;
+            here[j] = (m + 1) * row[j];
         }
-        long *t = below;
+        for (long j = 0; i <= b->top + 1 && j <= b->left + 1 && j < n; j++) {
+            long p = prime_floor[here[j]];
+            if (p > 0 && i + p - 1 >= b->bottom - 1 && j + p - 1 >= b->right - 1)
+                return 1;
+        }
+        int *t = below;
         below = here;
         here = t;
+        here[n] = 0;
     }
     return 0;
 }
@@ -300,7 +367,11 @@ static int solve(void *p, gj_error *e)
 {
     position *pos = p;
     box b;
-    long count = survey(pos, &b);
+    unsigned char *pair = malloc((size_t)pos->n);
+    if (pair == NULL)
+        return gj_fail_nomem(e);
+    long count = survey(pos, pair, &b);
+    free(pair);
     if (count % 2 == 0 || !b.any) {
         /* Even: the 2 x 2 move flips parity.  Odd with no 2 x 2: any single
          * square leaves Dia an even count of odd moves. */
@@ -308,7 +379,7 @@ static int solve(void *p, gj_error *e)
         return 0;
     }
     long *prime_floor = odd_prime_floor(pos->n);
-    long *side = malloc(2 * ((size_t)pos->n + 1) * sizeof *side);
+    int *side = malloc(2 * ((size_t)pos->n + 1) * sizeof *side);
     if (prime_floor == NULL || side == NULL) {
         free(prime_floor);
         free(side);

@@ -6,7 +6,9 @@
 #include "reader.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static int is_space(unsigned char c)
 {
@@ -39,9 +41,20 @@ static long column_of(const gj_reader *r, const char *at)
     return (long)(at - r->line_start) + 1;
 }
 
+/* Whitespace bytes are all <= 0x20, so a word of eight bytes above 0x20
+ * (the usual inside a grid row) is skipped whole; a word that may hold one
+ * is walked byte by byte.  (x - 0x21..) & ~x & 0x80.. is non-zero exactly
+ * when some byte of x is below 0x21.) */
 static size_t token_length(const gj_reader *r, const char *at)
 {
     const char *q = at;
+    while (r->end - q >= 8) {
+        uint64_t x;
+        memcpy(&x, q, 8);
+        if (((x - 0x2121212121212121ULL) & ~x & 0x8080808080808080ULL) != 0)
+            break;
+        q += 8;
+    }
     while (q < r->end && !is_space((unsigned char)*q))
         q++;
     return (size_t)(q - at);
