@@ -24,6 +24,9 @@ enum {
     OPT_IO_THREADS,
     OPT_CONN_MEMORY,
     OPT_GRACE,
+    OPT_REQUEST_TIMEOUT,
+    OPT_MAX_CONNECTIONS,
+    OPT_MAX_PER_IP,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_COUNT
@@ -46,6 +49,13 @@ static const gj_option options[OPT_COUNT] = {
                          "HTTP header memory per connection (default 64K)"},
     [OPT_GRACE] = {"--grace", "GAMEJUDGE_GRACE", "S",
                    "seconds a stop waits for requests in progress (default 30)"},
+    [OPT_REQUEST_TIMEOUT] = {"--request-timeout", "GAMEJUDGE_REQUEST_TIMEOUT", "S",
+                             "seconds from a request's start to its answer, queue included; "
+                             "slower clients are cut off, later solves get 503 (default 60)"},
+    [OPT_MAX_CONNECTIONS] = {"--max-connections", "GAMEJUDGE_MAX_CONNECTIONS", "N",
+                             "open connections at once (default 1024)"},
+    [OPT_MAX_PER_IP] = {"--max-connections-per-ip", "GAMEJUDGE_MAX_CONNECTIONS_PER_IP", "N",
+                        "open connections from one address, 0 for no limit (default 256)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -74,6 +84,9 @@ void config_defaults(gj_config *c)
     c->io_threads = 1;
     c->connection_memory = 64L << 10;
     c->grace = 30;
+    c->request_timeout = 60;
+    c->max_connections = 1024;
+    c->max_connections_per_ip = 256;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -199,6 +212,9 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_IO_THREADS] = {1, 64, 0},
         [OPT_CONN_MEMORY] = {8L << 10, 16L << 20, 1},
         [OPT_GRACE] = {0, 3600, 0},
+        [OPT_REQUEST_TIMEOUT] = {1, 86400, 0},
+        [OPT_MAX_CONNECTIONS] = {1, 65536, 0},
+        [OPT_MAX_PER_IP] = {0, 65536, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -209,6 +225,9 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_IO_THREADS] = &c->io_threads,
         [OPT_CONN_MEMORY] = &c->connection_memory,
         [OPT_GRACE] = &c->grace,
+        [OPT_REQUEST_TIMEOUT] = &c->request_timeout,
+        [OPT_MAX_CONNECTIONS] = &c->max_connections,
+        [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
     };
 
     if (opt == OPT_HOST) {
@@ -290,7 +309,10 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"timeout", c->timeout},
                    {"io_threads", c->io_threads},
                    {"connection_memory", c->connection_memory},
-                   {"grace", c->grace}};
+                   {"grace", c->grace},
+                   {"request_timeout", c->request_timeout},
+                   {"max_connections", c->max_connections},
+                   {"max_connections_per_ip", c->max_connections_per_ip}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 3) + 1)

@@ -23,6 +23,9 @@ typedef struct gj_config {
     long io_threads;                          /* libmicrohttpd polling threads */
     long connection_memory;                   /* bytes libmicrohttpd may use per connection */
     long grace;                               /* seconds a stop waits for requests in progress */
+    long request_timeout;                     /* seconds a request may take, queue included */
+    long max_connections;                     /* open connections at once */
+    long max_connections_per_ip;              /* from one client address; 0 = no limit */
     int log_json;                             /* access log as JSON lines instead of text */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;

@@ -29,6 +29,7 @@
 
 #include "buf.h"
 #include "catalog.h"
+#include "conntrack.h"
 #include "errors.h"
 #include "games.h"
 #include "log.h"
@@ -45,6 +46,7 @@ struct gj_http {
     const gj_config *cfg;
     gj_pool *pool;
     gj_metrics *metrics;
+    gj_conntrack *tracker;
     char *catalog;
     size_t catalog_len;
     unsigned port;
@@ -59,6 +61,7 @@ typedef enum req_state { READING, DISCARDING, QUEUED, ANSWERED, RESPONDED } req_
 typedef struct request {
     gj_http *http;
     struct MHD_Connection *conn;
+    tracked *track; /* the connection's deadline (conntrack.h) */
     req_state state;
     route route;
     media_kind input, output;
@@ -158,12 +161,13 @@ static enum MHD_Result answer_ready(request *req)
 static enum MHD_Result answer_metrics(request *req)
 {
     gj_http *h = req->http;
-    metrics_gauges g = {0,
-                        0,
-                        (int)h->cfg->workers,
-                        (int)h->cfg->queue,
-                        atomic_load(&h->in_flight),
-                        !atomic_load(&h->draining)};
+    metrics_gauges g = {
+        .workers = (int)h->cfg->workers,
+        .queue_capacity = (int)h->cfg->queue,
+        .in_flight = atomic_load(&h->in_flight),
+        .ready = !atomic_load(&h->draining),
+        .reaped = conntrack_reaped(h->tracker),
+    };
     pool_stats(h->pool, &g.queued, &g.busy);
     gj_buf out;
     buf_init(&out);
@@ -310,16 +314,25 @@ static void format_timing(request *req, const solve_timing *t, unsigned long lon
              (double)wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
 }
 
-/* Runs on a worker thread. */
-static void run_job(void *arg)
+/* Fill the request's answer: the solve's, or 503 when it waited in the
+ * queue past --request-timeout (nobody should wait for so late an answer). */
+static void answer_job(request *req, unsigned long long wait_ns)
 {
-    request *req = arg;
     const gj_config *cfg = req->http->cfg;
     const gj_game *g = req->route.game;
-    unsigned long long wait_ns = solve_clock_ns() - req->queued_ns;
-    solve_timing t;
+    solve_timing t = {0, 0, 0};
 
     buf_init(&req->answer);
+    if ((double)wait_ns / 1e9 > (double)cfg->request_timeout) {
+        req->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        req->error = API_OVERLOADED;
+        gj_error_clear(&req->detail);
+        snprintf(req->detail.message, sizeof req->detail.message,
+                 "the request waited %.1f s for a worker, past the %ld s limit "
+                 "(--request-timeout); retry shortly",
+                 (double)wait_ns / 1e9, cfg->request_timeout);
+        return;
+    }
     if (solve_position(g, config_game_limits(cfg, g), req->input, req->body, req->len, req->output,
                        &req->answer, &t, &req->detail) == 0) {
         req->status = MHD_HTTP_OK;
@@ -333,6 +346,13 @@ static void run_job(void *arg)
     req->parse_ms = t.parse_ms;
     req->solve_ms = t.solve_ms;
     metrics_solve_times(req->http->metrics, g, t.parse_ms, t.solve_ms);
+}
+
+/* Runs on a worker thread. */
+static void run_job(void *arg)
+{
+    request *req = arg;
+    answer_job(req, solve_clock_ns() - req->queued_ns);
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
@@ -350,6 +370,7 @@ static enum MHD_Result dispatch(request *req)
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     req->state = QUEUED;
     req->queued_ns = solve_clock_ns();
+    conntrack_set_busy(req->http->tracker, req->track, 1);
     MHD_suspend_connection(req->conn);
     if (pool_submit(req->http->pool, run_job, req) != 0) {
         /* Resume at once; the next call for this connection sends the 503. */
@@ -427,6 +448,9 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
     req->route = route_match(method, url);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
+    const union MHD_ConnectionInfo *ctx =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    req->track = ctx ? ctx->socket_context : NULL;
     atomic_fetch_add(&h->in_flight, 1);
     return req;
 }
@@ -529,11 +553,26 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     log_access(&a);
     metrics_request(h->metrics, req->route.kind == ROUTE_SOLVE ? req->route.game : NULL,
                     req->sent_status, req->received, req->sent_bytes);
+    conntrack_set_busy(h->tracker, req->track, 0); /* the next request's clock starts */
     free(req->body);
     buf_free(&req->answer);
     free(req);
     *con_cls = NULL;
     atomic_fetch_sub(&h->in_flight, 1);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    gj_http *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = info ? conntrack_open(h->tracker, info->connect_fd) : NULL;
+    } else {
+        conntrack_close(h->tracker, *socket_context);
+        *socket_context = NULL;
+    }
 }
 
 /* ---- start and stop -------------------------------------------------- */
@@ -574,9 +613,11 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
     h->id_base = (uint64_t)time(NULL) << 32;
     h->catalog = catalog_render(cfg, &h->catalog_len);
     h->metrics = metrics_create();
-    if (h->catalog == NULL || h->metrics == NULL) {
+    h->tracker = conntrack_start((double)cfg->request_timeout);
+    if (h->catalog == NULL || h->metrics == NULL || h->tracker == NULL) {
         free(h->catalog);
         metrics_free(h->metrics);
+        conntrack_stop(h->tracker);
         free(h);
         gj_fail_nomem(e);
         return NULL;
@@ -584,17 +625,20 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
-    h->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
-                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-                                 MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
+    h->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, h, MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip, MHD_OPTION_END);
     if (h->daemon == NULL) {
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
                 cfg->host, cfg->port);
         free(h->catalog);
         metrics_free(h->metrics);
+        conntrack_stop(h->tracker);
         free(h);
         return NULL;
     }
@@ -632,6 +676,7 @@ void http_stop(gj_http *h)
     if (h == NULL)
         return;
     MHD_stop_daemon(h->daemon);
+    conntrack_stop(h->tracker);
     metrics_free(h->metrics);
     free(h->catalog);
     free(h);

@@ -192,6 +192,9 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_header(out, "gamejudge_requests_in_flight", "gauge",
                "Requests received and not yet answered.");
     put_sample(out, "gamejudge_requests_in_flight", "", (double)gauges->in_flight);
+    put_header(out, "gamejudge_deadline_closed_total", "counter",
+               "Connections closed for not completing a request within --request-timeout.");
+    put_sample(out, "gamejudge_deadline_closed_total", "", (double)gauges->reaped);
     put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
     put_sample(out, "gamejudge_ready", "", gauges->ready);
 }

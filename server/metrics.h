@@ -31,6 +31,7 @@ typedef struct metrics_gauges {
     int queued, busy, workers, queue_capacity;
     long in_flight;
     int ready;
+    unsigned long reaped; /* connections cut off by the request deadline */
 } metrics_gauges;
 
 /* Append the whole exposition to out. */

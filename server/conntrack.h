@@ -1,0 +1,32 @@
+/* conntrack.h - a total deadline for every request.
+ *
+ * libmicrohttpd's connection timeout counts inactivity only, so a client
+ * that trickles one byte a second keeps its connection for ever.  Here
+ * every connection is tracked from accept to close; a request must be
+ * complete (or handed to a worker) within the deadline, counted from the
+ * connection's start or from the end of its previous request, or a reaper
+ * thread shuts its socket down (libmicrohttpd then sees the error and
+ * closes the connection the normal way).  Requests being solved are exempt:
+ * the queue has its own deadline (http.c). */
+#ifndef GJ_CONNTRACK_H
+#define GJ_CONNTRACK_H
+
+typedef struct gj_conntrack gj_conntrack;
+typedef struct tracked tracked;
+
+/* Start the reaper; NULL when a thread or memory cannot be had. */
+gj_conntrack *conntrack_start(double deadline_seconds);
+void conntrack_stop(gj_conntrack *t);
+
+/* A connection on socket fd opened / closed. */
+tracked *conntrack_open(gj_conntrack *t, int fd);
+void conntrack_close(gj_conntrack *t, tracked *c);
+
+/* The connection's request went to a worker (busy = 1: no deadline), or a
+ * request ended and the next one's deadline starts now (busy = 0). */
+void conntrack_set_busy(gj_conntrack *t, tracked *c, int busy);
+
+/* Connections shut down for passing the deadline, since start. */
+unsigned long conntrack_reaped(gj_conntrack *t);
+
+#endif
