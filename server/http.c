@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,7 +254,10 @@ static enum MHD_Result begin_solve(request *req)
             return send_errorf(req, API_TOO_LARGE,
                                "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                h->cfg->max_body);
-        req->cap = (size_t)n;
+        /* Reserve what is announced only up to 1 MiB; beyond, the buffer
+         * grows as bytes really arrive, so a client cannot make us hold
+         * --max-body for a body it never sends. */
+        req->cap = n < (1u << 20) ? (size_t)n : (size_t)1 << 20;
         req->body = malloc(req->cap + 1);
         if (req->body == NULL)
             return send_errorf(req, API_INTERNAL, "out of memory for a %llu-byte body", n);
@@ -456,9 +460,46 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
 }
 
 /* Only solves look at headers before the body; every other route answers
- * once the request is complete, so the connection can stay alive. */
+ * once the request is complete, so the connection can stay alive.  The one
+ * exception is a transfer coding other than chunked: libmicrohttpd cannot
+ * find the end of such a body and would wait for it until a timeout, so it
+ * is refused at once (RFC 9112 6.3: 400, then close). */
+typedef struct length_headers {
+    const char *first;
+    int conflict;
+} length_headers;
+
+static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    length_headers *l = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0 || value == NULL)
+        return MHD_YES;
+    if (l->first == NULL)
+        l->first = value;
+    else if (strcmp(l->first, value) != 0)
+        l->conflict = 1;
+    return MHD_YES;
+}
+
 static enum MHD_Result first_call(request *req)
 {
+    /* libmicrohttpd reads the first of several Content-Length headers; a
+     * proxy in front may have read another, which is how requests are
+     * smuggled.  RFC 9112 6.3: differing lengths are an error. */
+    length_headers lengths = {NULL, 0};
+    MHD_get_connection_values(req->conn, MHD_HEADER_KIND, note_length, &lengths);
+    if (lengths.conflict)
+        return send_errorf(req, API_BAD_INPUT,
+                           "the request has Content-Length headers that disagree");
+    const char *coding =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    if (coding != NULL && strcasecmp(coding, "chunked") != 0)
+        return send_errorf(req, API_BAD_INPUT,
+                           "Transfer-Encoding '%.40s' is not supported; send the body with "
+                           "Content-Length or chunked",
+                           coding);
     if (req->route.kind == ROUTE_SOLVE)
         return begin_solve(req);
     req->state = READING;

@@ -1,0 +1,87 @@
+/* fuzz_game.c - libFuzzer target: one game's parser through the whole
+ * gj_game pipeline, parse -> solve -> write text -> write JSON -> free.
+ *
+ * The build compiles this file once per game and input format, with
+ * FUZZ_GAME naming the registry symbol (game_grid_walk) and FUZZ_JSON 0 for
+ * judge text or 1 for the JSON twin.  Each input runs twice: under the
+ * default limits, which are what the service runs with, and under small
+ * limits, so that inputs near a limit still solve in microseconds.
+ *
+ * Beyond the sanitizers, the target checks the promises a caller relies on:
+ * a failure always says why and is never a broken invariant, and a JSON
+ * answer is valid JSON. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games.h"
+
+#ifndef FUZZ_GAME
+#error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1"
+#endif
+
+#define SMALL_LIMIT 8
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A failure must carry a reason a person can read; GJ_INTERNAL is a bug. */
+static void check_failure(const gj_error *e)
+{
+    if (e->kind == GJ_OK || e->kind == GJ_INTERNAL || e->message[0] == '\0')
+        abort();
+}
+
+static void check_answer(const gj_game *g, const void *pos)
+{
+    gj_buf text, json;
+    buf_init(&text);
+    buf_init(&json);
+    g->write_text(pos, &text);
+    g->write_json(pos, &json);
+    if (text.failed || json.failed)
+        abort();
+    /* Judge output always ends its last line. */
+    if (text.len == 0 || text.data[text.len - 1] != '\n')
+        abort();
+    json_error_t err;
+    json_t *root = json_loadb(json.data, json.len, JSON_REJECT_DUPLICATES, &err);
+    if (!json_is_object(root))
+        abort();
+    json_decref(root);
+    buf_free(&text);
+    buf_free(&json);
+}
+
+static void run(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_error_clear(&e);
+    void *pos = FUZZ_JSON ? g->parse_json(in, len, limits, &e) : g->parse_text(in, len, limits, &e);
+    if (pos == NULL) {
+        check_failure(&e);
+        return;
+    }
+    if (g->solve(pos, &e) == 0)
+        check_answer(g, pos);
+    else
+        check_failure(&e);
+    g->free_position(pos);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const gj_game *g = &FUZZ_GAME;
+    long limits[GJ_MAX_LIMITS];
+    games_default_limits(g, limits);
+    run(g, limits, (const char *)data, size);
+
+    /* Small limits, never below what a game allows nor above its default. */
+    for (int i = 0; i < g->nlimits; i++) {
+        long small = SMALL_LIMIT < g->limits[i].min ? g->limits[i].min : SMALL_LIMIT;
+        if (small < limits[i])
+            limits[i] = small;
+    }
+    run(g, limits, (const char *)data, size);
+    return 0;
+}
