@@ -102,18 +102,6 @@ static long decode_row(const char *s, size_t len, unsigned char *out, long n, si
     return (long)len;
 }
 
-/* Quote the byte at `at`, or the whole UTF-8 sequence it starts. */
-static void quote_bad_char(const char *s, size_t len, size_t at, char *quoted, size_t cap)
-{
-    size_t n = 1;
-    unsigned char c = (unsigned char)s[at];
-    if (c >= 0xc0)
-        n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-    if (n > len - at)
-        n = len - at;
-    reader_quote(s + at, n, quoted, cap);
-}
-
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -136,7 +124,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
         if (cells < 0) {
             char quoted[24];
-            quote_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
             gj_fail_at(e, line, col + (long)bad,
                        "row %ld: unexpected character '%s'; a cell is '.' (free) or '#' "
                        "(blocked)",
@@ -160,7 +148,7 @@ static int fail_json_char(const char *row, size_t len, size_t bad, long i, gj_er
 {
     char field[32], quoted[24];
     jin_field_name(field, sizeof field, "grid", i, -1);
-    quote_bad_char(row, len, bad, quoted, sizeof quoted);
+    reader_quote_char(row, len, bad, quoted, sizeof quoted);
     return gj_fail_field(e, field,
                          "unexpected character '%s' at offset %zu; a cell is '.' (free) or '#' "
                          "(blocked)",

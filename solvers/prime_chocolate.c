@@ -116,19 +116,6 @@ static long decode_row(const char *s, size_t len, unsigned char *out, long n, si
     return cells;
 }
 
-static int describe_bad_char(const char *s, size_t len, size_t at, char *quoted, size_t cap)
-{
-    /* Quote the whole UTF-8 sequence when the byte starts one. */
-    size_t n = 1;
-    unsigned char c = (unsigned char)s[at];
-    if (c >= 0xc0)
-        n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-    if (n > len - at)
-        n = len - at;
-    reader_quote(s + at, n, quoted, cap);
-    return 0;
-}
-
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -161,7 +148,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         long cells = decode_row(row, rowlen, complete ? pos->cell + i * n : scratch, n, &bad);
         if (cells < 0) {
             char quoted[24];
-            describe_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
             gj_fail_at(e, line, col + (long)bad,
                        "row %ld: unexpected character '%s'; a cell is 'X' (eaten) or '-' "
                        "(chocolate)",
@@ -211,7 +198,7 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
         jin_field_name(field, sizeof field, "grid", i, -1);
         if (cells < 0) {
             char quoted[24];
-            describe_bad_char(row, rowlen, bad, quoted, sizeof quoted);
+            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
             gj_fail_field(e, field,
                           "unexpected character '%s' at offset %zu; a cell is 'X' (eaten) or "
                           "'-' (chocolate)",

@@ -86,6 +86,17 @@ void reader_quote(const char *tok, size_t len, char *out, size_t cap)
     out[o] = '\0';
 }
 
+void reader_quote_char(const char *s, size_t len, size_t at, char *out, size_t cap)
+{
+    size_t n = 1;
+    unsigned char c = (unsigned char)s[at];
+    if (c >= 0xc0)
+        n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (n > len - at)
+        n = len - at;
+    reader_quote(s + at, n, out, cap);
+}
+
 static int fail_at_end(gj_reader *r, const char *what, gj_error *e)
 {
     return gj_fail_at(e, r->line, 0, "expected %s, found the end of the input", what);

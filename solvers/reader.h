@@ -75,4 +75,9 @@ int reader_end(gj_reader *r, gj_error *e);
  * outside printable ASCII written as \xNN and long tokens cut with "...". */
 void reader_quote(const char *tok, size_t len, char *out, size_t cap);
 
+/* Quote the character at s[at] (of a token of len bytes) for an error
+ * message: the whole UTF-8 sequence when the byte starts one, so a
+ * misplaced "é" reads as itself rather than as half of it. */
+void reader_quote_char(const char *s, size_t len, size_t at, char *out, size_t cap);
+
 #endif

@@ -257,3 +257,13 @@ char *read_file_or_fail(const char *path, size_t *len)
         *len = (size_t)size;
     return data;
 }
+
+int run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    curl_global_cleanup();
+    return failed == 0 ? 0 : 1;
+}

@@ -2,6 +2,7 @@
 #ifndef GJ_TEST_CLIENT_H
 #define GJ_TEST_CLIENT_H
 
+#include <check.h>
 #include <stddef.h>
 
 typedef struct http_reply {
@@ -35,6 +36,10 @@ void http_do_parallel(const http_call *calls, http_reply *replies, int n);
  * returns their count (0 when there is no proxy).  Every reply is checked
  * by http_do when GJ_CONTRACT=1, and the test fails on any. */
 int contract_check(const http_call *c, const http_reply *r, char *why, size_t cap);
+
+/* Run a Check suite (each test in a child process), release libcurl, and
+ * return the exit status for main: 0 when every test passed. */
+int run_suite(Suite *s);
 
 /* Whole file, malloc'd, NUL-terminated; fails the test when unreadable. */
 char *read_file_or_fail(const char *path, size_t *len);

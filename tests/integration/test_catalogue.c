@@ -477,10 +477,5 @@ int main(void)
     tcase_add_loop_test(tc, test_catalogue, 0, (int)(sizeof cases / sizeof cases[0]));
     suite_add_tcase(s, tc);
 
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    curl_global_cleanup();
-    return failed == 0 ? 0 : 1;
+    return run_suite(s);
 }

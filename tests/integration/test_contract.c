@@ -152,10 +152,5 @@ int main(void)
     tcase_add_test(tc, test_check_catches_breakage);
     tcase_add_test(tc, test_overloaded_matches_spec);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    curl_global_cleanup();
-    return failed == 0 ? 0 : 1;
+    return run_suite(s);
 }

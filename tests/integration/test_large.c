@@ -275,10 +275,5 @@ int main(void)
     tcase_add_test(tc, test_nim_shortcuts_100000);
     tcase_add_test(tc, test_staircase_chess_10);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    curl_global_cleanup();
-    return failed == 0 ? 0 : 1;
+    return run_suite(s);
 }

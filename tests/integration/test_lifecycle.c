@@ -195,10 +195,5 @@ int main(void)
     tcase_add_test(tc, test_sigterm_drains);
     tcase_add_test(tc, test_port_in_use);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    curl_global_cleanup();
-    return failed == 0 ? 0 : 1;
+    return run_suite(s);
 }

@@ -226,10 +226,5 @@ int main(void)
     tcase_add_test(tc, test_sustained_load);
     tcase_add_test(tc, test_burst_over_queue);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    curl_global_cleanup();
-    return failed == 0 ? 0 : 1;
+    return run_suite(s);
 }
