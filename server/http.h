@@ -1,4 +1,4 @@
-/* http.h - the HTTP front: libmicrohttpd with internal epoll threads.
+/* http.h - the HTTP front: libmicrohttpd with internal polling threads.
  *
  * I/O threads route requests, read bodies under the size limit and answer
  * everything cheap themselves; a solve is handed to the worker pool with its

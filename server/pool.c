@@ -18,6 +18,7 @@ struct gj_pool {
     pthread_cond_t has_work; /* a job was queued, or draining began */
     job *ring;
     int capacity, head, count;
+    int reserved; /* places held by pool_reserve, not yet filled */
     int busy;
     int draining, drained;
     int nthreads;
@@ -29,10 +30,10 @@ static void *work(void *arg)
     gj_pool *p = arg;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (p->count == 0 && !p->draining)
+        while (p->count == 0 && (!p->draining || p->reserved > 0))
             pthread_cond_wait(&p->has_work, &p->lock);
         if (p->count == 0)
-            break; /* draining and nothing left */
+            break; /* draining, nothing left and nothing promised */
         job j = p->ring[p->head];
         p->head = (p->head + 1) % p->capacity;
         p->count--;
@@ -71,18 +72,43 @@ gj_pool *pool_create(int workers, int capacity)
     return p;
 }
 
+static void enqueue(gj_pool *p, pool_fn fn, void *arg)
+{
+    p->ring[(p->head + p->count) % p->capacity] = (job){fn, arg};
+    p->count++;
+    pthread_cond_signal(&p->has_work);
+}
+
 int pool_submit(gj_pool *p, pool_fn fn, void *arg)
 {
     int rc = -1;
     pthread_mutex_lock(&p->lock);
-    if (!p->draining && p->count < p->capacity) {
-        p->ring[(p->head + p->count) % p->capacity] = (job){fn, arg};
-        p->count++;
-        pthread_cond_signal(&p->has_work);
+    if (!p->draining && p->count + p->reserved < p->capacity) {
+        enqueue(p, fn, arg);
         rc = 0;
     }
     pthread_mutex_unlock(&p->lock);
     return rc;
+}
+
+int pool_reserve(gj_pool *p)
+{
+    int rc = -1;
+    pthread_mutex_lock(&p->lock);
+    if (!p->draining && p->count + p->reserved < p->capacity) {
+        p->reserved++;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return rc;
+}
+
+void pool_submit_reserved(gj_pool *p, pool_fn fn, void *arg)
+{
+    pthread_mutex_lock(&p->lock);
+    p->reserved--;
+    enqueue(p, fn, arg);
+    pthread_mutex_unlock(&p->lock);
 }
 
 void pool_stats(gj_pool *p, int *queued, int *busy)

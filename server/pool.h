@@ -16,6 +16,14 @@ gj_pool *pool_create(int workers, int capacity);
 /* 0 when queued; -1 when the queue is full or the pool is draining. */
 int pool_submit(gj_pool *p, pool_fn fn, void *arg);
 
+/* Two steps for callers that must act between deciding and queueing (the
+ * HTTP layer suspends its connection only once a place is sure, so a
+ * refusal is answered without a suspend/resume round trip):
+ * pool_reserve holds a place in the queue (0) or refuses (-1), and
+ * pool_submit_reserved fills it; it cannot fail, even while draining. */
+int pool_reserve(gj_pool *p);
+void pool_submit_reserved(gj_pool *p, pool_fn fn, void *arg);
+
 /* Jobs waiting, and jobs running now. */
 void pool_stats(gj_pool *p, int *queued, int *busy);
 

@@ -167,6 +167,38 @@ START_TEST(test_sustained_load)
 }
 END_TEST
 
+/* A fresh daemon, 256 tiny solves at once: each is suspended and resumed
+ * within microseconds, which once lost resumptions in libmicrohttpd's
+ * epoll loop (all requests hung); every one must be answered. */
+START_TEST(test_fresh_burst)
+{
+    enum { N = 256 };
+    for (int round = 0; round < 3; round++) {
+        test_daemon d;
+        const char *flags[] = {"--max-connections-per-ip", "0", NULL};
+        daemon_start(&d, flags);
+        char url[256];
+        snprintf(url, sizeof url, "%s/solve/prime-chocolate?format=text", d.base);
+        http_call *calls = calloc(N, sizeof *calls);
+        http_reply *replies = calloc(N, sizeof *replies);
+        for (int i = 0; i < N; i++)
+            calls[i] = (http_call){"POST", url, NULL, "1\n-\n", 4, 0};
+        http_do_parallel(calls, replies, N);
+        for (int i = 0; i < N; i++) {
+            ck_assert_msg(replies[i].status == 200 || replies[i].status == 503,
+                          "round %d, request %d: status %ld (curl %d)", round, i, replies[i].status,
+                          replies[i].curl_error);
+            if (replies[i].status == 200)
+                ck_assert_str_eq(replies[i].body, "RUBY\n");
+            http_reply_free(&replies[i]);
+        }
+        free(calls);
+        free(replies);
+        ck_assert_int_eq(daemon_stop(&d), 0);
+    }
+}
+END_TEST
+
 /* 200 slow solves at once against 1 worker and a queue of 4: most are
  * refused at once with Retry-After, the rest answered, none hangs. */
 START_TEST(test_burst_over_queue)
@@ -223,6 +255,7 @@ int main(void)
     Suite *s = suite_create("load");
     TCase *tc = tcase_create("load");
     tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_fresh_burst);
     tcase_add_test(tc, test_sustained_load);
     tcase_add_test(tc, test_burst_over_queue);
     suite_add_tcase(s, tc);
