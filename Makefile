@@ -99,7 +99,7 @@ $(BIN): $(call obj,server/main.c) $(SERVER_LIB) $(SOLVER_LIB)
 	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -o $@
 
 UNIT_DEPS := $(call obj,tests/unit/harness.c $(ORACLE_SRC)) $(SERVER_LIB) $(SOLVER_LIB)
-ITEST_DEPS := $(call obj,$(filter-out $(ITEST_SRC),$(wildcard tests/integration/*.c))) \
+ITEST_DEPS := $(call obj,$(filter-out $(ITEST_SRC),$(wildcard tests/integration/*.c)) $(ORACLE_SRC)) \
               $(SERVER_LIB) $(SOLVER_LIB)
 
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_DEPS)

@@ -44,6 +44,18 @@ typedef struct gj_game {
     void (*write_text)(const void *pos, gj_buf *out);
     void (*write_json)(const void *pos, gj_buf *out);
     void (*free_position)(void *pos);
+
+    /* The position's canonical bytes, the result cache's key: equal for the
+     * text and JSON forms of one position, different for any two positions
+     * with different answers (sizes included, so no two keys of different
+     * positions can be equal).  Called after parse, before or after solve.
+     * Allocation failure shows in out->failed. */
+    void (*write_key)(const void *pos, gj_buf *out);
+
+    /* Analyse a position in the middle of play, given as JSON (see
+     * analysis.h for the answer's shape): 0, or -1 with *e filled. */
+    int (*analyze)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    const char *example_analyze; /* a JSON request for analyze() */
 } gj_game;
 
 #endif

@@ -45,6 +45,12 @@ static int fail_type(const json_t *v, const char *name, long i, long j, const ch
     return gj_fail_field(e, field, "expected %s, found %s", want, type_name(v));
 }
 
+/* A key listed as "?name" is optional. */
+static const char *key_name(const char *listed)
+{
+    return listed[0] == '?' ? listed + 1 : listed;
+}
+
 static int check_keys(json_t *root, const char *const *keys, gj_error *e)
 {
     const char *key;
@@ -52,14 +58,14 @@ static int check_keys(json_t *root, const char *const *keys, gj_error *e)
     json_object_foreach(root, key, value)
     {
         size_t k = 0;
-        while (keys[k] != NULL && strcmp(keys[k], key) != 0)
+        while (keys[k] != NULL && strcmp(key_name(keys[k]), key) != 0)
             k++;
         if (keys[k] == NULL) {
-            char expected[160] = "";
+            char expected[200] = "";
             for (size_t n = 0; keys[n] != NULL; n++) {
                 size_t used = strlen(expected);
                 snprintf(expected + used, sizeof expected - used, "%s\"%s\"", n ? ", " : "",
-                         keys[n]);
+                         key_name(keys[n]));
             }
             char quoted[48];
             snprintf(quoted, sizeof quoted, "%.40s", key);
@@ -67,7 +73,7 @@ static int check_keys(json_t *root, const char *const *keys, gj_error *e)
         }
     }
     for (size_t k = 0; keys[k] != NULL; k++)
-        if (json_object_get(root, keys[k]) == NULL)
+        if (keys[k][0] != '?' && json_object_get(root, keys[k]) == NULL)
             return gj_fail_field(e, keys[k], "missing required field");
     return 0;
 }

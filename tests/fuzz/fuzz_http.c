@@ -10,7 +10,7 @@
  * kilobytes of input reach every limit: a 2 KB body, 8 KB of header memory
  * and game limits of 8, so that solves stay fast.
  *
- * Ending a connection: libmicrohttpd (0.9.75, epoll) usually misses a FIN
+ * Ending a connection: libmicrohttpd (0.9.75) usually misses a FIN
  * that arrives together with a complete keep-alive request, and then holds
  * the connection until its idle timeout.  So the reply is read until the
  * server closes or stays quiet for IDLE_MS, and the connection is then
@@ -18,6 +18,7 @@
  * client vanishing, itself a path worth fuzzing.  Afterwards every request
  * the input began must complete; one that never does is a hang. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -115,11 +116,31 @@ static void drain_reply(int fd)
         abort();
 }
 
+/* Connect to the in-process server.  After hundreds of thousands of
+ * connections loopback can briefly run out of something (a port not yet
+ * reusable, a full accept queue); that is the harness's problem, not a
+ * finding, so retry for a while and abort, saying why, only if it lasts. */
+static int connect_server(void)
+{
+    for (int attempt = 0; attempt < 200; attempt++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&server, sizeof server) == 0)
+            return fd;
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        if (attempt == 199) {
+            fprintf(stderr, "fuzz_http: cannot connect to the server: %s\n", strerror(err));
+            abort();
+        }
+        poll(NULL, 0, 10);
+    }
+    return -1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&server, sizeof server) != 0)
-        abort();
+    int fd = connect_server();
     send_all(fd, data, size);
     shutdown(fd, SHUT_WR);
     drain_reply(fd);

@@ -1,0 +1,70 @@
+/* analysis.c - the frame every game's analysis answer shares. */
+#include "analysis.h"
+
+#include "json_in.h"
+
+int analysis_max_moves(const json_t *root, long *out, gj_error *e)
+{
+    const json_t *v = json_object_get(root, "max_moves");
+    *out = ANALYSIS_MAX_MOVES_DEFAULT;
+    if (v == NULL)
+        return 0;
+    return jin_long(v, "max_moves", -1, -1, 1, ANALYSIS_MAX_MOVES_LIMIT, out, e);
+}
+
+const char *analysis_outcome(int wins)
+{
+    return wins ? "win" : "lose";
+}
+
+static void begin(gj_buf *out, const char *game, const char *to_move)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, game);
+    buf_puts(out, "\",\"to_move\":\"");
+    buf_puts(out, to_move);
+    buf_puts(out, "\",\"value\":");
+}
+
+static void counts(gj_buf *out, const analysis_counts *c)
+{
+    buf_puts(out, ",\"moves_total\":");
+    buf_put_long(out, c->moves_total);
+    buf_puts(out, ",\"winning_moves\":");
+    buf_put_long(out, c->winning_moves);
+    buf_puts(out, ",\"truncated\":");
+    buf_puts(out, c->listed < c->moves_total ? "true" : "false");
+}
+
+void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,
+                    const analysis_counts *c)
+{
+    begin(out, game, to_move);
+    buf_putc(out, '"');
+    buf_puts(out, analysis_outcome(mover_wins));
+    buf_putc(out, '"');
+    counts(out, c);
+}
+
+void analysis_begin_score(gj_buf *out, const char *game, const char *to_move, long long value,
+                          const analysis_counts *c)
+{
+    begin(out, game, to_move);
+    buf_put_long(out, value);
+    counts(out, c);
+}
+
+void analysis_move_open(gj_buf *out, long i)
+{
+    buf_puts(out, i == 0 ? ",\"moves\":[{" : ",{");
+}
+
+void analysis_move_close(gj_buf *out)
+{
+    buf_putc(out, '}');
+}
+
+void analysis_end(gj_buf *out, long listed)
+{
+    buf_puts(out, listed == 0 ? ",\"moves\":[]}" : "]}");
+}

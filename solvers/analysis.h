@@ -1,0 +1,60 @@
+/* analysis.h - the common shape of a position analysis (POST /analyze).
+ *
+ * A game's analyze() reads a position in the middle of play (JSON only:
+ * mid-play positions have no judge format) and writes one JSON object:
+ *
+ *   {"game": "grid-walk", "to_move": "B", "value": "win",
+ *    "moves_total": 3, "winning_moves": 1, "truncated": false,
+ *    "moves": [{"move": ..., "outcome": "win", "after": {...}}, ...]}
+ *
+ * `value` is the outcome for the player to move ("win" or "lose"; for
+ * staircase-chess an integer, the mover's best margin over the stones still
+ * to place).  `moves` are ranked best first: every winning move before every
+ * losing one (for staircase-chess, by `score`, highest first).  Games whose
+ * moves are few list them all; games whose moves can run to millions list
+ * the winning ones first and count the rest, and no game lists more than
+ * the request's `max_moves` (`truncated` says when the list was cut).
+ * `move` and `after` are the game's own: the move, and the position it
+ * leads to (whole when small, otherwise what the move changed).
+ *
+ * The helpers below write that frame, so the five games answer alike. */
+#ifndef GJ_ANALYSIS_H
+#define GJ_ANALYSIS_H
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "error.h"
+
+#define ANALYSIS_MAX_MOVES_DEFAULT 100
+#define ANALYSIS_MAX_MOVES_LIMIT   10000
+
+typedef struct analysis_counts {
+    long long moves_total;   /* every legal move */
+    long long winning_moves; /* moves whose outcome is a win for the mover
+                                (staircase-chess: moves reaching `value`) */
+    long listed;             /* moves in the list */
+} analysis_counts;
+
+/* The optional "max_moves" member of the request: ANALYSIS_MAX_MOVES_DEFAULT
+ * when absent, 1..ANALYSIS_MAX_MOVES_LIMIT otherwise.  0, or -1 with *e. */
+int analysis_max_moves(const json_t *root, long *out, gj_error *e);
+
+/* {"game":..,"to_move":..,"value":"win"|"lose", then the counts. */
+void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,
+                    const analysis_counts *c);
+/* The same with an integer value (staircase-chess). */
+void analysis_begin_score(gj_buf *out, const char *game, const char *to_move, long long value,
+                          const analysis_counts *c);
+/* Before the i-th (0-based) entry of the list: `,"moves":[` or `,`.  The
+ * caller then writes the entry's members inside analysis_move_open/close. */
+void analysis_move_open(gj_buf *out, long i);
+/* `}` for the entry; after the last entry analysis_end closes everything.
+ * A list of zero entries still needs analysis_end. */
+void analysis_move_close(gj_buf *out);
+void analysis_end(gj_buf *out, long listed);
+
+/* "win" or "lose". */
+const char *analysis_outcome(int wins);
+
+#endif
