@@ -21,6 +21,8 @@
 #ifndef GJ_ANALYSIS_H
 #define GJ_ANALYSIS_H
 
+#include <stddef.h>
+
 #include <jansson.h>
 
 #include "buf.h"
@@ -56,5 +58,16 @@ void analysis_end(gj_buf *out, long listed);
 
 /* "win" or "lose". */
 const char *analysis_outcome(int wins);
+
+/* Each game's analyze() (game.h), one file each: solvers/<game>_analysis.c. */
+int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
+                        gj_error *e);
+int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
+                          gj_error *e);
+int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
+                            gj_error *e);
+int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
+                            gj_error *e);
 
 #endif
