@@ -27,6 +27,8 @@ enum {
     OPT_REQUEST_TIMEOUT,
     OPT_MAX_CONNECTIONS,
     OPT_MAX_PER_IP,
+    OPT_CACHE_BYTES,
+    OPT_BATCH_MAX_ITEMS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_COUNT
@@ -56,6 +58,10 @@ static const gj_option options[OPT_COUNT] = {
                              "open connections at once (default 1024)"},
     [OPT_MAX_PER_IP] = {"--max-connections-per-ip", "GAMEJUDGE_MAX_CONNECTIONS_PER_IP", "N",
                         "open connections from one address, 0 for no limit (default 256)"},
+    [OPT_CACHE_BYTES] = {"--cache-bytes", "GAMEJUDGE_CACHE_BYTES", "BYTES",
+                         "memory for cached answers, 0 turns the cache off (default 64M)"},
+    [OPT_BATCH_MAX_ITEMS] = {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N",
+                             "positions one POST /batch may carry (default 100)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -87,6 +93,8 @@ void config_defaults(gj_config *c)
     c->request_timeout = 60;
     c->max_connections = 1024;
     c->max_connections_per_ip = 256;
+    c->cache_bytes = 64L << 20;
+    c->batch_max_items = 100;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -215,6 +223,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_REQUEST_TIMEOUT] = {1, 86400, 0},
         [OPT_MAX_CONNECTIONS] = {1, 65536, 0},
         [OPT_MAX_PER_IP] = {0, 65536, 0},
+        [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
+        [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -228,6 +238,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_REQUEST_TIMEOUT] = &c->request_timeout,
         [OPT_MAX_CONNECTIONS] = &c->max_connections,
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
+        [OPT_CACHE_BYTES] = &c->cache_bytes,
+        [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
     };
 
     if (opt == OPT_HOST) {
@@ -312,7 +324,9 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"grace", c->grace},
                    {"request_timeout", c->request_timeout},
                    {"max_connections", c->max_connections},
-                   {"max_connections_per_ip", c->max_connections_per_ip}};
+                   {"max_connections_per_ip", c->max_connections_per_ip},
+                   {"cache_bytes", c->cache_bytes},
+                   {"batch_max_items", c->batch_max_items}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 3) + 1)

@@ -70,7 +70,7 @@ static json_t *safe_string(const char *s)
     return str;
 }
 
-char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len)
+json_t *errors_object(api_error which, const gj_error *detail, const char *request_id)
 {
     json_t *err = json_object();
     json_object_set_new(err, "code", json_string(table[which].code));
@@ -83,7 +83,12 @@ char *errors_render(api_error which, const gj_error *detail, const char *request
         json_object_set_new(err, "field", safe_string(detail->field));
     if (request_id != NULL)
         json_object_set_new(err, "request_id", safe_string(request_id));
-    json_t *root = json_pack("{s:o}", "error", err);
+    return err;
+}
+
+char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len)
+{
+    json_t *root = json_pack("{s:o}", "error", errors_object(which, detail, request_id));
     char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (body != NULL && len != NULL)

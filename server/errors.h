@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "error.h"
 
 typedef enum api_error {
@@ -26,6 +28,10 @@ api_error errors_from_kind(gj_error_kind kind);
 
 int errors_status(api_error which);
 const char *errors_code(api_error which);
+
+/* The inner {"code":...} object (a batch item's error); NULL when memory
+ * is short.  The caller owns the reference. */
+json_t *errors_object(api_error which, const gj_error *detail, const char *request_id);
 
 /* A malloc'd JSON body for `which` with detail->message (and its place),
  * or NULL when memory is short. */

@@ -33,6 +33,7 @@
 #include "conntrack.h"
 #include "errors.h"
 #include "games.h"
+#include "jobs.h"
 #include "log.h"
 #include "media.h"
 #include "metrics.h"
@@ -48,6 +49,7 @@ struct gj_http {
     gj_pool *pool;
     gj_metrics *metrics;
     gj_conntrack *tracker;
+    gj_cache *cache; /* NULL with --cache-bytes 0 */
     char *catalog;
     size_t catalog_len;
     unsigned port;
@@ -76,12 +78,9 @@ typedef struct request {
     size_t len, cap;
     size_t received; /* body bytes read, kept or not */
 
-    /* Filled by the worker before it resumes the connection. */
+    /* The worker's: filled before it resumes the connection. */
     unsigned long long queued_ns;
-    int status;
-    api_error error;
-    gj_error detail;
-    gj_buf answer;
+    job job;
     char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
 
@@ -110,6 +109,8 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, req->route.allow);
     if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_SECONDS);
+    if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
+        MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
     if (atomic_load(&req->http->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
@@ -170,6 +171,11 @@ static enum MHD_Result answer_metrics(request *req)
         .reaped = conntrack_reaped(h->tracker),
     };
     pool_stats(h->pool, &g.queued, &g.busy);
+    cache_stats cs;
+    if (h->cache != NULL) {
+        cache_get_stats(h->cache, &cs);
+        g.cache = &cs;
+    }
     gj_buf out;
     buf_init(&out);
     metrics_render(h->metrics, &g, &out);
@@ -215,22 +221,23 @@ static enum MHD_Result answer_route_error(request *req)
     case ROUTE_UNKNOWN_GAME:
         games_list(names, sizeof names);
         return send_errorf(req, API_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
-                           req->path + strlen("/solve/"), names);
+                           strrchr(req->path, '/') + 1, names);
     case ROUTE_BAD_METHOD:
         return send_errorf(req, API_BAD_METHOD, "%s is not allowed on %s; use %s", req->method,
                            req->path, req->route.allow);
     default:
         return send_errorf(req, API_NOT_FOUND,
-                           "no such path: %s (try POST /solve/<game>, GET /games, GET /healthz, "
+                           "no such path: %s (try POST /solve/<game>, POST /analyze/<game>, "
+                           "POST /judge/<game>, POST /batch, GET /games, GET /healthz, "
                            "GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
                            req->path);
     }
 }
 
-/* ---- solve: headers, body, hand-off -------------------------------- */
+/* ---- jobs (solve, analyze, judge, batch): headers, body, hand-off -- */
 
 /* Check what can be checked before a byte of the body is read. */
-static enum MHD_Result begin_solve(request *req)
+static enum MHD_Result begin_job(request *req)
 {
     gj_http *h = req->http;
     const char *type =
@@ -245,6 +252,15 @@ static enum MHD_Result begin_solve(request *req)
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     if (media_output(format, accept, &req->output, &e) != 0)
         return send_error(req, API_BAD_INPUT, &e);
+    if (req->route.kind != ROUTE_SOLVE) {
+        /* Only a solve has a judge-text answer; the others are JSON. */
+        if (format != NULL && strcmp(format, "json") != 0)
+            return send_errorf(req, API_BAD_INPUT,
+                               "format=%.20s: only POST /solve answers judge text; this "
+                               "endpoint answers JSON",
+                               format);
+        req->output = MEDIA_JSON;
+    }
 
     const char *length =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -300,7 +316,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
             req->state = DISCARDING;
         return MHD_YES;
     }
-    if (req->route.kind != ROUTE_SOLVE) {
+    if (!route_is_job(req->route.kind)) {
         req->len += n; /* no other route reads a body: count it, drop it */
         return MHD_YES;
     }
@@ -311,56 +327,63 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     return MHD_YES;
 }
 
-static void format_timing(request *req, const solve_timing *t, unsigned long long wait_ns)
+static void format_timing(request *req, unsigned long long wait_ns)
 {
+    const solve_timing *t = &req->job.t;
     snprintf(req->timing, sizeof req->timing,
              "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
              (double)wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
 }
 
-/* Fill the request's answer: the solve's, or 503 when it waited in the
- * queue past --request-timeout (nobody should wait for so late an answer). */
-static void answer_job(request *req, unsigned long long wait_ns)
+/* The job's end, on the worker that finished it. */
+static void finish_job(job *j)
 {
-    const gj_config *cfg = req->http->cfg;
-    const gj_game *g = req->route.game;
-    solve_timing t = {0, 0, 0};
-
-    buf_init(&req->answer);
-    if ((double)wait_ns / 1e9 > (double)cfg->request_timeout) {
-        req->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        req->error = API_OVERLOADED;
-        gj_error_clear(&req->detail);
-        snprintf(req->detail.message, sizeof req->detail.message,
-                 "the request waited %.1f s for a worker, past the %ld s limit "
-                 "(--request-timeout); retry shortly",
-                 (double)wait_ns / 1e9, cfg->request_timeout);
-        return;
-    }
-    if (solve_position(g, config_game_limits(cfg, g), req->input, req->body, req->len, req->output,
-                       &req->answer, &t, &req->detail) == 0) {
-        req->status = MHD_HTTP_OK;
-    } else {
-        buf_free(&req->answer);
-        req->error = errors_from_kind(req->detail.kind);
-        req->status = errors_status(req->error);
-    }
-    format_timing(req, &t, wait_ns);
+    request *req = j->ctx;
+    unsigned long long wait_ns = req->queued_ns;
+    format_timing(req, wait_ns);
     req->queue_ms = (double)wait_ns / 1e6;
-    req->parse_ms = t.parse_ms;
-    req->solve_ms = t.solve_ms;
-    metrics_solve_times(req->http->metrics, g, t.parse_ms, t.solve_ms);
-}
-
-/* Runs on a worker thread. */
-static void run_job(void *arg)
-{
-    request *req = arg;
-    answer_job(req, solve_clock_ns() - req->queued_ns);
+    req->parse_ms = j->t.parse_ms;
+    req->solve_ms = j->t.solve_ms;
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
     MHD_resume_connection(req->conn);
+}
+
+/* Runs on a worker thread.  A request that waited in the queue past
+ * --request-timeout gets 503: nobody should wait for so late an answer. */
+static void run_job(void *arg)
+{
+    request *req = arg;
+    gj_http *h = req->http;
+    job *j = &req->job;
+    unsigned long long wait_ns = solve_clock_ns() - req->queued_ns;
+    *j = (job){.cfg = h->cfg,
+               .pool = h->pool,
+               .cache = h->cache,
+               .metrics = h->metrics,
+               .kind = req->route.kind,
+               .game = req->route.game,
+               .input = req->input,
+               .output = req->output,
+               .body = req->body,
+               .len = req->len,
+               .done = finish_job,
+               .ctx = req};
+    req->queued_ns = wait_ns; /* finish_job reports the wait */
+    if ((double)wait_ns / 1e9 > (double)h->cfg->request_timeout) {
+        buf_init(&j->answer);
+        j->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        j->error = API_OVERLOADED;
+        gj_error_clear(&j->detail);
+        snprintf(j->detail.message, sizeof j->detail.message,
+                 "the request waited %.1f s for a worker, past the %ld s limit "
+                 "(--request-timeout); retry shortly",
+                 (double)wait_ns / 1e9, h->cfg->request_timeout);
+        finish_job(j);
+        return;
+    }
+    jobs_run(j);
 }
 
 static enum MHD_Result dispatch(request *req)
@@ -392,10 +415,10 @@ static enum MHD_Result dispatch(request *req)
 
 static enum MHD_Result send_answer(request *req)
 {
-    if (req->status != MHD_HTTP_OK)
-        return send_error(req, req->error, &req->detail);
+    if (req->job.status != MHD_HTTP_OK)
+        return send_error(req, req->job.error, &req->job.detail);
     size_t len;
-    char *body = buf_take(&req->answer, &len);
+    char *body = buf_take(&req->job.answer, &len);
     if (body == NULL) {
         body = malloc(1); /* an empty answer still needs a buffer to free */
         if (body == NULL)
@@ -500,8 +523,8 @@ static enum MHD_Result first_call(request *req)
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);
-    if (req->route.kind == ROUTE_SOLVE)
-        return begin_solve(req);
+    if (route_is_job(req->route.kind))
+        return begin_job(req);
     req->state = READING;
     return MHD_YES;
 }
@@ -539,7 +562,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
-        return req->route.kind == ROUTE_SOLVE ? dispatch(req) : answer_other(req);
+        return route_is_job(req->route.kind) ? dispatch(req) : answer_other(req);
     case ANSWERED:
         return send_answer(req);
     case QUEUED:
@@ -579,7 +602,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     access_entry a = {
         .method = req->method,
         .path = req->path,
-        .game = req->route.kind == ROUTE_SOLVE ? req->route.game->name : NULL,
+        .game =
+            req->route.game && req->route.kind != ROUTE_BAD_METHOD ? req->route.game->name : NULL,
         .status = req->sent_status,
         .bytes_in = req->received,
         .bytes_out = req->sent_bytes,
@@ -596,7 +620,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                     req->sent_status, req->received, req->sent_bytes);
     conntrack_set_busy(h->tracker, req->track, 0); /* the next request's clock starts */
     free(req->body);
-    buf_free(&req->answer);
+    buf_free(&req->job.answer);
     free(req);
     *con_cls = NULL;
     atomic_fetch_sub(&h->in_flight, 1);
@@ -655,7 +679,10 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
     h->catalog = catalog_render(cfg, &h->catalog_len);
     h->metrics = metrics_create();
     h->tracker = conntrack_start((double)cfg->request_timeout);
-    if (h->catalog == NULL || h->metrics == NULL || h->tracker == NULL) {
+    h->cache = cfg->cache_bytes > 0 ? cache_create((size_t)cfg->cache_bytes, NULL) : NULL;
+    if (h->catalog == NULL || h->metrics == NULL || h->tracker == NULL ||
+        (cfg->cache_bytes > 0 && h->cache == NULL)) {
+        cache_free(h->cache);
         free(h->catalog);
         metrics_free(h->metrics);
         conntrack_stop(h->tracker);
@@ -687,6 +714,7 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
         free(h->catalog);
         metrics_free(h->metrics);
         conntrack_stop(h->tracker);
+        cache_free(h->cache);
         free(h);
         return NULL;
     }
@@ -726,6 +754,7 @@ void http_stop(gj_http *h)
     MHD_stop_daemon(h->daemon);
     conntrack_stop(h->tracker);
     metrics_free(h->metrics);
+    cache_free(h->cache);
     free(h->catalog);
     free(h);
 }

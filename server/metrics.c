@@ -168,6 +168,37 @@ static void render_requests(gj_metrics *m, gj_buf *out)
     put_sample(out, "gamejudge_rejected_total", "", (double)rejected);
 }
 
+/* Zeros with the cache off, so dashboards see the same series. */
+static void render_cache(const cache_stats *c, gj_buf *out)
+{
+    static const cache_stats off;
+    const struct {
+        const char *name, *type, *help;
+        unsigned long long value;
+    } rows[] = {
+        {"gamejudge_cache_hits_total", "counter", "Solves answered from the result cache.",
+         c ? c->hits : off.hits},
+        {"gamejudge_cache_misses_total", "counter", "Solves the result cache did not hold.",
+         c ? c->misses : off.misses},
+        {"gamejudge_cache_waits_total", "counter",
+         "Solves that waited for an identical solve in progress instead of repeating it.",
+         c ? c->waits : off.waits},
+        {"gamejudge_cache_evictions_total", "counter",
+         "Answers dropped from the result cache to stay within --cache-bytes.",
+         c ? c->evictions : off.evictions},
+        {"gamejudge_cache_entries", "gauge", "Answers in the result cache.",
+         c ? c->entries : off.entries},
+        {"gamejudge_cache_bytes", "gauge",
+         "Bytes the result cache holds (keys, answers, overhead).", c ? c->bytes : off.bytes},
+        {"gamejudge_cache_budget_bytes", "gauge", "The result cache's budget (--cache-bytes).",
+         c ? c->budget : off.budget},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        put_header(out, rows[i].name, rows[i].type, rows[i].help);
+        put_sample(out, rows[i].name, "", (double)rows[i].value);
+    }
+}
+
 void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
 {
     put_header(out, "gamejudge_build_info", "gauge", "The running build; always 1.");
@@ -197,4 +228,5 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_sample(out, "gamejudge_deadline_closed_total", "", (double)gauges->reaped);
     put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
     put_sample(out, "gamejudge_ready", "", gauges->ready);
+    render_cache(gauges->cache, out);
 }

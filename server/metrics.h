@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "game.h"
 
 typedef struct gj_metrics gj_metrics;
@@ -31,7 +32,8 @@ typedef struct metrics_gauges {
     int queued, busy, workers, queue_capacity;
     long in_flight;
     int ready;
-    unsigned long reaped; /* connections cut off by the request deadline */
+    unsigned long reaped;     /* connections cut off by the request deadline */
+    const cache_stats *cache; /* NULL with the cache off */
 } metrics_gauges;
 
 /* Append the whole exposition to out. */

@@ -18,21 +18,21 @@ static double ms_since(unsigned long long *mark)
     return ms;
 }
 
-int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,
-                   size_t len, media_kind output, gj_buf *out, solve_timing *t, gj_error *e)
+/* The cache key: the game, the answer's format, the canonical position. */
+static int build_key(const gj_game *g, const void *pos, media_kind output, gj_buf *key)
 {
-    unsigned long long mark = solve_clock_ns();
-    gj_error_clear(e);
-    void *pos =
-        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
-    t->parse_ms = ms_since(&mark);
-    if (pos == NULL) {
-        if (e->kind == GJ_OK)
-            gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
-        return -1;
-    }
+    buf_puts(key, g->name);
+    buf_putc(key, '\0');
+    buf_putc(key, output == MEDIA_JSON ? 'j' : 't');
+    g->write_key(pos, key);
+    return key->failed ? -1 : 0;
+}
+
+static int solve_and_write(const gj_game *g, void *pos, media_kind output, gj_buf *out,
+                           solve_timing *t, unsigned long long *mark, gj_error *e)
+{
     int rc = g->solve(pos, e);
-    t->solve_ms = ms_since(&mark);
+    t->solve_ms = ms_since(mark);
     if (rc == 0) {
         if (output == MEDIA_JSON)
             g->write_json(pos, out);
@@ -41,9 +41,57 @@ int solve_position(const gj_game *g, const long *limits, media_kind input, const
         if (out->failed)
             rc = gj_fail_nomem(e);
     }
-    t->write_ms = ms_since(&mark);
-    g->free_position(pos);
+    t->write_ms = ms_since(mark);
     return rc;
+}
+
+int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, gj_error *e)
+{
+    unsigned long long mark = solve_clock_ns();
+    gj_error_clear(e);
+    *how = SOLVE_UNCACHED;
+    t->solve_ms = t->write_ms = 0;
+    void *pos =
+        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
+    t->parse_ms = ms_since(&mark);
+    if (pos == NULL) {
+        if (e->kind == GJ_OK)
+            gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
+        return -1;
+    }
+    cache_ticket *ticket = NULL;
+    if (cache != NULL && g->write_key != NULL) {
+        gj_buf key;
+        buf_init(&key);
+        if (build_key(g, pos, output, &key) == 0) {
+            cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
+            *how = r == CACHE_HIT ? SOLVE_HIT : r == CACHE_CLAIMED ? SOLVE_MISS : SOLVE_UNCACHED;
+        }
+        buf_free(&key);
+        if (*how == SOLVE_HIT) {
+            g->free_position(pos);
+            t->write_ms = ms_since(&mark);
+            return out->failed ? gj_fail_nomem(e) : 0;
+        }
+    }
+    int rc = solve_and_write(g, pos, output, out, t, &mark, e);
+    g->free_position(pos);
+    if (ticket != NULL) {
+        if (rc == 0)
+            cache_fill(cache, ticket, out->data, out->len);
+        else
+            cache_abandon(cache, ticket);
+    }
+    return rc;
+}
+
+int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,
+                   size_t len, media_kind output, gj_buf *out, solve_timing *t, gj_error *e)
+{
+    solve_cached how;
+    return solve_position_cached(g, limits, input, in, len, output, NULL, out, t, &how, e);
 }
 
 media_kind solve_sniff_input(const char *in, size_t len)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "error.h"
 #include "game.h"
 #include "media.h"
@@ -19,6 +20,20 @@ typedef struct solve_timing {
 /* Answer `in` (of kind `input`) as `output` into *out.  0, or -1 with *e. */
 int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,
                    size_t len, media_kind output, gj_buf *out, solve_timing *t, gj_error *e);
+
+/* What the cache did for one solve. */
+typedef enum solve_cached {
+    SOLVE_UNCACHED, /* no cache, or an answer it does not keep */
+    SOLVE_HIT,
+    SOLVE_MISS,
+} solve_cached;
+
+/* solve_position through `cache` (NULL: none): the position is parsed,
+ * its canonical key looked up, and only a miss is solved and stored.
+ * Concurrent requests for one key are solved once. */
+int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, gj_error *e);
 
 /* MEDIA_JSON when the first non-blank byte is '{' (judge input never starts
  * so), for callers that have no Content-Type. */

@@ -60,8 +60,7 @@ void analysis_end(gj_buf *out, long listed);
 const char *analysis_outcome(int wins);
 
 /* Each game's analyze() (game.h), one file each: solvers/<game>_analysis.c. */
-int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                        gj_error *e);
+int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                           gj_error *e);

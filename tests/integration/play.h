@@ -36,7 +36,7 @@ typedef struct play_game {
     void (*free_state)(void *state);
 } play_game;
 
-extern const play_game play_matrix_game, play_grid_walk, play_nim_shortcuts,
-    play_prime_chocolate, play_staircase_chess;
+extern const play_game play_matrix_game, play_grid_walk, play_nim_shortcuts, play_prime_chocolate,
+    play_staircase_chess;
 
 #endif

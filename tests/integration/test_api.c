@@ -6,7 +6,6 @@
  * header) run by one driver, in the manner of curl's test suite. */
 #include <check.h>
 #include <curl/curl.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,7 @@
 
 #include "client.h"
 #include "daemon.h"
-
-#define DATA_DIR "tests/data"
+#include "data.h"
 
 static test_daemon server;
 
@@ -118,40 +116,6 @@ static json_t *expected_json(const char *game, const char *text)
 
 /* ---- public test data ----------------------------------------------------- */
 
-typedef void (*case_fn)(const char *game, const char *in, size_t in_len, const char *out);
-
-/* Call fn for every NN.in / NN.out pair of every game; returns the count. */
-static int each_data_case(case_fn fn)
-{
-    static const char *const games[] = {"matrix-game", "grid-walk", "nim-shortcuts",
-                                        "prime-chocolate", "staircase-chess"};
-    int count = 0;
-    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        char dir[256];
-        snprintf(dir, sizeof dir, "%s/%s", DATA_DIR, games[g]);
-        DIR *d = opendir(dir);
-        ck_assert_msg(d != NULL, "missing %s", dir);
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            size_t n = strlen(e->d_name);
-            if (n < 4 || strcmp(e->d_name + n - 3, ".in") != 0)
-                continue;
-            char in_path[512], out_path[512];
-            snprintf(in_path, sizeof in_path, "%s/%s", dir, e->d_name);
-            snprintf(out_path, sizeof out_path, "%s/%.*s.out", dir, (int)(n - 3), e->d_name);
-            size_t in_len;
-            char *in = read_file_or_fail(in_path, &in_len);
-            char *out = read_file_or_fail(out_path, NULL);
-            fn(games[g], in, in_len, out);
-            free(in);
-            free(out);
-            count++;
-        }
-        closedir(d);
-    }
-    return count;
-}
-
 static void check_case_http(const char *game, const char *in, size_t in_len, const char *out)
 {
     char path[128];
@@ -184,7 +148,7 @@ static void check_case_http(const char *game, const char *in, size_t in_len, con
 
 START_TEST(test_data_through_http)
 {
-    ck_assert_int_ge(each_data_case(check_case_http), 12);
+    ck_assert_int_ge(data_each_case(check_case_http), 12);
 }
 END_TEST
 
@@ -201,7 +165,7 @@ static void check_case_cli(const char *game, const char *in, size_t in_len, cons
 
 START_TEST(test_data_through_cli)
 {
-    ck_assert_int_ge(each_data_case(check_case_cli), 12);
+    ck_assert_int_ge(data_each_case(check_case_cli), 12);
 }
 END_TEST
 

@@ -1,0 +1,402 @@
+/* jobs.c - solve, analyze, judge and batch on the worker pool. */
+#include "jobs.h"
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games.h"
+#include "json_in.h"
+#include "judge.h"
+
+/* The job failed with j->detail. */
+static void fail(job *j)
+{
+    j->error = errors_from_kind(j->detail.kind);
+    j->status = errors_status(j->error);
+    buf_free(&j->answer);
+}
+
+static void succeed_or_fail(job *j, int rc)
+{
+    if (rc == 0 && j->answer.failed)
+        rc = gj_fail_nomem(&j->detail);
+    if (rc == 0)
+        j->status = 200;
+    else
+        fail(j);
+}
+
+/* ---- solve, analyze ------------------------------------------------- */
+
+static void run_solve(job *j)
+{
+    const gj_game *g = j->game;
+    int rc = solve_position_cached(g, config_game_limits(j->cfg, g), j->input, j->body, j->len,
+                                   j->output, j->cache, &j->answer, &j->t, &j->how, &j->detail);
+    if (rc == 0)
+        metrics_solve_times(j->metrics, g, j->t.parse_ms, j->t.solve_ms);
+    succeed_or_fail(j, rc);
+}
+
+static void run_analyze(job *j)
+{
+    const gj_game *g = j->game;
+    if (g->analyze == NULL) {
+        gj_fail(&j->detail, GJ_BAD_INPUT, "%s has no analysis", g->name);
+        fail(j);
+        j->error = API_NOT_FOUND;
+        j->status = errors_status(API_NOT_FOUND);
+        return;
+    }
+    unsigned long long start = solve_clock_ns();
+    gj_error_clear(&j->detail);
+    int rc = g->analyze(j->body, j->len, config_game_limits(j->cfg, g), &j->answer, &j->detail);
+    j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
+    if (rc != 0 && j->detail.kind == GJ_OK)
+        gj_fail(&j->detail, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
+    succeed_or_fail(j, rc);
+}
+
+/* ---- judge ---------------------------------------------------------- */
+
+/* A judge-input error keeps its line and gains the field it came in. */
+static void blame_input(gj_error *e)
+{
+    if (e->kind == GJ_BAD_INPUT && e->field[0] == '\0') {
+        snprintf(e->field, sizeof e->field, "input");
+        char message[sizeof e->message];
+        snprintf(message, sizeof message, "input: %.370s", e->message);
+        memcpy(e->message, message, sizeof message);
+    }
+}
+
+static void run_judge(job *j)
+{
+    static const char *const keys[] = {"input", "output", NULL};
+    const char *input, *output;
+    size_t input_len, output_len;
+    gj_error_clear(&j->detail);
+    json_t *root = jin_load_object(j->body, j->len, keys, &j->detail);
+    if (root == NULL ||
+        jin_string(json_object_get(root, "input"), "input", -1, &input, &input_len, &j->detail) ||
+        jin_string(json_object_get(root, "output"), "output", -1, &output, &output_len,
+                   &j->detail)) {
+        json_decref(root);
+        fail(j);
+        return;
+    }
+    gj_buf expected;
+    buf_init(&expected);
+    const gj_game *g = j->game;
+    int rc = solve_position_cached(g, config_game_limits(j->cfg, g), MEDIA_TEXT, input, input_len,
+                                   MEDIA_TEXT, j->cache, &expected, &j->t, &j->how, &j->detail);
+    if (rc == 0) {
+        judge_result r;
+        judge_compare(expected.data ? expected.data : "", expected.len, output, output_len, &r);
+        judge_write_json(g->name, &r, &j->answer);
+    } else {
+        blame_input(&j->detail);
+    }
+    buf_free(&expected);
+    json_decref(root);
+    succeed_or_fail(j, rc);
+}
+
+/* ---- batch ---------------------------------------------------------- */
+
+typedef struct batch batch;
+
+typedef struct batch_item {
+    batch *owner;
+    const gj_game *game;
+    media_kind input, output;
+    char *body; /* the item's judge text, or its position re-serialised */
+    size_t len;
+    int status;
+    api_error error;
+    gj_error detail;
+    gj_buf answer;
+    solve_cached how;
+} batch_item;
+
+struct batch {
+    job *j;
+    size_t n;
+    batch_item *items;
+    atomic_size_t remaining;
+};
+
+static void item_fail(batch_item *it, api_error which, const char *field, const char *fmt,
+                      const char *arg)
+{
+    it->error = which;
+    it->status = errors_status(which);
+    gj_error_clear(&it->detail);
+    it->detail.kind = GJ_BAD_INPUT;
+    snprintf(it->detail.field, sizeof it->detail.field, "%s", field);
+    char what[sizeof it->detail.message - 100];
+    snprintf(what, sizeof what, fmt, arg);
+    snprintf(it->detail.message, sizeof it->detail.message, "%s: %s", field, what);
+}
+
+static const char *string_member(const json_t *item, const char *key)
+{
+    return json_string_value(json_object_get(item, key));
+}
+
+/* Fill one item from its JSON; a bad item is answered alone.  Only memory
+ * shortage fails the whole batch (-1). */
+static int read_item(batch_item *it, const json_t *v, size_t i)
+{
+    char field[64];
+    it->status = 0;
+    snprintf(field, sizeof field, "items[%zu]", i);
+    if (!json_is_object(v)) {
+        item_fail(it, API_BAD_INPUT, field, "%s",
+                  "expected an object with \"game\" and "
+                  "\"input\" (judge text) or \"position\" (JSON)");
+        return 0;
+    }
+    const char *key;
+    json_t *member;
+    json_object_foreach((json_t *)v, key, member)
+    {
+        if (strcmp(key, "game") && strcmp(key, "input") && strcmp(key, "position") &&
+            strcmp(key, "format")) {
+            snprintf(field, sizeof field, "items[%zu].%.32s", i, key);
+            item_fail(it, API_BAD_INPUT, field,
+                      "unknown field; expected only \"game\", \"input\", \"position\", "
+                      "\"format\"%s",
+                      "");
+            return 0;
+        }
+    }
+    const char *name = string_member(v, "game");
+    snprintf(field, sizeof field, "items[%zu].game", i);
+    if (name == NULL) {
+        item_fail(it, API_BAD_INPUT, field, "%s", "required, a game name (a string)");
+        return 0;
+    }
+    it->game = games_find(name, strlen(name));
+    if (it->game == NULL) {
+        char names[256];
+        games_list(names, sizeof names);
+        item_fail(it, API_UNKNOWN_GAME, field, "unknown game; the games are %s", names);
+        return 0;
+    }
+    const json_t *format = json_object_get(v, "format");
+    const char *f = json_string_value(format);
+    snprintf(field, sizeof field, "items[%zu].format", i);
+    if (format != NULL && (f == NULL || (strcmp(f, "json") && strcmp(f, "text")))) {
+        item_fail(it, API_BAD_INPUT, field, "%s", "must be \"json\" or \"text\"");
+        return 0;
+    }
+    it->output = f && strcmp(f, "text") == 0 ? MEDIA_TEXT : MEDIA_JSON;
+    const json_t *text = json_object_get(v, "input"), *pos = json_object_get(v, "position");
+    snprintf(field, sizeof field, "items[%zu]", i);
+    if ((text == NULL) == (pos == NULL)) {
+        item_fail(it, API_BAD_INPUT, field, "%s",
+                  "give exactly one of \"input\" (judge text) and \"position\" (JSON)");
+        return 0;
+    }
+    if (text != NULL && !json_is_string(text)) {
+        snprintf(field, sizeof field, "items[%zu].input", i);
+        item_fail(it, API_BAD_INPUT, field, "%s", "expected a string (the judge input)");
+        return 0;
+    }
+    if (text != NULL) {
+        it->input = MEDIA_TEXT;
+        it->len = json_string_length(text);
+        it->body = malloc(it->len + 1);
+        if (it->body == NULL)
+            return -1;
+        memcpy(it->body, json_string_value(text), it->len);
+        it->body[it->len] = '\0';
+    } else {
+        it->input = MEDIA_JSON;
+        it->body = json_dumps(pos, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (it->body == NULL)
+            return -1;
+        it->len = strlen(it->body);
+    }
+    return 0;
+}
+
+static void put_string(gj_buf *out, const char *s, size_t len)
+{
+    json_t *str = json_stringn(s, len);
+    char *text = str ? json_dumps(str, JSON_ENCODE_ANY) : NULL;
+    if (text == NULL)
+        out->failed = 1;
+    else
+        buf_puts(out, text);
+    free(text);
+    json_decref(str);
+}
+
+static void write_item(gj_buf *out, batch_item *it, const gj_cache *cache)
+{
+    buf_puts(out, "{\"status\":");
+    buf_put_long(out, it->status);
+    if (it->game != NULL) {
+        buf_puts(out, ",\"game\":\"");
+        buf_puts(out, it->game->name);
+        buf_putc(out, '"');
+    }
+    if (it->status == 200 && cache != NULL && it->how != SOLVE_UNCACHED)
+        buf_puts(out, it->how == SOLVE_HIT ? ",\"cache\":\"hit\"" : ",\"cache\":\"miss\"");
+    if (it->status == 200 && it->output == MEDIA_JSON) {
+        buf_puts(out, ",\"result\":");
+        buf_append(out, it->answer.data, it->answer.len);
+    } else if (it->status == 200) {
+        buf_puts(out, ",\"output\":");
+        put_string(out, it->answer.data ? it->answer.data : "", it->answer.len);
+    } else {
+        json_t *err = errors_object(it->error, &it->detail, NULL);
+        char *text = err ? json_dumps(err, JSON_COMPACT) : NULL;
+        buf_puts(out, ",\"error\":");
+        if (text == NULL)
+            out->failed = 1;
+        else
+            buf_puts(out, text);
+        free(text);
+        json_decref(err);
+    }
+    buf_putc(out, '}');
+}
+
+static void free_batch(batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->items[i].body);
+        buf_free(&b->items[i].answer);
+    }
+    free(b->items);
+    free(b);
+}
+
+static void finish_batch(batch *b)
+{
+    job *j = b->j;
+    size_t ok = 0;
+    buf_puts(&j->answer, "{\"items\":[");
+    for (size_t i = 0; i < b->n; i++) {
+        if (i > 0)
+            buf_putc(&j->answer, ',');
+        write_item(&j->answer, &b->items[i], j->cache);
+        ok += b->items[i].status == 200;
+    }
+    buf_puts(&j->answer, "],\"succeeded\":");
+    buf_put_long(&j->answer, (long long)ok);
+    buf_puts(&j->answer, ",\"failed\":");
+    buf_put_long(&j->answer, (long long)(b->n - ok));
+    buf_putc(&j->answer, '}');
+    free_batch(b);
+    succeed_or_fail(j, 0);
+    j->done(j);
+}
+
+static void run_item(void *arg)
+{
+    batch_item *it = arg;
+    batch *b = it->owner;
+    job *j = b->j;
+    if (it->status == 0) {
+        solve_timing t;
+        const gj_game *g = it->game;
+        if (solve_position_cached(g, config_game_limits(j->cfg, g), it->input, it->body, it->len,
+                                  it->output, j->cache, &it->answer, &t, &it->how,
+                                  &it->detail) == 0) {
+            it->status = 200;
+            metrics_solve_times(j->metrics, g, t.parse_ms, t.solve_ms);
+        } else {
+            buf_free(&it->answer);
+            it->error = errors_from_kind(it->detail.kind);
+            it->status = errors_status(it->error);
+        }
+    }
+    if (atomic_fetch_sub(&b->remaining, 1) == 1)
+        finish_batch(b);
+}
+
+/* Parse the envelope; NULL with j->detail when the batch itself is bad. */
+static batch *read_batch(job *j)
+{
+    static const char *const keys[] = {"items", NULL};
+    json_t *root = jin_load_object(j->body, j->len, keys, &j->detail);
+    if (root == NULL)
+        return NULL;
+    const json_t *items = json_object_get(root, "items");
+    if (jin_array(items, "items", -1, 1, (size_t)j->cfg->batch_max_items, &j->detail) != 0) {
+        json_decref(root);
+        return NULL;
+    }
+    batch *b = calloc(1, sizeof *b);
+    size_t n = json_array_size(items);
+    if (b == NULL || (b->items = calloc(n, sizeof *b->items)) == NULL) {
+        free(b);
+        json_decref(root);
+        gj_fail_nomem(&j->detail);
+        return NULL;
+    }
+    b->j = j;
+    b->n = n;
+    for (size_t i = 0; i < n; i++) {
+        b->items[i].owner = b;
+        buf_init(&b->items[i].answer);
+        if (read_item(&b->items[i], json_array_get(items, i), i) != 0) {
+            free_batch(b);
+            json_decref(root);
+            gj_fail_nomem(&j->detail);
+            return NULL;
+        }
+    }
+    json_decref(root);
+    return b;
+}
+
+/* Items go to the pool so idle workers share them; one the queue has no
+ * room for runs here.  The worker that finishes the last item answers. */
+static void run_batch(job *j)
+{
+    gj_error_clear(&j->detail);
+    batch *b = read_batch(j);
+    if (b == NULL) {
+        fail(j);
+        j->done(j);
+        return;
+    }
+    atomic_store(&b->remaining, b->n);
+    size_t n = b->n;
+    for (size_t i = 1; i < n; i++)
+        if (b->items[i].status != 0 || pool_submit(j->pool, run_item, &b->items[i]) != 0)
+            run_item(&b->items[i]);
+    run_item(&b->items[0]); /* may finish the batch: b is gone after this */
+}
+
+/* ---- entry ---------------------------------------------------------- */
+
+void jobs_run(job *j)
+{
+    buf_init(&j->answer);
+    j->how = SOLVE_UNCACHED;
+    memset(&j->t, 0, sizeof j->t);
+    switch (j->kind) {
+    case ROUTE_BATCH:
+        run_batch(j);
+        return; /* done() already ran, or will on another worker */
+    case ROUTE_ANALYZE:
+        run_analyze(j);
+        break;
+    case ROUTE_JUDGE:
+        run_judge(j);
+        break;
+    default:
+        run_solve(j);
+        break;
+    }
+    j->done(j);
+}
