@@ -4,8 +4,10 @@
 #   make fuzz-build              only build them (build/fuzz/bin/*)
 #   make tsan                    the integration suite and the daemon under TSan
 #
-# Targets: <game>-text and <game>-json for every game (tests/fuzz/fuzz_game.c
-# compiled per game and format) and http (tests/fuzz/fuzz_http.c).  Seeds
+# Targets: <game>-text, <game>-json and <game>-analyze for every game
+# (tests/fuzz/fuzz_game.c compiled per game and mode) and http
+# (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge and
+# /batch).  Seeds
 # are tests/fuzz/corpus/<target>/, read-only; what a run learns goes to
 # build/fuzz/work/<target>/ and crashes to build/fuzz/artifacts/.  Every
 # file in tests/fuzz/regress/<target>/ is replayed before each run.
@@ -16,7 +18,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_GAMES := matrix-game grid-walk nim-shortcuts prime-chocolate staircase-chess
-FUZZ_TARGETS := $(foreach g,$(FUZZ_GAMES),$(g)-text $(g)-json) http
+FUZZ_TARGETS := $(foreach g,$(FUZZ_GAMES),$(g)-text $(g)-json $(g)-analyze) http
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_TARGETS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 $(WARN) -O1 -g $(FUZZ_SAN) -D_POSIX_C_SOURCE=200809L \
@@ -50,6 +52,11 @@ $(FUZZ_BUILD)/bin/%-text: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
 $(FUZZ_BUILD)/bin/%-json: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$*) -DFUZZ_JSON=1 \
+	  $^ $(PKG_LIBS) -o $@
+
+$(FUZZ_BUILD)/bin/%-analyze: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$*) -DFUZZ_JSON=2 \
 	  $^ $(PKG_LIBS) -o $@
 
 $(FUZZ_BUILD)/bin/http: tests/fuzz/fuzz_http.c $(FUZZ_OBJS)

@@ -30,11 +30,18 @@ char *catalog_render(const gj_config *cfg, size_t *len)
         char path[64];
         snprintf(path, sizeof path, "/solve/%s", g->name);
         json_t *example_json = json_loads(g->example_json, 0, NULL);
-        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name,
-                                              "title", g->title, "path", path, "limits",
-                                              describe_limits(g, config_game_limits(cfg, g)),
-                                              "example", "text", g->example_text, "json",
-                                              example_json ? example_json : json_null()));
+        json_t *entry = json_pack(
+            "{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name, "title", g->title, "path", path,
+            "limits", describe_limits(g, config_game_limits(cfg, g)), "example", "text",
+            g->example_text, "json", example_json ? example_json : json_null());
+        if (entry != NULL && g->analyze != NULL && g->example_analyze != NULL) {
+            json_t *example = json_loads(g->example_analyze, 0, NULL);
+            snprintf(path, sizeof path, "/analyze/%s", g->name);
+            json_object_set_new(
+                entry, "analyze",
+                json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
+        }
+        json_array_append_new(list, entry);
     }
     json_t *root = json_pack("{s:o}", "games", list);
     char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;

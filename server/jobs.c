@@ -237,7 +237,7 @@ static void put_string(gj_buf *out, const char *s, size_t len)
     json_decref(str);
 }
 
-static void write_item(gj_buf *out, batch_item *it, const gj_cache *cache)
+static void write_item(gj_buf *out, batch_item *it)
 {
     buf_puts(out, "{\"status\":");
     buf_put_long(out, it->status);
@@ -246,8 +246,6 @@ static void write_item(gj_buf *out, batch_item *it, const gj_cache *cache)
         buf_puts(out, it->game->name);
         buf_putc(out, '"');
     }
-    if (it->status == 200 && cache != NULL && it->how != SOLVE_UNCACHED)
-        buf_puts(out, it->how == SOLVE_HIT ? ",\"cache\":\"hit\"" : ",\"cache\":\"miss\"");
     if (it->status == 200 && it->output == MEDIA_JSON) {
         buf_puts(out, ",\"result\":");
         buf_append(out, it->answer.data, it->answer.len);
@@ -286,7 +284,7 @@ static void finish_batch(batch *b)
     for (size_t i = 0; i < b->n; i++) {
         if (i > 0)
             buf_putc(&j->answer, ',');
-        write_item(&j->answer, &b->items[i], j->cache);
+        write_item(&j->answer, &b->items[i]);
         ok += b->items[i].status == 200;
     }
     buf_puts(&j->answer, "],\"succeeded\":");

@@ -1,9 +1,10 @@
 /* fuzz_game.c - libFuzzer target: one game's parser through the whole
- * gj_game pipeline, parse -> solve -> write text -> write JSON -> free.
+ * gj_game pipeline, parse -> cache key -> solve -> write text -> write
+ * JSON -> free; or the game's analysis of a mid-play position.
  *
- * The build compiles this file once per game and input format, with
- * FUZZ_GAME naming the registry symbol (game_grid_walk) and FUZZ_JSON 0 for
- * judge text or 1 for the JSON twin.  Each input runs twice: under the
+ * The build compiles this file once per game and mode, with FUZZ_GAME
+ * naming the registry symbol (game_grid_walk) and FUZZ_JSON 0 for judge
+ * text, 1 for the JSON twin, 2 for an /analyze request.  Each input runs twice: under the
  * default limits, which are what the service runs with, and under small
  * limits, so that inputs near a limit still solve in microseconds.
  *
@@ -18,7 +19,7 @@
 #include "games.h"
 
 #ifndef FUZZ_GAME
-#error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1"
+#error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1|2"
 #endif
 
 #define SMALL_LIMIT 8
@@ -53,8 +54,48 @@ static void check_answer(const gj_game *g, const void *pos)
     buf_free(&json);
 }
 
+/* An analysis is one JSON object with the frame of analysis.h, listing no
+ * more moves than it counts. */
+static void analyze(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_buf out;
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (g->analyze(in, len, limits, &out, &e) != 0) {
+        check_failure(&e);
+        buf_free(&out);
+        return;
+    }
+    json_error_t err;
+    json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+    const json_t *moves = json_object_get(root, "moves");
+    json_int_t total = json_integer_value(json_object_get(root, "moves_total"));
+    json_int_t winning = json_integer_value(json_object_get(root, "winning_moves"));
+    if (out.failed || !json_is_array(moves) || json_object_get(root, "value") == NULL ||
+        (json_int_t)json_array_size(moves) > total || winning > total || winning < 0)
+        abort();
+    json_decref(root);
+    buf_free(&out);
+}
+
+/* The cache key of a parsed position is written without failing. */
+static void check_key(const gj_game *g, const void *pos)
+{
+    gj_buf key;
+    buf_init(&key);
+    g->write_key(pos, &key);
+    if (key.failed || key.len == 0)
+        abort();
+    buf_free(&key);
+}
+
 static void run(const gj_game *g, const long *limits, const char *in, size_t len)
 {
+    if (FUZZ_JSON == 2) {
+        analyze(g, limits, in, len);
+        return;
+    }
     gj_error e;
     gj_error_clear(&e);
     void *pos = FUZZ_JSON ? g->parse_json(in, len, limits, &e) : g->parse_text(in, len, limits, &e);
@@ -62,6 +103,7 @@ static void run(const gj_game *g, const long *limits, const char *in, size_t len
         check_failure(&e);
         return;
     }
+    check_key(g, pos);
     if (g->solve(pos, &e) == 0)
         check_answer(g, pos);
     else

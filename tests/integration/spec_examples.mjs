@@ -28,6 +28,15 @@ function startDaemon() {
   });
 }
 
+// The path with each {parameter} replaced by the parameter's example.
+function concrete(path, item) {
+  let out = path;
+  for (const p of item.parameters || []) {
+    if (p.in === 'path' && p.example !== undefined) out = out.replace(`{${p.name}}`, p.example);
+  }
+  return out;
+}
+
 // Every (response status, content type) that documents an example `name`.
 function documented(op, name) {
   const found = [];
@@ -64,7 +73,7 @@ try {
         verdict(expected.length > 0, `${path} ${type} example '${name}'`, 'no response documents it');
         for (const want of expected) {
           const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
-          const res = await fetch(base + path, {
+          const res = await fetch(base + concrete(path, item), {
             method: 'POST', body,
             headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
           });
