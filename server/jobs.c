@@ -36,8 +36,9 @@ static void run_solve(job *j)
     const gj_game *g = j->game;
     int rc = solve_position_cached(g, config_game_limits(j->cfg, g), j->input, j->body, j->len,
                                    j->output, j->cache, &j->answer, &j->t, &j->how, &j->detail);
-    if (rc == 0)
-        metrics_solve_times(j->metrics, g, j->t.parse_ms, j->t.solve_ms);
+    /* Failed parses count too: a parse histogram without them would hide
+     * the time spent refusing input. */
+    metrics_solve_times(j->metrics, g, j->t.parse_ms, j->t.solve_ms);
     succeed_or_fail(j, rc);
 }
 
@@ -305,11 +306,12 @@ static void run_item(void *arg)
     if (it->status == 0) {
         solve_timing t;
         const gj_game *g = it->game;
-        if (solve_position_cached(g, config_game_limits(j->cfg, g), it->input, it->body, it->len,
-                                  it->output, j->cache, &it->answer, &t, &it->how,
-                                  &it->detail) == 0) {
+        int rc =
+            solve_position_cached(g, config_game_limits(j->cfg, g), it->input, it->body, it->len,
+                                  it->output, j->cache, &it->answer, &t, &it->how, &it->detail);
+        metrics_solve_times(j->metrics, g, t.parse_ms, t.solve_ms);
+        if (rc == 0) {
             it->status = 200;
-            metrics_solve_times(j->metrics, g, t.parse_ms, t.solve_ms);
         } else {
             buf_free(&it->answer);
             it->error = errors_from_kind(it->detail.kind);
