@@ -19,13 +19,16 @@
  * Hopcroft-Karp phases (O(E sqrt V), E <= 2V) and one BFS give them all.  Everything is
  * iterative, and the graph is never stored: neighbours are read off the
  * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
- * the padded grid and 16 per free cell. */
+ * the padded grid and 16 per free cell.  The matching and the JSON grid
+ * reader serve POST /analyze too (grid_walk_core.h, grid_walk_analysis.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "game.h"
+#include "grid_walk_core.h"
 #include "json_in.h"
 #include "reader.h"
 
@@ -34,22 +37,14 @@
 /* Vertex and cell numbers are ints. */
 _Static_assert((MAX_SIDE + 2L) * (MAX_SIDE + 2L) <= INT_MAX, "padded grid must fit an int");
 
-enum { LIMIT_ROWS, LIMIT_COLS };
-
 static const gj_limit_def limits[] = {
     {"rows", "rows of the grid (N)", 100, 1, MAX_SIDE},
     {"cols", "columns of the grid (M)", 100, 1, MAX_SIDE},
 };
 
-typedef struct position {
-    long rows, cols;
-    int width;           /* cols + 2: one blocked column on each side */
-    unsigned char *open; /* (rows + 2) * width, 1 = free, the border blocked */
-    int *winners;        /* padded cells A wins from, in row-major order */
-    long nwinners;
-} position;
+typedef gw_position position;
 
-static void free_position(void *p)
+void gw_free_position(void *p)
 {
     position *pos = p;
     if (pos == NULL)
@@ -70,7 +65,7 @@ static position *new_position(long rows, long cols, gj_error *e)
     if (pos != NULL)
         pos->open = calloc((size_t)(rows + 2) * (size_t)(cols + 2), 1);
     if (pos == NULL || pos->open == NULL) {
-        free_position(pos);
+        gw_free_position(pos);
         gj_fail_nomem(e);
         return NULL;
     }
@@ -107,8 +102,8 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     gj_reader r;
     long rows, cols;
     reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of rows N", 1, lim[LIMIT_ROWS], &rows, e) != 0 ||
-        reader_long(&r, "the number of columns M", 1, lim[LIMIT_COLS], &cols, e) != 0)
+    if (reader_long(&r, "the number of rows N", 1, lim[GW_LIMIT_ROWS], &rows, e) != 0 ||
+        reader_long(&r, "the number of columns M", 1, lim[GW_LIMIT_COLS], &cols, e) != 0)
         return NULL;
     position *pos = new_position(rows, cols, e);
     if (pos == NULL)
@@ -140,7 +135,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         goto fail;
     return pos;
 fail:
-    free_position(pos);
+    gw_free_position(pos);
     return NULL;
 }
 
@@ -164,30 +159,24 @@ static int json_width(const json_t *grid, const long *lim, long *cols, gj_error 
         return -1;
     if (decode_row(row, len, NULL, 0, &bad) < 0)
         return fail_json_char(row, len, bad, 0, e);
-    if (len < 1 || len > (size_t)lim[LIMIT_COLS])
+    if (len < 1 || len > (size_t)lim[GW_LIMIT_COLS])
         return gj_fail_field(e, "grid[0]",
                              "the number of columns must be between 1 and %ld, found %zu",
-                             lim[LIMIT_COLS], len);
+                             lim[GW_LIMIT_COLS], len);
     *cols = (long)len;
     return 0;
 }
 
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+gw_position *gw_parse_grid(const json_t *grid, const long *lim, gj_error *e)
 {
-    static const char *const keys[] = {"grid", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
-        return NULL;
-    position *pos = NULL;
     long cols = 0;
-    json_t *grid = json_object_get(root, "grid");
-    if (jin_array(grid, "grid", -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0 ||
+    if (jin_array(grid, "grid", -1, 1, (size_t)lim[GW_LIMIT_ROWS], e) != 0 ||
         json_width(grid, lim, &cols, e) != 0)
-        goto fail;
+        return NULL;
     long rows = (long)json_array_size(grid);
-    pos = new_position(rows, cols, e);
+    position *pos = new_position(rows, cols, e);
     if (pos == NULL)
-        goto fail;
+        return NULL;
     for (long i = 0; i < rows; i++) {
         const char *row;
         size_t rowlen, bad = 0;
@@ -206,12 +195,21 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
             goto fail;
         }
     }
-    json_decref(root);
     return pos;
 fail:
-    free_position(pos);
-    json_decref(root);
+    gw_free_position(pos);
     return NULL;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"grid", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = gw_parse_grid(json_object_get(root, "grid"), lim, e);
+    json_decref(root);
+    return pos;
 }
 
 /* The free cells as a bipartite graph, kept in the padded grid itself: the
@@ -526,13 +524,70 @@ static int match_maximum(graph *g, int cells)
     }
 }
 
+struct gw_matching {
+    graph g;
+    int cells; /* padded cells */
+};
+
+void gw_free_matching(gw_matching *m)
+{
+    if (m == NULL)
+        return;
+    free_graph(&m->g);
+    free(m);
+}
+
+gw_matching *gw_match(const gw_position *pos, gj_error *e)
+{
+    gw_matching *m = malloc(sizeof *m);
+    if (m == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    m->cells = (int)((pos->rows + 2) * pos->width);
+    if (build_graph(&m->g, pos) != 0) {
+        gw_free_matching(m);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    if (match_maximum(&m->g, m->cells) != 0) {
+        gw_free_matching(m);
+        gj_fail(e, GJ_INTERNAL, "grid-walk: a matching phase made no progress");
+        return NULL;
+    }
+    return m;
+}
+
+/* The side (chessboard colour) of cell c: the parity of row + column. */
+static int colour(const graph *g, int c)
+{
+    int width = g->step[3];
+    return (c / width + c % width) % 2;
+}
+
+/* Every augmenting path of the smaller graph would end at v's former mate u
+ * (any other would have augmented the old matching), so one free search
+ * from u decides whether the maximum shrank. */
+int gw_drop_cell(gw_matching *m, int v)
+{
+    graph *g = &m->g;
+    int u = g->at[v].mate;
+    g->at[v].mate = BLOCKED;
+    if (u < 0)
+        return 0;
+    g->at[u].mate = UNMATCHED;
+    forget_visits(g, colour(g, u));
+    return !augment_from(g, u, 0, FREE);
+}
+
 /* Mark the unmatched cells and everything an alternating path reaches from
  * them: from v along any non-matching edge to w, then to w's partner.  w is
  * always matched, or the matching would not be maximum. */
-static void mark_avoidable(graph *g, int cells, unsigned char *mark)
+void gw_mark_avoidable(gw_matching *m, unsigned char *mark)
 {
+    graph *g = &m->g;
     int head = 0, tail = 0;
-    for (int c = 0; c < cells; c++) {
+    for (int c = 0; c < m->cells; c++) {
         mark[c] = g->at[c].mate == UNMATCHED;
         if (mark[c])
             g->queue[tail++] = c;
@@ -540,11 +595,11 @@ static void mark_avoidable(graph *g, int cells, unsigned char *mark)
     while (head < tail) {
         int v = g->queue[head++];
         for (int d = 0; d < 4; d++) {
-            int w = v + g->step[d], m = g->at[w].mate;
-            if (w == g->at[v].mate || m < 0 || mark[m])
+            int w = v + g->step[d], mate = g->at[w].mate;
+            if (w == g->at[v].mate || mate < 0 || mark[mate])
                 continue;
-            mark[m] = 1;
-            g->queue[tail++] = m;
+            mark[mate] = 1;
+            g->queue[tail++] = mate;
         }
     }
 }
@@ -564,31 +619,23 @@ static int collect_winners(position *pos, const unsigned char *mark, int cells)
     return 0;
 }
 
-static int solve(void *p, gj_error *e)
+int gw_solve(void *p, gj_error *e)
 {
     position *pos = p;
-    graph g;
-    int cells = (int)((pos->rows + 2) * pos->width);
-    unsigned char *mark = NULL;
-    int rc = -1;
     free(pos->winners);
     pos->winners = NULL;
     pos->nwinners = 0;
-    if (build_graph(&g, pos) != 0)
-        goto done;
-    mark = malloc((size_t)cells);
-    if (mark == NULL)
-        goto done;
-    if (match_maximum(&g, cells) != 0) {
-        free(mark);
-        free_graph(&g);
-        return gj_fail(e, GJ_INTERNAL, "grid-walk: a matching phase made no progress");
+    gw_matching *m = gw_match(pos, e);
+    if (m == NULL)
+        return -1;
+    unsigned char *mark = malloc((size_t)m->cells);
+    int rc = -1;
+    if (mark != NULL) {
+        gw_mark_avoidable(m, mark);
+        rc = collect_winners(pos, mark, m->cells);
     }
-    mark_avoidable(&g, cells, mark);
-    rc = collect_winners(pos, mark, cells);
-done:
     free(mark);
-    free_graph(&g);
+    gw_free_matching(m);
     return rc == 0 ? 0 : gj_fail_nomem(e);
 }
 
@@ -624,6 +671,27 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
+/* "N M\n", then one bit per cell (1 = free), row-major, eight to a byte. */
+static void write_key(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    char head[48];
+    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->rows, pos->cols);
+    size_t nbytes = ((size_t)pos->rows * (size_t)pos->cols + 7) / 8;
+    if (buf_reserve(out, (size_t)used + nbytes) != 0)
+        return;
+    buf_append(out, head, (size_t)used);
+    unsigned char *at = (unsigned char *)out->data + out->len;
+    memset(at, 0, nbytes);
+    size_t bit = 0;
+    for (long i = 0; i < pos->rows; i++) {
+        const unsigned char *row = pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
+        for (long j = 0; j < pos->cols; j++, bit++)
+            at[bit / 8] |= (unsigned char)(row[j] << (bit % 8));
+    }
+    out->len += nbytes;
+}
+
 const gj_game game_grid_walk = {
     .name = "grid-walk",
     .title = "the start cells from which the player who places the token (A) wins the "
@@ -634,8 +702,12 @@ const gj_game game_grid_walk = {
     .nlimits = 2,
     .parse_text = parse_text,
     .parse_json = parse_json,
-    .solve = solve,
+    .solve = gw_solve,
     .write_text = write_text,
     .write_json = write_json,
-    .free_position = free_position,
+    .free_position = gw_free_position,
+    .write_key = write_key,
+    .analyze = grid_walk_analyze,
+    .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
+                       "\"max_moves\": 10}",
 };

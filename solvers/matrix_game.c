@@ -1,50 +1,56 @@
 /* matrix_game.c - Codeforces 1658E: the start cells from which M wins a
  * jumping game on a matrix of distinct values.
  *
- * The idea: count the game in rounds, M's move then G's.  Starting on the
- * largest value M wins: wherever G jumps, M jumps back (distance is
- * symmetric) and gains every round.  Starting on a cell s of value v, G must
- * answer with a larger value, since a smaller one hands M the same gain per
- * round; after that G stands where M stood, as the starter at the new cell.
- * So M wins from s iff no cell of larger value that is a win for its starter
- * lies farther than k from s.  Walking the values from the largest down, a
- * cell is a win exactly when every winning cell seen so far is within
- * distance k.  Manhattan distance is Chebyshev distance in (x + y, x - y), so
- * that test is four comparisons against the extrema of the winners so far.
+ * The idea: call a cell c winning, W[c], when the player who has just moved
+ * the token onto c wins from there (M placing it on c at the start, so W is
+ * the answer table).  Walking the values from the largest down, W[c] holds
+ * exactly when no winning cell of larger value lies farther than k from c.
+ * Two facts follow, for every position of the game, not only the start:
+ *   - no winning cell is reachable from a winning cell: of two winning
+ *     cells, the smaller was kept winning only because the larger is within
+ *     k of it, and distance is symmetric;
+ *   - from a non-winning cell a larger winning cell is reachable (that is
+ *     what made it non-winning).
+ * So the player to move from c wins iff W[c] is false: she jumps to a larger
+ * winning cell; every reply leaves a winning cell for a non-winning one, to
+ * which she answers with a larger winning cell again, gaining at least 1 in
+ * every round of the ~10^100 moves to come.  The scores collected before,
+ * and a last unanswered move, are at most n^2 per move made so far, nothing
+ * against that.  From a winning c every jump lands on a non-winning cell,
+ * which hands the opponent that same strategy.  A move to w therefore wins
+ * for its mover iff W[w] (matrix_game_analysis.c ranks moves with this).
  *
- * The values are a permutation of 1..n^2, so the parser files each cell
- * under its value and the walk needs no sort: O(n^2) time, 4 bytes a cell
- * for the table and 1 for the answer (4 more for the matrix while parsing). */
+ * Manhattan distance is Chebyshev distance in (x + y, x - y), so "every
+ * winning cell so far is within k" is four comparisons against the extrema
+ * of the winners so far.  The values are a permutation of 1..n^2, so the
+ * parser files each cell under its value and the walk needs no sort: O(n^2)
+ * time, 4 bytes a cell for the table and 1 for the answer (4 more for the
+ * matrix while parsing).
+ *
+ * write_key is n and k, then the permutation as the packed cell of each
+ * value 1..n^2 (4 bytes each, most significant first): what both parsers
+ * build, so the text and JSON forms of one position give the same key. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "game.h"
 #include "json_in.h"
+#include "matrix_game_core.h"
 #include "reader.h"
-
-enum { LIMIT_N };
 
 /* A cell packs each coordinate + 1 into 16 bits, so max must stay below 65536. */
 static const gj_limit_def limits[] = {
     {"n", "side of the square matrix", 2000, 3, 6000},
 };
 
-typedef struct position {
-    long n, k;
-    /* The matrix as read, row-major; freed once cell_of is built. */
-    uint32_t *value;
-    /* By value - 1: the cell holding it, packed (row + 1) << 16 | (column + 1),
-     * so that zero marks a value no cell holds and calloc clears the table. */
-    uint32_t *cell_of;
-    /* The judge text: n rows of n 'M'/'G', each followed by '\n'. */
-    char *outcome;
-} position;
+/* The local name of the shared position (matrix_game_core.h). */
+typedef mg_position position;
 
-static void free_position(void *p)
+void mg_free(mg_position *pos)
 {
-    position *pos = p;
     if (pos == NULL)
         return;
     free(pos->value);
@@ -59,7 +65,7 @@ static position *new_position(long n, long k, gj_error *e)
     if (pos != NULL)
         pos->value = malloc((size_t)n * (size_t)n * sizeof *pos->value);
     if (pos == NULL || pos->value == NULL) {
-        free_position(pos);
+        mg_free(pos);
         gj_fail_nomem(e);
         return NULL;
     }
@@ -192,7 +198,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     gj_reader r;
     long n, k;
     reader_init(&r, buf, len);
-    if (reader_long(&r, "the side n", 3, lim[LIMIT_N], &n, e) != 0)
+    if (reader_long(&r, "the side n", 3, lim[MG_LIMIT_N], &n, e) != 0)
         return NULL;
     if (reader_long(&r, "k", 1, n - 2, &k, e) != 0) {
         explain_k(e, n);
@@ -204,7 +210,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     /* A repeat is reported before trailing garbage: it comes first in the input. */
     if (read_cells_text(&r, pos, e) != 0 || index_cells_text(buf, len, pos, e) != 0 ||
         reader_end(&r, e) != 0) {
-        free_position(pos);
+        mg_free(pos);
         return NULL;
     }
     return pos;
@@ -249,35 +255,41 @@ static int index_cells_json(position *pos, gj_error *e)
                          second / n + 1, second % n + 1, n * n);
 }
 
+mg_position *mg_from_json(const json_t *root, const long *lim, gj_error *e)
+{
+    const json_t *matrix = json_object_get(root, "matrix");
+    if (jin_array(matrix, "matrix", -1, 3, (size_t)lim[MG_LIMIT_N], e) != 0)
+        return NULL;
+    long n = (long)json_array_size(matrix), k;
+    if (jin_long(json_object_get(root, "k"), "k", -1, -1, 1, n - 2, &k, e) != 0) {
+        explain_k(e, n);
+        return NULL;
+    }
+    position *pos = new_position(n, k, e);
+    if (pos == NULL)
+        return NULL;
+    for (long i = 0; i < n; i++) {
+        if (read_row_json(json_array_get(matrix, (size_t)i), i, pos, e) != 0) {
+            mg_free(pos);
+            return NULL;
+        }
+    }
+    if (index_cells_json(pos, e) != 0) {
+        mg_free(pos);
+        return NULL;
+    }
+    return pos;
+}
+
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"k", "matrix", NULL};
     json_t *root = jin_load_object(buf, len, keys, e);
     if (root == NULL)
         return NULL;
-    position *pos = NULL;
-    json_t *matrix = json_object_get(root, "matrix");
-    if (jin_array(matrix, "matrix", -1, 3, (size_t)lim[LIMIT_N], e) != 0)
-        goto fail;
-    long n = (long)json_array_size(matrix), k;
-    if (jin_long(json_object_get(root, "k"), "k", -1, -1, 1, n - 2, &k, e) != 0) {
-        explain_k(e, n);
-        goto fail;
-    }
-    pos = new_position(n, k, e);
-    if (pos == NULL)
-        goto fail;
-    for (long i = 0; i < n; i++)
-        if (read_row_json(json_array_get(matrix, (size_t)i), i, pos, e) != 0)
-            goto fail;
-    if (index_cells_json(pos, e) != 0)
-        goto fail;
+    position *pos = mg_from_json(root, lim, e);
     json_decref(root);
     return pos;
-fail:
-    free_position(pos);
-    json_decref(root);
-    return NULL;
 }
 
 /* Mark M's winning cells, walking the values from the largest down.  The
@@ -311,9 +323,8 @@ static void mark_winners(position *pos)
     }
 }
 
-static int solve(void *p, gj_error *e)
+int mg_solve(mg_position *pos, gj_error *e)
 {
-    position *pos = p;
     long n = pos->n, stride = n + 1;
     free(pos->outcome);
     pos->outcome = malloc((size_t)n * (size_t)stride);
@@ -325,6 +336,16 @@ static int solve(void *p, gj_error *e)
     }
     mark_winners(pos);
     return 0;
+}
+
+static int solve(void *p, gj_error *e)
+{
+    return mg_solve(p, e);
+}
+
+static void free_position(void *p)
+{
+    mg_free(p);
 }
 
 static void write_text(const void *p, gj_buf *out)
@@ -349,6 +370,27 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
+static void write_key(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    long nn = pos->n * pos->n;
+    char head[48];
+    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->n, pos->k);
+    if (buf_reserve(out, (size_t)used + (size_t)nn * 4) != 0)
+        return;
+    buf_append(out, head, (size_t)used);
+    unsigned char *at = (unsigned char *)out->data + out->len;
+    for (long v = 0; v < nn; v++) {
+        uint32_t c = pos->cell_of[v];
+        at[0] = (unsigned char)(c >> 24);
+        at[1] = (unsigned char)(c >> 16);
+        at[2] = (unsigned char)(c >> 8);
+        at[3] = (unsigned char)c;
+        at += 4;
+    }
+    out->len += (size_t)nn * 4;
+}
+
 const gj_game game_matrix_game = {
     .name = "matrix-game",
     .title = "from which start cells M wins the matrix jumping game (M or G per cell)",
@@ -362,4 +404,8 @@ const gj_game game_matrix_game = {
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,
+    .write_key = write_key,
+    .analyze = matrix_game_analyze,
+    .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
+                       "\"to_move\": \"G\", \"max_moves\": 3}",
 };

@@ -24,6 +24,10 @@
  * digits), and the queries by column only.  One merge of the sorted queries
  * with the shortcut columns and the segments then answers them all.  Time
  * O(n + m) with a fixed number of passes, memory O(n + m).
+ *
+ * The board (sorted shortcuts and rows) and the walk are shared with the
+ * analysis of one position (nim_shortcuts_analysis.c) through
+ * nim_shortcuts_core.h.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -31,75 +35,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "game.h"
 #include "json_in.h"
+#include "nim_shortcuts_core.h"
 #include "reader.h"
-
-enum { LIMIT_SHORTCUTS, LIMIT_QUERIES };
 
 static const gj_limit_def limits[] = {
     {"shortcuts", "number of shortcut positions n", 100000, 0, 4000000},
     {"queries", "number of queried starting positions m", 100000, 1, 4000000},
 };
 
-#define MAX_COORD 1000000000L
-
-/* A point packs into one key, x above y, so keys sort by (x, y).  Both
- * coordinates are below 2^30, so a key has 60 significant bits. */
-#define COORD_BITS 30
-#define COORD_MASK ((UINT64_C(1) << COORD_BITS) - 1)
-
-static uint64_t pack(long high, long low)
-{
-    return (uint64_t)high << COORD_BITS | (uint64_t)low;
-}
-
-static long high_of(uint64_t key)
-{
-    return (long)(key >> COORD_BITS);
-}
-
-static long low_of(uint64_t key)
-{
-    return (long)(key & COORD_MASK);
-}
-
 typedef struct position {
-    long n, m;
-    uint64_t *shortcut;  /* n keys; sorted once parsed */
-    uint64_t *row;       /* (y, lowest x in row y) keys by y; made while sorting */
-    long rows;           /* number of distinct shortcut rows */
-    uint64_t *query;     /* m keys, in input order (solving sorts them) */
+    nim_board b; /* the shortcuts */
+    long m;
+    uint64_t *query;     /* m keys, in input order */
     unsigned char *lose; /* m answers once solved: 1 = the player to move loses */
 } position;
+
+void nim_board_free(nim_board *b)
+{
+    free(b->shortcut);
+    free(b->row);
+    b->shortcut = b->row = NULL;
+}
 
 static void free_position(void *p)
 {
     position *pos = p;
     if (pos == NULL)
         return;
-    free(pos->shortcut);
-    free(pos->row);
+    nim_board_free(&pos->b);
     free(pos->query);
     free(pos->lose);
     free(pos);
 }
 
+/* Room for n shortcuts, one spare: malloc(0) may return NULL. */
+static int new_board(nim_board *b, long n, gj_error *e)
+{
+    memset(b, 0, sizeof *b);
+    b->shortcut = malloc(((size_t)n + 1) * sizeof *b->shortcut);
+    if (b->shortcut == NULL)
+        return gj_fail_nomem(e);
+    b->n = n;
+    return 0;
+}
+
 static position *new_position(long n, long m, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
-    if (pos != NULL) {
-        /* One spare element: malloc(0) may return NULL. */
-        pos->shortcut = malloc(((size_t)n + 1) * sizeof *pos->shortcut);
-        pos->query = malloc((size_t)m * sizeof *pos->query);
-        pos->lose = malloc((size_t)m);
+    if (pos == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
     }
-    if (pos == NULL || pos->shortcut == NULL || pos->query == NULL || pos->lose == NULL) {
+    if (new_board(&pos->b, n, e) != 0) {
+        free_position(pos);
+        return NULL;
+    }
+    pos->query = malloc((size_t)m * sizeof *pos->query);
+    pos->lose = malloc((size_t)m);
+    if (pos->query == NULL || pos->lose == NULL) {
         free_position(pos);
         gj_fail_nomem(e);
         return NULL;
     }
-    pos->n = n;
     pos->m = m;
     return pos;
 }
@@ -235,45 +235,65 @@ static int first_repeat(const uint64_t *keys, long n, long *first, long *second,
     return *second == LONG_MAX ? 1 : 0;
 }
 
-/* Keys grouped by y (digits 0..2 sorted) -> pos->row: each row's y with
- * the lowest x in it, by y. */
-static int collect_rows(position *pos, const uint64_t *by_y, gj_error *e)
+/* Keys grouped by y (digits 0..2 sorted) -> b->row: each row's y with the
+ * lowest x in it, by y. */
+static int collect_rows(nim_board *b, const uint64_t *by_y, gj_error *e)
 {
-    pos->row = malloc(((size_t)pos->n + 1) * sizeof *pos->row);
-    if (pos->row == NULL)
+    b->row = malloc(((size_t)b->n + 1) * sizeof *b->row);
+    if (b->row == NULL)
         return gj_fail_nomem(e);
     long rows = 0;
-    for (long i = 0; i < pos->n; i++) {
-        long x = high_of(by_y[i]), y = low_of(by_y[i]);
-        if (rows > 0 && high_of(pos->row[rows - 1]) == y) {
-            if (x < low_of(pos->row[rows - 1]))
-                pos->row[rows - 1] = pack(y, x);
+    for (long i = 0; i < b->n; i++) {
+        long x = nim_high(by_y[i]), y = nim_low(by_y[i]);
+        if (rows > 0 && nim_high(b->row[rows - 1]) == y) {
+            if (x < nim_low(b->row[rows - 1]))
+                b->row[rows - 1] = nim_pack(y, x);
         } else {
-            pos->row[rows++] = pack(y, x);
+            b->row[rows++] = nim_pack(y, x);
         }
     }
-    pos->rows = rows;
+    b->rows = rows;
     return 0;
 }
 
 /* Sort the shortcuts by (x, y), collecting the rows half-way.  Returns 0, 1
  * when two shortcuts are equal (the caller reports where), or -1. */
-static int sort_shortcuts(position *pos, gj_error *e)
+static int sort_shortcuts(nim_board *b, gj_error *e)
 {
     sorter s;
-    if (sorter_init(&s, pos->shortcut, NULL, (size_t)pos->n, 0, RADIX_PASSES, e) != 0)
+    if (sorter_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_PASSES, e) != 0)
         return -1;
     sorter_passes(&s, 0, RADIX_PASSES / 2);
-    int rc = collect_rows(pos, s.key[0], e);
+    int rc = collect_rows(b, s.key[0], e);
     if (rc == 0)
         sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
-    pos->shortcut = s.key[0]; /* sorter_free frees the other buffer */
+    b->shortcut = s.key[0]; /* sorter_free frees the other buffer */
     sorter_free(&s);
     if (rc != 0)
         return -1;
-    for (long i = 1; i < pos->n; i++)
-        if (pos->shortcut[i] == pos->shortcut[i - 1])
+    for (long i = 1; i < b->n; i++)
+        if (b->shortcut[i] == b->shortcut[i - 1])
             return 1;
+    return 0;
+}
+
+/* The swapped keys come out in x order already, so a stable sort on their
+ * high digits (y) alone orders them by (y, x). */
+int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e)
+{
+    uint64_t *key = malloc(((size_t)b->n + 1) * sizeof *key);
+    if (key == NULL)
+        return gj_fail_nomem(e);
+    for (long i = 0; i < b->n; i++)
+        key[i] = nim_pack(nim_low(b->shortcut[i]), nim_high(b->shortcut[i]));
+    sorter s;
+    if (sorter_init(&s, key, NULL, (size_t)b->n, RADIX_PASSES / 2, RADIX_PASSES, e) != 0) {
+        free(key);
+        return -1;
+    }
+    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    *out = s.key[0];
+    sorter_free(&s);
     return 0;
 }
 
@@ -288,16 +308,16 @@ static int read_point(gj_reader *r, const char *kind, const char *const axes[2],
 {
     gj_reader saved = *r;
     long v[2];
-    if (reader_long(r, "x", 0, MAX_COORD, &v[0], e) == 0 &&
-        reader_long(r, "y", 0, MAX_COORD, &v[1], e) == 0) {
-        *key = pack(v[0], v[1]);
+    if (reader_long(r, "x", 0, NIM_MAX_COORD, &v[0], e) == 0 &&
+        reader_long(r, "y", 0, NIM_MAX_COORD, &v[1], e) == 0) {
+        *key = nim_pack(v[0], v[1]);
         return 0;
     }
     *r = saved;
     for (int c = 0; c < 2; c++) {
         char what[64];
         snprintf(what, sizeof what, "the %s of %s %ld", axes[c], kind, index + 1);
-        if (reader_long(r, what, 0, MAX_COORD, &v[c], e) != 0)
+        if (reader_long(r, what, 0, NIM_MAX_COORD, &v[c], e) != 0)
             return -1;
     }
     return gj_fail(e, GJ_INTERNAL, "reading %s %ld failed only once", kind, index + 1);
@@ -335,7 +355,7 @@ static void rescan_text(const char *buf, size_t len, long n, uint64_t *keys, lon
         }
         reader_long(&r, "y", LONG_MIN, LONG_MAX, &y, &ignored);
         if (keys != NULL)
-            keys[i] = pack(x, y);
+            keys[i] = nim_pack(x, y);
     }
 }
 
@@ -358,7 +378,7 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
     return gj_fail_at(e, line2, col2,
                       "shortcut %ld (%ld, %ld) repeats shortcut %ld on line %ld, column %ld; "
                       "shortcuts must be pairwise distinct",
-                      second + 1, high_of(key), low_of(key), first + 1, line1, col1);
+                      second + 1, nim_high(key), nim_low(key), first + 1, line1, col1);
 }
 
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
@@ -366,21 +386,21 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     gj_reader r;
     long n, m;
     reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of shortcuts n", 0, lim[LIMIT_SHORTCUTS], &n, e) != 0 ||
-        reader_long(&r, "the number of queries m", 1, lim[LIMIT_QUERIES], &m, e) != 0)
+    if (reader_long(&r, "the number of shortcuts n", 0, lim[NIM_LIMIT_SHORTCUTS], &n, e) != 0 ||
+        reader_long(&r, "the number of queries m", 1, lim[NIM_LIMIT_QUERIES], &m, e) != 0)
         return NULL;
     position *pos = new_position(n, m, e);
     if (pos == NULL)
         return NULL;
     for (long i = 0; i < n; i++)
-        if (read_point(&r, "shortcut", shortcut_axes, i, &pos->shortcut[i], e) != 0)
+        if (read_point(&r, "shortcut", shortcut_axes, i, &pos->b.shortcut[i], e) != 0)
             goto fail;
     for (long i = 0; i < m; i++)
         if (read_point(&r, "query", query_axes, i, &pos->query[i], e) != 0)
             goto fail;
     if (reader_end(&r, e) != 0)
         goto fail;
-    int repeat = sort_shortcuts(pos, e);
+    int repeat = sort_shortcuts(&pos->b, e);
     if (repeat > 0)
         fail_text_repeat(buf, len, n, e);
     if (repeat != 0)
@@ -407,10 +427,10 @@ static int json_point(const json_t *v, const char *name, long i, const char *pai
         return gj_fail_field(e, field, "expected a pair %s of 2 integers, found %zu element%s",
                              pair, size, size == 1 ? "" : "s");
     }
-    if (jin_long(json_array_get(v, 0), name, i, 0, 0, MAX_COORD, &x, e) != 0 ||
-        jin_long(json_array_get(v, 1), name, i, 1, 0, MAX_COORD, &y, e) != 0)
+    if (jin_long(json_array_get(v, 0), name, i, 0, 0, NIM_MAX_COORD, &x, e) != 0 ||
+        jin_long(json_array_get(v, 1), name, i, 1, 0, NIM_MAX_COORD, &y, e) != 0)
         return -1;
-    *key = pack(x, y);
+    *key = nim_pack(x, y);
     return 0;
 }
 
@@ -423,8 +443,8 @@ static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
         return gj_fail_nomem(e);
     for (long i = 0; i < n; i++) {
         const json_t *v = json_array_get(shortcuts, (size_t)i);
-        keys[i] = pack((long)json_integer_value(json_array_get(v, 0)),
-                       (long)json_integer_value(json_array_get(v, 1)));
+        keys[i] = nim_pack((long)json_integer_value(json_array_get(v, 0)),
+                           (long)json_integer_value(json_array_get(v, 1)));
     }
     int found = first_repeat(keys, n, &first, &second, e);
     uint64_t key = found == 0 ? keys[second] : 0;
@@ -437,9 +457,41 @@ static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
     jin_field_name(field, sizeof field, "shortcuts", second, -1);
     return gj_fail_field(e, field,
                          "[%ld, %ld] repeats shortcuts[%ld]; shortcuts must be pairwise distinct",
-                         high_of(key), low_of(key), first);
+                         nim_high(key), nim_low(key), first);
 }
 
+/* The elements of the JSON array `shortcuts`, already checked to be an
+ * array of b->n elements, into the board (unsorted yet). */
+static int read_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *e)
+{
+    for (long i = 0; i < b->n; i++)
+        if (json_point(json_array_get(shortcuts, (size_t)i), "shortcuts", i, "[x, y]",
+                       &b->shortcut[i], e) != 0)
+            return -1;
+    return 0;
+}
+
+/* Sort the board; a repeat is reported by its place in `shortcuts`. */
+static int sort_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *e)
+{
+    int repeat = sort_shortcuts(b, e);
+    if (repeat > 0)
+        fail_json_repeat(shortcuts, b->n, e);
+    return repeat == 0 ? 0 : -1;
+}
+
+int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_error *e)
+{
+    memset(b, 0, sizeof *b);
+    if (jin_array(shortcuts, "shortcuts", -1, 0, (size_t)limit, e) != 0 ||
+        new_board(b, (long)json_array_size(shortcuts), e) != 0 ||
+        read_json_shortcuts(b, shortcuts, e) != 0)
+        return -1;
+    return sort_json_shortcuts(b, shortcuts, e);
+}
+
+/* The same steps as nim_board_read_json, with the queries' in between, so
+ * that of several mistakes the first one in the body's order is reported. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"shortcuts", "queries", NULL};
@@ -449,25 +501,18 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
     position *pos = NULL;
     json_t *shortcuts = json_object_get(root, "shortcuts");
     json_t *queries = json_object_get(root, "queries");
-    if (jin_array(shortcuts, "shortcuts", -1, 0, (size_t)lim[LIMIT_SHORTCUTS], e) != 0 ||
-        jin_array(queries, "queries", -1, 1, (size_t)lim[LIMIT_QUERIES], e) != 0)
+    if (jin_array(shortcuts, "shortcuts", -1, 0, (size_t)lim[NIM_LIMIT_SHORTCUTS], e) != 0 ||
+        jin_array(queries, "queries", -1, 1, (size_t)lim[NIM_LIMIT_QUERIES], e) != 0)
         goto fail;
     long n = (long)json_array_size(shortcuts), m = (long)json_array_size(queries);
     pos = new_position(n, m, e);
-    if (pos == NULL)
+    if (pos == NULL || read_json_shortcuts(&pos->b, shortcuts, e) != 0)
         goto fail;
-    for (long i = 0; i < n; i++)
-        if (json_point(json_array_get(shortcuts, (size_t)i), "shortcuts", i, "[x, y]",
-                       &pos->shortcut[i], e) != 0)
-            goto fail;
     for (long i = 0; i < m; i++)
         if (json_point(json_array_get(queries, (size_t)i), "queries", i, "[a, b]", &pos->query[i],
                        e) != 0)
             goto fail;
-    int repeat = sort_shortcuts(pos, e);
-    if (repeat > 0)
-        fail_json_repeat(shortcuts, n, e);
-    if (repeat != 0)
+    if (sort_json_shortcuts(&pos->b, shortcuts, e) != 0)
         goto fail;
     json_decref(root);
     return pos;
@@ -479,14 +524,7 @@ fail:
 
 /* ---- Solving ------------------------------------------------------------ */
 
-/* The natural losers: (x, x + d[k]) for x0[k] <= x < end[k]; x0 increases
- * and the ranges are disjoint, because the walk never moves left. */
-typedef struct segments {
-    long *x0, *end, *d;
-    long count, cap;
-} segments;
-
-static int add_segment(segments *s, long x0, long end, long d, gj_error *e)
+static int add_segment(nim_segments *s, long x0, long end, long d, gj_error *e)
 {
     if (s->count == s->cap)
         return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: more than %ld loser segments", s->cap);
@@ -502,26 +540,26 @@ static int add_segment(segments *s, long x0, long end, long d, gj_error *e)
  * rows are (y, lowest x) keys.  Every turn of the loop moves past at least
  * one shortcut column or row, so it runs at most 2n times; (x0, y0) starts
  * the diagonal segment still open. */
-static int trace_losers(const position *pos, segments *s, gj_error *e)
+static int trace_losers(const nim_board *b, nim_segments *s, gj_error *e)
 {
-    const uint64_t *col = pos->shortcut, *row = pos->row;
-    long ncol = pos->n, nrow = pos->rows;
+    const uint64_t *col = b->shortcut, *row = b->row;
+    long ncol = b->n, nrow = b->rows;
     long x = 0, y = 0, x0 = 0, y0 = 0, i = 0, j = 0;
     for (;;) {
-        while (i < ncol && high_of(col[i]) < x)
+        while (i < ncol && nim_high(col[i]) < x)
             i++;
-        while (j < nrow && high_of(row[j]) < y)
+        while (j < nrow && nim_high(row[j]) < y)
             j++;
         if (i == ncol && j == nrow)
             break;
         long step = LONG_MAX;
         if (i < ncol)
-            step = high_of(col[i]) - x;
-        if (j < nrow && high_of(row[j]) - y < step)
-            step = high_of(row[j]) - y;
+            step = nim_high(col[i]) - x;
+        if (j < nrow && nim_high(row[j]) - y < step)
+            step = nim_high(row[j]) - y;
         long cx = x + step, cy = y + step;
-        int col_done = i < ncol && high_of(col[i]) == cx && low_of(col[i]) <= cy;
-        int row_done = j < nrow && high_of(row[j]) == cy && low_of(row[j]) <= cx;
+        int col_done = i < ncol && nim_high(col[i]) == cx && nim_low(col[i]) <= cy;
+        int row_done = j < nrow && nim_high(row[j]) == cy && nim_low(row[j]) <= cx;
         if (!col_done && !row_done) {
             /* (cx, cy) is a natural loser: the open segment goes on. */
             x = cx + 1;
@@ -535,6 +573,25 @@ static int trace_losers(const position *pos, segments *s, gj_error *e)
     }
     /* Past every shortcut row and column the diagonal never stops. */
     return add_segment(s, x0, LONG_MAX, y0 - x0, e);
+}
+
+void nim_segments_free(nim_segments *s)
+{
+    free(s->x0);
+    s->x0 = s->end = s->d = NULL;
+}
+
+int nim_segments_trace(const nim_board *b, nim_segments *s, gj_error *e)
+{
+    /* Each shortcut stops the walk at most once: at most n + 1 segments. */
+    memset(s, 0, sizeof *s);
+    s->cap = b->n + 1;
+    s->x0 = malloc(3 * (size_t)s->cap * sizeof *s->x0);
+    if (s->x0 == NULL)
+        return gj_fail_nomem(e);
+    s->end = s->x0 + s->cap;
+    s->d = s->x0 + 2 * s->cap;
+    return trace_losers(b, s, e);
 }
 
 /* Is key among the sorted keys a[0..n)?  A dense column holds thousands of
@@ -552,22 +609,23 @@ static int contains(const uint64_t *a, long n, uint64_t key)
     return *a == key;
 }
 
-/* Answer the queries sorted by column (index[q] says where query q came
+/* Answer the queries sorted by column (index[q] says where query[q] came
  * from), walking the shortcut columns and the segments alongside, so each
  * lookup touches memory the previous one has just used. */
-static void answer_by_column(position *pos, const segments *s, const uint32_t *index)
+static void answer_by_column(position *pos, const nim_segments *s, const uint64_t *query,
+                             const uint32_t *index)
 {
-    const uint64_t *col = pos->shortcut;
-    long n = pos->n, lo = 0, hi = 0, k = 0, column = -1;
+    const uint64_t *col = pos->b.shortcut;
+    long n = pos->b.n, lo = 0, hi = 0, k = 0, column = -1;
     for (long q = 0; q < pos->m; q++) {
-        uint64_t key = pos->query[q];
-        long a = high_of(key), b = low_of(key);
+        uint64_t key = query[q];
+        long a = nim_high(key), b = nim_low(key);
         if (a != column) {
             /* col[lo..hi) becomes the shortcuts of column a. */
             column = a;
-            for (lo = hi; lo < n && high_of(col[lo]) < a; lo++)
+            for (lo = hi; lo < n && nim_high(col[lo]) < a; lo++)
                 ;
-            for (hi = lo; hi < n && high_of(col[hi]) == a; hi++)
+            for (hi = lo; hi < n && nim_high(col[hi]) == a; hi++)
                 ;
             while (k + 1 < s->count && s->x0[k + 1] <= a)
                 k++;
@@ -578,17 +636,19 @@ static void answer_by_column(position *pos, const segments *s, const uint32_t *i
     }
 }
 
-/* Sort the queries by column only (digits 3..5), which is all the merge
- * needs; *index moves along and remembers their input order. */
-static int sort_queries(position *pos, uint32_t **index, gj_error *e)
+/* A copy of the queries sorted by column only (digits 3..5), which is all
+ * the merge needs; *index moves along and remembers their input order.  The
+ * queries themselves stay in input order: write_key may come after solve. */
+static int sort_queries(const position *pos, uint64_t **query, uint32_t **index, gj_error *e)
 {
+    memcpy(*query, pos->query, (size_t)pos->m * sizeof **query);
     for (long q = 0; q < pos->m; q++)
         (*index)[q] = (uint32_t)q;
     sorter s;
-    if (sorter_init(&s, pos->query, *index, (size_t)pos->m, RADIX_PASSES / 2, RADIX_PASSES, e) != 0)
+    if (sorter_init(&s, *query, *index, (size_t)pos->m, RADIX_PASSES / 2, RADIX_PASSES, e) != 0)
         return -1;
     sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
-    pos->query = s.key[0];
+    *query = s.key[0];
     *index = s.tag[0];
     sorter_free(&s);
     return 0;
@@ -597,24 +657,19 @@ static int sort_queries(position *pos, uint32_t **index, gj_error *e)
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
-    /* Each shortcut stops the walk at most once: at most n + 1 segments. */
-    segments s = {.cap = pos->n + 1};
-    long *seg = malloc(3 * (size_t)s.cap * sizeof *seg);
+    nim_segments s;
+    uint64_t *query = malloc((size_t)pos->m * sizeof *query);
     uint32_t *index = malloc((size_t)pos->m * sizeof *index);
-    if (seg == NULL || index == NULL) {
-        free(seg);
-        free(index);
-        return gj_fail_nomem(e);
+    int rc = query == NULL || index == NULL ? gj_fail_nomem(e) : 0;
+    if (rc == 0)
+        rc = nim_segments_trace(&pos->b, &s, e);
+    if (rc == 0) {
+        rc = sort_queries(pos, &query, &index, e);
+        if (rc == 0)
+            answer_by_column(pos, &s, query, index);
+        nim_segments_free(&s);
     }
-    s.x0 = seg;
-    s.end = seg + s.cap;
-    s.d = seg + 2 * s.cap;
-    int rc = trace_losers(pos, &s, e);
-    if (rc == 0)
-        rc = sort_queries(pos, &index, e);
-    if (rc == 0)
-        answer_by_column(pos, &s, index);
-    free(seg);
+    free(query);
     free(index);
     return rc;
 }
@@ -656,6 +711,22 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
+/* The cache key: the counts, the shortcuts sorted (their order changes no
+ * answer, so every order of one set, in either form, shares a key), then the
+ * queries in input order; each point as its 8-byte key in host byte order.
+ * The counts fix where the shortcuts end and the queries begin. */
+static void write_key(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_puts(out, "nim-shortcuts n=");
+    buf_put_long(out, pos->b.n);
+    buf_puts(out, " m=");
+    buf_put_long(out, pos->m);
+    buf_putc(out, '\n');
+    buf_append(out, pos->b.shortcut, (size_t)pos->b.n * sizeof *pos->b.shortcut);
+    buf_append(out, pos->query, (size_t)pos->m * sizeof *pos->query);
+}
+
 const gj_game game_nim_shortcuts = {
     .name = "nim-shortcuts",
     .title = "who wins two-heap Nim with shortcut positions, from each queried start "
@@ -670,4 +741,8 @@ const gj_game game_nim_shortcuts = {
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,
+    .write_key = write_key,
+    .analyze = nim_shortcuts_analyze,
+    .example_analyze = "{\"shortcuts\": [[3,0],[0,1]], \"heaps\": [2, 5], \"to_move\": \"first\", "
+                       "\"max_moves\": 100}",
 };

@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "game.h"
+#include "analysis.h"
 #include "json_in.h"
+#include "prime_chocolate_core.h"
 #include "reader.h"
 
 enum { LIMIT_N };
@@ -174,26 +176,22 @@ fail:
     return NULL;
 }
 
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n_out, gj_error *e)
 {
-    static const char *const keys[] = {"grid", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
+    if (jin_array(grid, "grid", -1, 1, (size_t)max_n, e) != 0)
         return NULL;
-    position *pos = NULL;
-    json_t *grid = json_object_get(root, "grid");
-    if (jin_array(grid, "grid", -1, 1, (size_t)lim[LIMIT_N], e) != 0)
-        goto fail;
     long n = (long)json_array_size(grid);
-    pos = new_position(n, e);
-    if (pos == NULL)
-        goto fail;
+    unsigned char *cell = malloc((size_t)n * (size_t)n);
+    if (cell == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
     for (long i = 0; i < n; i++) {
         const char *row;
         size_t rowlen, bad;
         if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
             goto fail;
-        long cells = decode_row(row, rowlen, pos->cell + i * n, n, &bad);
+        long cells = decode_row(row, rowlen, cell + i * n, n, &bad);
         char field[32];
         jin_field_name(field, sizeof field, "grid", i, -1);
         if (cells < 0) {
@@ -211,12 +209,33 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
             goto fail;
         }
     }
-    json_decref(root);
-    return pos;
+    *n_out = n;
+    return cell;
 fail:
-    free_position(pos);
-    json_decref(root);
+    free(cell);
     return NULL;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"grid", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    long n;
+    unsigned char *cell = pc_read_grid(json_object_get(root, "grid"), lim[LIMIT_N], &n, e);
+    json_decref(root);
+    if (cell == NULL)
+        return NULL;
+    position *pos = calloc(1, sizeof *pos);
+    if (pos == NULL) {
+        free(cell);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    pos->cell = cell;
+    return pos;
 }
 
 /* Largest side <= x that is 1 or an odd prime, for every x <= n (0 for x = 0),
@@ -396,6 +415,25 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "\"}");
 }
 
+/* The side in decimal, ':', then the cells eight to a byte (row-major, first
+ * cell in the high bit, the last byte padded with zeros): the side fixes how
+ * many bits follow, so two keys are equal only for the same bar. */
+static void write_key(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    long cells = pos->n * pos->n;
+    buf_put_long(out, pos->n);
+    buf_putc(out, ':');
+    if (buf_reserve(out, (size_t)(cells + 7) / 8) != 0)
+        return;
+    for (long c = 0; c < cells; c += 8) {
+        unsigned char byte = 0;
+        for (long k = 0; k < 8; k++)
+            byte = (unsigned char)(byte << 1 | (c + k < cells && pos->cell[c + k]));
+        out->data[out->len++] = (char)byte;
+    }
+}
+
 const gj_game game_prime_chocolate = {
     .name = "prime-chocolate",
     .title = "who eats the last square of a chocolate bar (RUBY moves first, or DIA)",
@@ -409,4 +447,8 @@ const gj_game game_prime_chocolate = {
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,
+    .write_key = write_key,
+    .analyze = prime_chocolate_analyze,
+    .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
+                       "\"to_move\": \"RUBY\"}",
 };

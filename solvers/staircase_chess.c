@@ -16,37 +16,31 @@
  * single pass over an int32 array of C(n+m, n) values does the minimax with
  * no hash map.  Whose turn it is follows from the stone count, itself a sum
  * over the down bits' positions.  Time O(C(n+m, n) * min(n, m)) (a tall
- * board is solved transposed), memory 4 * C(n+m, n) bytes. */
+ * board is solved transposed), memory 4 * C(n+m, n) bytes.  The analysis
+ * (staircase_chess_analysis.c) shares this through staircase_chess_core.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "game.h"
 #include "json_in.h"
 #include "reader.h"
+#include "staircase_chess_core.h"
 
-enum { LIMIT_ROWS, LIMIT_COLS, LIMIT_SIZE };
-
-/* Largest n + m: masks fit 32 bits, C(28, 14) ranks fit an int32 array of
- * 160 MB. */
-#define MAX_SIZE  28
 #define MAX_VALUE 100000
 
 static const gj_limit_def limits[] = {
     {"rows", "rows n of the board", 10, 1, 26},
     {"cols", "columns m of the board", 10, 1, 26},
-    {"size", "n + m; the solver keeps C(n+m, n) 4-byte states", 20, 2, MAX_SIZE},
+    {"size", "n + m; the solver keeps C(n+m, n) 4-byte states", 20, 2, SC_MAX_SIZE},
 };
 
-typedef struct position {
-    long n, m;
-    int32_t *a; /* n*m, black's value of each cell */
-    int32_t *b; /* n*m, white's value of each cell */
-    long score; /* black minus white under perfect play */
-} position;
+typedef sc_board position;
+typedef sc_moves moves;
 
-static void free_position(void *p)
+void sc_board_free(void *p)
 {
     position *pos = p;
     if (pos == NULL)
@@ -61,7 +55,7 @@ static position *new_position(long n, long m, gj_error *e)
     if (pos != NULL)
         pos->a = malloc(2 * (size_t)n * (size_t)m * sizeof *pos->a);
     if (pos == NULL || pos->a == NULL) {
-        free_position(pos);
+        sc_board_free(pos);
         gj_fail_nomem(e);
         return NULL;
     }
@@ -80,11 +74,11 @@ static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error
     long line = 0, col = 0;
     /* Only the place matters: when there is no token, reader_long says so. */
     (void)reader_word(&peek, "m", &tok, &toklen, &line, &col, e);
-    if (reader_long(r, "the number of columns m", 1, lim[LIMIT_COLS], m, e) != 0)
+    if (reader_long(r, "the number of columns m", 1, lim[SC_LIMIT_COLS], m, e) != 0)
         return -1;
-    if (n + *m > lim[LIMIT_SIZE])
+    if (n + *m > lim[SC_LIMIT_SIZE])
         return gj_fail_at(e, line, col, "n + m must be at most %ld (the size limit), found %ld",
-                          lim[LIMIT_SIZE], n + *m);
+                          lim[SC_LIMIT_SIZE], n + *m);
     return 0;
 }
 
@@ -113,7 +107,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     gj_reader r;
     long n, m;
     reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of rows n", 1, lim[LIMIT_ROWS], &n, e) != 0)
+    if (reader_long(&r, "the number of rows n", 1, lim[SC_LIMIT_ROWS], &n, e) != 0)
         return NULL;
     if (read_columns(&r, n, lim, &m, e) != 0)
         return NULL;
@@ -122,7 +116,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         return NULL;
     if (read_text_matrix(&r, 'A', n, m, pos->a, e) != 0 ||
         read_text_matrix(&r, 'B', n, m, pos->b, e) != 0 || reader_end(&r, e) != 0) {
-        free_position(pos);
+        sc_board_free(pos);
         return NULL;
     }
     return pos;
@@ -139,14 +133,14 @@ static int read_json_matrix(const json_t *v, const char *name, long n, long m, c
 {
     const char *why = strcmp(name, "a") == 0 ? "all rows must have the same length"
                                              : "a and b must have the same shape";
-    if (jin_array(v, name, -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0)
+    if (jin_array(v, name, -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0)
         return -1;
     if ((long)json_array_size(v) != n)
         return gj_fail_field(e, name, "has %zu row%s, expected %ld as in a; %s", json_array_size(v),
                              plural(json_array_size(v)), n, why);
     for (long i = 0; i < n; i++) {
         const json_t *row = json_array_get(v, (size_t)i);
-        if (jin_array(row, name, i, 1, (size_t)lim[LIMIT_COLS], e) != 0)
+        if (jin_array(row, name, i, 1, (size_t)lim[SC_LIMIT_COLS], e) != 0)
             return -1;
         if ((long)json_array_size(row) != m) {
             char field[32];
@@ -164,24 +158,20 @@ static int read_json_matrix(const json_t *v, const char *name, long n, long m, c
     return 0;
 }
 
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+sc_board *sc_read_json(const json_t *root, const long *lim, gj_error *e)
 {
-    static const char *const keys[] = {"a", "b", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
-        return NULL;
     position *pos = NULL;
     const json_t *a = json_object_get(root, "a"), *b = json_object_get(root, "b");
     /* The shape comes from a and a[0]; everything else is held to it. */
-    if (jin_array(a, "a", -1, 1, (size_t)lim[LIMIT_ROWS], e) != 0 ||
-        jin_array(json_array_get(a, 0), "a", 0, 1, (size_t)lim[LIMIT_COLS], e) != 0)
+    if (jin_array(a, "a", -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0 ||
+        jin_array(json_array_get(a, 0), "a", 0, 1, (size_t)lim[SC_LIMIT_COLS], e) != 0)
         goto fail;
     long n = (long)json_array_size(a), m = (long)json_array_size(json_array_get(a, 0));
-    if (n + m > lim[LIMIT_SIZE]) {
+    if (n + m > lim[SC_LIMIT_SIZE]) {
         gj_fail_field(e, "a",
                       "n + m must be at most %ld (the size limit), found %ld (%ld rows, "
                       "%ld columns)",
-                      lim[LIMIT_SIZE], n + m, n, m);
+                      lim[SC_LIMIT_SIZE], n + m, n, m);
         goto fail;
     }
     pos = new_position(n, m, e);
@@ -190,12 +180,21 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
     if (read_json_matrix(a, "a", n, m, lim, pos->a, e) != 0 ||
         read_json_matrix(b, "b", n, m, lim, pos->b, e) != 0)
         goto fail;
-    json_decref(root);
     return pos;
 fail:
-    free_position(pos);
-    json_decref(root);
+    sc_board_free(pos);
     return NULL;
+}
+
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    static const char *const keys[] = {"a", "b", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    position *pos = sc_read_json(root, lim, e);
+    json_decref(root);
+    return pos;
 }
 
 /* Bits set in x, without relying on a popcount instruction. */
@@ -215,89 +214,162 @@ static uint32_t next_mask(uint32_t v)
     return ripple | (((ripple ^ v) >> 2) >> __builtin_ctz(v));
 }
 
-/* The moves of a board whose short side has `rows` cells: the path has
- * `rows` down steps among `size` bits. */
-typedef struct moves {
-    long rows, size;
-    uint32_t states;                     /* C(size, rows) */
-    uint32_t step[MAX_SIZE][MAX_SIZE];   /* [p][j]: rank drop, C(p - 1, j) */
-    int32_t gain[2][MAX_SIZE][MAX_SIZE]; /* [who][p][j]: A (black) or B (white) */
-} moves;
-
 /* Tabulate what moving the j-th down step from bit p to bit p - 1 does: it
  * lengthens row j from cols - p + j to cols - p + j + 1 stones.  The rules
  * are symmetric under transposition, and a tall board is read transposed so
  * that the path has the fewer down steps to walk. */
-static void tabulate(const position *pos, moves *t)
+void sc_tabulate(const position *pos, moves *t)
 {
-    uint32_t binom[MAX_SIZE + 1][MAX_SIZE + 1] = {{0}};
     long n = pos->n, m = pos->m, size = n + m;
     int tall = n > m;
     long rows = tall ? m : n, cols = tall ? n : m;
+    memset(t->binom, 0, sizeof t->binom);
     for (long p = 0; p <= size; p++) {
-        binom[p][0] = 1;
+        t->binom[p][0] = 1;
         for (long k = 1; k <= p; k++)
-            binom[p][k] = binom[p - 1][k - 1] + (k < p ? binom[p - 1][k] : 0);
+            t->binom[p][k] = t->binom[p - 1][k - 1] + (k < p ? t->binom[p - 1][k] : 0);
     }
     for (long p = 1; p < size; p++) {
         for (long j = 0; j < rows && j < p; j++) {
             long col = cols - p + j, cell = tall ? col * m + j : j * m + col;
             int real = col >= 0 && col < cols; /* else no move ever uses it */
-            t->step[p][j] = binom[p - 1][j];
+            t->step[p][j] = t->binom[p - 1][j];
             t->gain[0][p][j] = real ? pos->a[cell] : 0;
             t->gain[1][p][j] = real ? pos->b[cell] : 0;
         }
     }
     t->rows = rows;
     t->size = size;
-    t->states = binom[size][rows];
+    t->tall = tall;
+    t->states = t->binom[size][rows];
 }
 
-/* value[rank] = the best score difference for the player to move, in rank
- * order so that every successor is ready (negamax: a move is worth its gain
- * minus the opponent's best from there).  Returns the empty board's value. */
-static int32_t sweep(const moves *t, int32_t *value)
+/* The bits of the down steps of a staircase's path: row j of the short side
+ * with len stones has its down step at bit cols - len + j. */
+static void path_of(const moves *t, const long *profile, long *bit)
 {
-    /* rows*cols + rows(rows-1)/2 - (the sum of the down bits' positions)
-     * stones are down; black moves when that is even. */
     long rows = t->rows, cols = t->size - t->rows;
-    uint32_t base = (uint32_t)((rows * cols + rows * (rows - 1) / 2) & 1);
-    uint32_t mask = (1u << rows) - 1;
+    for (long j = 0; j < rows; j++) {
+        long len = 0;
+        if (!t->tall)
+            len = profile[j];
+        else
+            while (len < cols && profile[len] > j)
+                len++; /* column j's height */
+        bit[j] = cols - len + j;
+    }
+}
+
+uint32_t sc_rank(const moves *t, const long *profile)
+{
+    long bit[SC_MAX_SIZE];
+    uint32_t rank = 0;
+    path_of(t, profile, bit);
+    for (long j = 0; j < t->rows; j++)
+        rank += t->binom[bit[j]][j + 1];
+    return rank;
+}
+
+/* The best score difference for the player to move on the path `mask` of
+ * rank `rank`, every successor's value being ready (negamax: a move is worth
+ * its gain minus the opponent's best from there).  rows*cols + rows(rows-1)/2
+ * - (the sum of the down bits' positions) stones are down; black moves when
+ * that is even, and `base` holds the constant part's parity. */
+static inline int32_t best_move(const moves *t, const int32_t *value, uint32_t mask, uint32_t rank,
+                                uint32_t base)
+{
+    uint32_t who = (base ^ count_bits(mask & 0xaaaaaaaau)) & 1;
+    uint32_t rest = mask, blocked = mask << 1 | 1u;
+    int32_t best = INT32_MIN;
+    for (unsigned j = 0; rest != 0; j++) {
+        unsigned bit = (unsigned)__builtin_ctz(rest);
+        rest &= rest - 1;
+        if ((blocked >> bit) & 1)
+            continue; /* the step before is also down, or bit 0 */
+        int32_t v = t->gain[who][bit][j] - value[rank - t->step[bit][j]];
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static uint32_t parity_base(const moves *t)
+{
+    long rows = t->rows, cols = t->size - t->rows;
+    return (uint32_t)((rows * cols + rows * (rows - 1) / 2) & 1);
+}
+
+/* Every path, in rank order. */
+static void sweep_all(const moves *t, int32_t *value)
+{
+    uint32_t base = parity_base(t), mask = (1u << t->rows) - 1;
     value[0] = 0;
     for (uint32_t rank = 1; rank < t->states; rank++) {
         mask = next_mask(mask);
-        uint32_t who = (base ^ count_bits(mask & 0xaaaaaaaau)) & 1;
-        uint32_t rest = mask, blocked = mask << 1 | 1u;
-        int32_t best = INT32_MIN;
-        for (unsigned j = 0; rest != 0; j++) {
-            unsigned bit = (unsigned)__builtin_ctz(rest);
-            rest &= rest - 1;
-            if ((blocked >> bit) & 1)
-                continue; /* the step before is also down, or bit 0 */
-            int32_t v = t->gain[who][bit][j] - value[rank - t->step[bit][j]];
-            if (v > best)
-                best = v;
-        }
-        value[rank] = best;
+        value[rank] = best_move(t, value, mask, rank, base);
     }
-    return value[t->states - 1];
+}
+
+/* Only the paths whose j-th down step is never above bit top[j]: the
+ * staircases that contain the one of path `top`, which are all that a game
+ * from there can reach.  In rank order, the next such path moves up the
+ * lowest down step that may still move (below top[j] and below the next
+ * down step) and puts every down step under it back at the bottom; the last
+ * is `top` itself. */
+static void sweep_above(const moves *t, int32_t *value, const long *top)
+{
+    long bit[SC_MAX_SIZE], rows = t->rows;
+    uint32_t base = parity_base(t), mask = (1u << rows) - 1, rank = 0;
+    for (long j = 0; j < rows; j++)
+        bit[j] = j;
+    value[0] = 0;
+    for (;;) {
+        long j = 0;
+        while (j < rows && (bit[j] == top[j] || (j + 1 < rows && bit[j] + 1 == bit[j + 1])))
+            j++;
+        if (j == rows)
+            return;
+        rank += t->binom[bit[j]][j]; /* C(b + 1, j + 1) - C(b, j + 1) */
+        mask ^= 3u << bit[j];
+        bit[j]++;
+        for (long i = 0; i < j; i++) {
+            rank -= t->binom[bit[i]][i + 1];
+            mask = (mask & ~(1u << bit[i])) | 1u << i;
+            bit[i] = i;
+        }
+        value[rank] = best_move(t, value, mask, rank, base);
+    }
+}
+
+/* Fill value[] for every staircase containing `profile` (NULL: the empty
+ * board, so every staircase), in rank order; return profile's value. */
+int32_t sc_sweep(const moves *t, int32_t *value, const long *profile)
+{
+    long top[SC_MAX_SIZE];
+    if (profile == NULL) {
+        sweep_all(t, value);
+        return value[t->states - 1];
+    }
+    path_of(t, profile, top);
+    sweep_above(t, value, top);
+    return value[sc_rank(t, profile)];
 }
 
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
-    if (pos->n < 1 || pos->m < 1 || pos->n + pos->m > MAX_SIZE)
+    if (pos->n < 1 || pos->m < 1 || pos->n + pos->m > SC_MAX_SIZE)
         return gj_fail(e, GJ_INTERNAL, "a %ld x %ld board is beyond the solver", pos->n, pos->m);
     moves *t = malloc(sizeof *t);
     if (t == NULL)
         return gj_fail_nomem(e);
-    tabulate(pos, t);
+    sc_tabulate(pos, t);
     int32_t *value = malloc((size_t)t->states * sizeof *value);
     if (value == NULL) {
         free(t);
         return gj_fail_nomem(e);
     }
-    pos->score = sweep(t, value);
+    pos->score = sc_sweep(t, value, NULL);
     free(value);
     free(t);
     return 0;
@@ -318,6 +390,23 @@ static void write_json(const void *p, gj_buf *out)
     buf_putc(out, '}');
 }
 
+/* "n m", then A and B row by row: the sizes fix how many values follow, so
+ * no two boards share a key. */
+static void write_key(const void *p, gj_buf *out)
+{
+    const position *pos = p;
+    buf_put_long(out, pos->n);
+    buf_putc(out, ' ');
+    buf_put_long(out, pos->m);
+    for (int k = 0; k < 2; k++) {
+        const int32_t *v = k == 0 ? pos->a : pos->b;
+        for (long i = 0; i < pos->n * pos->m; i++) {
+            buf_putc(out, i == 0 ? '\n' : ' ');
+            buf_put_long(out, v[i]);
+        }
+    }
+}
+
 const gj_game game_staircase_chess = {
     .name = "staircase-chess",
     .title = "black's score minus white's score on a staircase board under perfect play",
@@ -330,5 +419,9 @@ const gj_game game_staircase_chess = {
     .solve = solve,
     .write_text = write_text,
     .write_json = write_json,
-    .free_position = free_position,
+    .free_position = sc_board_free,
+    .write_key = write_key,
+    .analyze = staircase_chess_analyze,
+    .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
+                       "\"stones\": [[1,1],[1,2]]}",
 };

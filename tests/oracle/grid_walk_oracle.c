@@ -5,7 +5,8 @@
  * S wins when some free neighbour j of i outside S leaves the opponent
  * losing from (j, S + j).  B moves first from A's start s, so A wins from s
  * exactly when the mover loses (s, {s}).  States are memoised in k * 2^k
- * bytes; the recursion is at most k deep. */
+ * bytes; the recursion is at most k deep.  gw_tree asks the same search
+ * about positions in mid-play, one memo per grid. */
 #include "grid_walk_oracle.h"
 
 #include <stdint.h>
@@ -106,4 +107,51 @@ char *grid_walk_oracle(int rows, int cols, const char *cells)
     char *out = write_answer(&s, row, col);
     free(s.memo);
     return out;
+}
+
+struct gw_tree {
+    search s;
+    int rows, cols;
+    int index[]; /* rows * cols: the free cell's number, or -1 */
+};
+
+gw_tree *gw_tree_new(int rows, int cols, const char *cells)
+{
+    int row[GW_ORACLE_MAX_FREE], col[GW_ORACLE_MAX_FREE];
+    gw_tree *t = malloc(sizeof *t + (size_t)rows * (size_t)cols * sizeof t->index[0]);
+    if (t == NULL)
+        return NULL;
+    t->rows = rows;
+    t->cols = cols;
+    t->s.k = number_cells(rows, cols, cells, t->index, row, col);
+    t->s.memo = NULL;
+    if (t->s.k < 0) {
+        free(t);
+        return NULL;
+    }
+    link_neighbours(&t->s, rows, cols, t->index, row, col);
+    t->s.memo = calloc(((size_t)1 << t->s.k) * (size_t)(t->s.k > 0 ? t->s.k : 1), 1);
+    if (t->s.memo == NULL) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void gw_tree_free(gw_tree *t)
+{
+    if (t == NULL)
+        return;
+    free(t->s.memo);
+    free(t);
+}
+
+int gw_tree_mover_wins(gw_tree *t, int r, int c, const unsigned char *visited)
+{
+    uint32_t set = 0;
+    for (int i = 0; i < t->rows * t->cols; i++)
+        if (visited[i] && t->index[i] >= 0)
+            set |= (uint32_t)1 << t->index[i];
+    int cell = t->index[r * t->cols + c];
+    return mover_wins(&t->s, cell, set | (uint32_t)1 << cell);
 }

@@ -18,4 +18,17 @@
  * free cells or memory runs out. */
 char *grid_walk_oracle(int rows, int cols, const char *cells);
 
+/* Mid-play: one grid's game tree, its memo kept across questions. */
+typedef struct gw_tree gw_tree;
+
+/* NULL when the grid has more than GW_ORACLE_MAX_FREE free cells or memory
+ * runs out. */
+gw_tree *gw_tree_new(int rows, int cols, const char *cells);
+void gw_tree_free(gw_tree *t);
+
+/* 1 when the player to move wins, 0 when they lose, with the token on the
+ * free cell (r, c) (0-based) and visited[i * cols + j] != 0 for every cell
+ * the token has been on (the token's own cell may be marked or not). */
+int gw_tree_mover_wins(gw_tree *t, int r, int c, const unsigned char *visited);
+
 #endif

@@ -99,3 +99,64 @@ int matrix_game_oracle(int n, int k, const int *value, char *out, size_t cap)
     out[o] = '\0';
     return 0;
 }
+
+/* The mover's best margin over t moves from c, mover minus opponent, is the
+ * same for M and G: best[t][c] = max over jumps d of value[d] - best[t-1][d].
+ * The margin of the move to d with t moves left is value[d] - best[t-1][d]. */
+int matrix_game_oracle_moves(int n, int k, const int *value, int token, signed char *outcome)
+{
+    if (n < 3 || n > MG_ORACLE_MAX_SIDE || k < 1 || k > n - 2 || token < -1 || token >= n * n)
+        return -1;
+    board *b = malloc(sizeof *b);
+    if (b == NULL)
+        return -1;
+    b->cells = n * n;
+    memcpy(b->value, value, (size_t)b->cells * sizeof *value);
+    list_jumps(b, n, k);
+
+    long tables[2][MAX_CELLS] = {{0}};
+    long *prev = tables[0], *best = tables[1]; /* best over t - 1 moves, then over t */
+    int verdict[MAX_CELLS] = {0};              /* sign of each move's margin, once checked */
+    int settled = 1;
+    for (int t = 1; t <= MG_ORACLE_MOVES; t++) {
+        /* prev is best[t - 1]: judge the moves with t moves left. */
+        if (t >= MG_ORACLE_MOVES / 2) {
+            for (int d = 0; d < b->cells; d++) {
+                int now = sign(b->value[d] - prev[d]);
+                if (now == 0 || (verdict[d] != 0 && verdict[d] != now))
+                    settled = 0;
+                verdict[d] = now;
+            }
+        }
+        for (int c = 0; c < b->cells; c++) {
+            long m = 0;
+            for (int i = 0; i < b->nreach[c]; i++) {
+                int d = b->reach[c][i];
+                long gain = b->value[d] - prev[d];
+                if (i == 0 || gain > m)
+                    m = gain;
+            }
+            best[c] = m;
+        }
+        long *swap = prev;
+        prev = best;
+        best = swap;
+    }
+    int wins = 0;
+    for (int d = 0; d < b->cells; d++)
+        outcome[d] = -1;
+    if (token < 0) {
+        for (int d = 0; d < b->cells; d++)
+            outcome[d] = (signed char)(verdict[d] > 0);
+    } else {
+        for (int i = 0; i < b->nreach[token]; i++) {
+            int d = b->reach[token][i];
+            outcome[d] = (signed char)(verdict[d] > 0);
+        }
+    }
+    for (int d = 0; d < b->cells; d++)
+        if (outcome[d] == 1)
+            wins = 1;
+    free(b);
+    return settled ? wins : -1;
+}

@@ -30,4 +30,18 @@
  * horizon). */
 int matrix_game_oracle(int n, int k, const int *value, char *out, size_t cap);
 
+/* A position in the middle of play, by the same finite minimax: the token on
+ * cell `token` (row-major index), or token = -1 at the opening, where the
+ * mover places it on any cell.  Both players move by the same rule, so who
+ * is to move does not matter.  The scores so far are left out (the game
+ * still has ~10^100 moves to go).  For every cell d, outcome[d] (n * n
+ * entries) becomes 1 when moving there wins for the mover, 0 when it loses,
+ * -1 when it is not a legal move: a move wins when the mover's score minus
+ * the opponent's over the remaining moves, the move included and both
+ * playing best afterwards, is positive, for every horizon from
+ * MG_ORACLE_MOVES / 2 to MG_ORACLE_MOVES remaining moves (odd and even).
+ * Returns 1 when the mover wins (some move wins), 0 when she loses, -1 when
+ * n, k or token is out of range or some move had not settled. */
+int matrix_game_oracle_moves(int n, int k, const int *value, int token, signed char *outcome);
+
 #endif

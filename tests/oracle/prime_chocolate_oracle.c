@@ -16,8 +16,9 @@
 enum { UNKNOWN = 0, MOVER_LOSES = 1, MOVER_WINS = 2 };
 
 typedef struct move {
-    uint32_t eats; /* the squares the move eats, as bits of the state */
-    int prime;     /* bit of the prime it uses, -1 for one square */
+    uint32_t eats;      /* the squares the move eats, as bits of the state */
+    int prime;          /* bit of the prime it uses, -1 for one square */
+    int row, col, size; /* the square, for callers that list moves */
 } move;
 
 typedef struct search {
@@ -61,6 +62,9 @@ static int add_prime_moves(search *s, int n, const int *bit, int p, int prime_bi
             if (eats != 0) {
                 s->moves[s->nmoves].eats = eats;
                 s->moves[s->nmoves].prime = prime_bit;
+                s->moves[s->nmoves].row = top;
+                s->moves[s->nmoves].col = left;
+                s->moves[s->nmoves].size = p;
                 s->nmoves++;
                 added++;
             }
@@ -69,8 +73,9 @@ static int add_prime_moves(search *s, int n, const int *bit, int p, int prime_bi
 }
 
 /* Number the chocolate (bit[] = -1 for eaten squares) and list every move
- * the starting board allows.  Returns k, or -1 on failure. */
-static int build(search *s, int n, const unsigned char *cell, int *bit)
+ * the starting board allows, leaving out the primes marked in used[] (n+1
+ * flags, or NULL: none chosen yet).  Returns k, or -1 on failure. */
+static int build(search *s, int n, const unsigned char *cell, const unsigned char *used, int *bit)
 {
     int k = 0;
     for (int c = 0; c < n * n; c++)
@@ -86,10 +91,14 @@ static int build(search *s, int n, const unsigned char *cell, int *bit)
         if (bit[c] >= 0) {
             s->moves[s->nmoves].eats = (uint32_t)1 << bit[c];
             s->moves[s->nmoves].prime = -1;
+            s->moves[s->nmoves].row = c / n;
+            s->moves[s->nmoves].col = c % n;
+            s->moves[s->nmoves].size = 1;
             s->nmoves++;
         }
     for (int p = 2; p <= n; p++)
-        if (is_prime(p) && add_prime_moves(s, n, bit, p, s->nprimes) > 0)
+        if (is_prime(p) && (used == NULL || !used[p]) &&
+            add_prime_moves(s, n, bit, p, s->nprimes) > 0)
             s->nprimes++;
     s->memo = calloc((size_t)1 << (k + s->nprimes), 1);
     if (s->memo == NULL) {
@@ -134,7 +143,7 @@ const char *prime_chocolate_oracle(int n, const unsigned char *cell)
         return NULL;
     int bit[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
     search s;
-    int k = build(&s, n, cell, bit);
+    int k = build(&s, n, cell, NULL, bit);
     if (k < 0)
         return NULL;
     uint32_t all = ((uint32_t)1 << k) - 1;
@@ -155,10 +164,36 @@ int prime_chocolate_oracle_all(int n, unsigned char *out)
     for (int c = 0; c < n * n; c++)
         full[c] = 1;
     search s;
-    if (build(&s, n, full, bit) < 0)
+    if (build(&s, n, full, NULL, bit) < 0)
         return -1;
     for (uint32_t mask = 0; mask < (uint32_t)1 << (n * n); mask++)
         out[mask] = (unsigned char)mover_wins(&s, mask, 0);
     release(&s);
     return 0;
+}
+
+int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned char *used,
+                               pc_oracle_move *moves, int cap, int *count)
+{
+    if (n < 1 || n > PC_ORACLE_MAX_SIDE)
+        return -1;
+    int bit[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+    search s;
+    int k = build(&s, n, cell, used, bit);
+    if (k < 0)
+        return -1;
+    uint32_t all = ((uint32_t)1 << k) - 1;
+    int wins = mover_wins(&s, all, 0);
+    if (count != NULL)
+        *count = s.nmoves;
+    for (int i = 0; i < s.nmoves && i < cap && moves != NULL; i++) {
+        const move *mv = &s.moves[i];
+        moves[i].row = mv->row;
+        moves[i].col = mv->col;
+        moves[i].size = mv->size;
+        moves[i].opponent_wins =
+            mover_wins(&s, all & ~mv->eats, mv->prime >= 0 ? 1u << mv->prime : 0u);
+    }
+    release(&s);
+    return wins;
 }

@@ -22,4 +22,19 @@ const char *prime_chocolate_oracle(int n, const unsigned char *cell);
  * is out of range or memory runs out. */
 int prime_chocolate_oracle_all(int n, unsigned char *out);
 
+/* One legal move of a mid-play position and the value after it. */
+typedef struct pc_oracle_move {
+    int row, col, size; /* the square's top-left (0-based) and side */
+    int opponent_wins;  /* 1 when the player to move after it wins */
+} pc_oracle_move;
+
+/* A position in the middle of play: the board and the primes already chosen
+ * (used[p] != 0 for each, n+1 flags; NULL for none).  Returns 1 when the
+ * player to move wins, 0 when not, -1 beyond the limits above or out of
+ * memory.  *count (when not NULL) gets the number of legal moves, and the
+ * first `cap` of them go to moves[] (when not NULL) with their outcomes, in
+ * no promised order.  One search answers the position and every move. */
+int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned char *used,
+                               pc_oracle_move *moves, int cap, int *count);
+
 #endif

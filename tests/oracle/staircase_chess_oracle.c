@@ -1,6 +1,7 @@
 /* staircase_chess_oracle.c - exhaustive minimax over stone placements. */
 #include "staircase_chess_oracle.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 typedef struct board {
@@ -52,4 +53,30 @@ int staircase_chess_oracle(int n, int m, const long *a, const long *b, char *out
     board g = {.n = n, .m = m, .a = a, .b = b};
     int len = snprintf(out, cap, "%ld\n", play(&g, 0));
     return len < 0 || (size_t)len >= cap ? -1 : 0;
+}
+
+long staircase_chess_oracle_margin(int n, int m, const long *a, const long *b,
+                                   const unsigned char *stone)
+{
+    if (n < 1 || m < 1 || n * m > STAIRCASE_CHESS_ORACLE_CELLS)
+        return LONG_MIN;
+    board g = {.n = n, .m = m, .a = a, .b = b};
+    int placed = 0;
+    for (int k = 0; k < n * m; k++) {
+        g.stone[k] = stone[k] != 0;
+        placed += g.stone[k];
+    }
+    long rest = play(&g, placed);
+    return placed % 2 == 0 ? rest : -rest;
+}
+
+int staircase_chess_oracle_legal(int n, int m, const unsigned char *stone, int i, int j)
+{
+    if (n < 1 || m < 1 || n * m > STAIRCASE_CHESS_ORACLE_CELLS || i < 0 || i >= n || j < 0 ||
+        j >= m)
+        return 0;
+    board g = {.n = n, .m = m};
+    for (int k = 0; k < n * m; k++)
+        g.stone[k] = stone[k] != 0;
+    return can_place(&g, i, j);
 }

@@ -16,4 +16,15 @@
  * out too small. */
 int staircase_chess_oracle(int n, int m, const long *a, const long *b, char *out, size_t cap);
 
+/* Mid-play.  stone[i*m + j] != 0 marks an occupied cell; black moves when
+ * the stones are even in number.  The best margin of the player to move,
+ * own future score minus the opponent's, over the stones still to place
+ * (0 on a full board); LONG_MIN when n*m is beyond the oracle. */
+long staircase_chess_oracle_margin(int n, int m, const long *a, const long *b,
+                                   const unsigned char *stone);
+
+/* 1 when (i, j), 0-based, is empty and every cell to its left and above
+ * holds a stone: the rules' own test of a legal move. */
+int staircase_chess_oracle_legal(int n, int m, const unsigned char *stone, int i, int j);
+
 #endif

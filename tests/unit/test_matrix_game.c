@@ -3,7 +3,8 @@
  * The fast solver is judged by the brute-force oracle on small matrices, by
  * the public judge data, by the API example, by every class of malformed
  * input, and on the largest official size by the game's defining property
- * checked naively. */
+ * checked naively.  The cache key must be one for the text and JSON forms of
+ * a position and differ between positions. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -627,6 +628,130 @@ START_TEST(edge_identity_and_reversed)
 }
 END_TEST
 
+/* ---- 7. the cache key ---- */
+
+/* The key of a position parsed from `in`, solved first when asked. */
+static char *key_of(harness_input how, const char *in, int solve_first, size_t *len)
+{
+    long lim[GJ_MAX_LIMITS];
+    games_default_limits(game, lim);
+    gj_error e;
+    void *pos = how == IN_TEXT ? game->parse_text(in, strlen(in), lim, &e)
+                               : game->parse_json(in, strlen(in), lim, &e);
+    ck_assert_msg(pos != NULL, "%s", e.message);
+    if (solve_first)
+        ck_assert(game->solve(pos, &e) == 0);
+    gj_buf b;
+    buf_init(&b);
+    game->write_key(pos, &b);
+    game->free_position(pos);
+    ck_assert(!b.failed);
+    return buf_take(&b, len);
+}
+
+static void same_key(const char *a, size_t alen, const char *b, size_t blen, const char *what)
+{
+    ck_assert_msg(alen == blen && memcmp(a, b, alen) == 0, "keys differ: %s", what);
+}
+
+/* Text (as written, on one line, with tabs and CRLF) and JSON forms of one
+ * position, before and after solve: one key, "n k\n" and 4 bytes a value. */
+START_TEST(key_text_equals_json)
+{
+    uint64_t rng = 0x6b6579ULL;
+    int value[64];
+    for (int t = 0; t < 200; t++) {
+        int n = 3 + (int)rng_below(&rng, 6);
+        long k = 1 + (long)rng_below(&rng, (uint64_t)n - 2);
+        shuffled(n, value, &rng);
+        char *text = text_of(n, k, value, NULL), *json = json_of(n, k, value);
+        size_t tlen, jlen, slen, wlen;
+        char *tkey = key_of(IN_TEXT, text, 0, &tlen);
+        char *jkey = key_of(IN_JSON, json, 0, &jlen);
+        char *skey = key_of(IN_JSON, json, 1, &slen);
+        same_key(tkey, tlen, jkey, jlen, "text and JSON");
+        same_key(tkey, tlen, skey, slen, "before and after solve");
+        /* Other whitespace: CRLF for newlines, tabs for spaces. */
+        gj_buf odd;
+        buf_init(&odd);
+        for (const char *p = text; *p != '\0'; p++) {
+            if (*p == '\n')
+                buf_puts(&odd, "\r\n");
+            else if (*p == ' ')
+                buf_puts(&odd, "\t ");
+            else
+                buf_putc(&odd, *p);
+        }
+        buf_putc(&odd, '\0');
+        ck_assert(!odd.failed);
+        char *odd_text = buf_take(&odd, NULL);
+        char *wkey = key_of(IN_TEXT, odd_text, 1, &wlen);
+        same_key(tkey, tlen, wkey, wlen, "other whitespace");
+        char head[32];
+        int hlen = snprintf(head, sizeof head, "%d %ld\n", n, k);
+        ck_assert_uint_eq(tlen, (size_t)hlen + 4 * (size_t)n * (size_t)n);
+        ck_assert(memcmp(tkey, head, (size_t)hlen) == 0);
+        free(wkey);
+        free(odd_text);
+        free(skey);
+        free(jkey);
+        free(tkey);
+        free(json);
+        free(text);
+    }
+}
+END_TEST
+
+/* Different positions, different keys: k, one swap, the side, and many
+ * random boards compared pairwise. */
+START_TEST(key_tells_positions_apart)
+{
+    enum { BOARDS = 120 };
+    uint64_t rng = 99;
+    static int value[BOARDS][16];
+    static long ks[BOARDS];
+    static char *keys[BOARDS];
+    static size_t lens[BOARDS];
+    for (int t = 0; t < BOARDS; t++) {
+        /* 4 x 4 boards that differ from the first in a few places. */
+        if (t == 0)
+            shuffled(4, value[0], &rng);
+        else
+            memcpy(value[t], value[0], sizeof value[0]);
+        ks[t] = 1 + (long)rng_below(&rng, 2);
+        int a = (int)rng_below(&rng, 16), b = (int)rng_below(&rng, 16);
+        int swap = value[t][a];
+        value[t][a] = value[t][b];
+        value[t][b] = swap;
+        char *json = json_of(4, ks[t], value[t]);
+        keys[t] = key_of(IN_JSON, json, 0, &lens[t]);
+        free(json);
+    }
+    for (int s = 0; s < BOARDS; s++) {
+        for (int t = s + 1; t < BOARDS; t++) {
+            int same = ks[s] == ks[t] && memcmp(value[s], value[t], sizeof value[s]) == 0;
+            int same_key = lens[s] == lens[t] && memcmp(keys[s], keys[t], lens[s]) == 0;
+            if (same != same_key)
+                ck_abort_msg("boards %d and %d: equal %d, equal keys %d", s, t, same, same_key);
+        }
+    }
+    for (int t = 0; t < BOARDS; t++)
+        free(keys[t]);
+    /* The side counts: 3 x 3 and 4 x 4 identity, k = 1. */
+    size_t len3, len4;
+    char *key3 = key_of(IN_TEXT, "3 1\n1 2 3\n4 5 6\n7 8 9\n", 0, &len3);
+    char *key4 = key_of(IN_TEXT, "4 1\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n", 0, &len4);
+    ck_assert(len3 != len4 || memcmp(key3, key4, len3) != 0);
+    /* The transposed matrix is another position. */
+    size_t lent;
+    char *keyt = key_of(IN_TEXT, "3 1\n1 4 7\n2 5 8\n3 6 9\n", 0, &lent);
+    ck_assert(len3 == lent && memcmp(key3, keyt, len3) != 0);
+    free(keyt);
+    free(key4);
+    free(key3);
+}
+END_TEST
+
 static Suite *matrix_game_suite(void)
 {
     Suite *s = suite_create("matrix-game");
@@ -651,6 +776,8 @@ static Suite *matrix_game_suite(void)
         {"edges", edge_smallest},
         {"edges", edge_extreme_k},
         {"edges", edge_identity_and_reversed},
+        {"key", key_text_equals_json},
+        {"key", key_tells_positions_apart},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);

@@ -1,0 +1,60 @@
+/* matrix_game_core.h - what matrix_game.c (solve) and matrix_game_analysis.c
+ * (POST /analyze) share: the position, its JSON reading and validation, and
+ * the table of winning cells.  Private to those two files.
+ *
+ * W[c], "c is a winning cell", means the player who has just moved the
+ * token onto c wins from there; the solver's M/G table is exactly W (M
+ * placing the token on c).  See matrix_game.c for why the table is right and
+ * matrix_game_analysis.c for what it says about a position in mid-play. */
+#ifndef GJ_MATRIX_GAME_CORE_H
+#define GJ_MATRIX_GAME_CORE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "game.h"
+
+enum { MG_LIMIT_N };
+
+typedef struct mg_position {
+    long n, k;
+    /* The matrix as read, row-major; freed once cell_of is built. */
+    uint32_t *value;
+    /* By value - 1: the cell holding it, packed (row + 1) << 16 | (column + 1),
+     * so that zero marks a value no cell holds and calloc clears the table. */
+    uint32_t *cell_of;
+    /* After mg_solve: n rows of n 'M' (winning cell) / 'G', each followed by
+     * '\n' (the judge text, stride n + 1). */
+    char *outcome;
+} mg_position;
+
+/* 1-based row and column of a packed cell. */
+static inline long mg_row(uint32_t cell)
+{
+    return (long)(cell >> 16);
+}
+
+static inline long mg_col(uint32_t cell)
+{
+    return (long)(cell & 0xffff);
+}
+
+/* W at 1-based (row, col); only after mg_solve. */
+static inline int mg_winning(const mg_position *pos, long row, long col)
+{
+    return pos->outcome[(row - 1) * (pos->n + 1) + (col - 1)] == 'M';
+}
+
+void mg_free(mg_position *pos);
+
+/* The position named by the members "k" and "matrix" of an object already
+ * loaded (the caller has checked its keys): the same checks and messages as
+ * POST /solve's JSON body.  NULL with *e filled. */
+mg_position *mg_from_json(const json_t *root, const long *limits, gj_error *e);
+
+/* Fill pos->outcome (W for every cell): 0, or -1 with *e filled. */
+int mg_solve(mg_position *pos, gj_error *e);
+
+#endif

@@ -1,0 +1,299 @@
+/* nim_shortcuts_analysis.c - POST /analyze/nim-shortcuts: the value of one
+ * position (x, y) and its moves.
+ *
+ * The idea: a move reaches (x', y) with x' < x or (x, y') with y' < y, and
+ * wins iff it reaches a losing position: a shortcut, or a natural loser (a
+ * losing position that is not one, nim_shortcuts_core.h).  Each row and each
+ * column holds at most one natural loser, so the winning moves are the
+ * shortcuts left of the position in its row and below it in its column,
+ * plus at most one natural loser on each side.  The solver's walk gives the
+ * segments of natural losers; a binary search finds the column's and the
+ * row's, and two more bound the shortcuts in that part of the column (keys
+ * by (x, y)) and of the row (keys by (y, x)).  A position that is not a
+ * shortcut wins iff some move wins; the segments say the same (the position
+ * is on one iff it loses), and the two answers are checked to agree.
+ *
+ * Ranking: winning moves first, fewest stones taken first, heap 1 before
+ * heap 2 on a tie.  Losing moves are listed only when every move fits in
+ * max_moves (x + y of them), after the winning ones and in the same order.
+ *
+ * Cost: the solver's build (radix sorts and the walk, O(n)), one more radix
+ * sort for the rows, then O(log n + listed).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "json_in.h"
+#include "nim_shortcuts_core.h"
+
+typedef struct request {
+    nim_board b;
+    long heap[2]; /* x, y */
+    int second;   /* to_move is "second" */
+    long max_moves;
+} request;
+
+static const char *const mover_name[2] = {"first", "second"};
+
+/* ---- Reading the request ------------------------------------------------ */
+
+static int read_heaps(const json_t *v, long heap[2], gj_error *e)
+{
+    if (jin_array(v, "heaps", -1, 0, SIZE_MAX, e) != 0)
+        return -1;
+    size_t size = json_array_size(v);
+    if (size != 2)
+        return gj_fail_field(e, "heaps", "expected two heaps [x, y], found %zu element%s", size,
+                             size == 1 ? "" : "s");
+    for (long i = 0; i < 2; i++)
+        if (jin_long(json_array_get(v, (size_t)i), "heaps", i, -1, 0, NIM_MAX_COORD, &heap[i], e) !=
+            0)
+            return -1;
+    return 0;
+}
+
+/* The optional label of the player to move: "first" unless it says so. */
+static int read_to_move(const json_t *v, int *second, gj_error *e)
+{
+    const char *s;
+    size_t len;
+    *second = 0;
+    if (v == NULL)
+        return 0;
+    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+        return -1;
+    for (int k = 0; k < 2; k++)
+        if (len == strlen(mover_name[k]) && memcmp(s, mover_name[k], len) == 0) {
+            *second = k;
+            return 0;
+        }
+    return gj_fail_field(e, "to_move", "expected \"first\" or \"second\", found \"%.40s\"", s);
+}
+
+static int read_request(const char *buf, size_t len, const long *limits, request *r, gj_error *e)
+{
+    static const char *const keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves", NULL};
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return -1;
+    int rc = nim_board_read_json(&r->b, json_object_get(root, "shortcuts"),
+                                 limits[NIM_LIMIT_SHORTCUTS], e);
+    if (rc == 0)
+        rc = read_heaps(json_object_get(root, "heaps"), r->heap, e);
+    if (rc == 0)
+        rc = read_to_move(json_object_get(root, "to_move"), &r->second, e);
+    if (rc == 0)
+        rc = analysis_max_moves(root, &r->max_moves, e);
+    json_decref(root);
+    return rc;
+}
+
+/* ---- Losers near the position ------------------------------------------- */
+
+/* The first of the sorted keys a[0..n) that is >= key (n when none is). */
+static long lower_bound(const uint64_t *a, long n, uint64_t key)
+{
+    long lo = 0, hi = n;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (a[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int is_shortcut(const nim_board *b, long x, long y)
+{
+    uint64_t key = nim_pack(x, y);
+    long at = lower_bound(b->shortcut, b->n, key);
+    return at < b->n && b->shortcut[at] == key;
+}
+
+/* The segment whose `start` (x0, or x0 + d for rows) is the last one <= v,
+ * or -1.  Both starts increase with the segment's index. */
+static long segment_before(const nim_segments *s, long v, int by_row)
+{
+    long lo = 0, hi = s->count;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (s->x0[mid] + (by_row ? s->d[mid] : 0) <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+/* The y of the natural loser in column x, or -1 when the column has none. */
+static long column_loser(const nim_segments *s, long x)
+{
+    long k = segment_before(s, x, 0);
+    return k >= 0 && x < s->end[k] ? x + s->d[k] : -1;
+}
+
+/* The x of the natural loser in row y, or -1 when the row has none. */
+static long row_loser(const nim_segments *s, long y)
+{
+    long k = segment_before(s, y, 1);
+    return k >= 0 && y - s->d[k] < s->end[k] ? y - s->d[k] : -1;
+}
+
+static int loses(const nim_board *b, const nim_segments *s, long x, long y)
+{
+    return is_shortcut(b, x, y) || column_loser(s, x) == y;
+}
+
+/* The losers on one side of the position, in its row or its column, that a
+ * move reaches: coordinates along the line below `limit`, nearest first. */
+typedef struct line {
+    const uint64_t *key; /* the line's shortcuts still to come: key[0..count), ascending */
+    long count;
+    long natural; /* the natural loser not yet taken, or -1 */
+} line;
+
+/* `keys` sorted with the line's fixed coordinate high: the shortcuts by
+ * (x, y) for a column, by (y, x) for a row. */
+static void line_init(line *l, const uint64_t *keys, long n, long fixed, long limit, long natural)
+{
+    long lo = lower_bound(keys, n, nim_pack(fixed, 0));
+    long hi = lower_bound(keys, n, nim_pack(fixed, limit));
+    l->key = keys + lo;
+    l->count = hi - lo;
+    l->natural = natural < limit ? natural : -1;
+}
+
+static long line_size(const line *l)
+{
+    return l->count + (l->natural >= 0);
+}
+
+/* The nearest loser still to come (-1 when none); `take` removes it. */
+static long line_peek(const line *l)
+{
+    long sc = l->count > 0 ? nim_low(l->key[l->count - 1]) : -1;
+    return sc > l->natural ? sc : l->natural;
+}
+
+static void line_take(line *l)
+{
+    if (l->count > 0 && nim_low(l->key[l->count - 1]) > l->natural)
+        l->count--;
+    else
+        l->natural = -1;
+}
+
+/* ---- Writing the answer ------------------------------------------------- */
+
+static void put_move(gj_buf *out, long i, const request *r, int heap, long take, int wins)
+{
+    long after[2] = {r->heap[0], r->heap[1]};
+    after[heap - 1] -= take;
+    analysis_move_open(out, i);
+    buf_puts(out, "\"move\":{\"heap\":");
+    buf_put_long(out, heap);
+    buf_puts(out, ",\"take\":");
+    buf_put_long(out, take);
+    buf_puts(out, "},\"outcome\":\"");
+    buf_puts(out, analysis_outcome(wins));
+    buf_puts(out, "\",\"after\":{\"heaps\":[");
+    buf_put_long(out, after[0]);
+    buf_putc(out, ',');
+    buf_put_long(out, after[1]);
+    buf_puts(out, "],\"to_move\":\"");
+    buf_puts(out, mover_name[!r->second]);
+    buf_puts(out, "\"}");
+    analysis_move_close(out);
+}
+
+/* Up to `want` winning moves, merging the row (heap 1) and the column
+ * (heap 2) by stones taken.  Returns the number written. */
+static long put_winning(gj_buf *out, const request *r, line *row, line *col, long want)
+{
+    long x = r->heap[0], y = r->heap[1], i = 0;
+    for (; i < want; i++) {
+        long rx = line_peek(row), cy = line_peek(col);
+        if (rx < 0 && cy < 0)
+            break;
+        if (rx >= 0 && (cy < 0 || x - rx <= y - cy)) {
+            put_move(out, i, r, 1, x - rx, 1);
+            line_take(row);
+        } else {
+            put_move(out, i, r, 2, y - cy, 1);
+            line_take(col);
+        }
+    }
+    return i;
+}
+
+/* Every losing move, after the i winning ones: fewest stones first. */
+static long put_losing(gj_buf *out, const request *r, const nim_segments *s, long i)
+{
+    long x = r->heap[0], y = r->heap[1];
+    for (long take = 1; take <= x || take <= y; take++) {
+        if (take <= x && !loses(&r->b, s, x - take, y))
+            put_move(out, i++, r, 1, take, 0);
+        if (take <= y && !loses(&r->b, s, x, y - take))
+            put_move(out, i++, r, 2, take, 0);
+    }
+    return i;
+}
+
+static int answer(const request *r, const nim_segments *s, const uint64_t *by_row, gj_buf *out,
+                  gj_error *e)
+{
+    long x = r->heap[0], y = r->heap[1];
+    size_t mark = out->len;
+    int shortcut = is_shortcut(&r->b, x, y);
+    analysis_counts c = {0, 0, 0};
+    line row = {NULL, 0, -1}, col = {NULL, 0, -1};
+    if (!shortcut) {
+        line_init(&row, by_row, r->b.n, y, x, row_loser(s, y));
+        line_init(&col, r->b.shortcut, r->b.n, x, y, column_loser(s, x));
+        c.moves_total = x + y;
+        c.winning_moves = line_size(&row) + line_size(&col);
+        if ((c.winning_moves == 0) != (column_loser(s, x) == y))
+            return gj_fail(e, GJ_INTERNAL,
+                           "nim-shortcuts: (%ld, %ld) has %lld winning moves but %s a segment", x,
+                           y, c.winning_moves, column_loser(s, x) == y ? "lies on" : "is off");
+    }
+    /* On a shortcut the game is over: no moves at all. */
+    int all = !shortcut && c.moves_total <= r->max_moves;
+    if (all)
+        c.listed = (long)c.moves_total;
+    else
+        c.listed = c.winning_moves < r->max_moves ? (long)c.winning_moves : r->max_moves;
+    analysis_begin(out, "nim-shortcuts", mover_name[r->second], c.winning_moves > 0, &c);
+    buf_puts(out, shortcut ? ",\"shortcut\":true" : ",\"shortcut\":false");
+    long listed = put_winning(out, r, &row, &col, c.listed);
+    if (all)
+        listed = put_losing(out, r, s, listed);
+    if (listed != c.listed) {
+        out->len = mark; /* no half answer after an error */
+        return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: listed %ld moves of %ld", listed, c.listed);
+    }
+    analysis_end(out, listed);
+    return 0;
+}
+
+int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
+{
+    request r;
+    nim_segments s = {NULL, NULL, NULL, 0, 0};
+    uint64_t *by_row = NULL;
+    memset(&r, 0, sizeof r);
+    int rc = read_request(buf, len, limits, &r, e);
+    if (rc == 0)
+        rc = nim_segments_trace(&r.b, &s, e);
+    if (rc == 0)
+        rc = nim_board_by_row(&r.b, &by_row, e);
+    if (rc == 0)
+        rc = answer(&r, &s, by_row, out, e);
+    free(by_row);
+    nim_segments_free(&s);
+    nim_board_free(&r.b);
+    return rc;
+}

@@ -1,0 +1,68 @@
+/* nim_shortcuts_core.h - the nim-shortcuts solver's board, shared with its
+ * analysis (nim_shortcuts_analysis.c); nothing else should include it.
+ *
+ * Contract.  A point (x, y) packs into one key, x above y, so keys sort by
+ * (x, y).  A board holds n pairwise distinct shortcuts, sorted, and their
+ * rows.  The segments are the natural losers (losing positions that are not
+ * shortcuts): (x, x + d[k]) for x0[k] <= x < end[k].  Both x0[k] and
+ * x0[k] + d[k] increase with k, and the segments are disjoint in x and in y,
+ * so each column and each row holds at most one natural loser, found by a
+ * binary search.  A position loses iff it is a shortcut or on a segment. */
+#ifndef GJ_NIM_SHORTCUTS_CORE_H
+#define GJ_NIM_SHORTCUTS_CORE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+enum { NIM_LIMIT_SHORTCUTS, NIM_LIMIT_QUERIES };
+
+#define NIM_MAX_COORD 1000000000L
+
+/* Both coordinates are below 2^30, so a key has 60 significant bits. */
+#define NIM_COORD_BITS 30
+#define NIM_COORD_MASK ((UINT64_C(1) << NIM_COORD_BITS) - 1)
+
+static inline uint64_t nim_pack(long high, long low)
+{
+    return (uint64_t)high << NIM_COORD_BITS | (uint64_t)low;
+}
+
+static inline long nim_high(uint64_t key)
+{
+    return (long)(key >> NIM_COORD_BITS);
+}
+
+static inline long nim_low(uint64_t key)
+{
+    return (long)(key & NIM_COORD_MASK);
+}
+
+typedef struct nim_board {
+    long n;
+    uint64_t *shortcut; /* n keys (x, y), sorted once read */
+    uint64_t *row;      /* (y, lowest x in row y) keys by y */
+    long rows;          /* number of distinct shortcut rows */
+} nim_board;
+
+typedef struct nim_segments {
+    long *x0, *end, *d; /* end is LONG_MAX for the last segment */
+    long count, cap;
+} nim_segments;
+
+/* Read the JSON array `shortcuts` (the request's field of that name: at
+ * most `limit` pairs [x, y], pairwise distinct) into a sorted board.  0, or
+ * -1 with *e naming the field; the board needs nim_board_free either way. */
+int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_error *e);
+/* The shortcuts as (y, x) keys, sorted: a malloc'd array of b->n keys. */
+int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e);
+void nim_board_free(nim_board *b);
+
+/* Walk the board's diagonal into *s (allocated here; free with
+ * nim_segments_free, also after a failure). */
+int nim_segments_trace(const nim_board *b, nim_segments *s, gj_error *e);
+void nim_segments_free(nim_segments *s);
+
+#endif

@@ -1,0 +1,56 @@
+/* staircase_chess_core.h - the solver's pieces that the analysis shares
+ * (staircase_chess.c owns them; staircase_chess_analysis.c uses them).
+ *
+ * Contract: sc_read_json() reads and checks "a" and "b" exactly as a solve
+ * does.  sc_tabulate() prepares the rank tables of a board; sc_rank() gives
+ * the rank of a staircase (row lengths, top row first, in the board's own
+ * orientation).  sc_sweep() fills value[r] for the rank r of every staircase
+ * that contains `profile` (NULL: the empty board, so all of them), in rank
+ * order, and returns profile's own: value[r] is the best margin (own future
+ * score minus the opponent's) of the player to move there.  value[] must
+ * hold rank(profile) + 1 entries; those of other staircases are left as
+ * they were.  A move only adds a stone, so every staircase reachable from
+ * `profile` contains it and has a smaller rank. */
+#ifndef GJ_STAIRCASE_CHESS_CORE_H
+#define GJ_STAIRCASE_CHESS_CORE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* Largest n + m: masks fit 32 bits, C(28, 14) ranks fit an int32 array of
+ * 160 MB. */
+#define SC_MAX_SIZE 28
+
+enum { SC_LIMIT_ROWS, SC_LIMIT_COLS, SC_LIMIT_SIZE };
+
+typedef struct sc_board {
+    long n, m;
+    int32_t *a; /* n*m, black's value of each cell */
+    int32_t *b; /* n*m, white's value of each cell */
+    long score; /* black minus white under perfect play, after solve */
+} sc_board;
+
+/* The rank tables.  The path of a staircase has `rows` down steps among
+ * `size` bits; a tall board is read transposed so that `rows` is the short
+ * side. */
+typedef struct sc_moves {
+    long rows, size;
+    int tall;
+    uint32_t states; /* C(size, rows) */
+    uint32_t binom[SC_MAX_SIZE + 1][SC_MAX_SIZE + 1];
+    uint32_t step[SC_MAX_SIZE][SC_MAX_SIZE];   /* [p][j]: rank drop, C(p - 1, j) */
+    int32_t gain[2][SC_MAX_SIZE][SC_MAX_SIZE]; /* [who][p][j]: A (black) or B (white) */
+} sc_moves;
+
+void sc_board_free(void *p);
+/* The board of the JSON object's "a" and "b" under the limits, or NULL
+ * with *e naming the field. */
+sc_board *sc_read_json(const json_t *root, const long *limits, gj_error *e);
+void sc_tabulate(const sc_board *pos, sc_moves *t);
+uint32_t sc_rank(const sc_moves *t, const long *profile);
+int32_t sc_sweep(const sc_moves *t, int32_t *value, const long *profile);
+
+#endif
