@@ -1,7 +1,12 @@
 #!/bin/sh
-# contract_api.sh: the API integration suite again, with every request and
-# answer passing the validating proxy (GJ_CONTRACT=1; see daemon.h).  Its
-# large bodies stay out: the proxy refuses bodies over 10 MB.
+# contract_api.sh: the API integration suites again (solve; analyze, judge,
+# batch and the cache; the scripted games through /analyze), with every
+# request and answer passing the validating proxy (GJ_CONTRACT=1; see
+# daemon.h).  Large bodies stay out: the proxy refuses bodies over 10 MB.
 set -eu
 bin=${GJ_BIN:-build/gamejudge}
-GJ_CONTRACT=1 exec "$(dirname "$bin")/tests/itest_api"
+dir=$(dirname "$bin")/tests
+export GJ_CONTRACT=1
+"$dir/itest_api"
+"$dir/itest_beyond"
+GJ_PLAY_GAMES=20 "$dir/itest_play"
