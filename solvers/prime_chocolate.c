@@ -369,6 +369,22 @@ static int square_touches(const position *pos, const box *b, const long *prime_f
     return 0;
 }
 
+/* Every candidate square reaches from above the second block row to the
+ * last block row and likewise across (square_touches), so it contains the
+ * core [top+1, bottom-1] x [left+1, right-1]: one eaten cell there and no
+ * square touches every block.  On bars with blocks all over, that settles
+ * an odd count with a scan instead of the largest-square pass. */
+static int core_is_chocolate(const position *pos, const box *b)
+{
+    long n = pos->n, from = b->left + 1, to = b->right - 1;
+    if (from > to)
+        return 1;
+    for (long i = b->top + 1; i <= b->bottom - 1; i++)
+        if (memchr(pos->cell + i * n + from, 0, (size_t)(to - from + 1)) != NULL)
+            return 0;
+    return 1;
+}
+
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -382,6 +398,10 @@ static int solve(void *p, gj_error *e)
         /* Even: the 2 x 2 move flips parity.  Odd with no 2 x 2: any single
          * square leaves Dia an even count of odd moves. */
         pos->ruby_wins = count % 2 == 0 ? b.any : 1;
+        return 0;
+    }
+    if (!core_is_chocolate(pos, &b)) {
+        pos->ruby_wins = 0;
         return 0;
     }
     long *prime_floor = odd_prime_floor(pos->n);
