@@ -38,7 +38,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 BIN := $(BUILD)/gamejudge
 SOLVER_LIB := $(BUILD)/libsolvers.a
 SERVER_LIB := $(BUILD)/libserver.a
-SPEC_OBJ := $(BUILD)/obj/gen/openapi.o $(BUILD)/obj/gen/docs.o
+SPEC_OBJ := $(BUILD)/obj/gen/openapi.o $(BUILD)/obj/gen/docs.o $(BUILD)/obj/gen/playground.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
@@ -82,6 +82,12 @@ $(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs $(NODE_STAMP)
 
 $(BUILD)/gen/docs.c: $(BUILD)/gen/docs.html scripts/embed
 	scripts/embed $< gj_docs_html > $@
+
+# The playground (GET /): one hand-written page, HTML, CSS and JavaScript
+# in a single file, compiled in as it is; no build step.
+$(BUILD)/gen/playground.c: web/playground.html scripts/embed
+	@mkdir -p $(dir $@)
+	scripts/embed $< gj_playground_html > $@
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

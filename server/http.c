@@ -105,6 +105,12 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
     MHD_add_response_header(resp, "X-Request-Id", req->id);
     if (req->timing[0] != '\0')
         MHD_add_response_header(resp, "Server-Timing", req->timing);
+    if (req->route.kind == ROUTE_PLAYGROUND && status == MHD_HTTP_OK)
+        /* The page is whole in itself: nothing loads from elsewhere. */
+        MHD_add_response_header(resp, "Content-Security-Policy",
+                                "default-src 'none'; script-src 'unsafe-inline'; "
+                                "style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
+                                "base-uri 'none'; form-action 'none'");
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED && req->route.allow != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, req->route.allow);
     if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
@@ -209,6 +215,9 @@ static enum MHD_Result answer_get(request *req)
         return answer_ready(req);
     case ROUTE_METRICS:
         return answer_metrics(req);
+    case ROUTE_PLAYGROUND:
+        return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8",
+                             (char *)gj_playground_html, gj_playground_html_len, 1);
     default:
         return send_errorf(req, API_INTERNAL, "no handler for this route");
     }
@@ -227,7 +236,8 @@ static enum MHD_Result answer_route_error(request *req)
                            req->path, req->route.allow);
     default:
         return send_errorf(req, API_NOT_FOUND,
-                           "no such path: %s (try POST /solve/<game>, POST /analyze/<game>, "
+                           "no such path: %s (try GET / for the playground, POST /solve/<game>, "
+                           "POST /analyze/<game>, "
                            "POST /judge/<game>, POST /batch, GET /games, GET /healthz, "
                            "GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
                            req->path);
@@ -538,6 +548,7 @@ static enum MHD_Result answer_other(request *req)
     case ROUTE_DOCS:
     case ROUTE_READY:
     case ROUTE_METRICS:
+    case ROUTE_PLAYGROUND:
         return answer_get(req);
     default:
         return answer_route_error(req);

@@ -20,6 +20,7 @@ static const struct {
 } fixed[] = {
     {"/games", ROUTE_GAMES}, {"/healthz", ROUTE_HEALTH}, {"/openapi.yaml", ROUTE_SPEC},
     {"/docs", ROUTE_DOCS},   {"/readyz", ROUTE_READY},   {"/metrics", ROUTE_METRICS},
+    {"/", ROUTE_PLAYGROUND},
 };
 
 static route check_method(route r, const char *method)

@@ -19,6 +19,7 @@ typedef enum route_kind {
     ROUTE_DOCS,
     ROUTE_READY,
     ROUTE_METRICS,
+    ROUTE_PLAYGROUND,   /* GET / */
     ROUTE_NOT_FOUND,    /* no such path */
     ROUTE_UNKNOWN_GAME, /* /solve/<name> (or analyze, judge) naming no game */
     ROUTE_BAD_METHOD,   /* path exists, method not in `allow` */

@@ -1,5 +1,6 @@
-/* spec.h - api/openapi.yaml and its HTML rendering (scripts/build-docs),
- * compiled into the binary at build time. */
+/* spec.h - api/openapi.yaml, its HTML rendering (scripts/build-docs) and
+ * the playground page (web/playground.html), compiled into the binary at
+ * build time. */
 #ifndef GJ_SPEC_H
 #define GJ_SPEC_H
 
@@ -9,5 +10,7 @@ extern const unsigned char gj_openapi_yaml[];
 extern const size_t gj_openapi_yaml_len;
 extern const unsigned char gj_docs_html[];
 extern const size_t gj_docs_html_len;
+extern const unsigned char gj_playground_html[];
+extern const size_t gj_playground_html_len;
 
 #endif
