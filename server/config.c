@@ -48,7 +48,7 @@ static const gj_option options[OPT_COUNT] = {
     [OPT_IO_THREADS] = {"--io-threads", "GAMEJUDGE_IO_THREADS", "N",
                         "HTTP polling threads (default 1)"},
     [OPT_CONN_MEMORY] = {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
-                         "HTTP header memory per connection (default 64K)"},
+                         "HTTP header memory per connection (default 32K)"},
     [OPT_GRACE] = {"--grace", "GAMEJUDGE_GRACE", "S",
                    "seconds a stop waits for requests in progress (default 30)"},
     [OPT_REQUEST_TIMEOUT] = {"--request-timeout", "GAMEJUDGE_REQUEST_TIMEOUT", "S",
@@ -88,7 +88,7 @@ void config_defaults(gj_config *c)
     c->max_body = 64L << 20;
     c->timeout = 30;
     c->io_threads = 1;
-    c->connection_memory = 64L << 10;
+    c->connection_memory = 32L << 10;
     c->grace = 30;
     c->request_timeout = 60;
     c->max_connections = 1024;

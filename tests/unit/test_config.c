@@ -39,7 +39,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.queue, 64);
     ck_assert_int_eq(c.max_body, 64L << 20);
     ck_assert_int_eq(c.timeout, 30);
-    ck_assert_int_eq(c.connection_memory, 64L << 10);
+    ck_assert_int_eq(c.connection_memory, 32L << 10);
     ck_assert_int_eq(c.grace, 30);
     ck_assert_int_eq(c.log_json, 0);
     size_t n;
