@@ -2,8 +2,9 @@
  *
  *   bare_server PORT
  *
- * The same threading mode as the service (one internal epoll polling
- * thread, inter-thread signalling, suspend/resume allowed), and for every
+ * The same threading mode as the service (one internal poll() polling
+ * thread, inter-thread signalling, suspend/resume allowed, 32 KiB of
+ * connection memory), and for every
  * request, whatever its method or body, the same small JSON answer from a
  * static buffer.  No routing, no worker hand-off, no logging: what the
  * service adds to a small request is the difference to this. */
@@ -30,8 +31,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *size = 0;
         return MHD_YES;
     }
-    struct MHD_Response *resp = MHD_create_response_from_buffer(
-        sizeof answer - 1, (void *)answer, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(sizeof answer - 1, (void *)answer, MHD_RESPMEM_PERSISTENT);
     if (resp == NULL)
         return MHD_NO;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
@@ -50,12 +51,12 @@ int main(int argc, char **argv)
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ITC;
+    unsigned flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
     struct MHD_Daemon *d =
         MHD_start_daemon(flags, (uint16_t)atoi(argv[1]), NULL, NULL, on_request, NULL,
                          MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_THREAD_POOL_SIZE, 1u,
-                         MHD_OPTION_END);
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 << 10, MHD_OPTION_END);
     if (d == NULL)
         return 1;
     printf("listening on http://127.0.0.1:%s\n", argv[1]);
