@@ -125,8 +125,7 @@ START_TEST(test_engine_never_loses_a_won_position)
         play_one(g, seed, 0);
     }
     /* Games that end at once would prove nothing. */
-    fprintf(stderr, "play %s: %d engine moves in %d games\n", g->name, engine_moves,
-            2 * per_side);
+    fprintf(stderr, "play %s: %d engine moves in %d games\n", g->name, engine_moves, 2 * per_side);
     ck_assert_int_ge(engine_moves, 2 * per_side);
 }
 END_TEST
