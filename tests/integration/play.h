@@ -36,6 +36,9 @@ typedef struct play_game {
     void (*free_state)(void *state);
 } play_game;
 
+/* The tables' shared generator: the next 16 random bits from *rng. */
+unsigned play_random(unsigned *rng);
+
 extern const play_game play_matrix_game, play_grid_walk, play_nim_shortcuts, play_prime_chocolate,
     play_staircase_chess;
 

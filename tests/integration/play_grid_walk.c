@@ -25,15 +25,9 @@ typedef struct state {
     gw_tree *tree;
 } state;
 
-static unsigned next_random(unsigned *rng)
-{
-    *rng = *rng * 1103515245u + 12345u;
-    return *rng >> 16;
-}
-
 static unsigned below(unsigned *rng, unsigned n)
 {
-    return next_random(rng) % n;
+    return play_random(rng) % n;
 }
 
 static void *start(unsigned seed)

@@ -24,34 +24,28 @@ typedef struct mg_state {
     int plies;                                          /* moves made since start() */
 } mg_state;
 
-static unsigned next(unsigned *rng)
-{
-    *rng = *rng * 1103515245u + 12345u;
-    return *rng >> 8;
-}
-
 static void *start(unsigned seed)
 {
     mg_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
     unsigned rng = seed * 2654435761u + 1658u;
-    s->n = 3 + (int)(next(&rng) % 4);
-    s->k = 1 + (int)(next(&rng) % (unsigned)(s->n - 2));
+    s->n = 3 + (int)(play_random(&rng) % 4);
+    s->k = 1 + (int)(play_random(&rng) % (unsigned)(s->n - 2));
     int cells = s->n * s->n;
     for (int c = 0; c < cells; c++)
         s->value[c] = c + 1;
     for (int c = cells - 1; c > 0; c--) {
-        int d = (int)(next(&rng) % (unsigned)(c + 1)), t = s->value[c];
+        int d = (int)(play_random(&rng) % (unsigned)(c + 1)), t = s->value[c];
         s->value[c] = s->value[d];
         s->value[d] = t;
     }
-    if (next(&rng) % 3 == 0) {
+    if (play_random(&rng) % 3 == 0) {
         s->token = -1;
         s->to_move = 'M';
     } else {
-        s->token = (int)(next(&rng) % (unsigned)cells);
-        s->to_move = next(&rng) % 2 ? 'M' : 'G';
+        s->token = (int)(play_random(&rng) % (unsigned)cells);
+        s->to_move = play_random(&rng) % 2 ? 'M' : 'G';
     }
     return s;
 }
@@ -132,7 +126,7 @@ static void oracle_move(void *state, unsigned *rng)
         if (outcome[d] == want || (wins < 0 && outcome[d] >= 0))
             choices[count++] = d;
     if (count > 0)
-        move_to(s, choices[next(rng) % (unsigned)count]);
+        move_to(s, choices[play_random(rng) % (unsigned)count]);
 }
 
 static void free_state(void *state)

@@ -26,15 +26,9 @@ typedef struct state {
     nim_tree tree;
 } state;
 
-static unsigned next_random(unsigned *rng)
-{
-    *rng = *rng * 1103515245u + 12345u;
-    return *rng >> 16;
-}
-
 static long below(unsigned *rng, long n)
 {
-    return (long)(next_random(rng) % (unsigned)n);
+    return (long)(play_random(rng) % (unsigned)n);
 }
 
 static int taken(const state *s, long x, long y)

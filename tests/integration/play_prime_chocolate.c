@@ -23,12 +23,6 @@ typedef struct state {
     int dia;                          /* DIA to move */
 } state;
 
-static unsigned next_random(unsigned *rng)
-{
-    *rng = *rng * 1103515245u + 12345u;
-    return *rng >> 8;
-}
-
 static int is_prime(int p)
 {
     return p == 2 || p == 3 || p == 5;
@@ -48,20 +42,20 @@ static void *start(unsigned seed)
     if (s == NULL)
         return NULL;
     unsigned rng = seed * 2654435761u + 1u;
-    s->n = 1 + (int)(next_random(&rng) % SIDE_MAX);
-    unsigned eaten = next_random(&rng) % 50; /* percent */
+    s->n = 1 + (int)(play_random(&rng) % SIDE_MAX);
+    unsigned eaten = play_random(&rng) % 50; /* percent */
     for (int k = 0; k < s->n * s->n; k++)
-        s->cell[k] = next_random(&rng) % 100 >= eaten;
+        s->cell[k] = play_random(&rng) % 100 >= eaten;
     for (int left = chocolate(s); left > CHOCO_MAX;) {
-        int k = (int)(next_random(&rng) % (unsigned)(s->n * s->n));
+        int k = (int)(play_random(&rng) % (unsigned)(s->n * s->n));
         if (s->cell[k]) {
             s->cell[k] = 0;
             left--;
         }
     }
     for (int p = 2; p <= s->n; p++)
-        s->used[p] = is_prime(p) && next_random(&rng) % 3 == 0;
-    s->dia = (int)(next_random(&rng) % 2);
+        s->used[p] = is_prime(p) && play_random(&rng) % 3 == 0;
+    s->dia = (int)(play_random(&rng) % 2);
     return s;
 }
 
@@ -153,7 +147,7 @@ static void oracle_move(void *p, unsigned *rng)
         if (!moves[k].opponent_wins)
             moves[best++] = moves[k];
     int pool = best > 0 ? best : count;
-    const pc_oracle_move *m = &moves[next_random(rng) % (unsigned)pool];
+    const pc_oracle_move *m = &moves[play_random(rng) % (unsigned)pool];
     play(s, m->row, m->col, m->size);
 }
 

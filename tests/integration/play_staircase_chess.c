@@ -17,12 +17,6 @@ typedef struct state {
     int placed;
 } state;
 
-static unsigned next(unsigned *rng)
-{
-    *rng = *rng * 1103515245u + 12345u;
-    return *rng >> 16;
-}
-
 static long margin(const state *s)
 {
     return staircase_chess_oracle_margin(s->n, s->m, s->a, s->b, s->stone);
@@ -53,18 +47,18 @@ static void *start(unsigned seed)
     if (s == NULL)
         return NULL;
     unsigned rng = seed * 7919u + 17u;
-    s->n = 1 + (int)(next(&rng) % 4);
-    s->m = 1 + (int)(next(&rng) % 4);
+    s->n = 1 + (int)(play_random(&rng) % 4);
+    s->m = 1 + (int)(play_random(&rng) % 4);
     s->by_profile = seed % 3 == 0;
     /* Mostly small values, so that equal scores are common. */
     unsigned hi = seed % 4 == 0 ? 100001 : 10;
     for (int k = 0; k < s->n * s->m; k++) {
-        s->a[k] = (long)(next(&rng) % hi);
-        s->b[k] = (long)(next(&rng) % hi);
+        s->a[k] = (long)(play_random(&rng) % hi);
+        s->b[k] = (long)(play_random(&rng) % hi);
     }
-    int stones = (int)(next(&rng) % (unsigned)(s->n * s->m / 2 + 1));
+    int stones = (int)(play_random(&rng) % (unsigned)(s->n * s->m / 2 + 1));
     while (s->placed < stones) {
-        int cell = (int)(next(&rng) % (unsigned)(s->n * s->m));
+        int cell = (int)(play_random(&rng) % (unsigned)(s->n * s->m));
         if (legal(s, cell))
             place(s, cell);
     }
@@ -163,7 +157,7 @@ static void oracle_move(void *p, unsigned *rng)
             best[count++] = cell;
     }
     if (count > 0)
-        place(s, best[next(rng) % (unsigned)count]);
+        place(s, best[play_random(rng) % (unsigned)count]);
 }
 
 static void free_state(void *p)
