@@ -4,8 +4,10 @@
 # promtool, /readyz and the JSON log; it is built and run with the others.
 EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
 
-# The API suite once more with every daemon and CLI run under valgrind
-# memcheck (scripts/valgrind-daemon): any memory error or leak fails it.
+# The API suite, and the one for /analyze, /judge, /batch and the cache,
+# once more with every daemon and CLI run under valgrind memcheck
+# (scripts/valgrind-daemon): any memory error or leak fails it.
 .PHONY: valgrind
 valgrind: tests
 	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_api
+	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_beyond
