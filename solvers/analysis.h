@@ -10,10 +10,11 @@
  * `value` is the outcome for the player to move ("win" or "lose"; for
  * staircase-chess an integer, the mover's best margin over the stones still
  * to place).  `moves` are ranked best first: every winning move before every
- * losing one (for staircase-chess, by `score`, highest first).  Games whose
- * moves are few list them all; games whose moves can run to millions list
- * the winning ones first and count the rest, and no game lists more than
- * the request's `max_moves` (`truncated` says when the list was cut).
+ * losing one (for staircase-chess, by `score`, highest first), and no game
+ * lists more than the request's `max_moves` (`truncated` says when the list
+ * was cut).  Where moves run to millions the counts stay exact and the list
+ * still starts with every winning move that fits, so a lost position lists
+ * moves to play too.
  * `move` and `after` are the game's own: the move, and the position it
  * leads to (whole when small, otherwise what the move changed).
  *

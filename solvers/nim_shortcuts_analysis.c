@@ -14,8 +14,9 @@
  * is on one iff it loses), and the two answers are checked to agree.
  *
  * Ranking: winning moves first, fewest stones taken first, heap 1 before
- * heap 2 on a tie.  Losing moves are listed only when every move fits in
- * max_moves (x + y of them), after the winning ones and in the same order.
+ * heap 2 on a tie; then losing moves in the same order, up to max_moves,
+ * so even a lost position lists moves to play (a losing move is found by
+ * skipping the few winning ones, O(log n) each).
  *
  * Cost: the solver's build (radix sorts and the walk, O(n)), one more radix
  * sort for the rows, then O(log n + listed).
@@ -229,14 +230,15 @@ static long put_winning(gj_buf *out, const request *r, line *row, line *col, lon
     return i;
 }
 
-/* Every losing move, after the i winning ones: fewest stones first. */
-static long put_losing(gj_buf *out, const request *r, const nim_segments *s, long i)
+/* Losing moves after the i winning ones, fewest stones first, until
+ * `want` moves are listed. */
+static long put_losing(gj_buf *out, const request *r, const nim_segments *s, long i, long want)
 {
     long x = r->heap[0], y = r->heap[1];
-    for (long take = 1; take <= x || take <= y; take++) {
+    for (long take = 1; i < want && (take <= x || take <= y); take++) {
         if (take <= x && !loses(&r->b, s, x - take, y))
             put_move(out, i++, r, 1, take, 0);
-        if (take <= y && !loses(&r->b, s, x, y - take))
+        if (i < want && take <= y && !loses(&r->b, s, x, y - take))
             put_move(out, i++, r, 2, take, 0);
     }
     return i;
@@ -260,17 +262,12 @@ static int answer(const request *r, const nim_segments *s, const uint64_t *by_ro
                            "nim-shortcuts: (%ld, %ld) has %lld winning moves but %s a segment", x,
                            y, c.winning_moves, column_loser(s, x) == y ? "lies on" : "is off");
     }
-    /* On a shortcut the game is over: no moves at all. */
-    int all = !shortcut && c.moves_total <= r->max_moves;
-    if (all)
-        c.listed = (long)c.moves_total;
-    else
-        c.listed = c.winning_moves < r->max_moves ? (long)c.winning_moves : r->max_moves;
+    /* On a shortcut the game is over: no moves at all (moves_total is 0). */
+    c.listed = c.moves_total < r->max_moves ? (long)c.moves_total : r->max_moves;
     analysis_begin(out, "nim-shortcuts", mover_name[r->second], c.winning_moves > 0, &c);
     buf_puts(out, shortcut ? ",\"shortcut\":true" : ",\"shortcut\":false");
     long listed = put_winning(out, r, &row, &col, c.listed);
-    if (all)
-        listed = put_losing(out, r, s, listed);
+    listed = put_losing(out, r, s, listed, c.listed);
     if (listed != c.listed) {
         out->len = mark; /* no half answer after an error */
         return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: listed %ld moves of %ld", listed, c.listed);

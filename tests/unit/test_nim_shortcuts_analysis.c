@@ -216,7 +216,7 @@ static void check_answer(const nim_tree *t, const request *r, const json_t *a, c
     long count = 0, wins = 0;
     if (!shortcut)
         wins = ranked_moves(t, x, y, m, &count);
-    long listed = count <= max_moves ? count : (wins < max_moves ? wins : max_moves);
+    long listed = count <= max_moves ? count : max_moves;
     verdict v = {""};
     expect(&v, (wins > 0) == !lose, "the tree contradicts itself", -1);
     expect(&v, json_object_size(a) == 8, "the number of members", -1);
@@ -445,14 +445,20 @@ END_TEST
 
 START_TEST(test_largest_heaps)
 {
-    /* Plain Nim at the corner: (10^9, 10^9) loses with 2 * 10^9 moves, none
-     * listed (losing moves are listed only when all of them fit). */
+    /* Plain Nim at the corner: (10^9, 10^9) loses with 2 * 10^9 moves; the
+     * first 100 are listed, taking 1, 1, 2, 2, ... stones, all losing. */
     json_t *a = analyze("{\"shortcuts\": [], \"heaps\": [1000000000, 1000000000]}");
     ck_assert_str_eq(str_member(a, "value"), "lose");
     ck_assert_int_eq(int_member(a, "moves_total"), 2 * MAX_COORD);
     ck_assert_int_eq(int_member(a, "winning_moves"), 0);
     ck_assert(bool_member(a, "truncated"));
-    ck_assert_int_eq(json_array_size(member(a, "moves")), 0);
+    ck_assert_int_eq(json_array_size(member(a, "moves")), ANALYSIS_MAX_MOVES_DEFAULT);
+    for (size_t i = 0; i < ANALYSIS_MAX_MOVES_DEFAULT; i++) {
+        const json_t *e = json_array_get(member(a, "moves"), i);
+        ck_assert_str_eq(str_member(e, "outcome"), "lose");
+        ck_assert_int_eq(int_member(member(e, "move"), "take"), (long)i / 2 + 1);
+        ck_assert_int_eq(int_member(member(e, "move"), "heap"), (long)i % 2 + 1);
+    }
     json_decref(a);
     /* (10^9, 0): the one winning move empties heap 1. */
     a = analyze("{\"shortcuts\": [], \"heaps\": [1000000000, 0], \"max_moves\": 10000}");
@@ -478,7 +484,8 @@ START_TEST(test_largest_heaps)
     ck_assert_str_eq(str_member(a, "value"), "win");
     ck_assert_int_eq(int_member(a, "winning_moves"), 2);
     const json_t *list = member(a, "moves");
-    ck_assert_int_eq(json_array_size(list), 2);
+    ck_assert_int_eq(json_array_size(list), ANALYSIS_MAX_MOVES_DEFAULT);
+    ck_assert_str_eq(str_member(json_array_get(list, 2), "outcome"), "lose");
     ck_assert_int_eq(int_member(member(json_array_get(list, 0), "move"), "heap"), 1);
     ck_assert_int_eq(int_member(member(json_array_get(list, 0), "move"), "take"), MAX_COORD - 5);
     ck_assert_int_eq(int_member(member(json_array_get(list, 1), "move"), "heap"), 2);
@@ -515,9 +522,12 @@ START_TEST(test_max_moves_boundary)
     for (size_t i = 1; i < 10000; i++)
         ck_assert_str_eq(str_member(json_array_get(list, i), "outcome"), "lose");
     json_decref(a);
+    /* (6000, 4001): 10001 moves, one wins; the winner and 9999 losers. */
     a = analyze("{\"shortcuts\": [], \"heaps\": [6000, 4001], \"max_moves\": 10000}");
-    ck_assert_int_eq(json_array_size(member(a, "moves")), 1);
+    ck_assert_int_eq(json_array_size(member(a, "moves")), 10000);
     ck_assert(bool_member(a, "truncated"));
+    ck_assert_str_eq(str_member(json_array_get(member(a, "moves"), 0), "outcome"), "win");
+    ck_assert_str_eq(str_member(json_array_get(member(a, "moves"), 1), "outcome"), "lose");
     json_decref(a);
     /* max_moves 1 keeps only the best of several winning moves. */
     a = analyze("{\"shortcuts\": [[0, 1], [0, 2], [0, 3]], \"heaps\": [0, 9], \"max_moves\": 1}");
@@ -615,13 +625,18 @@ START_TEST(test_near_the_limit_against_the_solver)
         unsigned char *lose = solver_loses(sx, sy, N, qa, qb, m);
         ck_assert_str_eq(str_member(a, "value"), lose[0] ? "lose" : "win");
         const json_t *list = member(a, "moves");
-        ck_assert_int_eq((long)json_array_size(list), int_member(a, "winning_moves"));
-        ck_assert(!bool_member(a, "truncated") || int_member(a, "moves_total") > 10000);
+        long total = (long)int_member(a, "moves_total"),
+             wins = (long)int_member(a, "winning_moves");
+        ck_assert_int_eq((long)json_array_size(list), total < 10000 ? total : 10000);
+        ck_assert(!bool_member(a, "truncated") || total > 10000);
         long in_line = 0;
         for (long i = 0; i < N; i++)
             in_line += (sx[i] == x && sy[i] < y) || (sy[i] == y && sx[i] < x);
         long found_shortcuts = 0, prev_take = 0, prev_heap = 0;
-        for (size_t i = 0; i < json_array_size(list); i++) {
+        /* The winning moves come first; the rest of the list loses. */
+        for (size_t i = (size_t)wins; i < json_array_size(list); i++)
+            ck_assert_str_eq(str_member(json_array_get(list, i), "outcome"), "lose");
+        for (size_t i = 0; i < (size_t)wins; i++) {
             const json_t *mv = member(json_array_get(list, i), "move");
             long heap = (long)int_member(mv, "heap"), tk = (long)int_member(mv, "take");
             long ax = heap == 1 ? x - tk : x, ay = heap == 2 ? y - tk : y;
@@ -686,7 +701,8 @@ START_TEST(test_beyond_every_shortcut)
             ck_assert_str_eq(str_member(a, "value"), wins ? "win" : "lose");
             ck_assert_int_eq(int_member(a, "moves_total"), X + Y);
             const json_t *list = member(a, "moves");
-            ck_assert_int_eq((long)json_array_size(list), wins);
+            ck_assert_int_eq((long)json_array_size(list), ANALYSIS_MAX_MOVES_DEFAULT);
+            ck_assert_str_eq(str_member(json_array_get(list, (size_t)wins), "outcome"), "lose");
             for (long i = 0; i < wins; i++) {
                 const json_t *mv = member(json_array_get(list, (size_t)i), "move");
                 int heap = (int)int_member(mv, "heap");
