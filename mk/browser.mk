@@ -1,0 +1,16 @@
+# browser.mk - the playground page (GET /, web/playground.html) in a real
+# browser: playwright-core (pinned in package.json) drives Debian's
+# /usr/bin/chromium, headless and kept off the network, against a live
+# daemon.  `make check` runs it; `make screenshots` refreshes the ones the
+# README shows (docs/screenshots/).
+.PHONY: browser screenshots
+
+EXTRA_CHECKS += tests/browser/playground.mjs
+
+browser: deps
+	@$(MAKE) --no-print-directory all
+	GJ_BIN=$(BIN) tests/browser/playground.mjs
+
+screenshots: deps
+	@$(MAKE) --no-print-directory all
+	GJ_BIN=$(BIN) GJ_SCREENSHOTS=docs/screenshots tests/browser/playground.mjs

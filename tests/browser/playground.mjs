@@ -1,0 +1,648 @@
+#!/usr/bin/env node
+// playground.mjs: the playground page (GET /) in a real browser.
+//
+// Starts the daemon on a free loopback port, drives Debian's Chromium
+// through playwright-core, and for each game loads the page, solves the
+// sample, compares what is drawn with the API's own answer (fetched here,
+// from Node), checks that an error is shown beside the line it names, and,
+// for grid-walk, nim-shortcuts and staircase-chess, plays one whole game in
+// play mode, checking each "kept / threw away / already lost" message
+// against /analyze.  Also: keyboard use, phone width, a canvas-drawn large
+// board, and that the page asks nothing of any other origin.
+//
+// Run from the repository root after `make all`:
+//   node tests/browser/playground.mjs
+// GJ_BIN overrides the binary, GJ_SCREENSHOTS the screenshot folder
+// (default build/screenshots).  Prints one line per check, then
+// "browser: N passed, M failed"; exits 1 on any failure.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const require = createRequire(join(process.cwd(), 'package.json'));
+const { chromium } = require('playwright-core');
+
+const BIN = process.env.GJ_BIN || 'build/gamejudge';
+const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
+const CHROMIUM = process.env.GJ_CHROMIUM || '/usr/bin/chromium';
+const DEADLINE_MS = 110_000;
+
+// Flags that keep Chromium off the network: no background fetches, no
+// component or safe-browsing updates, no sync, no proxy lookup, and every
+// host name but the daemon's address resolving to nothing.
+const CHROMIUM_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-default-apps',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-breakpad',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
+  '--metrics-recording-only',
+  '--no-pings',
+  '--no-proxy-server',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  '--disable-dev-shm-usage',
+  ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
+];
+
+/* ---------------------------------------------------------------- checks */
+
+let passed = 0;
+let failed = 0;
+
+class Failure extends Error {}
+function expect(ok, message) {
+  if (!ok) throw new Failure(message);
+}
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Run one named check; any thrown error fails it (and only it). */
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    const detail = e instanceof Failure ? e.message : (e && e.stack) || String(e);
+    console.log(`FAIL ${name}\n     ${detail.split('\n').join('\n     ')}`);
+  }
+}
+
+/* ---------------------------------------------------------------- daemon */
+
+function startDaemon() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error('the daemon did not say where it listens within 10 s')), 10_000);
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1] });
+      }
+    });
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`daemon exited with ${code}`)); });
+  });
+}
+
+let base = '';
+
+/** POST to the daemon from Node: the API's own answer to compare with. */
+async function api(path, body) {
+  const isText = typeof body === 'string';
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'Content-Type': isText ? 'text/plain' : 'application/json' },
+    body: isText ? body : JSON.stringify(body),
+  });
+  return { status: res.status, data: await res.json() };
+}
+async function solve(game, text) {
+  const { status, data } = await api(`/solve/${game}`, text);
+  if (status !== 200) throw new Error(`/solve/${game} answered ${status}: ${JSON.stringify(data)}`);
+  return data;
+}
+async function analyze(game, body) {
+  const { status, data } = await api(`/analyze/${game}`, body);
+  if (status !== 200) throw new Error(`/analyze/${game} answered ${status}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/* ---------------------------------------------------------------- page helpers */
+
+async function openPage(context) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  // The browser logs each 4xx answer as an error; those the checks provoke on purpose.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+  });
+  await page.goto(base + '/');
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  return page;
+}
+
+async function pickGame(page, game) {
+  await page.selectOption('[data-testid=game-select]', game);
+  await page.waitForFunction((g) => document.getElementById('game').value === g, game);
+}
+
+/** Click Solve (or let `press` do it) and wait for the answer or the error. */
+async function solveInPage(page, press) {
+  await page.evaluate(() => { document.getElementById('result').dataset.state = 'waiting'; });
+  if (press) await press();
+  else await page.click('[data-testid=solve]');
+  await page.waitForSelector('[data-testid=result][data-state=done], [data-testid=result][data-state=error]', { timeout: 20_000 });
+  return page.getAttribute('[data-testid=result]', 'data-state');
+}
+
+/** Every cell of a DOM board: {r, c, state, text}. */
+function cellsOf(page, testid) {
+  return page.$$eval(`[data-testid=${testid}] [data-r]`, (els) => els.map((e) => ({
+    r: +e.dataset.r, c: +e.dataset.c, state: e.dataset.state, text: e.textContent,
+  })));
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/* ---------------------------------------------------------------- per game: the drawn answer */
+
+const drawn = {
+  async 'matrix-game'(page, sample, ans) {
+    const cells = await cellsOf(page, 'board');
+    const n = ans.outcomes.length;
+    expect(cells.length === n * n, `${cells.length} cells drawn, expected ${n * n}`);
+    const pos = sample.json;
+    for (const { r, c, state, text } of cells) {
+      const want = ans.outcomes[r - 1][c - 1];
+      expect(state === want, `cell (${r}, ${c}) drawn ${state}, the API says ${want}`);
+      // The letter and the value are on the cell, not only its colour.
+      expect(text === `${pos.matrix[r - 1][c - 1]}${want}`, `cell (${r}, ${c}) reads '${text}'`);
+    }
+    const m = ans.outcomes.join('').split('').filter((x) => x === 'M').length;
+    expect(await page.textContent('[data-testid=m-count]') === String(m), 'the M count in the answer text');
+    expect(same(JSON.parse(await page.getAttribute('[data-testid=board]', 'data-summary')), { M: m, G: n * n - m }), 'data-summary');
+  },
+  async 'grid-walk'(page, sample, ans) {
+    const cells = await cellsOf(page, 'board');
+    const marked = cells.filter((x) => x.state === 'win').map((x) => [x.r, x.c]);
+    expect(same(marked, ans.winning_cells), `winning cells drawn ${JSON.stringify(marked)}, the API says ${JSON.stringify(ans.winning_cells)}`);
+    for (const x of cells) {
+      const ch = sample.json.grid[x.r - 1][x.c - 1];
+      expect((x.state === 'blocked') === (ch === '#'), `cell (${x.r}, ${x.c}) drawn ${x.state} for '${ch}'`);
+      if (x.state === 'win') expect(x.text === '\u2605', 'a winning cell carries a star');
+    }
+    expect(await page.textContent('[data-testid=verdict]') === ans.verdict, 'the WIN/LOSE verdict');
+  },
+  async 'nim-shortcuts'(page, sample, ans) {
+    const rows = await page.$$eval('[data-testid=nim-answers] tbody tr', (trs) => trs.map((t) => t.dataset.answer));
+    expect(same(rows, ans.answers), `answers listed ${JSON.stringify(rows)}, the API says ${JSON.stringify(ans.answers)}`);
+    // The plane: ask the API about every point of the drawn window.
+    const win = await page.$eval('[data-testid=board]', (b) => ({ x0: +b.dataset.x0, y0: +b.dataset.y0, w: +b.dataset.w, h: +b.dataset.h }));
+    for (const q of sample.json.queries) {
+      expect(q[0] >= win.x0 && q[0] < win.x0 + win.w && q[1] >= win.y0 && q[1] < win.y0 + win.h, `query ${q} is in the window`);
+    }
+    const points = [];
+    for (let y = win.y0; y < win.y0 + win.h; y++) for (let x = win.x0; x < win.x0 + win.w; x++) points.push([x, y]);
+    const truth = await solve('nim-shortcuts', { shortcuts: sample.json.shortcuts, queries: points });
+    const sc = new Set(sample.json.shortcuts.map((p) => p.join(',')));
+    const cells = await cellsOf(page, 'board');
+    expect(cells.length === points.length, `${cells.length} points drawn, expected ${points.length}`);
+    let losing = 0;
+    for (const cell of cells) {
+      const x = win.x0 + cell.c - 1;
+      const y = win.y0 + win.h - cell.r; // row 1 is the top, y grows upwards
+      const i = (y - win.y0) * win.w + (x - win.x0);
+      const want = sc.has(`${x},${y}`) ? 'shortcut' : truth.answers[i] === 'LOSE' ? 'lose' : 'free';
+      if (want === 'lose') losing++;
+      expect(cell.state === want, `(${x}, ${y}) drawn ${cell.state}, expected ${want}`);
+    }
+    expect(losing > 0, 'some losing positions are drawn');
+  },
+  async 'prime-chocolate'(page, sample, ans) {
+    expect(await page.getAttribute('[data-testid=winner]', 'data-winner') === ans.winner, 'the winner attribute');
+    expect((await page.textContent('[data-testid=winner]')).includes(ans.winner), 'the winner is written');
+    const cells = await cellsOf(page, 'board');
+    for (const x of cells) {
+      const ch = sample.json.grid[x.r - 1][x.c - 1];
+      expect((x.state === 'eaten') === (ch === 'X'), `square (${x.r}, ${x.c}) drawn ${x.state} for '${ch}'`);
+    }
+  },
+  async 'staircase-chess'(page, sample, ans) {
+    const { a, b } = sample.json;
+    const n = a.length, m = a[0].length;
+    expect(await page.textContent('[data-testid=score-difference]') === String(ans.score_difference), 'the score difference');
+    // The perfect-play line, from the API: the first listed move each time.
+    const line = [];
+    for (;;) {
+      const an = await analyze('staircase-chess', { a, b, stones: line });
+      if (!an.moves.length) break;
+      line.push(an.moves[0].move);
+    }
+    const score = () => page.$eval('[data-testid=stair-score]', (e) => ({ ...e.dataset }));
+    let s = await score();
+    expect(+s.step === n * m && +s.difference === ans.score_difference, `the last step shows ${JSON.stringify(s)}`);
+    const cells = await cellsOf(page, 'board');
+    for (const [i, [r, c]] of line.entries()) {
+      const cell = cells.find((x) => x.r === r && x.c === c);
+      expect(cell.state === (i % 2 ? 'white' : 'black'), `move ${i + 1} at (${r}, ${c}) drawn ${cell.state}`);
+      expect(cell.text.includes(` ${i + 1}+`), `move ${i + 1} numbered on its cell ('${cell.text}')`);
+    }
+    await page.click('[data-testid=stair-first]');
+    s = await score();
+    expect(+s.step === 0 && (await cellsOf(page, 'board')).every((x) => x.state === 'empty'), 'Start shows the empty board');
+    await page.click('[data-testid=stair-next]');
+    const one = (await cellsOf(page, 'board')).filter((x) => x.state !== 'empty');
+    expect(one.length === 1 && same([one[0].r, one[0].c], line[0]) && one[0].state === 'black', 'Next places black\'s first stone');
+    await page.click('[data-testid=stair-last]');
+    s = await score();
+    expect(+s.difference === ans.score_difference, 'End shows the final difference again');
+  },
+};
+
+/* ---------------------------------------------------------------- per game: a malformed position */
+
+const malformed = {
+  'matrix-game': '3 1\n1 2 3\n4 5 6\n7 8\n',
+  'grid-walk': '2 3\n..#\n..\n',
+  'nim-shortcuts': '2 1\n3 0\n3 0\n0 0\n',
+  'prime-chocolate': '3\n--X\n--\n---\n',
+  'staircase-chess': '2 3\n2 7 3\n9 1 x\n3 7 2\n2 3 1\n',
+};
+
+/** Put `text` in the editor, solve, and check the API's error is shown beside its line. */
+async function errorBesideLine(page, game, text) {
+  const { status, data } = await api(`/solve/${game}`, text);
+  expect(status === 400 && data.error.line, `the API answers ${status} with a line for this text`);
+  const want = data.error;
+  await page.fill('[data-testid=position]', text);
+  const state = await solveInPage(page);
+  expect(state === 'error', `the result state is ${state}`);
+  const msg = page.locator('[data-testid=error]');
+  expect(await msg.isVisible(), 'the message is visible');
+  expect(await msg.getAttribute('role') === 'alert', 'the message has role=alert');
+  expect(await msg.textContent() === want.message, `the message reads '${await msg.textContent()}'`);
+  expect(await msg.getAttribute('data-line') === String(want.line), 'the message names the line');
+  // Where line N is drawn in the text area, and that band and message sit by it.
+  const geo = await page.evaluate((line) => {
+    const ta = document.getElementById('position');
+    const cs = getComputedStyle(ta);
+    const lh = parseFloat(cs.lineHeight);
+    const top = ta.getBoundingClientRect().top + parseFloat(cs.paddingTop) + (line - 1) * lh - ta.scrollTop;
+    const band = document.getElementById('err-band').getBoundingClientRect();
+    const mark = document.getElementById('err-mark');
+    const msgBox = document.getElementById('err-msg').getBoundingClientRect();
+    const gutter = document.getElementById('gutter');
+    const taBox = ta.getBoundingClientRect();
+    return { lh, top, band: band.top, bandHidden: document.getElementById('err-band').hidden, markHidden: mark.hidden,
+      msgTop: msgBox.top, msgBottom: msgBox.bottom, inView: top >= taBox.top && top + lh <= taBox.bottom,
+      gutterSync: gutter.scrollTop === ta.scrollTop, invalid: ta.getAttribute('aria-invalid') };
+  }, want.line);
+  expect(!geo.bandHidden && !geo.markHidden, 'line marks shown');
+  expect(geo.inView, 'the named line is scrolled into view');
+  expect(Math.abs(geo.band - geo.top) < 1.5, `the band is at line ${want.line} (y ${geo.band}, line at ${geo.top})`);
+  expect(geo.gutterSync, 'the line numbers scroll with the text');
+  const below = Math.abs(geo.msgTop - (geo.top + geo.lh)) < 4;
+  const above = Math.abs(geo.msgBottom - geo.top) < 4;
+  expect(below || above, `the message is right by line ${want.line} (message ${geo.msgTop}..${geo.msgBottom}, line at ${geo.top})`);
+  expect(geo.invalid === 'true', 'the text area is aria-invalid');
+}
+
+/* ---------------------------------------------------------------- per game: play mode */
+
+/** The verdict the page should give, from the API's analysis before the move. */
+function expectedVerdict(game, before, move) {
+  if (game === 'staircase-chess') {
+    const sign = before.to_move === 'black' ? 1 : -1;
+    const best = sign * before.score_so_far + before.value;
+    const mine = sign * before.score_so_far + before.moves.find((x) => same(x.move, move)).score;
+    return best <= 0 ? 'lost' : mine > 0 ? 'kept' : 'threw';
+  }
+  if (before.value === 'lose') return 'lost';
+  return before.moves.find((x) => same(x.move, move)).outcome === 'win' ? 'kept' : 'threw';
+}
+
+/** Make `move` on the play board, by click or (keyboard) focus and Enter. */
+async function makeMove(page, game, move, how) {
+  if (game === 'nim-shortcuts') {
+    if (how === 'form') {
+      await page.selectOption('[data-testid=nim-heap]', String(move.heap));
+      await page.fill('[data-testid=nim-take]', String(move.take));
+      await page.press('[data-testid=nim-take]', 'Enter'); // submits the form
+      return;
+    }
+    const b = await page.$eval('[data-testid=play-board]', (e) => ({ x0: +e.dataset.x0, y0: +e.dataset.y0, h: +e.dataset.h }));
+    const heaps = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request')).heaps;
+    const x = move.heap === 1 ? heaps[0] - move.take : heaps[0];
+    const y = move.heap === 2 ? heaps[1] - move.take : heaps[1];
+    const sel = `[data-testid=play-board] [data-r="${b.y0 + b.h - y}"][data-c="${x - b.x0 + 1}"]`;
+    if (!(await page.$(sel))) return makeMove(page, game, move, 'form');
+    await page.click(sel);
+    return;
+  }
+  const sel = `[data-testid=play-board] [data-r="${move[0]}"][data-c="${move[1]}"]`;
+  if (how === 'keyboard') {
+    await page.focus(sel);
+    await page.keyboard.press('Enter');
+  } else {
+    await page.click(sel);
+  }
+}
+
+async function playOneGame(page, game, start) {
+  const ways = game === 'nim-shortcuts' ? ['form', 'click'] : ['click', 'keyboard'];
+  if (start) await start();
+  else await page.click('[data-testid=play-start]');
+  let moves = 0;
+  const seen = new Set();
+  for (let turn = 0; turn < 200; turn++) {
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over], [data-testid=play][data-phase=error]', { timeout: 15_000 });
+    const phase = await page.getAttribute('[data-testid=play]', 'data-phase');
+    expect(phase !== 'error', `play failed: ${await page.textContent('[data-testid=play-status]')}`);
+    if (phase === 'over') break;
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    const before = await analyze(game, request);
+    expect(before.moves.length > 0, 'the API lists a move for the person');
+    // The first move the last listed one (often a losing one), then the best.
+    const pick = turn === 0 ? before.moves[before.moves.length - 1] : before.moves[0];
+    const want = expectedVerdict(game, before, pick.move);
+    const logBefore = await page.locator('[data-testid=play-log] li').count();
+    await makeMove(page, game, pick.move, ways[turn % 2]);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=play-log] li').length > n, logBefore, { timeout: 10_000 });
+    const got = await page.getAttribute('[data-testid=play-verdict]', 'data-verdict');
+    const text = await page.textContent('[data-testid=play-verdict]');
+    expect(got === want, `move ${moves + 1} ${JSON.stringify(pick.move)}: the page says '${got}' (${text}), /analyze says '${want}'`);
+    const phrase = { kept: 'kept the win', threw: 'threw away the win', lost: 'already lost' }[want];
+    expect(text.includes(phrase), `the message says '${phrase}': '${text}'`);
+    seen.add(want);
+    moves++;
+  }
+  const phase = await page.getAttribute('[data-testid=play]', 'data-phase');
+  expect(phase === 'over', `the game ended (phase ${phase})`);
+  expect(moves > 0, 'the person made at least one move');
+  // Who won, from the API's view of the final position.
+  const last = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+  const end = await analyze(game, last);
+  const person = await page.$eval('[data-testid=play-side]', (s) => s.value);
+  let loser;
+  if (game === 'staircase-chess') loser = end.score_so_far === 0 ? 'draw' : end.score_so_far > 0 ? 'white' : 'black';
+  else loser = end.to_move;
+  const winner = loser === 'draw' ? 'draw' : loser === person ? 'engine' : 'you';
+  expect(await page.getAttribute('[data-testid=play]', 'data-winner') === winner, `the page names the winner (${winner})`);
+  return { moves, seen: [...seen] };
+}
+
+/* ---------------------------------------------------------------- the run */
+
+const pageErrors = [];
+const offsite = [];
+let daemon = null;
+let browser = null;
+
+async function cleanup() {
+  if (browser) { try { await browser.close(); } catch (e) { /* already gone */ } browser = null; }
+  if (daemon) { daemon.kill('SIGTERM'); daemon = null; }
+}
+process.on('exit', () => { if (daemon) daemon.kill('SIGKILL'); });
+const watchdog = setTimeout(async () => {
+  console.log(`FAIL the browser tests took over ${DEADLINE_MS / 1000} s`);
+  failed++;
+  await cleanup();
+  console.log(`browser: ${passed} passed, ${failed} failed`);
+  process.exit(1);
+}, DEADLINE_MS);
+
+const t0 = Date.now();
+try {
+  mkdirSync(SHOTS, { recursive: true });
+  const started = await startDaemon();
+  daemon = started.child;
+  base = started.base;
+  const origin = new URL(base).origin;
+  const catalogue = await (await fetch(base + '/games')).json();
+  const samples = Object.fromEntries(catalogue.games.map((g) => [g.name, g.example]));
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
+  // Any request leaving the daemon's origin fails the run (data: URLs are inline).
+  context.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
+  });
+
+  const page = await openPage(context);
+  await check('GET / serves the page with a game picker, a labelled text area and a Solve button', async () => {
+    const labels = await page.evaluate(() => ['game', 'position', 'side'].map((id) => !!document.querySelector(`label[for=${id}]`)));
+    expect(labels.every(Boolean), `labels: ${labels}`);
+    const options = await page.$$eval('[data-testid=game-select] option', (o) => o.map((x) => x.value));
+    expect(same(options, catalogue.games.map((g) => g.name)), `games offered: ${options}`);
+  });
+
+  for (const game of Object.keys(drawn)) {
+    const sample = samples[game];
+    await check(`${game}: the sample is prefilled, solved and drawn as the API answers`, async () => {
+      await page.goto(base + '/');
+      await page.waitForSelector('body[data-ready="true"]');
+      await pickGame(page, game);
+      expect(await page.inputValue('[data-testid=position]') === sample.text, 'the text area holds the sample');
+      let state;
+      if (game === 'matrix-game') {
+        // Keyboard: from the game picker, Tab to Solve and press Enter.
+        state = await solveInPage(page, async () => {
+          await page.focus('[data-testid=game-select]');
+          for (let i = 0; i < 8; i++) {
+            await page.keyboard.press('Tab');
+            if (await page.evaluate(() => document.activeElement.id === 'solve')) break;
+          }
+          expect(await page.evaluate(() => document.activeElement.id === 'solve'), 'Tab reaches the Solve button');
+          await page.keyboard.press('Enter');
+        });
+      } else {
+        state = await solveInPage(page);
+      }
+      expect(state === 'done', `the result state is ${state}: ${await page.textContent('[data-testid=status]')}`);
+      const ans = await solve(game, sample.text);
+      await drawn[game](page, sample, ans);
+      await shot(page, game);
+    });
+    await check(`${game}: an error is shown beside the line it names`, async () => {
+      await errorBesideLine(page, game, malformed[game]);
+    });
+  }
+
+  await check('grid-walk: an error far down a long text scrolls to its line', async () => {
+    await pickGame(page, 'grid-walk');
+    const rows = Array.from({ length: 30 }, (_, i) => (i === 23 ? '....' : '.....'));
+    await errorBesideLine(page, 'grid-walk', `30 5\n${rows.join('\n')}\n`);
+  });
+
+  await check('grid-walk: the board edits the position from the keyboard (arrows, Enter, Space)', async () => {
+    await page.click('[data-testid=reset]');
+    const cell = '[data-testid=board] button[tabindex="0"]';
+    await page.focus(cell);
+    await page.keyboard.press('ArrowRight');
+    const at = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
+    expect(same(at, ['1', '2']), `ArrowRight moves to (1, 2), not ${at}`);
+    await page.keyboard.press('Enter');
+    expect(await page.inputValue('[data-testid=position]') === '2 3\n.##\n...\n', 'Enter blocks the cell in the text');
+    const still = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
+    expect(same(still, ['1', '2']), 'the focus stays on the cell');
+    await page.keyboard.press(' ');
+    expect(await page.inputValue('[data-testid=position]') === '2 3\n..#\n...\n', 'Space frees it again');
+  });
+
+  await check('prime-chocolate: a click on the bar eats a square and the answer follows', async () => {
+    await pickGame(page, 'prime-chocolate');
+    await page.click('[data-testid=reset]');
+    await page.click('[data-testid=board] [data-r="2"][data-c="2"]');
+    const text = await page.inputValue('[data-testid=position]');
+    expect(text === '3\n--X\n-X-\n---\n', `the text became ${JSON.stringify(text)}`);
+    expect(await solveInPage(page) === 'done', 'solved');
+    const ans = await solve('prime-chocolate', text);
+    expect(await page.getAttribute('[data-testid=winner]', 'data-winner') === ans.winner, `the winner drawn is the API's ${ans.winner}`);
+  });
+
+  for (const game of ['grid-walk', 'nim-shortcuts', 'staircase-chess']) {
+    await check(`${game}: one whole game in play mode, each verdict as /analyze says`, async () => {
+      await page.goto(`${base}/#${game}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.$eval('[data-testid=game-select]', (s) => s.value) === game, 'the page opens on the game in the address');
+      await page.click('[data-testid=reset]'); // the text left by the error check is not a position
+      let start;
+      if (game === 'nim-shortcuts') {
+        // A richer position than the sample's queries: heaps (5, 7).
+        await page.fill('[data-testid=position]', '3 1\n3 0\n0 1\n2 4\n5 7\n');
+        await page.waitForFunction(() => document.querySelectorAll('#nim-start option').length === 1);
+      }
+      if (game === 'staircase-chess') {
+        // Start from the keyboard: Tab to the button and press Enter.
+        start = async () => {
+          await page.focus('[data-testid=play-side]');
+          for (let i = 0; i < 4 && !(await page.evaluate(() => document.activeElement.id === 'play-start')); i++) await page.keyboard.press('Tab');
+          expect(await page.evaluate(() => document.activeElement.id === 'play-start'), 'Tab reaches Start');
+          await page.keyboard.press('Enter');
+        };
+      }
+      const { moves, seen } = await playOneGame(page, game, start);
+      await page.locator('[data-testid=play]').scrollIntoViewIfNeeded();
+      await shot(page, `${game}-play`);
+      console.log(`     (${moves} moves by the person; verdicts seen: ${seen.join(', ')})`);
+    });
+  }
+
+  await check('staircase-chess: play as white, the engine opens', async () => {
+    await page.selectOption('[data-testid=play-side]', 'white');
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    const log = await page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+    expect(log.length === 1 && log[0].startsWith('Engine'), `the engine moved first: ${log}`);
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    const opening = await analyze('staircase-chess', { ...request, stones: [] });
+    expect(same(request.stones, [opening.moves[0].move]), 'the engine played the first listed move');
+  });
+
+  await check('matrix-game: a 60 x 60 board is drawn on a canvas, each cell as the API answers', async () => {
+    // A fixed pseudo-random permutation of 1..3600.
+    const n = 60;
+    const values = Array.from({ length: n * n }, (_, i) => i + 1);
+    let seed = 12345;
+    for (let i = values.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const j = seed % (i + 1);
+      [values[i], values[j]] = [values[j], values[i]];
+    }
+    const text = `${n} 7\n` + Array.from({ length: n }, (_, r) => values.slice(r * n, (r + 1) * n).join(' ')).join('\n') + '\n';
+    await pickGame(page, 'matrix-game');
+    await page.fill('[data-testid=position]', text);
+    const t = Date.now();
+    expect(await solveInPage(page) === 'done', 'solved');
+    const took = Date.now() - t;
+    expect(took < 5000, `solved and drawn in ${took} ms`);
+    const ans = await solve('matrix-game', text);
+    const m = ans.outcomes.join('').split('').filter((x) => x === 'M').length;
+    const board = await page.$eval('[data-testid=board]', (c) => ({ tag: c.tagName, summary: c.dataset.summary, label: c.getAttribute('aria-label') }));
+    expect(board.tag === 'CANVAS', `drawn on a ${board.tag}`);
+    expect(same(JSON.parse(board.summary), { M: m, G: n * n - m }), `data-summary ${board.summary}, the API has ${m} M`);
+    expect(board.label.includes(`M wins from ${m} cells`), `a text alternative: ${board.label}`);
+    // Read every cell's colour back from the canvas.
+    const colours = await page.$eval('[data-testid=board]', (c) => {
+      const px = +c.dataset.cellPx, probe = +c.dataset.probe;
+      const pal = JSON.parse(c.dataset.palette);
+      const hex = (d, i) => '#' + [d[i], d[i + 1], d[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('');
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const out = [];
+      const rows = +c.dataset.rows, cols = +c.dataset.cols;
+      for (let r = 0; r < rows; r++) {
+        let line = '';
+        for (let k = 0; k < cols; k++) {
+          const h = hex(data, ((r * px + probe) * c.width + k * px + probe) * 4);
+          line += h === pal.M ? 'M' : h === pal.G ? 'G' : '?';
+        }
+        out.push(line);
+      }
+      return out;
+    });
+    expect(same(colours, ans.outcomes), `canvas colours differ from the API's outcomes, first at row ${colours.findIndex((l, i) => l !== ans.outcomes[i]) + 1}`);
+    await shot(page, 'matrix-game-canvas');
+  });
+
+  await check('grid-walk: a 50 x 50 canvas board edits by click and by keyboard', async () => {
+    await pickGame(page, 'grid-walk');
+    const rows = Array.from({ length: 50 }, () => '.'.repeat(50));
+    await page.fill('[data-testid=position]', `50 50\n${rows.join('\n')}\n`);
+    await page.waitForSelector('canvas[data-testid=board]');
+    const box = await page.locator('canvas[data-testid=board]').boundingBox();
+    // Click the middle of row 10, column 20.
+    await page.mouse.click(box.x + (19.5 / 50) * box.width, box.y + (9.5 / 50) * box.height);
+    let grid = (await page.inputValue('[data-testid=position]')).split('\n');
+    expect(grid[10][19] === '#', 'the click blocked (10, 20)');
+    // The redrawn canvas keeps the focus and its cursor on that cell.
+    expect(await page.evaluate(() => document.activeElement.tagName === 'CANVAS'), 'the canvas has the focus');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    grid = (await page.inputValue('[data-testid=position]')).split('\n');
+    expect(grid[10][20] === '#', 'ArrowRight and Enter blocked (10, 21)');
+    expect(await solveInPage(page) === 'done', 'solved');
+    const ans = await solve('grid-walk', await page.inputValue('[data-testid=position]'));
+    const summary = JSON.parse(await page.getAttribute('[data-testid=board]', 'data-summary'));
+    expect(summary.winning === ans.winning_cells.length && summary.blocked === 2, `data-summary ${JSON.stringify(summary)}`);
+  });
+
+  await check('phone width (375 px): no horizontal scroll for any game, boards fit', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+    phone.on('request', (req) => {
+      const url = req.url();
+      if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
+    });
+    try {
+      const p = await openPage(phone);
+      for (const game of Object.keys(drawn)) {
+        await pickGame(p, game);
+        expect(await solveInPage(p) === 'done', `${game} solved`);
+        const m = await p.evaluate(() => {
+          const b = document.querySelector('[data-testid=board]');
+          return { scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+            board: b ? b.getBoundingClientRect().right : 0 };
+        });
+        expect(m.scroll <= m.width, `${game}: the page is ${m.scroll} px wide in a ${m.width} px window`);
+        expect(m.board <= m.width, `${game}: the board ends at ${m.board} px`);
+        if (game === 'grid-walk') await shot(p, 'phone');
+      }
+      // The play board too.
+      await pickGame(p, 'staircase-chess');
+      await p.click('[data-testid=play-start]');
+      await p.waitForSelector('[data-testid=play][data-phase=your-turn]');
+      const w = await p.evaluate(() => document.documentElement.scrollWidth);
+      expect(w <= 375, `with the play board the page is ${w} px wide`);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  await check('the page made no request outside the daemon and raised no script error', async () => {
+    expect(offsite.length === 0, `requests elsewhere: ${offsite.slice(0, 5).join(', ')}`);
+    expect(pageErrors.length === 0, `script errors: ${pageErrors.slice(0, 5).join(' | ')}`);
+  });
+} catch (e) {
+  failed++;
+  console.log(`FAIL the run stopped: ${(e && e.stack) || e}`);
+} finally {
+  clearTimeout(watchdog);
+  await cleanup();
+}
+console.log(`browser: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+process.exit(failed ? 1 : 0);
