@@ -114,10 +114,15 @@ static position *new_position(long n, long m, gj_error *e)
 #define RADIX_PASSES  6
 #define DIGIT(key, p) ((size_t)((key) >> ((p)*RADIX_BITS)) & (RADIX_SIZE - 1))
 
+/* At most this many keys are sorted in place by insertion: a sample-sized
+ * position would otherwise zero 48 KiB of histograms per sort, which was
+ * most of a small request's solve. */
+#define SMALL_SORT 32
+
 typedef struct sorter {
     uint64_t *key[2]; /* [0] holds the data, [1] is scratch; a pass swaps them */
     uint32_t *tag[2]; /* moved along with the keys; NULL when there are none */
-    size_t *count;    /* one histogram per digit */
+    size_t *count;    /* one histogram per digit; NULL for a small sort */
     size_t n;
 } sorter;
 
@@ -138,6 +143,8 @@ static int sorter_init(sorter *s, uint64_t *key, uint32_t *tag, size_t n, int fr
     s->n = n;
     s->key[0] = key;
     s->tag[0] = tag;
+    if (n <= SMALL_SORT)
+        return 0;
     s->key[1] = malloc((n + 1) * sizeof *key);
     if (tag != NULL)
         s->tag[1] = malloc((n + 1) * sizeof *tag);
@@ -185,8 +192,34 @@ static void sorter_pass(sorter *s, int p)
     s->tag[0] = t;
 }
 
+/* A stable insertion sort on digits from..to-1 together: what the radix
+ * passes over those digits do, for a handful of keys. */
+static void insertion_sort(sorter *s, int from, int to)
+{
+    uint64_t mask = ((uint64_t)1 << ((to - from) * RADIX_BITS)) - 1;
+    uint64_t *key = s->key[0];
+    uint32_t *tag = s->tag[0];
+    for (size_t i = 1; i < s->n; i++) {
+        uint64_t k = key[i], d = (k >> (from * RADIX_BITS)) & mask;
+        uint32_t t = tag ? tag[i] : 0;
+        size_t j = i;
+        for (; j > 0 && ((key[j - 1] >> (from * RADIX_BITS)) & mask) > d; j--) {
+            key[j] = key[j - 1];
+            if (tag)
+                tag[j] = tag[j - 1];
+        }
+        key[j] = k;
+        if (tag)
+            tag[j] = t;
+    }
+}
+
 static void sorter_passes(sorter *s, int from, int to)
 {
+    if (s->count == NULL) {
+        insertion_sort(s, from, to);
+        return;
+    }
     for (int p = from; p < to; p++)
         sorter_pass(s, p);
 }
