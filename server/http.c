@@ -79,7 +79,8 @@ typedef struct request {
     size_t received; /* body bytes read, kept or not */
 
     /* The worker's: filled before it resumes the connection. */
-    unsigned long long queued_ns;
+    unsigned long long queued_ns; /* when the job was queued */
+    unsigned long long wait_ns;   /* how long it waited for a worker */
     job job;
     char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
@@ -349,7 +350,7 @@ static void format_timing(request *req, unsigned long long wait_ns)
 static void finish_job(job *j)
 {
     request *req = j->ctx;
-    unsigned long long wait_ns = req->queued_ns;
+    unsigned long long wait_ns = req->wait_ns;
     format_timing(req, wait_ns);
     req->queue_ms = (double)wait_ns / 1e6;
     req->parse_ms = j->t.parse_ms;
@@ -368,6 +369,7 @@ static void run_job(void *arg)
     gj_http *h = req->http;
     job *j = &req->job;
     unsigned long long wait_ns = solve_clock_ns() - req->queued_ns;
+    req->wait_ns = wait_ns;
     *j = (job){.cfg = h->cfg,
                .pool = h->pool,
                .cache = h->cache,
@@ -380,7 +382,6 @@ static void run_job(void *arg)
                .len = req->len,
                .done = finish_job,
                .ctx = req};
-    req->queued_ns = wait_ns; /* finish_job reports the wait */
     if ((double)wait_ns / 1e9 > (double)h->cfg->request_timeout) {
         buf_init(&j->answer);
         j->status = MHD_HTTP_SERVICE_UNAVAILABLE;
