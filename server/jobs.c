@@ -130,84 +130,73 @@ struct batch {
     atomic_size_t remaining;
 };
 
-static void item_fail(batch_item *it, api_error which, const char *field, const char *fmt,
-                      const char *arg)
+/* Answer one item alone with `which`: "FIELD: MESSAGE".  Returns 1, so a
+ * check can `return item_fail(...)`. */
+static int item_fail(batch_item *it, api_error which, const char *field, const char *message)
 {
     it->error = which;
     it->status = errors_status(which);
     gj_error_clear(&it->detail);
     it->detail.kind = GJ_BAD_INPUT;
     snprintf(it->detail.field, sizeof it->detail.field, "%s", field);
-    char what[sizeof it->detail.message - 100];
-    snprintf(what, sizeof what, fmt, arg);
-    snprintf(it->detail.message, sizeof it->detail.message, "%s: %s", field, what);
+    snprintf(it->detail.message, sizeof it->detail.message, "%s: %s", field, message);
+    return 1;
 }
 
-static const char *string_member(const json_t *item, const char *key)
+/* The item's shape: an object of known members with a known game, a valid
+ * format and exactly one of input and position.  0, or 1 when answered. */
+static int check_item(batch_item *it, const json_t *v, size_t i)
 {
-    return json_string_value(json_object_get(item, key));
-}
-
-/* Fill one item from its JSON; a bad item is answered alone.  Only memory
- * shortage fails the whole batch (-1). */
-static int read_item(batch_item *it, const json_t *v, size_t i)
-{
-    char field[64];
-    it->status = 0;
-    snprintf(field, sizeof field, "items[%zu]", i);
-    if (!json_is_object(v)) {
-        item_fail(it, API_BAD_INPUT, field, "%s",
-                  "expected an object with \"game\" and "
-                  "\"input\" (judge text) or \"position\" (JSON)");
-        return 0;
-    }
+    char field[64], names[256], message[300];
     const char *key;
     json_t *member;
+    snprintf(field, sizeof field, "items[%zu]", i);
+    if (!json_is_object(v))
+        return item_fail(it, API_BAD_INPUT, field,
+                         "expected an object with \"game\" and \"input\" (judge text) or "
+                         "\"position\" (JSON)");
     json_object_foreach((json_t *)v, key, member)
     {
         if (strcmp(key, "game") && strcmp(key, "input") && strcmp(key, "position") &&
             strcmp(key, "format")) {
             snprintf(field, sizeof field, "items[%zu].%.32s", i, key);
-            item_fail(it, API_BAD_INPUT, field,
-                      "unknown field; expected only \"game\", \"input\", \"position\", "
-                      "\"format\"%s",
-                      "");
-            return 0;
+            return item_fail(it, API_BAD_INPUT, field,
+                             "unknown field; expected only \"game\", \"input\", "
+                             "\"position\", \"format\"");
         }
     }
-    const char *name = string_member(v, "game");
+    const char *name = json_string_value(json_object_get(v, "game"));
     snprintf(field, sizeof field, "items[%zu].game", i);
-    if (name == NULL) {
-        item_fail(it, API_BAD_INPUT, field, "%s", "required, a game name (a string)");
-        return 0;
-    }
+    if (name == NULL)
+        return item_fail(it, API_BAD_INPUT, field, "required, a game name (a string)");
     it->game = games_find(name, strlen(name));
     if (it->game == NULL) {
-        char names[256];
         games_list(names, sizeof names);
-        item_fail(it, API_UNKNOWN_GAME, field, "unknown game; the games are %s", names);
-        return 0;
+        snprintf(message, sizeof message, "unknown game; the games are %s", names);
+        return item_fail(it, API_UNKNOWN_GAME, field, message);
     }
     const json_t *format = json_object_get(v, "format");
     const char *f = json_string_value(format);
     snprintf(field, sizeof field, "items[%zu].format", i);
-    if (format != NULL && (f == NULL || (strcmp(f, "json") && strcmp(f, "text")))) {
-        item_fail(it, API_BAD_INPUT, field, "%s", "must be \"json\" or \"text\"");
-        return 0;
-    }
+    if (format != NULL && (f == NULL || (strcmp(f, "json") && strcmp(f, "text"))))
+        return item_fail(it, API_BAD_INPUT, field, "must be \"json\" or \"text\"");
     it->output = f && strcmp(f, "text") == 0 ? MEDIA_TEXT : MEDIA_JSON;
     const json_t *text = json_object_get(v, "input"), *pos = json_object_get(v, "position");
     snprintf(field, sizeof field, "items[%zu]", i);
-    if ((text == NULL) == (pos == NULL)) {
-        item_fail(it, API_BAD_INPUT, field, "%s",
-                  "give exactly one of \"input\" (judge text) and \"position\" (JSON)");
-        return 0;
-    }
-    if (text != NULL && !json_is_string(text)) {
-        snprintf(field, sizeof field, "items[%zu].input", i);
-        item_fail(it, API_BAD_INPUT, field, "%s", "expected a string (the judge input)");
-        return 0;
-    }
+    if ((text == NULL) == (pos == NULL))
+        return item_fail(it, API_BAD_INPUT, field,
+                         "give exactly one of \"input\" (judge text) and \"position\" (JSON)");
+    snprintf(field, sizeof field, "items[%zu].input", i);
+    if (text != NULL && !json_is_string(text))
+        return item_fail(it, API_BAD_INPUT, field, "expected a string (the judge input)");
+    return 0;
+}
+
+/* The item's own copy of its input: the judge text, or the position
+ * written back as JSON for the game's JSON parser.  -1 when memory is short. */
+static int take_item_body(batch_item *it, const json_t *v)
+{
+    const json_t *text = json_object_get(v, "input");
     if (text != NULL) {
         it->input = MEDIA_TEXT;
         it->len = json_string_length(text);
@@ -216,14 +205,24 @@ static int read_item(batch_item *it, const json_t *v, size_t i)
             return -1;
         memcpy(it->body, json_string_value(text), it->len);
         it->body[it->len] = '\0';
-    } else {
-        it->input = MEDIA_JSON;
-        it->body = json_dumps(pos, JSON_COMPACT | JSON_ENCODE_ANY);
-        if (it->body == NULL)
-            return -1;
-        it->len = strlen(it->body);
+        return 0;
     }
+    it->input = MEDIA_JSON;
+    it->body = json_dumps(json_object_get(v, "position"), JSON_COMPACT | JSON_ENCODE_ANY);
+    if (it->body == NULL)
+        return -1;
+    it->len = strlen(it->body);
     return 0;
+}
+
+/* Fill one item from its JSON; a bad item is answered alone.  Only memory
+ * shortage fails the whole batch (-1). */
+static int read_item(batch_item *it, const json_t *v, size_t i)
+{
+    it->status = 0;
+    if (check_item(it, v, i) != 0)
+        return 0;
+    return take_item_body(it, v);
 }
 
 static void put_string(gj_buf *out, const char *s, size_t len)
