@@ -23,11 +23,6 @@ typedef struct state {
     int dia;                          /* DIA to move */
 } state;
 
-static int is_prime(int p)
-{
-    return p == 2 || p == 3 || p == 5;
-}
-
 static int chocolate(const state *s)
 {
     int c = 0;
@@ -54,7 +49,7 @@ static void *start(unsigned seed)
         }
     }
     for (int p = 2; p <= s->n; p++)
-        s->used[p] = is_prime(p) && play_random(&rng) % 3 == 0;
+        s->used[p] = prime_chocolate_oracle_is_prime(p) && play_random(&rng) % 3 == 0;
     s->dia = (int)(play_random(&rng) % 2);
     return s;
 }
@@ -100,7 +95,7 @@ static long play(state *s, int r, int c, int size)
 {
     if (size < 1 || r < 0 || c < 0 || r + size > s->n || c + size > s->n)
         return -1;
-    if (size > 1 && (!is_prime(size) || s->used[size]))
+    if (size > 1 && (!prime_chocolate_oracle_is_prime(size) || s->used[size]))
         return -1;
     for (int i = r; i < r + size; i++)
         for (int j = c; j < c + size; j++)

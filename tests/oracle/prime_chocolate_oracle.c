@@ -28,7 +28,7 @@ typedef struct search {
     unsigned char *memo;
 } search;
 
-static int is_prime(int p)
+int prime_chocolate_oracle_is_prime(int p)
 {
     if (p < 2)
         return 0;
@@ -97,7 +97,7 @@ static int build(search *s, int n, const unsigned char *cell, const unsigned cha
             s->nmoves++;
         }
     for (int p = 2; p <= n; p++)
-        if (is_prime(p) && (used == NULL || !used[p]) &&
+        if (prime_chocolate_oracle_is_prime(p) && (used == NULL || !used[p]) &&
             add_prime_moves(s, n, bit, p, s->nprimes) > 0)
             s->nprimes++;
     s->memo = calloc((size_t)1 << (k + s->nprimes), 1);

@@ -16,6 +16,9 @@
  * is beyond the limits above or memory runs out. */
 const char *prime_chocolate_oracle(int n, const unsigned char *cell);
 
+/* Trial division: 1 when p is a prime. */
+int prime_chocolate_oracle_is_prime(int p);
+
 /* Solve every n x n board at once (n <= 4): out[mask] = 1 when Ruby wins the
  * board whose chocolate squares are the set bits of mask (bit i*n+j is row i,
  * column j), 0 when Dia wins; out has 2^(n*n) bytes.  Returns 0, or -1 when n

@@ -119,3 +119,24 @@ uint64_t rng_below(uint64_t *state, uint64_t n)
 {
     return rng_next(state) % n;
 }
+
+Suite *harness_suite(const char *name, const harness_case *cases, size_t n, double timeout)
+{
+    Suite *s = suite_create(name);
+    for (size_t i = 0; i < n; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_set_timeout(tc, timeout);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+int harness_main(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

@@ -5,6 +5,7 @@
 #ifndef GJ_TEST_HARNESS_H
 #define GJ_TEST_HARNESS_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,18 @@ const char *harness_data_dir(void);
 uint64_t rng_next(uint64_t *state);
 /* Uniform in [0, n), n > 0. */
 uint64_t rng_below(uint64_t *state, uint64_t n);
+
+/* One named test of a table-built suite. */
+typedef struct harness_case {
+    const char *name;
+    const TTest *test;
+} harness_case;
+
+/* A suite with one test case per entry, each allowed `timeout` seconds. */
+Suite *harness_suite(const char *name, const harness_case *cases, size_t n, double timeout);
+
+/* Run every test of `s` (each in its own process), free it, and return the
+ * exit status for main: 0 when all passed. */
+int harness_main(Suite *s);
 
 #endif

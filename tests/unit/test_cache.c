@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness.h"
 #include "cache.h"
 
 /* Every key in one bucket with one hash: only a full compare tells apart. */
@@ -239,9 +240,5 @@ int main(void)
     tcase_add_test(tc, test_abandoned_claim_passes_on);
     tcase_add_test(tc, test_hash_spreads);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness.h"
 #include "config.h"
 #include "games.h"
 
@@ -192,9 +193,5 @@ int main(void)
     tcase_add_test(tc, test_logging_and_grace);
     tcase_add_test(tc, test_sizes);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

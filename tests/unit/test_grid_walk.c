@@ -964,9 +964,5 @@ static Suite *grid_walk_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(grid_walk_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(grid_walk_suite());
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "errors.h"
 #include "media.h"
 #include "route.h"
@@ -172,9 +173,5 @@ int main(void)
     tcase_add_test(tc, test_error_render);
     tcase_add_test(tc, test_status_codes);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "harness.h"
 #include "judge.h"
 
 static judge_result compare(const char *expected, const char *found)
@@ -124,9 +125,5 @@ int main(void)
     tcase_add_test(tc, test_wrong_answer_first_difference);
     tcase_add_test(tc, test_json_answer);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

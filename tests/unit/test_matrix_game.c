@@ -754,11 +754,7 @@ END_TEST
 
 static Suite *matrix_game_suite(void)
 {
-    Suite *s = suite_create("matrix-game");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const harness_case cases[] = {
         {"oracle", oracle_random},
         {"oracle", oracle_top_three_placements},
         {"data", judge_data},
@@ -779,20 +775,10 @@ static Suite *matrix_game_suite(void)
         {"key", key_text_equals_json},
         {"key", key_tells_positions_apart},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_set_timeout(tc, 300);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return harness_suite("matrix-game", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(matrix_game_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(matrix_game_suite());
 }

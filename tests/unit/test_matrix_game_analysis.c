@@ -631,11 +631,7 @@ END_TEST
 
 static Suite *analysis_suite(void)
 {
-    Suite *s = suite_create("matrix-game analysis");
-    struct {
-        const char *name;
-        const TTest *test;
-    } cases[] = {
+    const harness_case cases[] = {
         {"oracle", oracle_random},
         {"oracle", oracle_every_token},
         {"truncation", truncation},
@@ -647,20 +643,10 @@ static Suite *analysis_suite(void)
         {"largest", largest_k1},
         {"largest", largest_k1000},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_set_timeout(tc, 300);
-        tcase_add_test(tc, cases[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return harness_suite("matrix-game analysis", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(analysis_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(analysis_suite());
 }

@@ -1167,9 +1167,5 @@ static Suite *nim_shortcuts_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(nim_shortcuts_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(nim_shortcuts_suite());
 }

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "harness.h"
 #include "pool.h"
 
 static void sleep_ms(long ms)
@@ -145,9 +146,5 @@ int main(void)
     tcase_add_test(tc, test_fifo_and_drain_finishes_queue);
     tcase_add_test(tc, test_bad_sizes);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

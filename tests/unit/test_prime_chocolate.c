@@ -806,9 +806,5 @@ static Suite *prime_chocolate_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(prime_chocolate_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(prime_chocolate_suite());
 }

@@ -44,16 +44,6 @@ typedef struct mv {
     int row, col, size, win;
 } mv;
 
-static int is_prime(int p)
-{
-    if (p < 2)
-        return 0;
-    for (int d = 2; d * d <= p; d++)
-        if (p % d == 0)
-            return 0;
-    return 1;
-}
-
 static long chocolate(const spot *s)
 {
     long c = 0;
@@ -266,7 +256,7 @@ static void random_spot(spot *s, int n, int cap, uint64_t *rng)
     }
     thin_out(s, cap, rng);
     for (int p = 2; p <= n; p++)
-        s->used[p] = is_prime(p) && rng_below(rng, 3) == 0;
+        s->used[p] = prime_chocolate_oracle_is_prime(p) && rng_below(rng, 3) == 0;
     s->dia = (int)rng_below(rng, 2);
 }
 
@@ -374,7 +364,7 @@ static void eat(spot *s, int r, int c, int side, int value)
 
 static int side_free(const spot *s, int side)
 {
-    return side == 1 || (is_prime(side) && !s->used[side]);
+    return side == 1 || (prime_chocolate_oracle_is_prime(side) && !s->used[side]);
 }
 
 /* The parity rule, by plain scans (see the file's opening comment). */
@@ -445,7 +435,7 @@ static void medium_spot(spot *s, int n, uint64_t *rng)
     for (int k = 0; k < extra; k++)
         s->cell[rng_below(rng, (uint64_t)(n * n))] ^= 1;
     for (int p = 2; p <= n; p++)
-        s->used[p] = is_prime(p) && rng_below(rng, 4) == 0;
+        s->used[p] = prime_chocolate_oracle_is_prime(p) && rng_below(rng, 4) == 0;
     s->dia = (int)rng_below(rng, 2);
 }
 
@@ -529,7 +519,7 @@ static long long full_bar_moves(long n, const unsigned char *used)
 {
     long long total = 0;
     for (long s = 1; s <= n; s++)
-        if (s == 1 || (is_prime((int)s) && !used[s]))
+        if (s == 1 || (prime_chocolate_oracle_is_prime((int)s) && !used[s]))
             total += (long long)(n - s + 1) * (n - s + 1);
     return total;
 }
@@ -764,9 +754,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(suite());
 }

@@ -105,9 +105,5 @@ int main(void)
     tcase_add_test(tc, test_random_numbers);
     tcase_add_test(tc, test_bounds_and_bad_bytes);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return harness_main(s);
 }

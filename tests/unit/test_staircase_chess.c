@@ -571,11 +571,7 @@ END_TEST
 
 static Suite *staircase_chess_suite(void)
 {
-    Suite *s = suite_create("staircase-chess");
-    struct {
-        const char *name;
-        const TTest *test;
-    } tests[] = {
+    const harness_case tests[] = {
         {"random_against_oracle", test_random_against_oracle},
         {"every_shape_against_oracle", test_every_shape_against_oracle},
         {"data_files", test_data_files},
@@ -590,20 +586,10 @@ static Suite *staircase_chess_suite(void)
         {"uniform_boards", test_uniform_boards},
         {"whitespace", test_whitespace},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        TCase *tc = tcase_create(tests[i].name);
-        tcase_set_timeout(tc, 300);
-        tcase_add_test(tc, tests[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return harness_suite("staircase-chess", tests, sizeof tests / sizeof tests[0], 300);
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(staircase_chess_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(staircase_chess_suite());
 }

@@ -793,11 +793,7 @@ END_TEST
 
 static Suite *analysis_suite(void)
 {
-    Suite *s = suite_create("staircase-chess analysis");
-    struct {
-        const char *name;
-        const TTest *test;
-    } tests[] = {
+    const harness_case tests[] = {
         {"random_against_oracle", test_random_against_oracle},
         {"every_shape_along_a_game", test_every_shape_along_a_game},
         {"random_against_memo", test_random_against_memo},
@@ -811,20 +807,10 @@ static Suite *analysis_suite(void)
         {"size_limits", test_size_limits},
         {"write_key", test_write_key},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        TCase *tc = tcase_create(tests[i].name);
-        tcase_set_timeout(tc, 300);
-        tcase_add_test(tc, tests[i].test);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return harness_suite("staircase-chess analysis", tests, sizeof tests / sizeof tests[0], 300);
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(analysis_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return harness_main(analysis_suite());
 }
