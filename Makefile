@@ -1,12 +1,17 @@
 # gamejudge - see README.md.
 #
-#   make          build build/gamejudge
-#   make run      install missing dependencies, build, serve on 127.0.0.1:8080
-#   make check    install missing dependencies, build, run every unit and integration test
-#   make asan     the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make lint     clang-format check and cppcheck
-#   make install  install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
-#   make clean    remove build/
+#   make                 build build/gamejudge
+#   make run             install what building and serving need, build, serve on 127.0.0.1:8080
+#   make check           install the test tools too, build, run every unit and integration test
+#   make asan            the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make lint            clang-format check, cppcheck and the spec linter
+#   make fresh-check     the quick start in a pristine Debian bookworm container (mk/docker.mk)
+#   make container-test  build the Dockerfile's image and test the running container
+#   make install         install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
+#   make clean           remove build/ (and $(BUILD))
+#
+# Dependencies come in sets (scripts/install-deps says what each holds):
+# `deps` for building and serving, `test-deps` for every test target.
 
 VERSION := 0.1.0
 BUILD ?= build
@@ -47,7 +52,12 @@ EXTRA_CHECKS :=
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps run check asan lint clean tests install
+# Every JavaScript tool runs on the Node.js pinned in package-lock.json,
+# which scripts/install-deps links as node_modules/.bin/node: first on PATH,
+# so `#!/usr/bin/env node` finds it and not the machine's own.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+.PHONY: all deps test-deps run check asan lint clean tests install
 # Objects made through pattern chains are kept, so a second make does nothing.
 .SECONDARY:
 .DEFAULT_GOAL := all
@@ -55,7 +65,10 @@ PREFIX ?= /usr/local
 all: $(BIN)
 
 deps:
-	@scripts/install-deps
+	@scripts/install-deps build
+
+test-deps:
+	@scripts/install-deps test
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -66,19 +79,20 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(if $(findstring tests/,$<),$(TEST_CFLAGS) -Itests/unit -Itests/oracle -Itests/integration) -c $< -o $@
 
 # The spec and its HTML rendering (GET /openapi.yaml, GET /docs) are compiled
-# into the binary.  The page is rendered by redocly, pinned in package.json.
-NODE_STAMP := node_modules/.package-lock.json
+# into the binary.  The page is rendered by redocly, pinned in package.json,
+# on the pinned Node.js; a bare `make` installs those two with npm if needed.
+NODE_STAMP := node_modules/.gj-installed
 
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	@scripts/install-deps node
 
 $(BUILD)/gen/openapi.c: api/openapi.yaml scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< gj_openapi_yaml > $@
 
-$(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs $(NODE_STAMP)
+$(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs.mjs $(NODE_STAMP)
 	@mkdir -p $(dir $@)
-	scripts/build-docs $< $@
+	node scripts/build-docs.mjs $< $@
 
 $(BUILD)/gen/docs.c: $(BUILD)/gen/docs.html scripts/embed
 	scripts/embed $< gj_docs_html > $@
@@ -121,12 +135,12 @@ ITEST_BINS := $(patsubst tests/integration/test_%.c,$(BUILD)/tests/itest_%,$(ITE
 tests: $(BIN) $(UNIT_BINS) $(ITEST_BINS)
 
 # Every test binary runs even when an earlier one fails; the target fails if any did.
-check: deps
+check: test-deps
 	@$(MAKE) --no-print-directory tests
 	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh \
 	  $(EXTRA_CHECKS)
 
-asan: deps
+asan: test-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -134,7 +148,7 @@ asan: deps
 
 LINT_FILES := $(wildcard solvers/*.[ch] server/*.[ch] tests/*/*.[ch])
 
-lint:
+lint: test-deps
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --std=c11 -Isolvers -Iserver --suppress=missingIncludeSystem \
@@ -145,7 +159,7 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gamejudge
 
 clean:
-	rm -rf build
+	rm -rf build $(BUILD)
 
 -include $(sort $(wildcard mk/*.mk))
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -43,6 +43,6 @@ $(BENCH_DIR)/ref/%: $(REFERENCE_DIR)/%.cpp
 
 bench-tools: $(BIN) $(BENCH_TOOLS) $(REFERENCE_BINS)
 
-bench: deps bench-deps
+bench: test-deps bench-deps
 	@$(MAKE) --no-print-directory bench-tools
 	bench/run.sh $(BIN) $(BENCH_DIR) $(if $(REFERENCE_BINS),$(BENCH_DIR)/ref,-)

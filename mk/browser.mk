@@ -7,10 +7,10 @@
 
 EXTRA_CHECKS += tests/browser/playground.mjs
 
-browser: deps
+browser: test-deps
 	@$(MAKE) --no-print-directory all
 	GJ_BIN=$(BIN) tests/browser/playground.mjs
 
-screenshots: deps
+screenshots: test-deps
 	@$(MAKE) --no-print-directory all
 	GJ_BIN=$(BIN) GJ_SCREENSHOTS=docs/screenshots tests/browser/playground.mjs

@@ -30,7 +30,7 @@ FUZZ_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(SOLVER_SRC) $(SERVER_SRC)) \
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz: deps
+fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
@@ -76,7 +76,7 @@ TSAN_BUILD := build/tsan
 TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 TSAN_ITESTS = $(patsubst $(BUILD)/%,$(TSAN_BUILD)/%,$(ITEST_BINS))
 
-tsan: deps
+tsan: test-deps
 	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) OPT="-O1 -g" SAN="-fsanitize=thread" \
 	  $(TSAN_BUILD)/gamejudge $(TSAN_ITESTS)
 	@mkdir -p $(TSAN_BUILD)/tests

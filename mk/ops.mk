@@ -8,6 +8,7 @@ EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
 # once more with every daemon and CLI run under valgrind memcheck
 # (scripts/valgrind-daemon): any memory error or leak fails it.
 .PHONY: valgrind
-valgrind: tests
+valgrind: test-deps
+	@$(MAKE) --no-print-directory tests
 	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_api
 	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_beyond

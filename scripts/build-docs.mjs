@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// build-docs SPEC OUT: render the OpenAPI document to one HTML page with
+// build-docs.mjs SPEC OUT: render the OpenAPI document to one HTML page with
 // redocly, then inline the Redoc bundle that redocly links from a CDN, so
 // GET /docs works on a machine with no network (the page makes no request).
 import { execFileSync } from 'node:child_process';
@@ -9,13 +9,13 @@ import { join } from 'node:path';
 
 const [spec, out] = process.argv.slice(2);
 if (!spec || !out) {
-  console.error('usage: build-docs SPEC OUT');
+  console.error('usage: build-docs.mjs SPEC OUT');
   process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), 'gj-docs-'));
 const page = join(dir, 'docs.html');
-execFileSync('node_modules/.bin/redocly',
-  ['build-docs', spec, '--disableGoogleFont', '--output', page],
+execFileSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js',
+  'build-docs', spec, '--disableGoogleFont', '--output', page],
   { stdio: ['ignore', 'ignore', 'inherit'] });
 const html = readFileSync(page, 'utf8');
 rmSync(dir, { recursive: true });
