@@ -3,24 +3,58 @@
 # (only ports and paths substituted).  Requests must be spread over both;
 # one daemon is stopped with SIGTERM in the middle of the load, and not one
 # request may fail or be answered wrongly.  Loopback only; stops all it starts.
+#
+# GJ_LB_IMAGE=IMAGE runs the two daemons as containers of that image
+# (host networking, each on its own free loopback port) and stops the first
+# with `docker stop` (scripts/container-test).
 set -u
 bin=${GJ_BIN:-build/gamejudge}
+image=${GJ_LB_IMAGE:-}
+docker=${DOCKER:-/usr/bin/docker}
 work=$(mktemp -d)
 pids=""
+cids=""
 cleanup() {
     [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
     for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    for c in $cids; do "$docker" rm -f "$c" >/dev/null 2>&1; done
     rm -rf "$work"
 }
 trap cleanup EXIT
 command -v nginx >/dev/null || { echo "nginx: not installed (make deps)"; exit 1; }
 
-start_daemon() { # start_daemon N: sets port_N and pid_N
-    "$bin" serve --host 127.0.0.1 --port 0 --workers 2 > "$work/d$1.out" 2> "$work/d$1.log" &
-    eval "pid_$1=$!"
-    pids="$pids $!"
-    for _ in $(seq 100); do grep -q listening "$work/d$1.out" && break; sleep 0.05; done
+start_daemon() { # start_daemon N: sets port_N and pid_N (cid_N for a container)
+    if [ -n "$image" ]; then
+        # Port 0 would leave the image's healthcheck no port to ask.
+        p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000))
+        while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; do p=$((p + 1)); done
+        c=$("$docker" run -d --network host -e GAMEJUDGE_HOST=127.0.0.1 -e GAMEJUDGE_PORT="$p" \
+            -e GAMEJUDGE_WORKERS=2 -e GAMEJUDGE_LOG_FORMAT=text "$image")
+        cids="$cids $c"
+        eval "cid_$1=$c"
+        # docker logs ends when the container does; its stdout and stderr
+        # go where a process's would.
+        "$docker" logs -f "$c" > "$work/d$1.out" 2> "$work/d$1.log" &
+        pids="$pids $!"
+    else
+        "$bin" serve --host 127.0.0.1 --port 0 --workers 2 > "$work/d$1.out" 2> "$work/d$1.log" &
+        eval "pid_$1=$!"
+        pids="$pids $!"
+    fi
+    for _ in $(seq 200); do grep -q listening "$work/d$1.out" && break; sleep 0.05; done
     eval "port_$1=$(sed -n 's/^listening on http:\/\/127.0.0.1://p' "$work/d$1.out")"
+}
+stop_daemon() { # stop_daemon N: SIGTERM, then the exit status in stop_status
+    if [ -n "$image" ]; then
+        eval "c=\$cid_$1"
+        "$docker" stop -t 40 "$c" >/dev/null
+        stop_status=$("$docker" inspect -f '{{.State.ExitCode}}' "$c")
+    else
+        eval "p=\$pid_$1"
+        kill -TERM "$p"
+        wait "$p"
+        stop_status=$?
+    fi
 }
 start_daemon 1
 start_daemon 2
@@ -65,9 +99,7 @@ for _ in $(seq 200); do
     [ "$n1" -ge 20 ] && [ "$n2" -ge 20 ] && break
     sleep 0.05
 done
-kill -TERM "$pid_1"
-wait "$pid_1"
-stop_status=$?
+stop_daemon 1
 wait $c1 $c2 $c3
 
 bad=$(( $(cat "$work/client1.bad") + $(cat "$work/client2.bad") + $(cat "$work/client3.bad") ))
