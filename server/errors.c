@@ -5,29 +5,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each kind's status and code: the whole mapping from errors to HTTP. */
 static const struct {
     int status;
     const char *code;
 } table[] = {
-    [API_BAD_INPUT] = {400, "bad_input"},   [API_UNKNOWN_GAME] = {404, "unknown_game"},
-    [API_NOT_FOUND] = {404, "not_found"},   [API_BAD_METHOD] = {405, "method_not_allowed"},
-    [API_TOO_LARGE] = {413, "too_large"},   [API_UNSUPPORTED] = {415, "unsupported_media_type"},
-    [API_OVERLOADED] = {503, "overloaded"}, [API_INTERNAL] = {500, "internal"},
+    [GJ_OK] = {200, "ok"},
+    [GJ_BAD_INPUT] = {400, "bad_input"},
+    [GJ_UNKNOWN_GAME] = {404, "unknown_game"},
+    [GJ_NOT_FOUND] = {404, "not_found"},
+    [GJ_BAD_METHOD] = {405, "method_not_allowed"},
+    [GJ_TOO_LARGE] = {413, "too_large"},
+    [GJ_UNSUPPORTED] = {415, "unsupported_media_type"},
+    [GJ_OVERLOADED] = {503, "overloaded"},
+    [GJ_NO_MEMORY] = {500, "internal"},
+    [GJ_INTERNAL] = {500, "internal"},
 };
 
-api_error errors_from_kind(gj_error_kind kind)
+/* The table's row for kind; an out-of-range kind is a bug, answered 500. */
+static size_t row(gj_error_kind kind)
 {
-    return kind == GJ_BAD_INPUT ? API_BAD_INPUT : API_INTERNAL;
+    return (size_t)kind < sizeof table / sizeof table[0] ? (size_t)kind : (size_t)GJ_INTERNAL;
 }
 
-int errors_status(api_error which)
+int errors_status(gj_error_kind kind)
 {
-    return table[which].status;
+    return table[row(kind)].status;
 }
 
-const char *errors_code(api_error which)
+const char *errors_code(gj_error_kind kind)
 {
-    return table[which].code;
+    return table[row(kind)].code;
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0.  Messages quote caller
@@ -47,6 +55,7 @@ static size_t utf8_sequence(const unsigned char *s, size_t left)
     return n;
 }
 
+/* A JSON string of s with every invalid UTF-8 byte replaced by '?'. */
 static json_t *safe_string(const char *s)
 {
     size_t len = strlen(s);
@@ -70,10 +79,10 @@ static json_t *safe_string(const char *s)
     return str;
 }
 
-json_t *errors_object(api_error which, const gj_error *detail, const char *request_id)
+json_t *errors_object(const gj_error *detail, const char *request_id)
 {
     json_t *err = json_object();
-    json_object_set_new(err, "code", json_string(table[which].code));
+    json_object_set_new(err, "code", json_string(errors_code(detail->kind)));
     json_object_set_new(err, "message", safe_string(detail->message));
     if (detail->line > 0)
         json_object_set_new(err, "line", json_integer(detail->line));
@@ -86,9 +95,9 @@ json_t *errors_object(api_error which, const gj_error *detail, const char *reque
     return err;
 }
 
-char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len)
+char *errors_render(const gj_error *detail, const char *request_id, size_t *len)
 {
-    json_t *root = json_pack("{s:o}", "error", errors_object(which, detail, request_id));
+    json_t *root = json_pack("{s:o}", "error", errors_object(detail, request_id));
     char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (body != NULL && len != NULL)

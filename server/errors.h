@@ -1,6 +1,7 @@
 /* errors.h - the one place an error becomes an HTTP status and JSON body.
  *
- * Body: {"error":{"code":"...","message":"...","line":L,"column":C,
+ * An error is a gj_error (error.h) from end to end; its kind is the API
+ * code.  Body: {"error":{"code":"...","message":"...","line":L,"column":C,
  * "field":"...","request_id":"..."}} with line, column and field present
  * only when they apply. */
 #ifndef GJ_ERRORS_H
@@ -12,29 +13,17 @@
 
 #include "error.h"
 
-typedef enum api_error {
-    API_BAD_INPUT,    /* 400 bad_input */
-    API_UNKNOWN_GAME, /* 404 unknown_game */
-    API_NOT_FOUND,    /* 404 not_found */
-    API_BAD_METHOD,   /* 405 method_not_allowed */
-    API_TOO_LARGE,    /* 413 too_large */
-    API_UNSUPPORTED,  /* 415 unsupported_media_type */
-    API_OVERLOADED,   /* 503 overloaded */
-    API_INTERNAL,     /* 500 internal */
-} api_error;
-
-/* The API error a solver error kind maps to. */
-api_error errors_from_kind(gj_error_kind kind);
-
-int errors_status(api_error which);
-const char *errors_code(api_error which);
+/* The HTTP status of an error kind (200 for GJ_OK). */
+int errors_status(gj_error_kind kind);
+/* The API's code for an error kind, e.g. "bad_input". */
+const char *errors_code(gj_error_kind kind);
 
 /* The inner {"code":...} object (a batch item's error); NULL when memory
  * is short.  The caller owns the reference. */
-json_t *errors_object(api_error which, const gj_error *detail, const char *request_id);
+json_t *errors_object(const gj_error *e, const char *request_id);
 
-/* A malloc'd JSON body for `which` with detail->message (and its place),
- * or NULL when memory is short. */
-char *errors_render(api_error which, const gj_error *detail, const char *request_id, size_t *len);
+/* A malloc'd JSON body for e (its code, message and place), or NULL when
+ * memory is short. */
+char *errors_render(const gj_error *e, const char *request_id, size_t *len);
 
 #endif

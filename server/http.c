@@ -130,27 +130,30 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
     return rc;
 }
 
-static enum MHD_Result send_error(request *req, api_error which, const gj_error *detail)
+/* Answer the error e: its status and JSON body, from server/errors.c. */
+static enum MHD_Result send_error(request *req, const gj_error *e)
 {
     size_t len = 0;
-    char *body = errors_render(which, detail, req->id, &len);
+    char *body = errors_render(e, req->id, &len);
     if (body == NULL)
         return MHD_NO;
-    return send_response(req, errors_status(which), "application/json", body, len, 0);
+    return send_response(req, errors_status(e->kind), "application/json", body, len, 0);
 }
 
-static enum MHD_Result send_errorf(request *req, api_error which, const char *fmt, ...)
+static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static enum MHD_Result send_errorf(request *req, api_error which, const char *fmt, ...)
+/* Answer an error of `kind` whose message is formatted printf-style. */
+static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char *fmt, ...)
 {
     gj_error e;
     va_list ap;
     gj_error_clear(&e);
+    e.kind = kind;
     va_start(ap, fmt);
     vsnprintf(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
-    return send_error(req, which, &e);
+    return send_error(req, &e);
 }
 
 /* ---- the cheap routes, answered on the I/O thread ------------------ */
@@ -188,7 +191,7 @@ static enum MHD_Result answer_metrics(request *req)
     metrics_render(h->metrics, &g, &out);
     if (out.failed) {
         buf_free(&out);
-        return send_errorf(req, API_INTERNAL, "out of memory while rendering metrics");
+        return send_errorf(req, GJ_INTERNAL, "out of memory while rendering metrics");
     }
     size_t len;
     char *body = buf_take(&out, &len);
@@ -220,7 +223,7 @@ static enum MHD_Result answer_get(request *req)
         return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8",
                              (char *)gj_playground_html, gj_playground_html_len, 1);
     default:
-        return send_errorf(req, API_INTERNAL, "no handler for this route");
+        return send_errorf(req, GJ_INTERNAL, "no handler for this route");
     }
 }
 
@@ -230,13 +233,13 @@ static enum MHD_Result answer_route_error(request *req)
     switch (req->route.kind) {
     case ROUTE_UNKNOWN_GAME:
         games_list(names, sizeof names);
-        return send_errorf(req, API_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
+        return send_errorf(req, GJ_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
                            strrchr(req->path, '/') + 1, names);
     case ROUTE_BAD_METHOD:
-        return send_errorf(req, API_BAD_METHOD, "%s is not allowed on %s; use %s", req->method,
+        return send_errorf(req, GJ_BAD_METHOD, "%s is not allowed on %s; use %s", req->method,
                            req->path, req->route.allow);
     default:
-        return send_errorf(req, API_NOT_FOUND,
+        return send_errorf(req, GJ_NOT_FOUND,
                            "no such path: %s (try GET / for the playground, POST /solve/<game>, "
                            "POST /analyze/<game>, "
                            "POST /judge/<game>, POST /batch, GET /games, GET /healthz, "
@@ -254,7 +257,7 @@ static enum MHD_Result begin_job(request *req)
     const char *type =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (media_input(type, &req->input) != 0)
-        return send_errorf(req, API_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
+        return send_errorf(req, GJ_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
                            type, media_accepted_inputs);
 
     gj_error e;
@@ -262,11 +265,11 @@ static enum MHD_Result begin_job(request *req)
     const char *accept =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     if (media_output(format, accept, &req->output, &e) != 0)
-        return send_error(req, API_BAD_INPUT, &e);
+        return send_error(req, &e);
     if (req->route.kind != ROUTE_SOLVE) {
         /* Only a solve has a judge-text answer; the others are JSON. */
         if (format != NULL && strcmp(format, "json") != 0)
-            return send_errorf(req, API_BAD_INPUT,
+            return send_errorf(req, GJ_BAD_INPUT,
                                "format=%.20s: only POST /solve answers judge text; this "
                                "endpoint answers JSON",
                                format);
@@ -278,7 +281,7 @@ static enum MHD_Result begin_job(request *req)
     if (length != NULL) {
         unsigned long long n = strtoull(length, NULL, 10);
         if (n > (unsigned long long)h->cfg->max_body)
-            return send_errorf(req, API_TOO_LARGE,
+            return send_errorf(req, GJ_TOO_LARGE,
                                "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                h->cfg->max_body);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
@@ -287,7 +290,7 @@ static enum MHD_Result begin_job(request *req)
         req->cap = n < (1u << 20) ? (size_t)n : (size_t)1 << 20;
         req->body = malloc(req->cap + 1);
         if (req->body == NULL)
-            return send_errorf(req, API_INTERNAL, "out of memory for a %llu-byte body", n);
+            return send_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
     }
     req->state = READING;
     return MHD_YES;
@@ -322,7 +325,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
         req->len = req->cap = 0;
         /* Answer at once when libmicrohttpd lets us; otherwise drop the rest
          * of the body and answer when it ends. */
-        if (send_errorf(req, API_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)",
+        if (send_errorf(req, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)",
                         max) != MHD_YES)
             req->state = DISCARDING;
         return MHD_YES;
@@ -332,7 +335,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
         return MHD_YES;
     }
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
-        return send_errorf(req, API_INTERNAL, "out of memory while reading the body");
+        return send_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
     memcpy(req->body + req->len, data, n);
     req->len += n;
     return MHD_YES;
@@ -384,10 +387,9 @@ static void run_job(void *arg)
                .ctx = req};
     if ((double)wait_ns / 1e9 > (double)h->cfg->request_timeout) {
         buf_init(&j->answer);
-        j->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        j->error = API_OVERLOADED;
-        gj_error_clear(&j->detail);
-        snprintf(j->detail.message, sizeof j->detail.message,
+        gj_error_clear(&j->error);
+        j->error.kind = GJ_OVERLOADED;
+        snprintf(j->error.message, sizeof j->error.message,
                  "the request waited %.1f s for a worker, past the %ld s limit "
                  "(--request-timeout); retry shortly",
                  (double)wait_ns / 1e9, h->cfg->request_timeout);
@@ -400,21 +402,18 @@ static void run_job(void *arg)
 static enum MHD_Result dispatch(request *req)
 {
     if (req->state == DISCARDING)
-        return send_errorf(req, API_TOO_LARGE,
+        return send_errorf(req, GJ_TOO_LARGE,
                            "the body exceeds the limit of %ld bytes (--max-body)",
                            req->http->cfg->max_body);
     if (req->body == NULL && grow_body(req, 1) != 0)
-        return send_errorf(req, API_INTERNAL, "out of memory");
+        return send_errorf(req, GJ_INTERNAL, "out of memory");
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     /* Hold a place first: a refusal is answered right here, and a
      * connection is suspended only when its job is sure to run. */
     if (pool_reserve(req->http->pool) != 0) {
-        gj_error e;
-        gj_error_clear(&e);
-        snprintf(e.message, sizeof e.message,
-                 "all %ld workers are busy and %ld requests are waiting; retry shortly",
-                 req->http->cfg->workers, req->http->cfg->queue);
-        return send_error(req, API_OVERLOADED, &e);
+        return send_errorf(req, GJ_OVERLOADED,
+                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
+                           req->http->cfg->workers, req->http->cfg->queue);
     }
     req->state = QUEUED;
     req->queued_ns = solve_clock_ns();
@@ -426,8 +425,8 @@ static enum MHD_Result dispatch(request *req)
 
 static enum MHD_Result send_answer(request *req)
 {
-    if (req->job.status != MHD_HTTP_OK)
-        return send_error(req, req->job.error, &req->job.detail);
+    if (req->job.error.kind != GJ_OK)
+        return send_error(req, &req->job.error);
     size_t len;
     char *body = buf_take(&req->job.answer, &len);
     if (body == NULL) {
@@ -525,12 +524,12 @@ static enum MHD_Result first_call(request *req)
     length_headers lengths = {NULL, 0};
     MHD_get_connection_values(req->conn, MHD_HEADER_KIND, note_length, &lengths);
     if (lengths.conflict)
-        return send_errorf(req, API_BAD_INPUT,
+        return send_errorf(req, GJ_BAD_INPUT,
                            "the request has Content-Length headers that disagree");
     const char *coding =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     if (coding != NULL && strcasecmp(coding, "chunked") != 0)
-        return send_errorf(req, API_BAD_INPUT,
+        return send_errorf(req, GJ_BAD_INPUT,
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);

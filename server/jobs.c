@@ -11,20 +11,20 @@
 #include "json_in.h"
 #include "judge.h"
 
-/* The job failed with j->detail. */
+/* The job failed with j->error: drop any partial answer. */
 static void fail(job *j)
 {
-    j->error = errors_from_kind(j->detail.kind);
-    j->status = errors_status(j->error);
     buf_free(&j->answer);
 }
 
+/* Settle the job after a step that returned rc (0 or -1 with j->error);
+ * an answer that ran out of memory while written fails too. */
 static void succeed_or_fail(job *j, int rc)
 {
     if (rc == 0 && j->answer.failed)
-        rc = gj_fail_nomem(&j->detail);
+        rc = gj_fail_nomem(&j->error);
     if (rc == 0)
-        j->status = 200;
+        gj_error_clear(&j->error);
     else
         fail(j);
 }
@@ -35,7 +35,7 @@ static void run_solve(job *j)
 {
     const gj_game *g = j->game;
     int rc = solve_position_cached(g, config_game_limits(j->cfg, g), j->input, j->body, j->len,
-                                   j->output, j->cache, &j->answer, &j->t, &j->how, &j->detail);
+                                   j->output, j->cache, &j->answer, &j->t, &j->how, &j->error);
     /* Failed parses count too: a parse histogram without them would hide
      * the time spent refusing input. */
     metrics_solve_times(j->metrics, g, j->t.parse_ms, j->t.solve_ms);
@@ -46,18 +46,16 @@ static void run_analyze(job *j)
 {
     const gj_game *g = j->game;
     if (g->analyze == NULL) {
-        gj_fail(&j->detail, GJ_BAD_INPUT, "%s has no analysis", g->name);
+        gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name);
         fail(j);
-        j->error = API_NOT_FOUND;
-        j->status = errors_status(API_NOT_FOUND);
         return;
     }
     unsigned long long start = solve_clock_ns();
-    gj_error_clear(&j->detail);
-    int rc = g->analyze(j->body, j->len, config_game_limits(j->cfg, g), &j->answer, &j->detail);
+    gj_error_clear(&j->error);
+    int rc = g->analyze(j->body, j->len, config_game_limits(j->cfg, g), &j->answer, &j->error);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
-    if (rc != 0 && j->detail.kind == GJ_OK)
-        gj_fail(&j->detail, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
+    if (rc != 0 && j->error.kind == GJ_OK)
+        gj_fail(&j->error, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
     succeed_or_fail(j, rc);
 }
 
@@ -79,12 +77,12 @@ static void run_judge(job *j)
     static const char *const keys[] = {"input", "output", NULL};
     const char *input, *output;
     size_t input_len, output_len;
-    gj_error_clear(&j->detail);
-    json_t *root = jin_load_object(j->body, j->len, keys, &j->detail);
+    gj_error_clear(&j->error);
+    json_t *root = jin_load_object(j->body, j->len, keys, &j->error);
     if (root == NULL ||
-        jin_string(json_object_get(root, "input"), "input", -1, &input, &input_len, &j->detail) ||
+        jin_string(json_object_get(root, "input"), "input", -1, &input, &input_len, &j->error) ||
         jin_string(json_object_get(root, "output"), "output", -1, &output, &output_len,
-                   &j->detail)) {
+                   &j->error)) {
         json_decref(root);
         fail(j);
         return;
@@ -93,13 +91,13 @@ static void run_judge(job *j)
     buf_init(&expected);
     const gj_game *g = j->game;
     int rc = solve_position_cached(g, config_game_limits(j->cfg, g), MEDIA_TEXT, input, input_len,
-                                   MEDIA_TEXT, j->cache, &expected, &j->t, &j->how, &j->detail);
+                                   MEDIA_TEXT, j->cache, &expected, &j->t, &j->how, &j->error);
     if (rc == 0) {
         judge_result r;
         judge_compare(expected.data ? expected.data : "", expected.len, output, output_len, &r);
         judge_write_json(g->name, &r, &j->answer);
     } else {
-        blame_input(&j->detail);
+        blame_input(&j->error);
     }
     buf_free(&expected);
     json_decref(root);
@@ -116,9 +114,7 @@ typedef struct batch_item {
     media_kind input, output;
     char *body; /* the item's judge text, or its position re-serialised */
     size_t len;
-    int status;
-    api_error error;
-    gj_error detail;
+    gj_error error; /* GJ_OK until its check or its solve fails */
     gj_buf answer;
     solve_cached how;
 } batch_item;
@@ -130,16 +126,14 @@ struct batch {
     atomic_size_t remaining;
 };
 
-/* Answer one item alone with `which`: "FIELD: MESSAGE".  Returns 1, so a
- * check can `return item_fail(...)`. */
-static int item_fail(batch_item *it, api_error which, const char *field, const char *message)
+/* Answer one item alone with an error of `kind`: "FIELD: MESSAGE".
+ * Returns 1, so a check can `return item_fail(...)`. */
+static int item_fail(batch_item *it, gj_error_kind kind, const char *field, const char *message)
 {
-    it->error = which;
-    it->status = errors_status(which);
-    gj_error_clear(&it->detail);
-    it->detail.kind = GJ_BAD_INPUT;
-    snprintf(it->detail.field, sizeof it->detail.field, "%s", field);
-    snprintf(it->detail.message, sizeof it->detail.message, "%s: %s", field, message);
+    gj_error_clear(&it->error);
+    it->error.kind = kind;
+    snprintf(it->error.field, sizeof it->error.field, "%s", field);
+    snprintf(it->error.message, sizeof it->error.message, "%s: %s", field, message);
     return 1;
 }
 
@@ -152,7 +146,7 @@ static int check_item(batch_item *it, const json_t *v, size_t i)
     json_t *member;
     snprintf(field, sizeof field, "items[%zu]", i);
     if (!json_is_object(v))
-        return item_fail(it, API_BAD_INPUT, field,
+        return item_fail(it, GJ_BAD_INPUT, field,
                          "expected an object with \"game\" and \"input\" (judge text) or "
                          "\"position\" (JSON)");
     json_object_foreach((json_t *)v, key, member)
@@ -160,7 +154,7 @@ static int check_item(batch_item *it, const json_t *v, size_t i)
         if (strcmp(key, "game") && strcmp(key, "input") && strcmp(key, "position") &&
             strcmp(key, "format")) {
             snprintf(field, sizeof field, "items[%zu].%.32s", i, key);
-            return item_fail(it, API_BAD_INPUT, field,
+            return item_fail(it, GJ_BAD_INPUT, field,
                              "unknown field; expected only \"game\", \"input\", "
                              "\"position\", \"format\"");
         }
@@ -168,27 +162,27 @@ static int check_item(batch_item *it, const json_t *v, size_t i)
     const char *name = json_string_value(json_object_get(v, "game"));
     snprintf(field, sizeof field, "items[%zu].game", i);
     if (name == NULL)
-        return item_fail(it, API_BAD_INPUT, field, "required, a game name (a string)");
+        return item_fail(it, GJ_BAD_INPUT, field, "required, a game name (a string)");
     it->game = games_find(name, strlen(name));
     if (it->game == NULL) {
         games_list(names, sizeof names);
         snprintf(message, sizeof message, "unknown game; the games are %s", names);
-        return item_fail(it, API_UNKNOWN_GAME, field, message);
+        return item_fail(it, GJ_UNKNOWN_GAME, field, message);
     }
     const json_t *format = json_object_get(v, "format");
     const char *f = json_string_value(format);
     snprintf(field, sizeof field, "items[%zu].format", i);
     if (format != NULL && (f == NULL || (strcmp(f, "json") && strcmp(f, "text"))))
-        return item_fail(it, API_BAD_INPUT, field, "must be \"json\" or \"text\"");
+        return item_fail(it, GJ_BAD_INPUT, field, "must be \"json\" or \"text\"");
     it->output = f && strcmp(f, "text") == 0 ? MEDIA_TEXT : MEDIA_JSON;
     const json_t *text = json_object_get(v, "input"), *pos = json_object_get(v, "position");
     snprintf(field, sizeof field, "items[%zu]", i);
     if ((text == NULL) == (pos == NULL))
-        return item_fail(it, API_BAD_INPUT, field,
+        return item_fail(it, GJ_BAD_INPUT, field,
                          "give exactly one of \"input\" (judge text) and \"position\" (JSON)");
     snprintf(field, sizeof field, "items[%zu].input", i);
     if (text != NULL && !json_is_string(text))
-        return item_fail(it, API_BAD_INPUT, field, "expected a string (the judge input)");
+        return item_fail(it, GJ_BAD_INPUT, field, "expected a string (the judge input)");
     return 0;
 }
 
@@ -219,7 +213,7 @@ static int take_item_body(batch_item *it, const json_t *v)
  * shortage fails the whole batch (-1). */
 static int read_item(batch_item *it, const json_t *v, size_t i)
 {
-    it->status = 0;
+    gj_error_clear(&it->error);
     if (check_item(it, v, i) != 0)
         return 0;
     return take_item_body(it, v);
@@ -240,20 +234,20 @@ static void put_string(gj_buf *out, const char *s, size_t len)
 static void write_item(gj_buf *out, batch_item *it)
 {
     buf_puts(out, "{\"status\":");
-    buf_put_long(out, it->status);
+    buf_put_long(out, errors_status(it->error.kind));
     if (it->game != NULL) {
         buf_puts(out, ",\"game\":\"");
         buf_puts(out, it->game->name);
         buf_putc(out, '"');
     }
-    if (it->status == 200 && it->output == MEDIA_JSON) {
+    if (it->error.kind == GJ_OK && it->output == MEDIA_JSON) {
         buf_puts(out, ",\"result\":");
         buf_append(out, it->answer.data, it->answer.len);
-    } else if (it->status == 200) {
+    } else if (it->error.kind == GJ_OK) {
         buf_puts(out, ",\"output\":");
         put_string(out, it->answer.data ? it->answer.data : "", it->answer.len);
     } else {
-        json_t *err = errors_object(it->error, &it->detail, NULL);
+        json_t *err = errors_object(&it->error, NULL);
         char *text = err ? json_dumps(err, JSON_COMPACT) : NULL;
         buf_puts(out, ",\"error\":");
         if (text == NULL)
@@ -285,7 +279,7 @@ static void finish_batch(batch *b)
         if (i > 0)
             buf_putc(&j->answer, ',');
         write_item(&j->answer, &b->items[i]);
-        ok += b->items[i].status == 200;
+        ok += b->items[i].error.kind == GJ_OK;
     }
     buf_puts(&j->answer, "],\"succeeded\":");
     buf_put_long(&j->answer, (long long)ok);
@@ -302,34 +296,31 @@ static void run_item(void *arg)
     batch_item *it = arg;
     batch *b = it->owner;
     job *j = b->j;
-    if (it->status == 0) {
+    if (it->error.kind == GJ_OK) {
         solve_timing t;
         const gj_game *g = it->game;
         int rc =
             solve_position_cached(g, config_game_limits(j->cfg, g), it->input, it->body, it->len,
-                                  it->output, j->cache, &it->answer, &t, &it->how, &it->detail);
+                                  it->output, j->cache, &it->answer, &t, &it->how, &it->error);
         metrics_solve_times(j->metrics, g, t.parse_ms, t.solve_ms);
-        if (rc == 0) {
-            it->status = 200;
-        } else {
+        if (rc != 0 && it->error.kind == GJ_OK)
+            gj_fail(&it->error, GJ_INTERNAL, "%s: the solve failed without saying why", g->name);
+        if (rc != 0)
             buf_free(&it->answer);
-            it->error = errors_from_kind(it->detail.kind);
-            it->status = errors_status(it->error);
-        }
     }
     if (atomic_fetch_sub(&b->remaining, 1) == 1)
         finish_batch(b);
 }
 
-/* Parse the envelope; NULL with j->detail when the batch itself is bad. */
+/* Parse the envelope; NULL with j->error when the batch itself is bad. */
 static batch *read_batch(job *j)
 {
     static const char *const keys[] = {"items", NULL};
-    json_t *root = jin_load_object(j->body, j->len, keys, &j->detail);
+    json_t *root = jin_load_object(j->body, j->len, keys, &j->error);
     if (root == NULL)
         return NULL;
     const json_t *items = json_object_get(root, "items");
-    if (jin_array(items, "items", -1, 1, (size_t)j->cfg->batch_max_items, &j->detail) != 0) {
+    if (jin_array(items, "items", -1, 1, (size_t)j->cfg->batch_max_items, &j->error) != 0) {
         json_decref(root);
         return NULL;
     }
@@ -338,7 +329,7 @@ static batch *read_batch(job *j)
     if (b == NULL || (b->items = calloc(n, sizeof *b->items)) == NULL) {
         free(b);
         json_decref(root);
-        gj_fail_nomem(&j->detail);
+        gj_fail_nomem(&j->error);
         return NULL;
     }
     b->j = j;
@@ -349,7 +340,7 @@ static batch *read_batch(job *j)
         if (read_item(&b->items[i], json_array_get(items, i), i) != 0) {
             free_batch(b);
             json_decref(root);
-            gj_fail_nomem(&j->detail);
+            gj_fail_nomem(&j->error);
             return NULL;
         }
     }
@@ -361,7 +352,7 @@ static batch *read_batch(job *j)
  * room for runs here.  The worker that finishes the last item answers. */
 static void run_batch(job *j)
 {
-    gj_error_clear(&j->detail);
+    gj_error_clear(&j->error);
     batch *b = read_batch(j);
     if (b == NULL) {
         fail(j);
@@ -371,7 +362,7 @@ static void run_batch(job *j)
     atomic_store(&b->remaining, b->n);
     size_t n = b->n;
     for (size_t i = 1; i < n; i++)
-        if (b->items[i].status != 0 || pool_submit(j->pool, run_item, &b->items[i]) != 0)
+        if (b->items[i].error.kind != GJ_OK || pool_submit(j->pool, run_item, &b->items[i]) != 0)
             run_item(&b->items[i]);
     run_item(&b->items[0]); /* may finish the batch: b is gone after this */
 }

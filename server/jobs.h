@@ -43,10 +43,8 @@ struct job {
     void *ctx;
 
     /* Filled before done(). */
-    int status;       /* 200, or errors_status(error) */
-    api_error error;  /* when status is not 200 */
-    gj_error detail;  /* when status is not 200 */
-    gj_buf answer;    /* when status is 200; media: output (always JSON but solve) */
+    gj_error error;   /* kind GJ_OK, or why the job failed (its HTTP status too) */
+    gj_buf answer;    /* without an error; media: output (always JSON but solve) */
     solve_timing t;   /* parse/solve/write, zero where they do not apply */
     solve_cached how; /* solve and judge: what the cache did */
 };

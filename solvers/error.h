@@ -1,9 +1,11 @@
 /* error.h - the one error value every layer returns.
  *
  * A failing function fills a gj_error and returns -1 (or NULL).  The error
- * carries a kind (what HTTP status it becomes), an optional position in the
- * caller's input (judge-text line and column, or a JSON field path) and one
- * sentence a person can act on.  Only server/errors.c turns it into HTTP. */
+ * carries its kind, which is the API's error code (the solvers use only the
+ * first and the last three), an optional position in the caller's input
+ * (judge-text line and column, or a JSON field path) and one sentence a
+ * person can act on.  The same value travels from the solver to the HTTP
+ * answer unchanged; only server/errors.c turns a kind into a status. */
 #ifndef GJ_ERROR_H
 #define GJ_ERROR_H
 
@@ -11,9 +13,15 @@
 
 typedef enum gj_error_kind {
     GJ_OK = 0,
-    GJ_BAD_INPUT, /* the caller sent something wrong: 400, exit status 2 */
-    GJ_NO_MEMORY, /* an allocation failed: 500 */
-    GJ_INTERNAL,  /* a broken invariant: 500 */
+    GJ_BAD_INPUT,    /* the caller sent something wrong: bad_input, exit status 2 */
+    GJ_UNKNOWN_GAME, /* a path or item names no game: unknown_game */
+    GJ_NOT_FOUND,    /* no such path: not_found */
+    GJ_BAD_METHOD,   /* the path takes other methods: method_not_allowed */
+    GJ_TOO_LARGE,    /* the body is over --max-body: too_large */
+    GJ_UNSUPPORTED,  /* a content type not accepted: unsupported_media_type */
+    GJ_OVERLOADED,   /* no worker or queue place in time: overloaded */
+    GJ_NO_MEMORY,    /* an allocation failed: internal */
+    GJ_INTERNAL,     /* a broken invariant: internal */
 } gj_error_kind;
 
 typedef struct gj_error {
