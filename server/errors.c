@@ -38,6 +38,11 @@ const char *errors_code(gj_error_kind kind)
     return table[row(kind)].code;
 }
 
+const char *errors_retry_after(int status)
+{
+    return status == 503 ? "1" : NULL;
+}
+
 /* Length of the valid UTF-8 sequence at s, or 0.  Messages quote caller
  * bytes and may be cut mid-character; jansson refuses invalid UTF-8. */
 static size_t utf8_sequence(const unsigned char *s, size_t left)

@@ -18,6 +18,10 @@ int errors_status(gj_error_kind kind);
 /* The API's code for an error kind, e.g. "bad_input". */
 const char *errors_code(gj_error_kind kind);
 
+/* The Retry-After value an answer of `status` carries, or NULL: a 503
+ * (overloaded, or /readyz while draining) is worth retrying in a second. */
+const char *errors_retry_after(int status);
+
 /* The inner {"code":...} object (a batch item's error); NULL when memory
  * is short.  The caller owns the reference. */
 json_t *errors_object(const gj_error *e, const char *request_id);

@@ -1,4 +1,6 @@
-/* http.c - libmicrohttpd access handler, body reading and suspend/resume.
+/* http.c - the libmicrohttpd adapter: request states, the body under the
+ * limits, suspend/resume and sending.  What a request does is its route's
+ * handler (routes.h), run through a job (jobs.h) on this thread or a worker.
  *
  * A request moves through these states (one struct request per request):
  *
@@ -28,35 +30,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "buf.h"
-#include "catalog.h"
-#include "conntrack.h"
 #include "errors.h"
-#include "games.h"
 #include "jobs.h"
 #include "log.h"
 #include "media.h"
-#include "metrics.h"
-#include "route.h"
+#include "routes.h"
 #include "solve.h"
-#include "spec.h"
-
-#define RETRY_AFTER_SECONDS "1"
 
 struct gj_http {
     struct MHD_Daemon *daemon;
+    gj_app *app;
     const gj_config *cfg;
-    gj_pool *pool;
-    gj_metrics *metrics;
-    gj_conntrack *tracker;
-    gj_cache *cache; /* NULL with --cache-bytes 0 */
-    char *catalog;
-    size_t catalog_len;
     unsigned port;
     uint64_t id_base;
     atomic_ulong next_id;
-    atomic_long in_flight;
-    atomic_int draining;
 };
 
 typedef enum req_state { READING, DISCARDING, QUEUED, ANSWERED, RESPONDED } req_state;
@@ -66,7 +55,7 @@ typedef struct request {
     struct MHD_Connection *conn;
     tracked *track; /* the connection's deadline (conntrack.h) */
     req_state state;
-    route route;
+    route_match match;
     media_kind input, output;
     char method[16];
     char path[256];
@@ -78,9 +67,7 @@ typedef struct request {
     size_t len, cap;
     size_t received; /* body bytes read, kept or not */
 
-    /* The worker's: filled before it resumes the connection. */
-    unsigned long long queued_ns; /* when the job was queued */
-    unsigned long long wait_ns;   /* how long it waited for a worker */
+    /* The handler's: filled before it resumes the connection. */
     job job;
     char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
@@ -106,19 +93,17 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
     MHD_add_response_header(resp, "X-Request-Id", req->id);
     if (req->timing[0] != '\0')
         MHD_add_response_header(resp, "Server-Timing", req->timing);
-    if (req->route.kind == ROUTE_PLAYGROUND && status == MHD_HTTP_OK)
-        /* The page is whole in itself: nothing loads from elsewhere. */
-        MHD_add_response_header(resp, "Content-Security-Policy",
-                                "default-src 'none'; script-src 'unsafe-inline'; "
-                                "style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
-                                "base-uri 'none'; form-action 'none'");
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && req->route.allow != NULL)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, req->route.allow);
-    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, RETRY_AFTER_SECONDS);
+    const route_row *row = req->match.row;
+    if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
+        MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
+    const char *retry = errors_retry_after(status);
+    if (retry != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    if (atomic_load(&req->http->draining))
+    if (atomic_load(&req->http->app->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
@@ -156,99 +141,13 @@ static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char 
     return send_error(req, &e);
 }
 
-/* ---- the cheap routes, answered on the I/O thread ------------------ */
+/* ---- the pool's routes: headers, body, hand-off ----------------------- */
 
-/* Ready while accepting work; 503 from the moment a stop signal arrives,
- * so a load balancer stops sending before the listening socket closes. */
-static enum MHD_Result answer_ready(request *req)
+/* True when the request's route takes its body to a worker. */
+static int wants_body(const request *req)
 {
-    static char ready[] = "{\"status\":\"ready\"}";
-    static char draining[] = "{\"status\":\"draining\"}";
-    if (atomic_load(&req->http->draining))
-        return send_response(req, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", draining,
-                             sizeof draining - 1, 1);
-    return send_response(req, MHD_HTTP_OK, "application/json", ready, sizeof ready - 1, 1);
+    return req->match.error.kind == GJ_OK && req->match.row->lane == LANE_POOL;
 }
-
-static enum MHD_Result answer_metrics(request *req)
-{
-    gj_http *h = req->http;
-    metrics_gauges g = {
-        .workers = (int)h->cfg->workers,
-        .queue_capacity = (int)h->cfg->queue,
-        .in_flight = atomic_load(&h->in_flight),
-        .ready = !atomic_load(&h->draining),
-        .reaped = conntrack_reaped(h->tracker),
-    };
-    pool_stats(h->pool, &g.queued, &g.busy);
-    cache_stats cs;
-    if (h->cache != NULL) {
-        cache_get_stats(h->cache, &cs);
-        g.cache = &cs;
-    }
-    gj_buf out;
-    buf_init(&out);
-    metrics_render(h->metrics, &g, &out);
-    if (out.failed) {
-        buf_free(&out);
-        return send_errorf(req, GJ_INTERNAL, "out of memory while rendering metrics");
-    }
-    size_t len;
-    char *body = buf_take(&out, &len);
-    return send_response(req, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", body, len,
-                         0);
-}
-
-static enum MHD_Result answer_get(request *req)
-{
-    gj_http *h = req->http;
-    switch (req->route.kind) {
-    case ROUTE_GAMES:
-        return send_response(req, MHD_HTTP_OK, "application/json", h->catalog, h->catalog_len, 1);
-    case ROUTE_HEALTH: {
-        static char ok[] = "{\"status\":\"ok\"}";
-        return send_response(req, MHD_HTTP_OK, "application/json", ok, sizeof ok - 1, 1);
-    }
-    case ROUTE_SPEC:
-        return send_response(req, MHD_HTTP_OK, "application/yaml", (char *)gj_openapi_yaml,
-                             gj_openapi_yaml_len, 1);
-    case ROUTE_DOCS:
-        return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)gj_docs_html,
-                             gj_docs_html_len, 1);
-    case ROUTE_READY:
-        return answer_ready(req);
-    case ROUTE_METRICS:
-        return answer_metrics(req);
-    case ROUTE_PLAYGROUND:
-        return send_response(req, MHD_HTTP_OK, "text/html; charset=utf-8",
-                             (char *)gj_playground_html, gj_playground_html_len, 1);
-    default:
-        return send_errorf(req, GJ_INTERNAL, "no handler for this route");
-    }
-}
-
-static enum MHD_Result answer_route_error(request *req)
-{
-    char names[256];
-    switch (req->route.kind) {
-    case ROUTE_UNKNOWN_GAME:
-        games_list(names, sizeof names);
-        return send_errorf(req, GJ_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
-                           strrchr(req->path, '/') + 1, names);
-    case ROUTE_BAD_METHOD:
-        return send_errorf(req, GJ_BAD_METHOD, "%s is not allowed on %s; use %s", req->method,
-                           req->path, req->route.allow);
-    default:
-        return send_errorf(req, GJ_NOT_FOUND,
-                           "no such path: %s (try GET / for the playground, POST /solve/<game>, "
-                           "POST /analyze/<game>, "
-                           "POST /judge/<game>, POST /batch, GET /games, GET /healthz, "
-                           "GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
-                           req->path);
-    }
-}
-
-/* ---- jobs (solve, analyze, judge, batch): headers, body, hand-off -- */
 
 /* Check what can be checked before a byte of the body is read. */
 static enum MHD_Result begin_job(request *req)
@@ -266,7 +165,7 @@ static enum MHD_Result begin_job(request *req)
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     if (media_output(format, accept, &req->output, &e) != 0)
         return send_error(req, &e);
-    if (req->route.kind != ROUTE_SOLVE) {
+    if (!req->match.row->text_answer) {
         /* Only a solve has a judge-text answer; the others are JSON. */
         if (format != NULL && strcmp(format, "json") != 0)
             return send_errorf(req, GJ_BAD_INPUT,
@@ -330,7 +229,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
             req->state = DISCARDING;
         return MHD_YES;
     }
-    if (!route_is_job(req->route.kind)) {
+    if (!wants_body(req)) {
         req->len += n; /* no other route reads a body: count it, drop it */
         return MHD_YES;
     }
@@ -341,62 +240,49 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     return MHD_YES;
 }
 
-static void format_timing(request *req, unsigned long long wait_ns)
-{
-    const solve_timing *t = &req->job.t;
-    snprintf(req->timing, sizeof req->timing,
-             "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
-             (double)wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
-}
-
-/* The job's end, on the worker that finished it. */
-static void finish_job(job *j)
+/* The job's end on the I/O thread: send_answer follows when it returns. */
+static void answered_here(job *j)
 {
     request *req = j->ctx;
-    unsigned long long wait_ns = req->wait_ns;
-    format_timing(req, wait_ns);
-    req->queue_ms = (double)wait_ns / 1e6;
-    req->parse_ms = j->t.parse_ms;
-    req->solve_ms = j->t.solve_ms;
+    req->state = ANSWERED;
+}
+
+/* The job's end on the worker that finished it: record the times and
+ * resume the connection, whose next call sends the answer. */
+static void answered_by_worker(job *j)
+{
+    request *req = j->ctx;
+    const solve_timing *t = &j->t;
+    snprintf(req->timing, sizeof req->timing,
+             "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
+             (double)j->wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
+    req->queue_ms = (double)j->wait_ns / 1e6;
+    req->parse_ms = t->parse_ms;
+    req->solve_ms = t->solve_ms;
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
     MHD_resume_connection(req->conn);
 }
 
-/* Runs on a worker thread.  A request that waited in the queue past
- * --request-timeout gets 503: nobody should wait for so late an answer. */
+/* Fill the job's inputs from the request. */
+static void prepare_job(request *req, job_done done)
+{
+    req->job = (job){.app = req->http->app,
+                     .game = req->match.game,
+                     .input = req->input,
+                     .output = req->output,
+                     .body = req->body,
+                     .len = req->len,
+                     .done = done,
+                     .ctx = req};
+}
+
+/* A worker's entry: the route's handler through jobs_start. */
 static void run_job(void *arg)
 {
     request *req = arg;
-    gj_http *h = req->http;
-    job *j = &req->job;
-    unsigned long long wait_ns = solve_clock_ns() - req->queued_ns;
-    req->wait_ns = wait_ns;
-    *j = (job){.cfg = h->cfg,
-               .pool = h->pool,
-               .cache = h->cache,
-               .metrics = h->metrics,
-               .kind = req->route.kind,
-               .game = req->route.game,
-               .input = req->input,
-               .output = req->output,
-               .body = req->body,
-               .len = req->len,
-               .done = finish_job,
-               .ctx = req};
-    if ((double)wait_ns / 1e9 > (double)h->cfg->request_timeout) {
-        buf_init(&j->answer);
-        gj_error_clear(&j->error);
-        j->error.kind = GJ_OVERLOADED;
-        snprintf(j->error.message, sizeof j->error.message,
-                 "the request waited %.1f s for a worker, past the %ld s limit "
-                 "(--request-timeout); retry shortly",
-                 (double)wait_ns / 1e9, h->cfg->request_timeout);
-        finish_job(j);
-        return;
-    }
-    jobs_run(j);
+    jobs_start(&req->job, req->match.row->handler);
 }
 
 static enum MHD_Result dispatch(request *req)
@@ -410,32 +296,50 @@ static enum MHD_Result dispatch(request *req)
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     /* Hold a place first: a refusal is answered right here, and a
      * connection is suspended only when its job is sure to run. */
-    if (pool_reserve(req->http->pool) != 0) {
+    if (pool_reserve(req->http->app->pool) != 0) {
         return send_errorf(req, GJ_OVERLOADED,
                            "all %ld workers are busy and %ld requests are waiting; retry shortly",
                            req->http->cfg->workers, req->http->cfg->queue);
     }
     req->state = QUEUED;
-    req->queued_ns = solve_clock_ns();
-    conntrack_set_busy(req->http->tracker, req->track, 1);
+    prepare_job(req, answered_by_worker);
+    req->job.queued_ns = solve_clock_ns();
+    conntrack_set_busy(req->http->app->tracker, req->track, 1);
     MHD_suspend_connection(req->conn);
-    pool_submit_reserved(req->http->pool, run_job, req);
+    pool_submit_reserved(req->http->app->pool, run_job, req);
     return MHD_YES;
 }
 
+/* Send the finished job's answer, or its error. */
 static enum MHD_Result send_answer(request *req)
 {
-    if (req->job.error.kind != GJ_OK)
-        return send_error(req, &req->job.error);
+    job *j = &req->job;
+    if (j->error.kind != GJ_OK)
+        return send_error(req, &j->error);
+    if (j->fixed != NULL)
+        return send_response(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;
-    char *body = buf_take(&req->job.answer, &len);
+    char *body = buf_take(&j->answer, &len);
     if (body == NULL) {
         body = malloc(1); /* an empty answer still needs a buffer to free */
         if (body == NULL)
             return MHD_NO;
     }
-    const char *type = req->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
-    return send_response(req, MHD_HTTP_OK, type, body, len, 0);
+    return send_response(req, j->ok_status, j->type, body, len, 0);
+}
+
+/* The request is complete: an error of its route is answered now, an I/O
+ * lane route runs its handler here, a pool route goes to a worker. */
+static enum MHD_Result answer_complete(request *req)
+{
+    if (req->match.error.kind != GJ_OK)
+        return send_error(req, &req->match.error);
+    if (req->match.row->lane == LANE_POOL)
+        return dispatch(req);
+    req->output = MEDIA_JSON;
+    prepare_job(req, answered_here);
+    jobs_start(&req->job, req->match.row->handler);
+    return send_answer(req);
 }
 
 /* ---- libmicrohttpd callbacks ---------------------------------------- */
@@ -482,13 +386,13 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
     else
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
-    req->route = route_match(method, url);
+    routes_match(req->method, req->path, &req->match);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     req->track = ctx ? ctx->socket_context : NULL;
-    atomic_fetch_add(&h->in_flight, 1);
+    atomic_fetch_add(&h->app->in_flight, 1);
     return req;
 }
 
@@ -533,26 +437,10 @@ static enum MHD_Result first_call(request *req)
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);
-    if (route_is_job(req->route.kind))
+    if (wants_body(req))
         return begin_job(req);
     req->state = READING;
     return MHD_YES;
-}
-
-static enum MHD_Result answer_other(request *req)
-{
-    switch (req->route.kind) {
-    case ROUTE_GAMES:
-    case ROUTE_HEALTH:
-    case ROUTE_SPEC:
-    case ROUTE_DOCS:
-    case ROUTE_READY:
-    case ROUTE_METRICS:
-    case ROUTE_PLAYGROUND:
-        return answer_get(req);
-    default:
-        return answer_route_error(req);
-    }
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -573,7 +461,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
-        return route_is_job(req->route.kind) ? dispatch(req) : answer_other(req);
+        return answer_complete(req);
     case ANSWERED:
         return send_answer(req);
     case QUEUED:
@@ -613,8 +501,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     access_entry a = {
         .method = req->method,
         .path = req->path,
-        .game =
-            req->route.game && req->route.kind != ROUTE_BAD_METHOD ? req->route.game->name : NULL,
+        .game = req->match.error.kind == GJ_OK && req->match.game ? req->match.game->name : NULL,
         .status = req->sent_status,
         .bytes_in = req->received,
         .bytes_out = req->sent_bytes,
@@ -627,14 +514,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .end = termination_name(toe),
     };
     log_access(&a);
-    metrics_request(h->metrics, req->route.kind == ROUTE_SOLVE ? req->route.game : NULL,
-                    req->sent_status, req->received, req->sent_bytes);
-    conntrack_set_busy(h->tracker, req->track, 0); /* the next request's clock starts */
+    const route_row *row = req->match.row;
+    int counted = req->match.error.kind == GJ_OK && row->game_metrics;
+    metrics_request(h->app->metrics, counted ? req->match.game : NULL, req->sent_status,
+                    req->received, req->sent_bytes);
+    conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
     free(req->body);
     buf_free(&req->job.answer);
     free(req);
     *con_cls = NULL;
-    atomic_fetch_sub(&h->in_flight, 1);
+    atomic_fetch_sub(&h->app->in_flight, 1);
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
@@ -644,9 +533,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-        *socket_context = info ? conntrack_open(h->tracker, info->connect_fd) : NULL;
+        *socket_context = info ? conntrack_open(h->app->tracker, info->connect_fd) : NULL;
     } else {
-        conntrack_close(h->tracker, *socket_context);
+        conntrack_close(h->app->tracker, *socket_context);
         *socket_context = NULL;
     }
 }
@@ -672,8 +561,9 @@ static int resolve(const char *host, long port, struct sockaddr_storage *out, in
     return 0;
 }
 
-gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
+gj_http *http_start(gj_app *app, gj_error *e)
 {
+    const gj_config *cfg = app->cfg;
     struct sockaddr_storage addr;
     int ipv6 = 0;
     if (resolve(cfg->host, cfg->port, &addr, &ipv6, e) != 0)
@@ -684,23 +574,9 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
         gj_fail_nomem(e);
         return NULL;
     }
+    h->app = app;
     h->cfg = cfg;
-    h->pool = pool;
     h->id_base = (uint64_t)time(NULL) << 32;
-    h->catalog = catalog_render(cfg, &h->catalog_len);
-    h->metrics = metrics_create();
-    h->tracker = conntrack_start((double)cfg->request_timeout);
-    h->cache = cfg->cache_bytes > 0 ? cache_create((size_t)cfg->cache_bytes, NULL) : NULL;
-    if (h->catalog == NULL || h->metrics == NULL || h->tracker == NULL ||
-        (cfg->cache_bytes > 0 && h->cache == NULL)) {
-        cache_free(h->cache);
-        free(h->catalog);
-        metrics_free(h->metrics);
-        conntrack_stop(h->tracker);
-        free(h);
-        gj_fail_nomem(e);
-        return NULL;
-    }
 
     /* poll(), not epoll: libmicrohttpd 0.9.75's epoll loop loses a
      * resumption when a worker resumes a connection right after it was
@@ -722,10 +598,6 @@ gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e)
     if (h->daemon == NULL) {
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
                 cfg->host, cfg->port);
-        free(h->catalog);
-        metrics_free(h->metrics);
-        conntrack_stop(h->tracker);
-        cache_free(h->cache);
         free(h);
         return NULL;
     }
@@ -741,7 +613,6 @@ unsigned http_port(const gj_http *h)
 
 void http_stop_accepting(gj_http *h)
 {
-    atomic_store(&h->draining, 1);
     MHD_socket fd = MHD_quiesce_daemon(h->daemon);
     if (fd != MHD_INVALID_SOCKET)
         close(fd);
@@ -751,11 +622,11 @@ int http_wait_idle(gj_http *h, double seconds)
 {
     struct timespec tick = {0, 10 * 1000 * 1000};
     for (double waited = 0; waited < seconds; waited += 0.01) {
-        if (atomic_load(&h->in_flight) == 0)
+        if (atomic_load(&h->app->in_flight) == 0)
             return 1;
         nanosleep(&tick, NULL);
     }
-    return atomic_load(&h->in_flight) == 0;
+    return atomic_load(&h->app->in_flight) == 0;
 }
 
 void http_stop(gj_http *h)
@@ -763,9 +634,5 @@ void http_stop(gj_http *h)
     if (h == NULL)
         return;
     MHD_stop_daemon(h->daemon);
-    conntrack_stop(h->tracker);
-    metrics_free(h->metrics);
-    cache_free(h->cache);
-    free(h->catalog);
     free(h);
 }

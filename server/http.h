@@ -1,24 +1,22 @@
 /* http.h - the HTTP front: libmicrohttpd with internal polling threads.
  *
- * I/O threads route requests, read bodies under the size limit and answer
- * everything cheap themselves; a solve is handed to the worker pool with its
- * connection suspended, and the worker resumes it with the answer.  I/O
- * threads never run a solver and workers never touch a socket.
+ * I/O threads route requests (routes.h), read bodies under the size limit
+ * and run the I/O lane's handlers themselves; a pool route's job is handed
+ * to the worker pool with its connection suspended, and the worker resumes
+ * it with the answer.  I/O threads never run a solver and workers never
+ * touch a socket.  The application (app.h) starts and stops it.
  *
  * Shutdown: http_stop_accepting, then http_wait_idle (every request that
  * had begun is answered), then pool_drain, then http_stop. */
 #ifndef GJ_HTTP_H
 #define GJ_HTTP_H
 
-#include "config.h"
+#include "app.h"
 #include "error.h"
-#include "pool.h"
 
-typedef struct gj_http gj_http;
-
-/* Bind and start serving.  NULL with *e filled when the address cannot be
- * bound or the daemon cannot start. */
-gj_http *http_start(const gj_config *cfg, gj_pool *pool, gj_error *e);
+/* Bind and start serving app's routes.  NULL with *e filled when the
+ * address cannot be bound or the daemon cannot start. */
+gj_http *http_start(gj_app *app, gj_error *e);
 
 /* The bound port (useful with port 0). */
 unsigned http_port(const gj_http *h);

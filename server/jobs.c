@@ -1,4 +1,5 @@
-/* jobs.c - solve, analyze, judge and batch on the worker pool. */
+/* jobs.c - the start of every job, and the POST routes' handlers:
+ * solve, analyze, judge and batch (jobs.h). */
 #include "jobs.h"
 
 #include <jansson.h>
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "errors.h"
 #include "games.h"
 #include "json_in.h"
 #include "judge.h"
@@ -29,34 +32,45 @@ static void succeed_or_fail(job *j, int rc)
         fail(j);
 }
 
-/* ---- solve, analyze ------------------------------------------------- */
-
-static void run_solve(job *j)
+/* Settle the job as succeed_or_fail does and hand it back. */
+static void finish(job *j, int rc)
 {
-    const gj_game *g = j->game;
-    int rc = solve_position_cached(g, config_game_limits(j->cfg, g), j->input, j->body, j->len,
-                                   j->output, j->cache, &j->answer, &j->t, &j->how, &j->error);
-    /* Failed parses count too: a parse histogram without them would hide
-     * the time spent refusing input. */
-    metrics_solve_times(j->metrics, g, j->t.parse_ms, j->t.solve_ms);
     succeed_or_fail(j, rc);
+    j->done(j);
 }
 
-static void run_analyze(job *j)
+/* The limits in force for the job's game. */
+static const long *job_limits(const job *j, const gj_game *g)
+{
+    return config_game_limits(j->app->cfg, g);
+}
+
+/* ---- solve, analyze ------------------------------------------------- */
+
+void jobs_solve(job *j)
+{
+    const gj_game *g = j->game;
+    int rc = solve_position_cached(g, job_limits(j, g), j->input, j->body, j->len, j->output,
+                                   j->app->cache, &j->answer, &j->t, &j->how, &j->error);
+    /* Failed parses count too: a parse histogram without them would hide
+     * the time spent refusing input. */
+    metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
+    finish(j, rc);
+}
+
+void jobs_analyze(job *j)
 {
     const gj_game *g = j->game;
     if (g->analyze == NULL) {
-        gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name);
-        fail(j);
+        finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name));
         return;
     }
     unsigned long long start = solve_clock_ns();
-    gj_error_clear(&j->error);
-    int rc = g->analyze(j->body, j->len, config_game_limits(j->cfg, g), &j->answer, &j->error);
+    int rc = g->analyze(j->body, j->len, job_limits(j, g), &j->answer, &j->error);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
-    succeed_or_fail(j, rc);
+    finish(j, rc);
 }
 
 /* ---- judge ---------------------------------------------------------- */
@@ -72,26 +86,25 @@ static void blame_input(gj_error *e)
     }
 }
 
-static void run_judge(job *j)
+void jobs_judge(job *j)
 {
     static const char *const keys[] = {"input", "output", NULL};
     const char *input, *output;
     size_t input_len, output_len;
-    gj_error_clear(&j->error);
     json_t *root = jin_load_object(j->body, j->len, keys, &j->error);
     if (root == NULL ||
         jin_string(json_object_get(root, "input"), "input", -1, &input, &input_len, &j->error) ||
         jin_string(json_object_get(root, "output"), "output", -1, &output, &output_len,
                    &j->error)) {
         json_decref(root);
-        fail(j);
+        finish(j, -1);
         return;
     }
     gj_buf expected;
     buf_init(&expected);
     const gj_game *g = j->game;
-    int rc = solve_position_cached(g, config_game_limits(j->cfg, g), MEDIA_TEXT, input, input_len,
-                                   MEDIA_TEXT, j->cache, &expected, &j->t, &j->how, &j->error);
+    int rc = solve_position_cached(g, job_limits(j, g), MEDIA_TEXT, input, input_len, MEDIA_TEXT,
+                                   j->app->cache, &expected, &j->t, &j->how, &j->error);
     if (rc == 0) {
         judge_result r;
         judge_compare(expected.data ? expected.data : "", expected.len, output, output_len, &r);
@@ -101,7 +114,7 @@ static void run_judge(job *j)
     }
     buf_free(&expected);
     json_decref(root);
-    succeed_or_fail(j, rc);
+    finish(j, rc);
 }
 
 /* ---- batch ---------------------------------------------------------- */
@@ -287,8 +300,7 @@ static void finish_batch(batch *b)
     buf_put_long(&j->answer, (long long)(b->n - ok));
     buf_putc(&j->answer, '}');
     free_batch(b);
-    succeed_or_fail(j, 0);
-    j->done(j);
+    finish(j, 0);
 }
 
 static void run_item(void *arg)
@@ -300,9 +312,9 @@ static void run_item(void *arg)
         solve_timing t;
         const gj_game *g = it->game;
         int rc =
-            solve_position_cached(g, config_game_limits(j->cfg, g), it->input, it->body, it->len,
-                                  it->output, j->cache, &it->answer, &t, &it->how, &it->error);
-        metrics_solve_times(j->metrics, g, t.parse_ms, t.solve_ms);
+            solve_position_cached(g, job_limits(j, g), it->input, it->body, it->len, it->output,
+                                  j->app->cache, &it->answer, &t, &it->how, &it->error);
+        metrics_solve_times(j->app->metrics, g, t.parse_ms, t.solve_ms);
         if (rc != 0 && it->error.kind == GJ_OK)
             gj_fail(&it->error, GJ_INTERNAL, "%s: the solve failed without saying why", g->name);
         if (rc != 0)
@@ -320,7 +332,7 @@ static batch *read_batch(job *j)
     if (root == NULL)
         return NULL;
     const json_t *items = json_object_get(root, "items");
-    if (jin_array(items, "items", -1, 1, (size_t)j->cfg->batch_max_items, &j->error) != 0) {
+    if (jin_array(items, "items", -1, 1, (size_t)j->app->cfg->batch_max_items, &j->error) != 0) {
         json_decref(root);
         return NULL;
     }
@@ -350,43 +362,43 @@ static batch *read_batch(job *j)
 
 /* Items go to the pool so idle workers share them; one the queue has no
  * room for runs here.  The worker that finishes the last item answers. */
-static void run_batch(job *j)
+void jobs_batch(job *j)
 {
-    gj_error_clear(&j->error);
     batch *b = read_batch(j);
     if (b == NULL) {
-        fail(j);
-        j->done(j);
+        finish(j, -1);
         return;
     }
     atomic_store(&b->remaining, b->n);
     size_t n = b->n;
     for (size_t i = 1; i < n; i++)
-        if (b->items[i].error.kind != GJ_OK || pool_submit(j->pool, run_item, &b->items[i]) != 0)
+        if (b->items[i].error.kind != GJ_OK ||
+            pool_submit(j->app->pool, run_item, &b->items[i]) != 0)
             run_item(&b->items[i]);
     run_item(&b->items[0]); /* may finish the batch: b is gone after this */
 }
 
 /* ---- entry ---------------------------------------------------------- */
 
-void jobs_run(job *j)
+void jobs_start(job *j, job_handler handler)
 {
     buf_init(&j->answer);
+    gj_error_clear(&j->error);
+    j->ok_status = 200;
+    j->type = j->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
+    j->fixed = NULL;
+    j->fixed_len = 0;
     j->how = SOLVE_UNCACHED;
     memset(&j->t, 0, sizeof j->t);
-    switch (j->kind) {
-    case ROUTE_BATCH:
-        run_batch(j);
-        return; /* done() already ran, or will on another worker */
-    case ROUTE_ANALYZE:
-        run_analyze(j);
-        break;
-    case ROUTE_JUDGE:
-        run_judge(j);
-        break;
-    default:
-        run_solve(j);
-        break;
+    j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;
+    double waited = (double)j->wait_ns / 1e9;
+    if (waited > (double)j->app->cfg->request_timeout) {
+        gj_fail(&j->error, GJ_OVERLOADED,
+                "the request waited %.1f s for a worker, past the %ld s limit "
+                "(--request-timeout); retry shortly",
+                waited, j->app->cfg->request_timeout);
+        j->done(j);
+        return;
     }
-    j->done(j);
+    handler(j);
 }

@@ -16,9 +16,8 @@
 #include "buf.h"
 #include "config.h"
 #include "games.h"
-#include "http.h"
+#include "app.h"
 #include "log.h"
-#include "pool.h"
 #include "solve.h"
 
 #ifndef GJ_VERSION
@@ -133,33 +132,21 @@ static int serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    gj_pool *pool = pool_create((int)cfg.workers, (int)cfg.queue);
-    if (pool == NULL) {
-        fprintf(stderr, "gamejudge: cannot start %ld worker threads\n", cfg.workers);
-        return 1;
-    }
-    gj_http *http = http_start(&cfg, pool, &e);
-    if (http == NULL) {
+    gj_app *app = app_start(&cfg, &e);
+    if (app == NULL) {
         fprintf(stderr, "gamejudge: %s\n", e.message);
-        pool_destroy(pool);
         return 1;
     }
     int bracket = strchr(cfg.host, ':') != NULL;
     printf("listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.host, bracket ? "]" : "",
-           http_port(http));
+           app_port(app));
     fflush(stdout);
 
     int sig = 0;
     sigwait(&stop, &sig);
     const char *why[] = {"signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL};
     log_event("info", "draining", why);
-    http_stop_accepting(http);
-    int idle = http_wait_idle(http, (double)cfg.grace);
-    pool_drain(pool); /* every job answered, so no connection stays suspended */
-    if (!idle)
-        idle = http_wait_idle(http, 5);
-    http_stop(http);
-    pool_destroy(pool);
+    int idle = app_stop(app);
     const char *how[] = {"in_time", idle ? "yes" : "no (grace expired)", NULL};
     log_event(idle ? "info" : "warn", "stopped", how);
     return 0;

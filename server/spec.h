@@ -1,4 +1,4 @@
-/* spec.h - api/openapi.yaml, its HTML rendering (scripts/build-docs) and
+/* spec.h - api/openapi.yaml, its HTML rendering (scripts/build-docs.mjs) and
  * the playground page (web/playground.html), compiled into the binary at
  * build time. */
 #ifndef GJ_SPEC_H

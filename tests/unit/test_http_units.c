@@ -8,55 +8,71 @@
 #include "harness.h"
 #include "errors.h"
 #include "media.h"
-#include "route.h"
+#include "pages.h"
+#include "routes.h"
 
+/* handler: the row the path matched, also with the wrong method; NULL
+ * where the path names no endpoint (then the match has no row) or no game. */
 static const struct {
     const char *method, *path;
-    route_kind kind;
+    gj_error_kind error;
+    job_handler handler; /* the row matched, NULL when none */
     const char *game, *allow;
 } routes[] = {
-    {"POST", "/solve/grid-walk", ROUTE_SOLVE, "grid-walk", "POST"},
-    {"POST", "/solve/staircase-chess", ROUTE_SOLVE, "staircase-chess", "POST"},
-    {"GET", "/solve/grid-walk", ROUTE_BAD_METHOD, "grid-walk", "POST"},
-    {"POST", "/solve/chess", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"GET", "/solve/chess", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"POST", "/solve/", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"POST", "/solve/grid-walk/x", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"GET", "/games", ROUTE_GAMES, NULL, "GET, HEAD"},
-    {"HEAD", "/games", ROUTE_GAMES, NULL, "GET, HEAD"},
-    {"POST", "/games", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
-    {"GET", "/healthz", ROUTE_HEALTH, NULL, "GET, HEAD"},
-    {"GET", "/openapi.yaml", ROUTE_SPEC, NULL, "GET, HEAD"},
-    {"GET", "/docs", ROUTE_DOCS, NULL, "GET, HEAD"},
-    {"PUT", "/docs", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
-    {"GET", "/readyz", ROUTE_READY, NULL, "GET, HEAD"},
-    {"GET", "/metrics", ROUTE_METRICS, NULL, "GET, HEAD"},
-    {"POST", "/metrics", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
-    {"GET", "/", ROUTE_PLAYGROUND, NULL, "GET, HEAD"},
-    {"POST", "/", ROUTE_BAD_METHOD, NULL, "GET, HEAD"},
-    {"GET", "//", ROUTE_NOT_FOUND, NULL, NULL},
-    {"POST", "/analyze/grid-walk", ROUTE_ANALYZE, "grid-walk", "POST"},
-    {"GET", "/analyze/grid-walk", ROUTE_BAD_METHOD, "grid-walk", "POST"},
-    {"POST", "/analyze/chess", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"POST", "/judge/nim-shortcuts", ROUTE_JUDGE, "nim-shortcuts", "POST"},
-    {"POST", "/judge/", ROUTE_UNKNOWN_GAME, NULL, NULL},
-    {"POST", "/batch", ROUTE_BATCH, NULL, "POST"},
-    {"GET", "/batch", ROUTE_BAD_METHOD, NULL, "POST"},
-    {"POST", "/batch/", ROUTE_NOT_FOUND, NULL, NULL},
-    {"GET", "/games/", ROUTE_NOT_FOUND, NULL, NULL},
-    {"GET", "/GAMES", ROUTE_NOT_FOUND, NULL, NULL},
-    {"BREW", "/nothing", ROUTE_NOT_FOUND, NULL, NULL},
+    {"POST", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "POST"},
+    {"POST", "/solve/staircase-chess", GJ_OK, jobs_solve, "staircase-chess", "POST"},
+    {"GET", "/solve/grid-walk", GJ_BAD_METHOD, jobs_solve, "grid-walk", "POST"},
+    {"POST", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"POST", "/solve/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"POST", "/solve/grid-walk/x", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/games", GJ_OK, pages_games, NULL, "GET, HEAD"},
+    {"HEAD", "/games", GJ_OK, pages_games, NULL, "GET, HEAD"},
+    {"POST", "/games", GJ_BAD_METHOD, pages_games, NULL, "GET, HEAD"},
+    {"GET", "/healthz", GJ_OK, pages_health, NULL, "GET, HEAD"},
+    {"GET", "/openapi.yaml", GJ_OK, pages_spec, NULL, "GET, HEAD"},
+    {"GET", "/docs", GJ_OK, pages_docs, NULL, "GET, HEAD"},
+    {"PUT", "/docs", GJ_BAD_METHOD, pages_docs, NULL, "GET, HEAD"},
+    {"GET", "/readyz", GJ_OK, pages_ready, NULL, "GET, HEAD"},
+    {"GET", "/metrics", GJ_OK, pages_metrics, NULL, "GET, HEAD"},
+    {"POST", "/metrics", GJ_BAD_METHOD, pages_metrics, NULL, "GET, HEAD"},
+    {"GET", "/", GJ_OK, pages_playground, NULL, "GET, HEAD"},
+    {"POST", "/", GJ_BAD_METHOD, pages_playground, NULL, "GET, HEAD"},
+    {"GET", "//", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"POST", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "POST"},
+    {"GET", "/analyze/grid-walk", GJ_BAD_METHOD, jobs_analyze, "grid-walk", "POST"},
+    {"POST", "/analyze/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"POST", "/judge/nim-shortcuts", GJ_OK, jobs_judge, "nim-shortcuts", "POST"},
+    {"POST", "/judge/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"POST", "/batch", GJ_OK, jobs_batch, NULL, "POST"},
+    {"GET", "/batch", GJ_BAD_METHOD, jobs_batch, NULL, "POST"},
+    {"POST", "/batch/", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/games/", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/GAMES", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"BREW", "/nothing", GJ_NOT_FOUND, NULL, NULL, NULL},
 };
 
 START_TEST(test_route_table)
 {
-    route r = route_match(routes[_i].method, routes[_i].path);
-    ck_assert_msg(r.kind == routes[_i].kind, "%s %s: kind %d", routes[_i].method, routes[_i].path,
-                  r.kind);
+    route_match m;
+    routes_match(routes[_i].method, routes[_i].path, &m);
+    ck_assert_msg(m.error.kind == routes[_i].error, "%s %s: error kind %d", routes[_i].method,
+                  routes[_i].path, m.error.kind);
+    ck_assert_msg(m.error.kind == GJ_OK || m.error.message[0] != '\0', "%s %s: no message",
+                  routes[_i].method, routes[_i].path);
+    if (routes[_i].handler != NULL) {
+        ck_assert_ptr_nonnull(m.row);
+        ck_assert_msg(m.row->handler == routes[_i].handler, "%s %s: another handler",
+                      routes[_i].method, routes[_i].path);
+        /* A body to work on goes to the pool; everything else stays on the I/O thread. */
+        ck_assert_int_eq(m.row->lane, strcmp(m.row->allow, "POST") == 0 ? LANE_POOL : LANE_IO);
+    } else if (routes[_i].error == GJ_NOT_FOUND) {
+        ck_assert_ptr_null(m.row);
+    }
     if (routes[_i].game)
-        ck_assert_str_eq(r.game->name, routes[_i].game);
+        ck_assert_str_eq(m.game->name, routes[_i].game);
     if (routes[_i].allow)
-        ck_assert_str_eq(r.allow, routes[_i].allow);
+        ck_assert_str_eq(m.row->allow, routes[_i].allow);
 }
 END_TEST
 

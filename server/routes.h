@@ -1,0 +1,47 @@
+/* routes.h - the route table: a row per endpoint, a handler per row.
+ *
+ * A row names the path (or, for the per-game routes, the prefix before the
+ * game's name), the methods it takes, its handler (a job handler, jobs.h)
+ * and its lane: LANE_IO rows are answered on the I/O thread as soon as the
+ * request is complete, LANE_POOL rows (a POST with a body) go to a worker.
+ * Adding an endpoint is one row here and one handler.
+ *
+ * Matching is a pure function of the method and the path (no query
+ * string), so it is unit-tested without a server: an unknown path is 404
+ * whatever the method, an unknown game 404 unknown_game, and a known path
+ * with another method 405, with `allow` for the Allow header. */
+#ifndef GJ_ROUTES_H
+#define GJ_ROUTES_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "game.h"
+#include "jobs.h"
+
+typedef enum route_lane {
+    LANE_IO,   /* cheap: answered on the I/O thread */
+    LANE_POOL, /* a body to work on: a worker answers */
+} route_lane;
+
+typedef struct route_row {
+    const char *path;  /* the exact path, or with per_game the prefix */
+    bool per_game;     /* the rest of the path names a game */
+    const char *allow; /* the methods taken, as the Allow header lists them */
+    route_lane lane;
+    job_handler handler;
+    bool text_answer;  /* may answer judge text (?format=text, Accept); others JSON only */
+    bool game_metrics; /* counted per game in the request metrics */
+    const char *csp;   /* Content-Security-Policy of its answers, or NULL */
+} route_row;
+
+typedef struct route_match {
+    const route_row *row; /* NULL when the path names no endpoint */
+    const gj_game *game;  /* the per-game rows */
+    gj_error error;       /* GJ_OK, or not_found, unknown_game, method_not_allowed */
+} route_match;
+
+/* Match method and path against the table into *m. */
+void routes_match(const char *method, const char *path, route_match *m);
+
+#endif
