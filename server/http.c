@@ -79,6 +79,8 @@ typedef struct request {
 
 /* ---- responses ----------------------------------------------------- */
 
+/* Queue the answer with the headers every answer carries and those its
+ * route or status adds; the body is freed unless it is static. */
 static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
                                      size_t len, int body_is_static)
 {
@@ -195,6 +197,8 @@ static enum MHD_Result begin_job(request *req)
     return MHD_YES;
 }
 
+/* Grow the body buffer to hold `need` bytes (doubling, capped at
+ * --max-body) plus the parsers' NUL guard: 0, or -1 when memory is short. */
 static int grow_body(request *req, size_t need)
 {
     size_t cap = req->cap ? req->cap : 4096;
@@ -210,6 +214,8 @@ static int grow_body(request *req, size_t need)
     return 0;
 }
 
+/* Take one chunk of the body: kept for a pool route, counted and dropped
+ * otherwise; past --max-body the body is dropped and 413 follows. */
 static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
 {
     size_t n = *size;
@@ -285,6 +291,8 @@ static void run_job(void *arg)
     jobs_start(&req->job, req->match.row->handler);
 }
 
+/* Hand a complete pool-route request to a worker, or refuse it with 503
+ * at once when no queue place is free. */
 static enum MHD_Result dispatch(request *req)
 {
     if (req->state == DISCARDING)
@@ -344,6 +352,7 @@ static enum MHD_Result answer_complete(request *req)
 
 /* ---- libmicrohttpd callbacks ---------------------------------------- */
 
+/* 1 for a client's X-Request-Id worth echoing: 1-128 visible ASCII bytes. */
 static int valid_request_id(const char *id)
 {
     size_t n = 0;
@@ -353,6 +362,7 @@ static int valid_request_id(const char *id)
     return n > 0;
 }
 
+/* The peer's address as text into out, "-" when unknown. */
 static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
 {
     const union MHD_ConnectionInfo *info =
@@ -369,6 +379,8 @@ static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
                   (socklen_t)cap);
 }
 
+/* A request for this call's method and URL, routed, with its id (the
+ * client's X-Request-Id when valid); NULL when memory is short. */
 static request *new_request(gj_http *h, struct MHD_Connection *conn, const char *method,
                             const char *url)
 {
@@ -406,6 +418,8 @@ typedef struct length_headers {
     int conflict;
 } length_headers;
 
+/* Header iterator: note the first Content-Length and whether another one
+ * differs from it. */
 static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const char *key,
                                    const char *value)
 {
@@ -420,6 +434,8 @@ static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+/* The headers are in: refuse what can be refused before the body, then
+ * start reading it. */
 static enum MHD_Result first_call(request *req)
 {
     /* libmicrohttpd reads the first of several Content-Length headers; a
@@ -443,6 +459,8 @@ static enum MHD_Result first_call(request *req)
     return MHD_YES;
 }
 
+/* libmicrohttpd's access handler: one call per state change of a request
+ * (headers, each body chunk, the end, and after a resume). */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -473,6 +491,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return MHD_NO;
 }
 
+/* How a request ended, as the access log's `end` names it. */
 static const char *termination_name(enum MHD_RequestTerminationCode toe)
 {
     switch (toe) {
@@ -490,6 +509,7 @@ static const char *termination_name(enum MHD_RequestTerminationCode toe)
     }
 }
 
+/* libmicrohttpd's end of a request: log it, count it, free it. */
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -526,6 +546,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     atomic_fetch_sub(&h->app->in_flight, 1);
 }
 
+/* libmicrohttpd's connection start and end: (un)track its deadline. */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
@@ -542,6 +563,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 
 /* ---- start and stop -------------------------------------------------- */
 
+/* The address to bind for host and port: 0, or -1 with *e filled. */
 static int resolve(const char *host, long port, struct sockaddr_storage *out, int *ipv6,
                    gj_error *e)
 {

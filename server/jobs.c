@@ -232,6 +232,7 @@ static int read_item(batch_item *it, const json_t *v, size_t i)
     return take_item_body(it, v);
 }
 
+/* Append s (len bytes) as a JSON string; a failure shows in out->failed. */
 static void put_string(gj_buf *out, const char *s, size_t len)
 {
     json_t *str = json_stringn(s, len);
@@ -244,6 +245,7 @@ static void put_string(gj_buf *out, const char *s, size_t len)
     json_decref(str);
 }
 
+/* Append one item's answer object: status, game, and result, output or error. */
 static void write_item(gj_buf *out, batch_item *it)
 {
     buf_puts(out, "{\"status\":");
@@ -273,6 +275,7 @@ static void write_item(gj_buf *out, batch_item *it)
     buf_putc(out, '}');
 }
 
+/* Free the batch and everything its items hold. */
 static void free_batch(batch *b)
 {
     for (size_t i = 0; i < b->n; i++) {
@@ -283,6 +286,7 @@ static void free_batch(batch *b)
     free(b);
 }
 
+/* Write every item's answer in order, free the batch, hand the job back. */
 static void finish_batch(batch *b)
 {
     job *j = b->j;
@@ -303,6 +307,8 @@ static void finish_batch(batch *b)
     finish(j, 0);
 }
 
+/* Solve one item (unless its check already failed it); the last item to
+ * finish answers the whole batch. */
 static void run_item(void *arg)
 {
     batch_item *it = arg;

@@ -18,17 +18,20 @@
 #include "games.h"
 #include "app.h"
 #include "log.h"
+#include "routes.h"
 #include "solve.h"
 
 #ifndef GJ_VERSION
 #define GJ_VERSION "0.0.0"
 #endif
 
+/* `gamejudge --version`. */
 static void print_version(void)
 {
     printf("gamejudge %s\n", GJ_VERSION);
 }
 
+/* The commands, for --help and for a usage error. */
 static void print_usage(FILE *out)
 {
     fputs("usage: gamejudge serve [options]       run the HTTP service\n"
@@ -42,6 +45,7 @@ static void print_usage(FILE *out)
           out);
 }
 
+/* "games: ..." from the registry. */
 static void print_games(FILE *out)
 {
     char names[256];
@@ -49,6 +53,7 @@ static void print_games(FILE *out)
     fprintf(out, "games: %s\n", names);
 }
 
+/* Every game's limits with their defaults and largest values. */
 static void print_limits(FILE *out)
 {
     size_t n;
@@ -62,15 +67,26 @@ static void print_limits(FILE *out)
         }
 }
 
+/* `serve --help`: the routes (from the route table), the options, the limits. */
 static void print_serve_help(void)
 {
     size_t n;
     const gj_option *opts = config_options(&n);
+    size_t nroutes;
+    const route_row *routes = routes_table(&nroutes);
     puts("usage: gamejudge serve [options]\n\n"
-         "Serve POST /solve/<game>, GET /games, GET /healthz and GET /openapi.yaml.\n"
-         "Prints 'listening on http://HOST:PORT' once ready.  SIGTERM or SIGINT stops\n"
-         "accepting, answers every request already received, and exits 0.\n\n"
-         "options (each also read from its environment variable; flags win):");
+         "Serve the routes below.  Prints 'listening on http://HOST:PORT' once ready.\n"
+         "SIGTERM or SIGINT stops accepting, answers every request already received,\n"
+         "and exits 0.\n\n"
+         "routes:");
+    for (size_t i = 0; i < nroutes; i++) {
+        char left[64];
+        /* "GET, HEAD" lists HEAD for the Allow header; GET says it here. */
+        snprintf(left, sizeof left, "%.*s %s%s", (int)strcspn(routes[i].allow, ","),
+                 routes[i].allow, routes[i].path, routes[i].per_game ? "<game>" : "");
+        printf("  %-28s %s\n", left, routes[i].doc);
+    }
+    puts("\noptions (each also read from its environment variable; flags win):");
     for (size_t i = 0; i < n; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s %s", opts[i].flag, opts[i].arg);
@@ -81,6 +97,7 @@ static void print_serve_help(void)
     print_limits(stdout);
 }
 
+/* `solve --help`. */
 static void print_solve_help(void)
 {
     puts("usage: gamejudge solve GAME [--json] [--limit GAME.NAME=V[,...]]\n\n"
@@ -92,6 +109,7 @@ static void print_solve_help(void)
     print_limits(stdout);
 }
 
+/* 1 when `flag` is among the arguments. */
 static int wants(int argc, char **argv, const char *flag)
 {
     for (int i = 0; i < argc; i++)
@@ -102,11 +120,14 @@ static int wants(int argc, char **argv, const char *flag)
 
 /* ---- serve ------------------------------------------------------------ */
 
+/* The environment, as config_load reads it. */
 static const char *env_lookup(const char *name)
 {
     return getenv(name);
 }
 
+/* `gamejudge serve`: configure, start the application, serve until SIGTERM
+ * or SIGINT, drain; the exit status. */
 static int serve(int argc, char **argv)
 {
     gj_config cfg;
@@ -154,6 +175,8 @@ static int serve(int argc, char **argv)
 
 /* ---- solve -------------------------------------------------------------- */
 
+/* All of `in` in a malloc'd buffer with a NUL guard after len bytes;
+ * NULL when it cannot be read or held. */
 static char *read_all(FILE *in, size_t *len)
 {
     gj_buf b;
@@ -179,11 +202,14 @@ static char *read_all(FILE *in, size_t *len)
     return buf_take(&b, len);
 }
 
+/* An environment for `solve`: only GAMEJUDGE_LIMITS is read. */
 static const char *limits_only(const char *name)
 {
     return strcmp(name, "GAMEJUDGE_LIMITS") == 0 ? getenv(name) : NULL;
 }
 
+/* `gamejudge solve GAME`: one position from stdin, its answer to stdout;
+ * the exit status (2 for bad input or usage). */
 static int solve(int argc, char **argv)
 {
     if (argc < 1 || argv[0][0] == '-') {

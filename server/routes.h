@@ -33,6 +33,7 @@ typedef struct route_row {
     bool text_answer;  /* may answer judge text (?format=text, Accept); others JSON only */
     bool game_metrics; /* counted per game in the request metrics */
     const char *csp;   /* Content-Security-Policy of its answers, or NULL */
+    const char *doc;   /* one line for `serve --help` */
 } route_row;
 
 typedef struct route_match {
@@ -40,6 +41,9 @@ typedef struct route_match {
     const gj_game *game;  /* the per-game rows */
     gj_error error;       /* GJ_OK, or not_found, unknown_game, method_not_allowed */
 } route_match;
+
+/* The whole table, in the order `serve --help` lists it. */
+const route_row *routes_table(size_t *count);
 
 /* Match method and path against the table into *m. */
 void routes_match(const char *method, const char *path, route_match *m);
