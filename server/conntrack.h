@@ -7,7 +7,7 @@
  * connection's start or from the end of its previous request, or a reaper
  * thread shuts its socket down (libmicrohttpd then sees the error and
  * closes the connection the normal way).  Requests being solved are exempt:
- * the queue has its own deadline (http.c). */
+ * the queue has its own deadline (jobs_start in jobs.c). */
 #ifndef GJ_CONNTRACK_H
 #define GJ_CONNTRACK_H
 
