@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "games.h"
 #include "json_in.h"
+#include "json_out.h"
 #include "judge.h"
 
 /* The job failed with j->error: drop any partial answer. */
@@ -232,19 +233,6 @@ static int read_item(batch_item *it, const json_t *v, size_t i)
     return take_item_body(it, v);
 }
 
-/* Append s (len bytes) as a JSON string; a failure shows in out->failed. */
-static void put_string(gj_buf *out, const char *s, size_t len)
-{
-    json_t *str = json_stringn(s, len);
-    char *text = str ? json_dumps(str, JSON_ENCODE_ANY) : NULL;
-    if (text == NULL)
-        out->failed = 1;
-    else
-        buf_puts(out, text);
-    free(text);
-    json_decref(str);
-}
-
 /* Append one item's answer object: status, game, and result, output or error. */
 static void write_item(gj_buf *out, batch_item *it)
 {
@@ -260,17 +248,11 @@ static void write_item(gj_buf *out, batch_item *it)
         buf_append(out, it->answer.data, it->answer.len);
     } else if (it->error.kind == GJ_OK) {
         buf_puts(out, ",\"output\":");
-        put_string(out, it->answer.data ? it->answer.data : "", it->answer.len);
+        json_out_append(out, json_stringn(it->answer.data ? it->answer.data : "", it->answer.len),
+                        JSON_ENCODE_ANY);
     } else {
-        json_t *err = errors_object(&it->error, NULL);
-        char *text = err ? json_dumps(err, JSON_COMPACT) : NULL;
         buf_puts(out, ",\"error\":");
-        if (text == NULL)
-            out->failed = 1;
-        else
-            buf_puts(out, text);
-        free(text);
-        json_decref(err);
+        json_out_append(out, errors_object(&it->error, NULL), JSON_COMPACT);
     }
     buf_putc(out, '}');
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
+
 #define QUOTE_MAX 64
 
 typedef struct scanner {
@@ -139,11 +141,5 @@ void judge_write_json(const char *game, const judge_result *r, gj_buf *out)
     }
     json_t *root = json_pack("{s:s,s:s,s:o*}", "game", game, "verdict",
                              judge_verdict_name(r->verdict), "first_difference", diff);
-    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
-    if (text == NULL)
-        out->failed = 1;
-    else
-        buf_puts(out, text);
-    free(text);
-    json_decref(root);
+    json_out_append(out, root, JSON_COMPACT);
 }
