@@ -2,23 +2,31 @@
 #
 #   make fuzz [FUZZ_SECONDS=N]   build every fuzz target and run each for N s
 #   make fuzz-build              only build them (build/fuzz/bin/*)
+#   make fuzz-replay             build them and run every committed input once
 #   make tsan                    the integration suite and the daemon under TSan
 #
-# Targets: <game>-text, <game>-json and <game>-analyze for every game
-# (tests/fuzz/fuzz_game.c compiled per game and mode) and http
-# (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge and
-# /batch).  Seeds
-# are tests/fuzz/corpus/<target>/, read-only; what a run learns goes to
-# build/fuzz/work/<target>/ and crashes to build/fuzz/artifacts/.  Every
-# file in tests/fuzz/regress/<target>/ is replayed before each run.
-# `make check` runs tests/fuzz/check.sh: the replay plus FUZZ_CHECK_SECONDS
-# per target.
+# Targets: <game>-text, <game>-json and <game>-analyze for every game of
+# solvers/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
+# http (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge
+# and /batch).  Seeds are tests/fuzz/corpus/<target>/, read-only; what a run
+# learns goes to build/fuzz/work/<target>/ and crashes to
+# build/fuzz/artifacts/.  Every file in tests/fuzz/regress/<target>/ is
+# replayed before each run.  `make check` runs tests/fuzz/check.sh, which is
+# `make fuzz-replay`: the reproducers and the seeds, each once, no fuzzing,
+# so its result depends only on the tree.
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
-FUZZ_GAMES := matrix-game grid-walk nim-shortcuts prime-chocolate staircase-chess
-FUZZ_TARGETS := $(foreach g,$(FUZZ_GAMES),$(g)-text $(g)-json $(g)-analyze) http
+FUZZ_GAMES := $(shell sed -n 's/^GAME([a-z_]*, "\(.*\)")$$/\1/p' solvers/games.def)
+# A game target's mode is the last word of its name; the value is fuzz_game.c's FUZZ_JSON.
+FUZZ_MODES := text json analyze
+FUZZ_MODE_text := 0
+FUZZ_MODE_json := 1
+FUZZ_MODE_analyze := 2
+FUZZ_GAME_TARGETS := $(foreach g,$(FUZZ_GAMES),$(addprefix $(g)-,$(FUZZ_MODES)))
+FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http
+FUZZ_GAME_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_GAME_TARGETS))
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_TARGETS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 $(WARN) -O1 -g $(FUZZ_SAN) -D_POSIX_C_SOURCE=200809L \
@@ -26,13 +34,17 @@ FUZZ_CFLAGS = -std=c11 $(WARN) -O1 -g $(FUZZ_SAN) -D_POSIX_C_SOURCE=200809L \
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(SOLVER_SRC) $(SERVER_SRC)) \
             $(patsubst $(BUILD)/obj/%,$(FUZZ_BUILD)/obj/%,$(SPEC_OBJ))
 
-.PHONY: fuzz fuzz-build tsan
+.PHONY: fuzz fuzz-build fuzz-replay tsan
 
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: test-deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-replay: test-deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_BUILD) replay $(FUZZ_TARGETS)
 
 # The project's code is instrumented for coverage; libmicrohttpd, jansson
 # and libc are not, which keeps the fuzzer on what this project can fix.
@@ -44,20 +56,14 @@ $(FUZZ_BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(FUZZ_BUILD)/bin/%-text: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$*) -DFUZZ_JSON=0 \
-	  $^ $(PKG_LIBS) -o $@
+# One rule for every game target: <game>-<mode> names both.
+fuzz_mode = $(lastword $(subst -, ,$(1)))
+fuzz_game = $(patsubst %-$(call fuzz_mode,$(1)),%,$(1))
 
-$(FUZZ_BUILD)/bin/%-json: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
+$(FUZZ_GAME_BINS): $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$*) -DFUZZ_JSON=1 \
-	  $^ $(PKG_LIBS) -o $@
-
-$(FUZZ_BUILD)/bin/%-analyze: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$*) -DFUZZ_JSON=2 \
-	  $^ $(PKG_LIBS) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$(call fuzz_game,$*)) \
+	  -DFUZZ_JSON=$(FUZZ_MODE_$(call fuzz_mode,$*)) $^ $(PKG_LIBS) -o $@
 
 $(FUZZ_BUILD)/bin/http: tests/fuzz/fuzz_http.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)

@@ -120,15 +120,35 @@ uint64_t rng_below(uint64_t *state, uint64_t n)
     return rng_next(state) % n;
 }
 
-Suite *harness_suite(const char *name, const harness_case *cases, size_t n, double timeout)
+/* A test case with the timeout the caller asked for, if any. */
+static TCase *new_tcase(const char *name, double timeout)
 {
-    Suite *s = suite_create(name);
-    for (size_t i = 0; i < n; i++) {
-        TCase *tc = tcase_create(cases[i].name);
+    TCase *tc = tcase_create(name);
+    if (timeout > 0)
         tcase_set_timeout(tc, timeout);
+    return tc;
+}
+
+void harness_add(Suite *s, const harness_case *cases, size_t n, double timeout)
+{
+    for (size_t i = 0; i < n; i++) {
+        TCase *tc = new_tcase(cases[i].name, timeout);
         tcase_add_test(tc, cases[i].test);
         suite_add_tcase(s, tc);
     }
+}
+
+void harness_add_loop(Suite *s, const char *name, const TTest *test, int n, double timeout)
+{
+    TCase *tc = new_tcase(name, timeout);
+    tcase_add_loop_test(tc, test, 0, n);
+    suite_add_tcase(s, tc);
+}
+
+Suite *harness_suite(const char *name, const harness_case *cases, size_t n, double timeout)
+{
+    Suite *s = suite_create(name);
+    harness_add(s, cases, n, timeout);
     return s;
 }
 

@@ -45,8 +45,16 @@ typedef struct harness_case {
     const TTest *test;
 } harness_case;
 
-/* A suite with one test case per entry, each allowed `timeout` seconds. */
+/* A suite with one test case per entry, each allowed `timeout` seconds (0:
+ * Check's default, CK_DEFAULT_TIMEOUT or 4 s). */
 Suite *harness_suite(const char *name, const harness_case *cases, size_t n, double timeout);
+
+/* Add one test case per entry to `s`, with a timeout as harness_suite. */
+void harness_add(Suite *s, const harness_case *cases, size_t n, double timeout);
+
+/* Add a test case `name` running `test` once for each _i in [0, n): a table
+ * of inputs, each its own test. */
+void harness_add_loop(Suite *s, const char *name, const TTest *test, int n, double timeout);
 
 /* Run every test of `s` (each in its own process), free it, and return the
  * exit status for main: 0 when all passed. */

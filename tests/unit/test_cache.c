@@ -230,15 +230,20 @@ START_TEST(test_hash_spreads)
 }
 END_TEST
 
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *cache_suite(void)
+{
+    const harness_case cases[] = {
+        {"cache", test_colliding_keys_never_share},
+        {"cache", test_lru_within_budget},
+        {"cache", test_single_flight},
+        {"cache", test_abandoned_claim_passes_on},
+        {"cache", test_hash_spreads},
+    };
+    return harness_suite("cache", cases, sizeof cases / sizeof cases[0], 0);
+}
+
 int main(void)
 {
-    Suite *s = suite_create("cache");
-    TCase *tc = tcase_create("cache");
-    tcase_add_test(tc, test_colliding_keys_never_share);
-    tcase_add_test(tc, test_lru_within_budget);
-    tcase_add_test(tc, test_single_flight);
-    tcase_add_test(tc, test_abandoned_claim_passes_on);
-    tcase_add_test(tc, test_hash_spreads);
-    suite_add_tcase(s, tc);
-    return harness_main(s);
+    return harness_main(cache_suite());
 }

@@ -181,17 +181,21 @@ START_TEST(test_sizes)
 }
 END_TEST
 
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *config_suite(void)
+{
+    const harness_case cases[] = {
+        {"config", test_defaults},          {"config", test_env_then_flags},
+        {"config", test_bad_env_and_usage}, {"config", test_limits},
+        {"config", test_logging_and_grace}, {"config", test_sizes},
+    };
+    Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
+    harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
+                     0);
+    return s;
+}
+
 int main(void)
 {
-    Suite *s = suite_create("config");
-    TCase *tc = tcase_create("config");
-    tcase_add_test(tc, test_defaults);
-    tcase_add_test(tc, test_env_then_flags);
-    tcase_add_loop_test(tc, test_bad_values, 0, (int)(sizeof bad_values / sizeof bad_values[0]));
-    tcase_add_test(tc, test_bad_env_and_usage);
-    tcase_add_test(tc, test_limits);
-    tcase_add_test(tc, test_logging_and_grace);
-    tcase_add_test(tc, test_sizes);
-    suite_add_tcase(s, tc);
-    return harness_main(s);
+    return harness_main(config_suite());
 }

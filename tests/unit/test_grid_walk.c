@@ -906,60 +906,43 @@ START_TEST(test_edge_text_layout)
 }
 END_TEST
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 300);
-    return tc;
-}
-
+/* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *grid_walk_suite(void)
 {
-    Suite *s = suite_create("grid-walk");
-    TCase *tc = tcase("oracle");
-    tcase_add_test(tc, test_oracle_every_small_grid);
-    tcase_add_test(tc, test_oracle_random_grids);
-    tcase_add_test(tc, test_oracle_full_boards);
-    tcase_add_test(tc, test_oracle_greedy_traps);
-    tcase_add_test(tc, test_oracle_rooms_of_traps);
-    suite_add_tcase(s, tc);
-    tc = tcase("data");
-    tcase_add_test(tc, test_data_files);
-    tcase_add_test(tc, test_api_example);
-    suite_add_tcase(s, tc);
-    tc = tcase("text errors");
-    tcase_add_test(tc, test_text_empty);
-    tcase_add_test(tc, test_text_not_a_number);
-    tcase_add_test(tc, test_text_size_out_of_range);
-    tcase_add_test(tc, test_text_too_few_rows);
-    tcase_add_test(tc, test_text_bad_character);
-    tcase_add_test(tc, test_text_wrong_row_length);
-    tcase_add_test(tc, test_text_trailing_garbage);
-    tcase_add_test(tc, test_text_limits_configurable);
-    suite_add_tcase(s, tc);
-    tc = tcase("json errors");
-    tcase_add_test(tc, test_json_not_an_object);
-    tcase_add_test(tc, test_json_fields);
-    tcase_add_test(tc, test_json_row_count);
-    tcase_add_test(tc, test_json_row_type);
-    tcase_add_test(tc, test_json_width);
-    tcase_add_test(tc, test_json_ragged);
-    tcase_add_test(tc, test_json_bad_character);
-    suite_add_tcase(s, tc);
-    tc = tcase("large");
-    tcase_add_test(tc, test_large_full_boards);
-    tcase_add_test(tc, test_large_random_board);
-    tcase_add_test(tc, test_raised_limits_rooms);
-    tcase_add_test(tc, test_raised_limits_corridor);
-    tcase_add_test(tc, test_raised_limits_random);
-    suite_add_tcase(s, tc);
-    tc = tcase("edge");
-    tcase_add_test(tc, test_edge_single_cell);
-    tcase_add_test(tc, test_edge_all_blocked_and_all_free);
-    tcase_add_test(tc, test_edge_lines);
-    tcase_add_test(tc, test_edge_text_layout);
-    suite_add_tcase(s, tc);
-    return s;
+    const harness_case cases[] = {
+        {"oracle", test_oracle_every_small_grid},
+        {"oracle", test_oracle_random_grids},
+        {"oracle", test_oracle_full_boards},
+        {"oracle", test_oracle_greedy_traps},
+        {"oracle", test_oracle_rooms_of_traps},
+        {"data", test_data_files},
+        {"data", test_api_example},
+        {"text errors", test_text_empty},
+        {"text errors", test_text_not_a_number},
+        {"text errors", test_text_size_out_of_range},
+        {"text errors", test_text_too_few_rows},
+        {"text errors", test_text_bad_character},
+        {"text errors", test_text_wrong_row_length},
+        {"text errors", test_text_trailing_garbage},
+        {"text errors", test_text_limits_configurable},
+        {"json errors", test_json_not_an_object},
+        {"json errors", test_json_fields},
+        {"json errors", test_json_row_count},
+        {"json errors", test_json_row_type},
+        {"json errors", test_json_width},
+        {"json errors", test_json_ragged},
+        {"json errors", test_json_bad_character},
+        {"large", test_large_full_boards},
+        {"large", test_large_random_board},
+        {"large", test_raised_limits_rooms},
+        {"large", test_raised_limits_corridor},
+        {"large", test_raised_limits_random},
+        {"edge", test_edge_single_cell},
+        {"edge", test_edge_all_blocked_and_all_free},
+        {"edge", test_edge_lines},
+        {"edge", test_edge_text_layout},
+    };
+    return harness_suite("grid-walk", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)

@@ -984,39 +984,24 @@ START_TEST(test_write_key)
 }
 END_TEST
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 300);
-    return tc;
-}
-
+/* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *analysis_suite(void)
 {
-    Suite *s = suite_create("grid-walk analysis");
-    TCase *tc = tcase("oracle");
-    tcase_add_test(tc, test_oracle_every_small_position);
-    tcase_add_test(tc, test_oracle_random_positions);
-    suite_add_tcase(s, tc);
-    tc = tcase("large");
-    tcase_add_test(tc, test_large_random_positions);
-    tcase_add_test(tc, test_large_corridors);
-    tcase_add_test(tc, test_raised_limits_long_path);
-    tcase_add_test(tc, test_opening_large);
-    suite_add_tcase(s, tc);
-    tc = tcase("edge");
-    tcase_add_test(tc, test_edge_cases);
-    suite_add_tcase(s, tc);
-    tc = tcase("bad input");
-    tcase_add_test(tc, test_bad_json);
-    tcase_add_test(tc, test_bad_grid);
-    tcase_add_test(tc, test_bad_path);
-    tcase_add_test(tc, test_bad_max_moves);
-    suite_add_tcase(s, tc);
-    tc = tcase("key");
-    tcase_add_test(tc, test_write_key);
-    suite_add_tcase(s, tc);
-    return s;
+    const harness_case cases[] = {
+        {"oracle", test_oracle_every_small_position},
+        {"oracle", test_oracle_random_positions},
+        {"large", test_large_random_positions},
+        {"large", test_large_corridors},
+        {"large", test_raised_limits_long_path},
+        {"large", test_opening_large},
+        {"edge", test_edge_cases},
+        {"bad input", test_bad_json},
+        {"bad input", test_bad_grid},
+        {"bad input", test_bad_path},
+        {"bad input", test_bad_max_moves},
+        {"key", test_write_key},
+    };
+    return harness_suite("grid-walk analysis", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)

@@ -116,14 +116,19 @@ START_TEST(test_json_answer)
 }
 END_TEST
 
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *judge_suite(void)
+{
+    const harness_case cases[] = {
+        {"judge", test_whitespace_does_not_matter},
+        {"judge", test_layout_is_presentation},
+        {"judge", test_wrong_answer_first_difference},
+        {"judge", test_json_answer},
+    };
+    return harness_suite("judge", cases, sizeof cases / sizeof cases[0], 0);
+}
+
 int main(void)
 {
-    Suite *s = suite_create("judge");
-    TCase *tc = tcase_create("judge");
-    tcase_add_test(tc, test_whitespace_does_not_matter);
-    tcase_add_test(tc, test_layout_is_presentation);
-    tcase_add_test(tc, test_wrong_answer_first_difference);
-    tcase_add_test(tc, test_json_answer);
-    suite_add_tcase(s, tc);
-    return harness_main(s);
+    return harness_main(judge_suite());
 }

@@ -1104,65 +1104,43 @@ END_TEST
 
 /* ---- runner ---------------------------------------------------------------- */
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 300);
-    return tc;
-}
-
+/* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *nim_shortcuts_suite(void)
 {
-    Suite *s = suite_create("nim-shortcuts");
-    TCase *tc = tcase("oracle");
-    tcase_add_test(tc, test_oracle_rules);
-    tcase_add_test(tc, test_random_small);
-    tcase_add_test(tc, test_random_sparse_wide);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("data");
-    tcase_add_test(tc, test_public_data);
-    tcase_add_test(tc, test_api_example);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("edge cases");
-    tcase_add_test(tc, test_no_shortcuts);
-    tcase_add_test(tc, test_shortcut_at_origin);
-    tcase_add_test(tc, test_shortcuts_on_the_axes);
-    tcase_add_test(tc, test_queries_on_shortcuts);
-    tcase_add_test(tc, test_coordinates_at_the_limit);
-    tcase_add_test(tc, test_layout_of_text);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("text errors");
-    tcase_add_test(tc, test_text_empty);
-    tcase_add_test(tc, test_text_counts);
-    tcase_add_test(tc, test_text_missing_values);
-    tcase_add_test(tc, test_text_not_a_number);
-    tcase_add_test(tc, test_text_coordinate_range);
-    tcase_add_test(tc, test_text_trailing_garbage);
-    tcase_add_test(tc, test_text_duplicate_shortcuts);
-    tcase_add_test(tc, test_text_raised_and_lowered_limits);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("json errors");
-    tcase_add_test(tc, test_json_syntax);
-    tcase_add_test(tc, test_json_fields);
-    tcase_add_test(tc, test_json_types);
-    tcase_add_test(tc, test_json_pair_sizes);
-    tcase_add_test(tc, test_json_coordinate_range);
-    tcase_add_test(tc, test_json_duplicate_shortcuts);
-    tcase_add_test(tc, test_json_limits);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("official size");
-    tcase_add_test(tc, test_official_dense);
-    tcase_add_test(tc, test_official_dense_shifted_to_the_limit);
-    tcase_add_test(tc, test_official_one_axis);
-    tcase_add_test(tc, test_official_sparse_random);
-    tcase_add_test(tc, test_beyond_every_shortcut);
-    suite_add_tcase(s, tc);
-    return s;
+    const harness_case cases[] = {
+        {"oracle", test_oracle_rules},
+        {"oracle", test_random_small},
+        {"oracle", test_random_sparse_wide},
+        {"data", test_public_data},
+        {"data", test_api_example},
+        {"edge cases", test_no_shortcuts},
+        {"edge cases", test_shortcut_at_origin},
+        {"edge cases", test_shortcuts_on_the_axes},
+        {"edge cases", test_queries_on_shortcuts},
+        {"edge cases", test_coordinates_at_the_limit},
+        {"edge cases", test_layout_of_text},
+        {"text errors", test_text_empty},
+        {"text errors", test_text_counts},
+        {"text errors", test_text_missing_values},
+        {"text errors", test_text_not_a_number},
+        {"text errors", test_text_coordinate_range},
+        {"text errors", test_text_trailing_garbage},
+        {"text errors", test_text_duplicate_shortcuts},
+        {"text errors", test_text_raised_and_lowered_limits},
+        {"json errors", test_json_syntax},
+        {"json errors", test_json_fields},
+        {"json errors", test_json_types},
+        {"json errors", test_json_pair_sizes},
+        {"json errors", test_json_coordinate_range},
+        {"json errors", test_json_duplicate_shortcuts},
+        {"json errors", test_json_limits},
+        {"official size", test_official_dense},
+        {"official size", test_official_dense_shifted_to_the_limit},
+        {"official size", test_official_one_axis},
+        {"official size", test_official_sparse_random},
+        {"official size", test_beyond_every_shortcut},
+    };
+    return harness_suite("nim-shortcuts", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)

@@ -884,40 +884,31 @@ END_TEST
 
 /* ---- runner -------------------------------------------------------------- */
 
-static Suite *suite(void)
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *nim_shortcuts_analysis_suite(void)
 {
-    Suite *s = suite_create("nim-shortcuts analysis");
-    TCase *tc = tcase_create("against the tree");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_tree_by_hand);
-    tcase_add_test(tc, test_random_positions);
-    tcase_add_test(tc, test_every_position_of_a_board);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("edge cases");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_no_legal_move);
-    tcase_add_test(tc, test_api_example);
-    tcase_add_test(tc, test_largest_heaps);
-    tcase_add_test(tc, test_max_moves_boundary);
-    tcase_add_test(tc, test_near_the_limit_against_the_solver);
-    tcase_add_test(tc, test_beyond_every_shortcut);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("bad requests");
-    tcase_add_test(tc, test_bad_json);
-    tcase_add_test(tc, test_bad_shortcuts);
-    tcase_add_test(tc, test_bad_heaps);
-    tcase_add_test(tc, test_bad_to_move_and_max_moves);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("cache key");
-    tcase_add_test(tc, test_write_key);
-    suite_add_tcase(s, tc);
+    const harness_case slow[] = {
+        {"against the tree", test_tree_by_hand},
+        {"against the tree", test_random_positions},
+        {"against the tree", test_every_position_of_a_board},
+        {"edge cases", test_no_legal_move},
+        {"edge cases", test_api_example},
+        {"edge cases", test_largest_heaps},
+        {"edge cases", test_max_moves_boundary},
+        {"edge cases", test_near_the_limit_against_the_solver},
+        {"edge cases", test_beyond_every_shortcut},
+    };
+    const harness_case quick[] = {
+        {"bad requests", test_bad_json},  {"bad requests", test_bad_shortcuts},
+        {"bad requests", test_bad_heaps}, {"bad requests", test_bad_to_move_and_max_moves},
+        {"cache key", test_write_key},
+    };
+    Suite *s = harness_suite("nim-shortcuts analysis", slow, sizeof slow / sizeof slow[0], 300);
+    harness_add(s, quick, sizeof quick / sizeof quick[0], 0);
     return s;
 }
 
 int main(void)
 {
-    return harness_main(suite());
+    return harness_main(nim_shortcuts_analysis_suite());
 }

@@ -136,15 +136,19 @@ START_TEST(test_bad_sizes)
 }
 END_TEST
 
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *pool_suite(void)
+{
+    const harness_case cases[] = {
+        {"pool", test_runs_every_job_once},
+        {"pool", test_full_queue_refuses},
+        {"pool", test_fifo_and_drain_finishes_queue},
+        {"pool", test_bad_sizes},
+    };
+    return harness_suite("pool", cases, sizeof cases / sizeof cases[0], 60);
+}
+
 int main(void)
 {
-    Suite *s = suite_create("pool");
-    TCase *tc = tcase_create("pool");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_runs_every_job_once);
-    tcase_add_test(tc, test_full_queue_refuses);
-    tcase_add_test(tc, test_fifo_and_drain_finishes_queue);
-    tcase_add_test(tc, test_bad_sizes);
-    suite_add_tcase(s, tc);
-    return harness_main(s);
+    return harness_main(pool_suite());
 }

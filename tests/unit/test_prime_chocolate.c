@@ -751,57 +751,38 @@ END_TEST
 
 /* ---- runner ------------------------------------------------------------ */
 
-static TCase *tcase(const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 300);
-    return tc;
-}
-
+/* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *prime_chocolate_suite(void)
 {
-    Suite *s = suite_create("prime-chocolate");
-    TCase *tc = tcase("oracle");
-    tcase_add_test(tc, test_oracle_agrees_with_itself);
-    tcase_add_test(tc, test_every_board_up_to_3);
-    tcase_add_test(tc, test_every_board_4x4);
-    tcase_add_test(tc, test_random_boards);
-    tcase_add_test(tc, test_random_rich_boards);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("positions");
-    tcase_add_test(tc, test_edge_cases);
-    tcase_add_test(tc, test_en_dash);
-    tcase_add_test(tc, test_public_data);
-    tcase_add_test(tc, test_api_example);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("text errors");
-    tcase_add_test(tc, test_text_bad_character);
-    tcase_add_test(tc, test_text_row_length);
-    tcase_add_test(tc, test_text_missing_rows);
-    tcase_add_test(tc, test_text_side_out_of_range);
-    tcase_add_test(tc, test_text_side_not_a_number);
-    tcase_add_test(tc, test_text_trailing_garbage);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("json errors");
-    tcase_add_test(tc, test_json_not_square);
-    tcase_add_test(tc, test_json_bad_character);
-    tcase_add_test(tc, test_json_wrong_types);
-    tcase_add_test(tc, test_json_fields);
-    tcase_add_test(tc, test_json_too_large);
-    suite_add_tcase(s, tc);
-
-    tc = tcase("large");
-    tcase_add_test(tc, test_large_all_chocolate);
-    tcase_add_test(tc, test_large_prime_side);
-    tcase_add_test(tc, test_large_missing_corner);
-    tcase_add_test(tc, test_large_structured);
-    tcase_add_test(tc, test_large_random);
-    tcase_add_test(tc, test_raised_limit);
-    suite_add_tcase(s, tc);
-    return s;
+    const harness_case cases[] = {
+        {"oracle", test_oracle_agrees_with_itself},
+        {"oracle", test_every_board_up_to_3},
+        {"oracle", test_every_board_4x4},
+        {"oracle", test_random_boards},
+        {"oracle", test_random_rich_boards},
+        {"positions", test_edge_cases},
+        {"positions", test_en_dash},
+        {"positions", test_public_data},
+        {"positions", test_api_example},
+        {"text errors", test_text_bad_character},
+        {"text errors", test_text_row_length},
+        {"text errors", test_text_missing_rows},
+        {"text errors", test_text_side_out_of_range},
+        {"text errors", test_text_side_not_a_number},
+        {"text errors", test_text_trailing_garbage},
+        {"json errors", test_json_not_square},
+        {"json errors", test_json_bad_character},
+        {"json errors", test_json_wrong_types},
+        {"json errors", test_json_fields},
+        {"json errors", test_json_too_large},
+        {"large", test_large_all_chocolate},
+        {"large", test_large_prime_side},
+        {"large", test_large_missing_corner},
+        {"large", test_large_structured},
+        {"large", test_large_random},
+        {"large", test_raised_limit},
+    };
+    return harness_suite("prime-chocolate", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)

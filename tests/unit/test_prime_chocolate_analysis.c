@@ -717,42 +717,27 @@ END_TEST
 
 /* ---- runner ------------------------------------------------------------- */
 
-static TCase *tcase(const char *name)
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *prime_chocolate_analysis_suite(void)
 {
-    TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 300);
-    return tc;
-}
-
-static Suite *suite(void)
-{
-    Suite *s = suite_create("prime-chocolate analysis");
-    TCase *tc = tcase("oracle");
-    tcase_add_test(tc, test_oracle_every_small_board);
-    tcase_add_test(tc, test_oracle_small);
-    tcase_add_test(tc, test_oracle_rich);
-    suite_add_tcase(s, tc);
-    tc = tcase("reference");
-    tcase_add_test(tc, test_reference_medium);
-    suite_add_tcase(s, tc);
-    tc = tcase("edges");
-    tcase_add_test(tc, test_no_chocolate);
-    tcase_add_test(tc, test_smallest_and_opening);
-    tcase_add_test(tc, test_largest_bar);
-    suite_add_tcase(s, tc);
-    tc = tcase("bad requests");
-    tcase_add_test(tc, test_bad_grid);
-    tcase_add_test(tc, test_bad_primes);
-    tcase_add_test(tc, test_bad_to_move_and_max);
-    tcase_add_test(tc, test_limits);
-    suite_add_tcase(s, tc);
-    tc = tcase("key");
-    tcase_add_test(tc, test_write_key);
-    suite_add_tcase(s, tc);
-    return s;
+    const harness_case cases[] = {
+        {"oracle", test_oracle_every_small_board},
+        {"oracle", test_oracle_small},
+        {"oracle", test_oracle_rich},
+        {"reference", test_reference_medium},
+        {"edges", test_no_chocolate},
+        {"edges", test_smallest_and_opening},
+        {"edges", test_largest_bar},
+        {"bad requests", test_bad_grid},
+        {"bad requests", test_bad_primes},
+        {"bad requests", test_bad_to_move_and_max},
+        {"bad requests", test_limits},
+        {"key", test_write_key},
+    };
+    return harness_suite("prime-chocolate analysis", cases, sizeof cases / sizeof cases[0], 300);
 }
 
 int main(void)
 {
-    return harness_main(suite());
+    return harness_main(prime_chocolate_analysis_suite());
 }

@@ -97,13 +97,18 @@ START_TEST(test_bounds_and_bad_bytes)
 }
 END_TEST
 
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *reader_suite(void)
+{
+    const harness_case cases[] = {
+        {"reader_long", test_every_length_and_terminator},
+        {"reader_long", test_random_numbers},
+        {"reader_long", test_bounds_and_bad_bytes},
+    };
+    return harness_suite("reader", cases, sizeof cases / sizeof cases[0], 0);
+}
+
 int main(void)
 {
-    Suite *s = suite_create("reader");
-    TCase *tc = tcase_create("reader_long");
-    tcase_add_test(tc, test_every_length_and_terminator);
-    tcase_add_test(tc, test_random_numbers);
-    tcase_add_test(tc, test_bounds_and_bad_bytes);
-    suite_add_tcase(s, tc);
-    return harness_main(s);
+    return harness_main(reader_suite());
 }
