@@ -78,6 +78,7 @@ gj_cache *cache_create(size_t budget, cache_hash_fn hash)
     return c;
 }
 
+/* Free an entry with its key and answer; nothing (table, list, waiter) may still reach it. */
 static void free_entry(struct cache_entry *en)
 {
     free(en->key);
@@ -100,16 +101,20 @@ void cache_free(gj_cache *c)
     free(c);
 }
 
+/* Bytes a READY entry charges against the budget: key, answer and the fixed overhead. */
 static size_t cost(const struct cache_entry *en)
 {
     return ENTRY_OVERHEAD + en->key_len + en->answer_len;
 }
 
+/* The bucket chain head for hash (nbuckets is a power of two, so a mask picks it). */
 static struct cache_entry **slot(gj_cache *c, uint64_t hash)
 {
     return &c->buckets[hash & (c->nbuckets - 1)];
 }
 
+/* The PENDING or READY entry whose key equals key[0..len), or NULL (DEAD ones are out of
+ * the table).  Caller holds the lock. */
 static struct cache_entry *find(gj_cache *c, uint64_t hash, const void *key, size_t len)
 {
     for (struct cache_entry *en = *slot(c, hash); en != NULL; en = en->chain)
@@ -118,6 +123,7 @@ static struct cache_entry *find(gj_cache *c, uint64_t hash, const void *key, siz
     return NULL;
 }
 
+/* Take en, which must be in the table, out of its bucket chain and the entry count. */
 static void unlink_table(gj_cache *c, struct cache_entry *en)
 {
     struct cache_entry **p = slot(c, en->hash);
@@ -127,6 +133,7 @@ static void unlink_table(gj_cache *c, struct cache_entry *en)
     c->entries--;
 }
 
+/* Take en, which must be in the LRU list (READY), out of it and clear its links. */
 static void unlink_lru(gj_cache *c, struct cache_entry *en)
 {
     if (en->newer)
@@ -140,6 +147,7 @@ static void unlink_lru(gj_cache *c, struct cache_entry *en)
     en->newer = en->older = NULL;
 }
 
+/* Put en, not in the LRU list, at its newest end. */
 static void push_newest(gj_cache *c, struct cache_entry *en)
 {
     en->older = c->newest;
@@ -179,6 +187,8 @@ static void retire(struct cache_entry *en)
         free_entry(en);
 }
 
+/* Drop the least recently used answers until bytes <= budget or none is left; PENDING
+ * claims are not in the list, so they alone may keep bytes above it. */
 static void evict_to(gj_cache *c, size_t budget)
 {
     while (c->bytes > budget && c->oldest != NULL) {
@@ -200,6 +210,8 @@ static void kill_claim(gj_cache *c, struct cache_entry *en)
     retire(en);
 }
 
+/* A new PENDING entry for key in the table, charged for its key and overhead, for the caller to
+ * fill or abandon; NULL when memory is short.  Caller holds the lock. */
 static struct cache_entry *claim(gj_cache *c, uint64_t hash, const void *key, size_t len)
 {
     struct cache_entry *en = calloc(1, sizeof *en);

@@ -7,6 +7,8 @@
 
 #include "games.h"
 
+/* g's limits as {NAME: {value, description, default, max}}, value from `values` (the
+ * limits in force, in g's order). */
 static json_t *describe_limits(const gj_game *g, const long *values)
 {
     json_t *limits = json_object();

@@ -109,6 +109,7 @@ const long *config_game_limits(const gj_config *c, const gj_game *g)
     return NULL;
 }
 
+/* A whole decimal integer within [lo, hi] into *out: 0, or -1 leaving *out alone. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -193,6 +194,8 @@ static int apply_limit(gj_config *c, const char *item, size_t len, const char *o
                    dot + 1, names);
 }
 
+/* Apply a comma-separated --limit list in order (empty items skipped): 0, or -1 with e
+ * set at the first bad item, the items before it staying applied. */
 static int apply_limits(gj_config *c, const char *value, const char *origin, gj_error *e)
 {
     while (*value != '\0') {
@@ -206,6 +209,8 @@ static int apply_limits(gj_config *c, const char *value, const char *origin, gj_
     return 0;
 }
 
+/* Set option opt from value: 0, or -1 with e naming origin (the flag or variable the value
+ * came from) and what is accepted. */
 static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
 {
     static const struct {
@@ -266,6 +271,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     return 0;
 }
 
+/* The option arg names, as "--flag" (*inline_value NULL: the value is the next argument)
+ * or "--flag=value" (*inline_value points past '='); -1 when none. */
 static int find_flag(const char *arg, const char **inline_value)
 {
     for (int i = 0; i < OPT_COUNT; i++) {

@@ -30,6 +30,8 @@ struct gj_conntrack {
     unsigned long reaped;
 };
 
+/* Monotonic seconds, the clock of every deadline here, so a wall-clock jump neither reaps
+ * nor spares a connection. */
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -37,6 +39,7 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Shut down, once, each connection not busy and past its deadline.  Caller holds the lock. */
 static void reap_expired(gj_conntrack *t)
 {
     double now = now_seconds();
@@ -48,6 +51,7 @@ static void reap_expired(gj_conntrack *t)
         }
 }
 
+/* The reaper thread: reap_expired four times a second until conntrack_stop signals. */
 static void *reap(void *arg)
 {
     gj_conntrack *t = arg;

@@ -15,6 +15,8 @@ typedef struct scanner {
     long line;
 } scanner;
 
+/* Is c an ASCII whitespace byte?  Not isspace(): no locale, and no undefined behaviour for
+ * negative chars. */
 static int is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
@@ -39,6 +41,7 @@ static judge_token next_token(scanner *s)
     return t;
 }
 
+/* Do two tokens, both with text, hold the same bytes?  Their lines are not compared. */
 static int same_text(const judge_token *a, const judge_token *b)
 {
     return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
@@ -101,6 +104,8 @@ static int quoted_len(const judge_token *t)
     return (int)n;
 }
 
+/* A new JSON string of t cut to quoted_len, null for a missing token, "?" if it is not
+ * valid UTF-8. */
 static json_t *quote(const judge_token *t)
 {
     if (t->text == NULL)
@@ -109,6 +114,8 @@ static json_t *quote(const judge_token *t)
     return s ? s : json_string("?");
 }
 
+/* The sentence saying where a rejected result's first difference is and what differs, into
+ * out (cap bytes, truncated if longer). */
 static void describe(const judge_result *r, char *out, size_t cap)
 {
     int elen = r->expected.text ? quoted_len(&r->expected) : 0;

@@ -14,6 +14,7 @@ void log_init(log_format f)
     format = f;
 }
 
+/* Append the current UTC time as ISO 8601 with milliseconds, e.g. 2024-01-02T03:04:05.678Z. */
 static void put_time(gj_buf *b)
 {
     struct timespec now;
@@ -47,6 +48,7 @@ static void put_json_string(gj_buf *b, const char *s)
     buf_putc(b, '"');
 }
 
+/* Append ,"key":"value" to an open JSON object, both escaped (a NULL value as ""). */
 static void put_field(gj_buf *b, const char *key, const char *value)
 {
     buf_putc(b, ',');
@@ -55,6 +57,7 @@ static void put_field(gj_buf *b, const char *key, const char *value)
     put_json_string(b, value);
 }
 
+/* Append ,"key":NUMBER to an open JSON object, value printed with fmt (a double conversion). */
 static void put_number(gj_buf *b, const char *key, double value, const char *fmt)
 {
     char num[48];
@@ -65,6 +68,8 @@ static void put_number(gj_buf *b, const char *key, double value, const char *fmt
     buf_puts(b, num);
 }
 
+/* End the line and write it with one call, so threads' lines never interleave (a line whose
+ * buffer failed is dropped); frees b. */
 static void emit(gj_buf *b)
 {
     buf_putc(b, '\n');
@@ -73,6 +78,7 @@ static void emit(gj_buf *b)
     buf_free(b);
 }
 
+/* Start a JSON line {"time","level","msg", left open for more fields and the closing '}'. */
 static void open_json(gj_buf *b, const char *level, const char *message)
 {
     buf_puts(b, "{\"time\":\"");

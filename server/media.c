@@ -13,6 +13,7 @@
 const char media_accepted_inputs[] =
     "text/plain, application/x-www-form-urlencoded (taken as raw judge text) or application/json";
 
+/* s past any optional whitespace (spaces and tabs, HTTP's OWS). */
 static const char *skip_ows(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -95,6 +96,8 @@ static void match_range(const char *s, size_t len, const char *type, const char 
     }
 }
 
+/* How an Accept header takes type/subtype: the q of the most specific range matching it (the
+ * later of equally specific ones), q 0 when none matches. */
 static preference accept_quality(const char *accept, const char *type, const char *subtype)
 {
     preference best = {0, -1};

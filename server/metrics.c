@@ -65,6 +65,7 @@ static size_t game_slot(const gj_metrics *m, const gj_game *g)
     return m->ngames;
 }
 
+/* Index of status in statuses[], or the last slot ("other") for any status not listed. */
 static size_t status_slot(int status)
 {
     size_t i = 0;
@@ -81,6 +82,7 @@ void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_i
     atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
 }
 
+/* Count one duration of ms milliseconds in h: its one bucket, the count and the sum. */
 static void observe(histogram *h, double ms)
 {
     double seconds = ms / 1000;
@@ -99,11 +101,13 @@ void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, doubl
     observe(&m->solve[slot], solve_ms);
 }
 
+/* The game label of a series slot: the game's name, or "none" for the slot past the registry. */
 static const char *game_label(const gj_metrics *m, size_t slot)
 {
     return slot < m->ngames ? m->games[slot]->name : "none";
 }
 
+/* Append a metric family's # HELP and # TYPE lines (Prometheus text format). */
 static void put_header(gj_buf *out, const char *name, const char *type, const char *help)
 {
     char line[256];
@@ -111,6 +115,7 @@ static void put_header(gj_buf *out, const char *name, const char *type, const ch
     buf_puts(out, line);
 }
 
+/* Append one sample line, name{labels} value (no braces when labels is ""). */
 static void put_sample(gj_buf *out, const char *name, const char *labels, double value)
 {
     char line[320];
@@ -119,6 +124,8 @@ static void put_sample(gj_buf *out, const char *name, const char *labels, double
     buf_puts(out, line);
 }
 
+/* Append histogram family `name` from hs[], one series per game (not "none": only solves
+ * are timed), summing the buckets into cumulative ones. */
 static void render_histogram(gj_metrics *m, histogram *hs, const char *name, const char *help,
                              gj_buf *out)
 {
@@ -145,6 +152,8 @@ static void render_histogram(gj_metrics *m, histogram *hs, const char *name, con
     }
 }
 
+/* Append requests_total for every game (and "none") and status, then rejected_total, the
+ * sum of their 503s. */
 static void render_requests(gj_metrics *m, gj_buf *out)
 {
     char labels[160], status[8];

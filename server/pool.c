@@ -25,6 +25,8 @@ struct gj_pool {
     pthread_t *threads;
 };
 
+/* A worker thread: run queued jobs in order, outside the lock, until draining leaves nothing
+ * queued and nothing reserved. */
 static void *work(void *arg)
 {
     gj_pool *p = arg;
@@ -72,6 +74,8 @@ gj_pool *pool_create(int workers, int capacity)
     return p;
 }
 
+/* Append a job to the ring and wake one worker.  Caller holds the lock and has made sure there
+ * is room. */
 static void enqueue(gj_pool *p, pool_fn fn, void *arg)
 {
     p->ring[(p->head + p->count) % p->capacity] = (job){fn, arg};

@@ -10,6 +10,8 @@ unsigned long long solve_clock_ns(void)
     return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
+/* Milliseconds from *mark to now; moves *mark to now, so successive calls time successive
+ * stages. */
 static double ms_since(unsigned long long *mark)
 {
     unsigned long long now = solve_clock_ns();
@@ -28,6 +30,8 @@ static int build_key(const gj_game *g, const void *pos, media_kind output, gj_bu
     return key->failed ? -1 : 0;
 }
 
+/* Solve pos and, if that succeeds, write the answer to out in `output`, timing both into t
+ * from *mark: 0, or -1 with e set. */
 static int solve_and_write(const gj_game *g, void *pos, media_kind output, gj_buf *out,
                            solve_timing *t, unsigned long long *mark, gj_error *e)
 {
