@@ -170,7 +170,8 @@ static void render_requests(gj_metrics *m, gj_buf *out)
                        (double)atomic_load(&m->requests[g][s]));
         }
     put_header(out, "gamejudge_rejected_total", "counter",
-               "Requests refused with 503 because every worker was busy and the queue full.");
+               "Requests answered 503: no queue place, or waited in the queue past the request "
+               "timeout.");
     unsigned long rejected = 0;
     for (size_t g = 0; g <= m->ngames; g++)
         rejected += atomic_load(&m->requests[g][status_slot(503)]);
