@@ -1,10 +1,13 @@
 /* app.c - assembling and tearing down the application (app.h). */
 #include "app.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "http.h"
+#include "log.h"
 
 /* Free whatever of `a` exists, in the reverse of app_start's order.  The
  * HTTP front must be stopped already (no connection left suspended). */
@@ -42,6 +45,13 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
         app_free(a);
         return NULL;
     }
+    a->hold_fifo = getenv("GAMEJUDGE_TEST_HOLD_FIFO");
+    if (a->hold_fifo != NULL && a->hold_fifo[0] == '\0')
+        a->hold_fifo = NULL;
+    if (a->hold_fifo != NULL) {
+        const char *fields[] = {"fifo", a->hold_fifo, NULL};
+        log_event("warn", "test hook: every solve waits on a FIFO", fields);
+    }
     a->http = http_start(a, e);
     if (a->http == NULL) {
         app_free(a);
@@ -53,6 +63,24 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
 unsigned app_port(const gj_app *a)
 {
     return http_port(a->http);
+}
+
+void app_test_hold(const gj_app *a)
+{
+    if (a->hold_fifo == NULL)
+        return;
+    /* Opened without waiting for a writer; then a blocking read waits for
+     * a byte while one holds it open, and returns 0 at once when none does. */
+    int fd = open(a->hold_fifo, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0) {
+        char byte;
+        ssize_t got = read(fd, &byte, 1); /* a failed wait is as good as a release */
+        (void)got;
+    }
+    close(fd);
 }
 
 int app_stop(gj_app *a)

@@ -31,6 +31,7 @@ typedef struct gj_app {
     gj_http *http;
     atomic_long in_flight; /* requests begun and not yet finished */
     atomic_int draining;   /* 1 from the stop signal on */
+    const char *hold_fifo; /* the test hook below, NULL when off */
 } gj_app;
 
 /* Build everything and listen; NULL with *e filled (what could not be had,
@@ -39,6 +40,12 @@ gj_app *app_start(const gj_config *cfg, gj_error *e);
 
 /* The bound port (useful with port 0). */
 unsigned app_port(const gj_app *a);
+
+/* A test hook, off unless GAMEJUDGE_TEST_HOLD_FIFO names a FIFO: then a
+ * solve first waits while a writer holds the FIFO open, until it writes a
+ * byte or closes it.  Tests use it to keep a worker busy for exactly as
+ * long as they need, instead of guessing how slow a solve is. */
+void app_test_hold(const gj_app *a);
 
 /* Stop: refuse new connections, answer every request begun (up to
  * --grace, then 5 s more once the pool has drained), free everything.

@@ -51,6 +51,7 @@ static const long *job_limits(const job *j, const gj_game *g)
 void jobs_solve(job *j)
 {
     const gj_game *g = j->game;
+    app_test_hold(j->app);
     int rc = solve_position_cached(g, job_limits(j, g), j->input, j->body, j->len, j->output,
                                    j->app->cache, &j->answer, &j->t, &j->how, &j->error);
     /* Failed parses count too: a parse histogram without them would hide
