@@ -29,10 +29,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "config.h"
 #include "games.h"
 #include "http.h"
-#include "pool.h"
 
 #define SMALL_LIMIT 8
 #define IDLE_MS     10
@@ -41,8 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static gj_config cfg;
-static gj_pool *pool;
-static gj_http *http;
+static gj_app *app;
 static struct sockaddr_in server;
 
 static void small_limits(gj_config *c)
@@ -73,16 +72,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     small_limits(&cfg);
 
     signal(SIGPIPE, SIG_IGN); /* the server may close before we finish writing */
-    pool = pool_create((int)cfg.workers, (int)cfg.queue);
-    http = pool ? http_start(&cfg, pool, &e) : NULL;
-    if (http == NULL) {
-        fprintf(stderr, "fuzz_http: cannot start the HTTP layer: %s\n",
-                pool ? e.message : "no pool");
+    app = app_start(&cfg, &e);
+    if (app == NULL) {
+        fprintf(stderr, "fuzz_http: cannot start the service: %s\n", e.message);
         exit(1);
     }
     memset(&server, 0, sizeof server);
     server.sin_family = AF_INET;
-    server.sin_port = htons((uint16_t)http_port(http));
+    server.sin_port = htons((uint16_t)app_port(app));
     server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     return 0;
 }
@@ -148,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     close(fd);
     /* Every request the input began must have completed and been freed. */
-    if (!http_wait_idle(http, 60))
+    if (!http_wait_idle(app->http, 60))
         abort();
     return 0;
 }
