@@ -61,13 +61,9 @@ void analysis_end(gj_buf *out, long listed);
 const char *analysis_outcome(int wins);
 
 /* Each game's analyze() (game.h), one file each: solvers/<game>_analysis.c. */
-int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
-int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
-int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                          gj_error *e);
-int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                            gj_error *e);
-int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                            gj_error *e);
+#define GAME(ident, url_name)                                                                      \
+    int ident##_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+#include "games.def"
+#undef GAME
 
 #endif

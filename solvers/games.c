@@ -1,13 +1,14 @@
-/* games.c - the registry table. */
+/* games.c - the registry table, built from games.def. */
 #include "games.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define GAME(ident, url_name) &game_##ident,
 static const gj_game *const registry[] = {
-    &game_matrix_game,     &game_grid_walk,       &game_nim_shortcuts,
-    &game_prime_chocolate, &game_staircase_chess,
+#include "games.def"
 };
+#undef GAME
 
 const gj_game *const *games_all(size_t *count)
 {
@@ -35,4 +36,11 @@ void games_list(char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < sizeof registry / sizeof registry[0] && used < cap; i++)
         used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", registry[i]->name);
+}
+
+void games_json_open(gj_buf *out, const gj_game *g)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, g->name);
+    buf_putc(out, '"');
 }

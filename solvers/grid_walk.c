@@ -28,6 +28,7 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
 #include "reader.h"
@@ -658,7 +659,8 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "{\"game\":\"grid-walk\",\"verdict\":\"");
+    games_json_open(out, &game_grid_walk);
+    buf_puts(out, ",\"verdict\":\"");
     buf_puts(out, pos->nwinners > 0 ? "WIN" : "LOSE");
     buf_puts(out, "\",\"winning_cells\":[");
     for (long i = 0; i < pos->nwinners; i++) {
@@ -699,7 +701,7 @@ const gj_game game_grid_walk = {
     .example_text = "2 3\n..#\n...\n",
     .example_json = "{\"grid\": [\"..#\", \"...\"]}",
     .limits = limits,
-    .nlimits = 2,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = gw_solve,

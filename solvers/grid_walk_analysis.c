@@ -21,10 +21,9 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
-
-#define GAME_NAME "grid-walk"
 
 static long cell_row(const gw_position *pos, int c)
 {
@@ -154,7 +153,7 @@ static int analyze_opening(gw_position *pos, long max_moves, gj_buf *out, gj_err
     for (int c = 0; c < cells; c++)
         nfree += pos->open[c];
     analysis_counts k = {nfree, pos->nwinners, nfree < max_moves ? nfree : max_moves};
-    analysis_begin(out, GAME_NAME, "A", pos->nwinners > 0, &k);
+    analysis_begin(out, game_grid_walk.name, "A", pos->nwinners > 0, &k);
     long listed = 0;
     for (long i = 0; i < pos->nwinners && listed < k.listed; i++)
         put_move(out, listed++, pos, pos->winners[i], 1, 1);
@@ -200,7 +199,7 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
     analysis_counts k = {nmoves, 0, nmoves < max_moves ? nmoves : max_moves};
     for (int i = 0; i < nmoves; i++)
         k.winning_moves += wins[i];
-    analysis_begin(out, GAME_NAME, mover(n), mover_wins, &k);
+    analysis_begin(out, game_grid_walk.name, mover(n), mover_wins, &k);
     long listed = 0;
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < nmoves && listed < k.listed; i++)

@@ -37,6 +37,7 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
 #include "matrix_game_core.h"
 #include "reader.h"
@@ -359,7 +360,8 @@ static void write_json(const void *p, gj_buf *out)
     const position *pos = p;
     long n = pos->n;
     buf_reserve(out, (size_t)n * (size_t)(n + 3) + 64);
-    buf_puts(out, "{\"game\":\"matrix-game\",\"outcomes\":[");
+    games_json_open(out, &game_matrix_game);
+    buf_puts(out, ",\"outcomes\":[");
     for (long i = 0; i < n; i++) {
         if (i > 0)
             buf_putc(out, ',');
@@ -397,7 +399,7 @@ const gj_game game_matrix_game = {
     .example_text = "3 1\n1 2 3\n4 5 6\n7 8 9\n",
     .example_json = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]]}",
     .limits = limits,
-    .nlimits = 1,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -37,6 +37,7 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
 #include "reader.h"
@@ -737,7 +738,8 @@ static void write_json(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};
     static const size_t len[2] = {6, 7};
-    buf_puts(out, "{\"game\":\"nim-shortcuts\",\"answers\":[");
+    games_json_open(out, &game_nim_shortcuts);
+    buf_puts(out, ",\"answers\":[");
     put_answers(p, out, word, len, 7);
     if (!out->failed)
         out->len--; /* the comma after the last answer (there is one: m >= 1) */
@@ -767,7 +769,7 @@ const gj_game game_nim_shortcuts = {
     .example_text = "2 2\n3 0\n0 1\n0 0\n1 1\n",
     .example_json = "{\"shortcuts\": [[3,0],[0,1]], \"queries\": [[0,0],[1,1]]}",
     .limits = limits,
-    .nlimits = 2,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
 
@@ -264,7 +265,7 @@ static int answer(const request *r, const nim_segments *s, const uint64_t *by_ro
     }
     /* On a shortcut the game is over: no moves at all (moves_total is 0). */
     c.listed = c.moves_total < r->max_moves ? (long)c.moves_total : r->max_moves;
-    analysis_begin(out, "nim-shortcuts", mover_name[r->second], c.winning_moves > 0, &c);
+    analysis_begin(out, game_nim_shortcuts.name, mover_name[r->second], c.winning_moves > 0, &c);
     buf_puts(out, shortcut ? ",\"shortcut\":true" : ",\"shortcut\":false");
     long listed = put_winning(out, r, &row, &col, c.listed);
     listed = put_losing(out, r, s, listed, c.listed);

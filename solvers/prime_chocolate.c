@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "games.h"
 #include "analysis.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
@@ -430,7 +431,8 @@ static void write_text(const void *p, gj_buf *out)
 
 static void write_json(const void *p, gj_buf *out)
 {
-    buf_puts(out, "{\"game\":\"prime-chocolate\",\"winner\":\"");
+    games_json_open(out, &game_prime_chocolate);
+    buf_puts(out, ",\"winner\":\"");
     buf_puts(out, winner(p));
     buf_puts(out, "\"}");
 }
@@ -460,7 +462,7 @@ const gj_game game_prime_chocolate = {
     .example_text = "3\n--X\n---\n---\n",
     .example_json = "{\"grid\": [\"--X\", \"---\", \"---\"]}",
     .limits = limits,
-    .nlimits = 1,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

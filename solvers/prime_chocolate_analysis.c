@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
 
@@ -618,7 +619,7 @@ static void write_answer(const bar *b, const lists *l, analysis_counts *c, const
     const char *next = strcmp(to_move, "RUBY") == 0 ? "DIA" : "RUBY";
     long nwin = l->nwin, nlose = l->cap - nwin < l->nlose ? l->cap - nwin : l->nlose;
     c->listed = nwin + nlose;
-    analysis_begin(out, "prime-chocolate", to_move, value(b, c), c);
+    analysis_begin(out, game_prime_chocolate.name, to_move, value(b, c), c);
     for (long k = 0; k < c->listed; k++) {
         analysis_move_open(out, k);
         if (k < nwin)

@@ -25,6 +25,7 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
 #include "reader.h"
 #include "staircase_chess_core.h"
@@ -385,7 +386,8 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "{\"game\":\"staircase-chess\",\"score_difference\":");
+    games_json_open(out, &game_staircase_chess);
+    buf_puts(out, ",\"score_difference\":");
     buf_put_long(out, pos->score);
     buf_putc(out, '}');
 }
@@ -413,7 +415,7 @@ const gj_game game_staircase_chess = {
     .example_text = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
     .example_json = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]]}",
     .limits = limits,
-    .nlimits = 3,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

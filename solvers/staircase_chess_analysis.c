@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "staircase_chess_core.h"
 
@@ -186,7 +187,7 @@ static void write_answer(gj_buf *out, const request *q, long long v, const entry
         c.listed = q->max_moves;
     for (long k = 0; k < count; k++)
         c.winning_moves += list[k].score == v;
-    analysis_begin_score(out, "staircase-chess", player(q->stones), v, &c);
+    analysis_begin_score(out, game_staircase_chess.name, player(q->stones), v, &c);
     if (q->known_order) {
         buf_puts(out, ",\"score_so_far\":");
         buf_put_long(out, q->so_far);
