@@ -29,6 +29,7 @@
 #include "analysis.h"
 #include "game.h"
 #include "games.h"
+#include "grid_row.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
 #include "reader.h"
@@ -81,22 +82,8 @@ static unsigned char *row_cells(position *pos, long i)
     return pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
 }
 
-/* Decode one row of '.' and '#' into out[].  Returns the number of cells, or
- * -1 with *bad at the offending byte; writes at most n cells, so an
- * over-long row is caught without overrunning out (out may be NULL when n is
- * 0, to validate only). */
-static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] != '.' && s[i] != '#') {
-            *bad = i;
-            return -1;
-        }
-        if ((long)i < n)
-            out[i] = s[i] == '.';
-    }
-    return (long)len;
-}
+/* A grid-walk row: '.' is a free cell (1), '#' a blocked one (0). */
+static const grid_alphabet row_alphabet = {'.', '#', NULL, "'.' (free) or '#' (blocked)", 1};
 
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
@@ -109,29 +96,9 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     position *pos = new_position(rows, cols, e);
     if (pos == NULL)
         return NULL;
-    for (long i = 0; i < rows; i++) {
-        const char *row;
-        size_t rowlen, bad = 0;
-        long line, col;
-        char what[48];
-        snprintf(what, sizeof what, "row %ld of %ld", i + 1, rows);
-        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+    for (long i = 0; i < rows; i++)
+        if (grid_row_text(&r, &row_alphabet, i, rows, row_cells(pos, i), cols, e) != 0)
             goto fail;
-        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_at(e, line, col + (long)bad,
-                       "row %ld: unexpected character '%s'; a cell is '.' (free) or '#' "
-                       "(blocked)",
-                       i + 1, quoted);
-            goto fail;
-        }
-        if (cells != cols) {
-            gj_fail_at(e, line, col, "row %ld has %ld cells, expected %ld", i + 1, cells, cols);
-            goto fail;
-        }
-    }
     if (reader_end(&r, e) != 0)
         goto fail;
     return pos;
@@ -140,31 +107,17 @@ fail:
     return NULL;
 }
 
-static int fail_json_char(const char *row, size_t len, size_t bad, long i, gj_error *e)
-{
-    char field[32], quoted[24];
-    jin_field_name(field, sizeof field, "grid", i, -1);
-    reader_quote_char(row, len, bad, quoted, sizeof quoted);
-    return gj_fail_field(e, field,
-                         "unexpected character '%s' at offset %zu; a cell is '.' (free) or '#' "
-                         "(blocked)",
-                         quoted, bad);
-}
-
 /* The width comes from grid[0], so check that row before allocating. */
 static int json_width(const json_t *grid, const long *lim, long *cols, gj_error *e)
 {
-    const char *row;
-    size_t len, bad = 0;
-    if (jin_string(json_array_get(grid, 0), "grid", 0, &row, &len, e) != 0)
+    long len = grid_row_json(&row_alphabet, json_array_get(grid, 0), "grid", 0, NULL, 0, e);
+    if (len < 0)
         return -1;
-    if (decode_row(row, len, NULL, 0, &bad) < 0)
-        return fail_json_char(row, len, bad, 0, e);
-    if (len < 1 || len > (size_t)lim[GW_LIMIT_COLS])
+    if (len < 1 || len > lim[GW_LIMIT_COLS])
         return gj_fail_field(e, "grid[0]",
-                             "the number of columns must be between 1 and %ld, found %zu",
+                             "the number of columns must be between 1 and %ld, found %ld",
                              lim[GW_LIMIT_COLS], len);
-    *cols = (long)len;
+    *cols = len;
     return 0;
 }
 
@@ -179,20 +132,15 @@ gw_position *gw_parse_grid(const json_t *grid, const long *lim, gj_error *e)
     if (pos == NULL)
         return NULL;
     for (long i = 0; i < rows; i++) {
-        const char *row;
-        size_t rowlen, bad = 0;
-        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+        long n = grid_row_json(&row_alphabet, json_array_get(grid, (size_t)i), "grid", i,
+                               row_cells(pos, i), cols, e);
+        if (n < 0)
             goto fail;
-        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
-        if (cells < 0) {
-            fail_json_char(row, rowlen, bad, i, e);
-            goto fail;
-        }
-        if (cells != cols) {
+        if (n != cols) {
             char field[32];
             jin_field_name(field, sizeof field, "grid", i, -1);
             gj_fail_field(e, field, "row %ld has %ld cells, expected %ld (the width of grid[0])",
-                          i + 1, cells, cols);
+                          i + 1, n, cols);
             goto fail;
         }
     }

@@ -21,6 +21,7 @@
 
 #include "game.h"
 #include "games.h"
+#include "grid_row.h"
 #include "analysis.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
@@ -61,63 +62,12 @@ static position *new_position(long n, gj_error *e)
     return pos;
 }
 
-/* Bytes of a 64-bit word that are zero get 0x80, the others 0 (exact: no
- * borrow crosses bytes because the high bit is masked off first). */
-static uint64_t zero_bytes(uint64_t w)
-{
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-    return ~(((w & low7) + low7) | w | low7);
-}
-
 #define EVERY_BYTE(b) (0x0101010101010101ULL * (uint64_t)(b))
 
-/* Decode one row of `X`, `-` and the en dash (UTF-8 e2 80 93) into out[].
- * Returns the number of cells, or -1 with *bad at the offending byte; stops
- * storing at n cells so an over-long row is caught without overrunning out.
- *
- * A row of exactly n bytes of `X` and `-` is the common case and is decoded
- * eight bytes at a time (a dash becomes 1, an X 0, anything else stops the
- * fast pass); any other row (an en dash, a bad byte, a wrong length) takes
- * the byte-by-byte path, which also finds the exact place of a mistake. */
-static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
-{
-    if ((long)len == n) {
-        size_t i = 0;
-        for (; i + 8 <= len; i += 8) {
-            uint64_t w, dash, x;
-            memcpy(&w, s + i, 8);
-            dash = zero_bytes(w ^ EVERY_BYTE('-'));
-            x = zero_bytes(w ^ EVERY_BYTE('X'));
-            if ((dash | x) != EVERY_BYTE(0x80))
-                break;
-            dash >>= 7;
-            memcpy(out + i, &dash, 8);
-        }
-        for (; i < len && (s[i] == '-' || s[i] == 'X'); i++)
-            out[i] = s[i] == '-';
-        if (i == len)
-            return n;
-    }
-    long cells = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c;
-        if (s[i] == 'X') {
-            c = 0;
-        } else if (s[i] == '-') {
-            c = 1;
-        } else if (len - i >= 3 && memcmp(s + i, "\xe2\x80\x93", 3) == 0) {
-            c = 1;
-            i += 2;
-        } else {
-            *bad = i;
-            return -1;
-        }
-        if (cells < n)
-            out[cells] = c;
-        cells++;
-    }
-    return cells;
-}
+/* A bar's row: '-' (or the en dash, UTF-8 e2 80 93) is chocolate (1),
+ * 'X' an eaten square (0). */
+static const grid_alphabet row_alphabet = {'-', 'X', "\xe2\x80\x93",
+                                           "'X' (eaten) or '-' (chocolate)", 0};
 
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
@@ -140,30 +90,10 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         return NULL;
     }
     pos->n = n;
-    for (long i = 0; i < n; i++) {
-        const char *row;
-        size_t rowlen, bad;
-        long line, col;
-        char what[48];
-        snprintf(what, sizeof what, "row %ld of %ld", i + 1, n);
-        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+    for (long i = 0; i < n; i++)
+        if (grid_row_text(&r, &row_alphabet, i, n, complete ? pos->cell + i * n : scratch, n, e) !=
+            0)
             goto fail;
-        long cells = decode_row(row, rowlen, complete ? pos->cell + i * n : scratch, n, &bad);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_at(e, line, col + (long)bad,
-                       "row %ld: unexpected character '%s'; a cell is 'X' (eaten) or '-' "
-                       "(chocolate)",
-                       i + 1, quoted);
-            goto fail;
-        }
-        if (cells != n) {
-            gj_fail_at(e, line, col, "row %ld has %ld cell%s, expected %ld", i + 1, cells,
-                       cells == 1 ? "" : "s", n);
-            goto fail;
-        }
-    }
     if (reader_end(&r, e) != 0)
         goto fail;
     if (!complete) { /* cannot happen: n rows of n cells are n*n bytes */
@@ -188,22 +118,12 @@ unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n_out, gj_erro
         return NULL;
     }
     for (long i = 0; i < n; i++) {
-        const char *row;
-        size_t rowlen, bad;
-        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+        long cells = grid_row_json(&row_alphabet, json_array_get(grid, (size_t)i), "grid", i,
+                                   cell + i * n, n, e);
+        if (cells < 0)
             goto fail;
-        long cells = decode_row(row, rowlen, cell + i * n, n, &bad);
         char field[32];
         jin_field_name(field, sizeof field, "grid", i, -1);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_field(e, field,
-                          "unexpected character '%s' at offset %zu; a cell is 'X' (eaten) or "
-                          "'-' (chocolate)",
-                          quoted, bad);
-            goto fail;
-        }
         if (cells != n) {
             gj_fail_field(e, field, "row has %ld cell%s, expected %ld (the bar is square)", cells,
                           cells == 1 ? "" : "s", n);
