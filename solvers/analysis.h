@@ -22,6 +22,7 @@
 #ifndef GJ_ANALYSIS_H
 #define GJ_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -42,6 +43,13 @@ typedef struct analysis_counts {
 /* The optional "max_moves" member of the request: ANALYSIS_MAX_MOVES_DEFAULT
  * when absent, 1..ANALYSIS_MAX_MOVES_LIMIT otherwise.  0, or -1 with *e. */
 int analysis_max_moves(const json_t *root, long *out, gj_error *e);
+
+/* The optional "to_move" member v (NULL when absent) of a two-player
+ * request: *mover is the index in names[2] of the string it holds, or
+ * `absent` when v is NULL (or JSON null, when null_is_absent).  0, or -1
+ * with *e ("expected \"A\" or \"B\", ...") for any other value. */
+int analysis_to_move(const json_t *v, const char *const names[2], bool null_is_absent, int absent,
+                     int *mover, gj_error *e);
 
 /* {"game":..,"to_move":..,"value":"win"|"lose", then the counts. */
 void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,

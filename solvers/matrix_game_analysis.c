@@ -74,23 +74,19 @@ static int read_token(const json_t *v, long n, request *rq, gj_error *e)
     return 0;
 }
 
+/* The optional "to_move" into rq->to_move: M at the opening (the only
+ * mover allowed there), otherwise G unless it says so; null means absent. */
 static int read_to_move(const json_t *v, request *rq, gj_error *e)
 {
-    const char *s;
-    size_t len;
-    int opening = rq->row == 0;
-    rq->to_move = opening ? 'M' : 'G';
-    if (v == NULL || json_is_null(v))
-        return 0;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+    static const char *const names[2] = {"M", "G"};
+    int opening = rq->row == 0, k;
+    if (analysis_to_move(v, names, true, opening ? 0 : 1, &k, e) != 0)
         return -1;
-    if (len != 1 || (s[0] != 'M' && s[0] != 'G'))
-        return gj_fail_field(e, "to_move", "expected \"M\" or \"G\", found \"%.40s\"", s);
-    if (opening && s[0] == 'G')
+    if (opening && k == 1)
         return gj_fail_field(e, "to_move",
                              "with no token the game is at its opening, where M places the "
                              "token: to_move must be \"M\" or absent");
-    rq->to_move = s[0];
+    rq->to_move = names[k][0];
     return 0;
 }
 

@@ -56,24 +56,6 @@ static int read_heaps(const json_t *v, long heap[2], gj_error *e)
     return 0;
 }
 
-/* The optional label of the player to move: "first" unless it says so. */
-static int read_to_move(const json_t *v, int *second, gj_error *e)
-{
-    const char *s;
-    size_t len;
-    *second = 0;
-    if (v == NULL)
-        return 0;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
-        return -1;
-    for (int k = 0; k < 2; k++)
-        if (len == strlen(mover_name[k]) && memcmp(s, mover_name[k], len) == 0) {
-            *second = k;
-            return 0;
-        }
-    return gj_fail_field(e, "to_move", "expected \"first\" or \"second\", found \"%.40s\"", s);
-}
-
 static int read_request(const char *buf, size_t len, const long *limits, request *r, gj_error *e)
 {
     static const char *const keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves", NULL};
@@ -85,7 +67,8 @@ static int read_request(const char *buf, size_t len, const long *limits, request
     if (rc == 0)
         rc = read_heaps(json_object_get(root, "heaps"), r->heap, e);
     if (rc == 0)
-        rc = read_to_move(json_object_get(root, "to_move"), &r->second, e);
+        rc =
+            analysis_to_move(json_object_get(root, "to_move"), mover_name, false, 0, &r->second, e);
     if (rc == 0)
         rc = analysis_max_moves(root, &r->max_moves, e);
     json_decref(root);

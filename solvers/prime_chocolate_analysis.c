@@ -157,22 +157,14 @@ static int read_primes(bar *b, const json_t *v, gj_error *e)
     return 0;
 }
 
+/* The optional "to_move" (RUBY when absent) into *to_move: 0, or -1 with *e. */
 static int read_to_move(const json_t *v, const char **to_move, gj_error *e)
 {
-    *to_move = "RUBY";
-    if (v == NULL)
-        return 0;
-    const char *s;
-    size_t len;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+    static const char *const names[2] = {"RUBY", "DIA"};
+    int k;
+    if (analysis_to_move(v, names, false, 0, &k, e) != 0)
         return -1;
-    if (strcmp(s, "RUBY") == 0 && len == 4) {
-        *to_move = "RUBY";
-    } else if (strcmp(s, "DIA") == 0 && len == 3) {
-        *to_move = "DIA";
-    } else {
-        return gj_fail_field(e, "to_move", "expected \"RUBY\" or \"DIA\", found \"%.40s\"", s);
-    }
+    *to_move = names[k];
     return 0;
 }
 
