@@ -40,6 +40,7 @@
 #include "games.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
+#include "radix_sort.h"
 #include "reader.h"
 
 static const gj_limit_def limits[] = {
@@ -105,125 +106,9 @@ static position *new_position(long n, long m, gj_error *e)
     return pos;
 }
 
-/* ---- Sorting ------------------------------------------------------------ */
-
-/* LSD radix sort with 10-bit digits.  Three digits make one coordinate, so
- * digits 0..2 order by the low coordinate and 3..5 by the high one, and a
- * caller can stop half-way: after digits 0..2 the keys are grouped by y. */
-#define RADIX_BITS    10
-#define RADIX_SIZE    (1 << RADIX_BITS)
-#define RADIX_PASSES  6
-#define DIGIT(key, p) ((size_t)((key) >> ((p)*RADIX_BITS)) & (RADIX_SIZE - 1))
-
-/* At most this many keys are sorted in place by insertion: a sample-sized
- * position would otherwise zero 48 KiB of histograms per sort, which was
- * most of a small request's solve. */
-#define SMALL_SORT 32
-
-typedef struct sorter {
-    uint64_t *key[2]; /* [0] holds the data, [1] is scratch; a pass swaps them */
-    uint32_t *tag[2]; /* moved along with the keys; NULL when there are none */
-    size_t *count;    /* one histogram per digit; NULL for a small sort */
-    size_t n;
-} sorter;
-
-static void sorter_free(sorter *s)
-{
-    free(s->key[1]);
-    free(s->tag[1]);
-    free(s->count);
-}
-
-/* Set up a sort of key[0..n) (and tag[0..n) when tag is not NULL) on the
- * digits from..to-1: the scratch buffers and those digits' histograms, from
- * one read of the keys. */
-static int sorter_init(sorter *s, uint64_t *key, uint32_t *tag, size_t n, int from, int to,
-                       gj_error *e)
-{
-    memset(s, 0, sizeof *s);
-    s->n = n;
-    s->key[0] = key;
-    s->tag[0] = tag;
-    if (n <= SMALL_SORT)
-        return 0;
-    s->key[1] = malloc((n + 1) * sizeof *key);
-    if (tag != NULL)
-        s->tag[1] = malloc((n + 1) * sizeof *tag);
-    s->count = calloc(RADIX_PASSES * RADIX_SIZE, sizeof *s->count);
-    if (s->key[1] == NULL || (tag != NULL && s->tag[1] == NULL) || s->count == NULL) {
-        sorter_free(s);
-        return gj_fail_nomem(e);
-    }
-    for (size_t i = 0; i < n; i++)
-        for (int p = from; p < to; p++)
-            s->count[p * RADIX_SIZE + DIGIT(key[i], p)]++;
-    return 0;
-}
-
-/* One stable pass on digit p.  Skipped when every key has the same digit,
- * as happens for the high digits of small coordinates. */
-static void sorter_pass(sorter *s, int p)
-{
-    size_t *c = s->count + p * RADIX_SIZE, n = s->n, sum = 0;
-    const uint64_t *src = s->key[0];
-    uint64_t *dst = s->key[1];
-    if (n == 0 || c[DIGIT(src[0], p)] == n)
-        return;
-    for (int d = 0; d < RADIX_SIZE; d++) {
-        size_t here = c[d];
-        c[d] = sum;
-        sum += here;
-    }
-    if (s->tag[0] == NULL) {
-        for (size_t i = 0; i < n; i++)
-            dst[c[DIGIT(src[i], p)]++] = src[i];
-    } else {
-        const uint32_t *stag = s->tag[0];
-        uint32_t *dtag = s->tag[1];
-        for (size_t i = 0; i < n; i++) {
-            size_t at = c[DIGIT(src[i], p)]++;
-            dst[at] = src[i];
-            dtag[at] = stag[i];
-        }
-    }
-    s->key[1] = s->key[0];
-    s->key[0] = dst;
-    uint32_t *t = s->tag[1];
-    s->tag[1] = s->tag[0];
-    s->tag[0] = t;
-}
-
-/* A stable insertion sort on digits from..to-1 together: what the radix
- * passes over those digits do, for a handful of keys. */
-static void insertion_sort(sorter *s, int from, int to)
-{
-    uint64_t mask = ((uint64_t)1 << ((to - from) * RADIX_BITS)) - 1;
-    uint64_t *key = s->key[0];
-    uint32_t *tag = s->tag[0];
-    for (size_t i = 1; i < s->n; i++) {
-        uint64_t k = key[i], d = (k >> (from * RADIX_BITS)) & mask;
-        uint32_t t = tag ? tag[i] : 0;
-        size_t j = i;
-        for (; j > 0 && ((key[j - 1] >> (from * RADIX_BITS)) & mask) > d; j--) {
-            key[j] = key[j - 1];
-            if (tag)
-                tag[j] = tag[j - 1];
-        }
-        key[j] = k;
-        if (tag)
-            tag[j] = t;
-    }
-}
-
-static void sorter_passes(sorter *s, int from, int to)
-{
-    if (s->count == NULL) {
-        insertion_sort(s, from, to);
-        return;
-    }
-    for (int p = from; p < to; p++)
-        sorter_pass(s, p);
-}
+/* Points are sorted with radix_sort.h: a coordinate is three of its 10-bit
+ * digits, so digits 0..2 order by the low coordinate and 3..5 by the high
+ * one, and after digits 0..2 the keys are grouped by y. */
 
 /* ---- Duplicate shortcuts ------------------------------------------------ */
 
@@ -294,15 +179,15 @@ static int collect_rows(nim_board *b, const uint64_t *by_y, gj_error *e)
  * when two shortcuts are equal (the caller reports where), or -1. */
 static int sort_shortcuts(nim_board *b, gj_error *e)
 {
-    sorter s;
-    if (sorter_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_PASSES, e) != 0)
+    radix_sort s;
+    if (radix_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_DIGITS, e) != 0)
         return -1;
-    sorter_passes(&s, 0, RADIX_PASSES / 2);
+    radix_passes(&s, 0, RADIX_DIGITS / 2);
     int rc = collect_rows(b, s.key[0], e);
     if (rc == 0)
-        sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
-    b->shortcut = s.key[0]; /* sorter_free frees the other buffer */
-    sorter_free(&s);
+        radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
+    b->shortcut = s.key[0]; /* radix_free frees the other buffer */
+    radix_free(&s);
     if (rc != 0)
         return -1;
     for (long i = 1; i < b->n; i++)
@@ -320,14 +205,14 @@ int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e)
         return gj_fail_nomem(e);
     for (long i = 0; i < b->n; i++)
         key[i] = nim_pack(nim_low(b->shortcut[i]), nim_high(b->shortcut[i]));
-    sorter s;
-    if (sorter_init(&s, key, NULL, (size_t)b->n, RADIX_PASSES / 2, RADIX_PASSES, e) != 0) {
+    radix_sort s;
+    if (radix_init(&s, key, NULL, (size_t)b->n, RADIX_DIGITS / 2, RADIX_DIGITS, e) != 0) {
         free(key);
         return -1;
     }
-    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
     *out = s.key[0];
-    sorter_free(&s);
+    radix_free(&s);
     return 0;
 }
 
@@ -678,13 +563,13 @@ static int sort_queries(const position *pos, uint64_t **query, uint32_t **index,
     memcpy(*query, pos->query, (size_t)pos->m * sizeof **query);
     for (long q = 0; q < pos->m; q++)
         (*index)[q] = (uint32_t)q;
-    sorter s;
-    if (sorter_init(&s, *query, *index, (size_t)pos->m, RADIX_PASSES / 2, RADIX_PASSES, e) != 0)
+    radix_sort s;
+    if (radix_init(&s, *query, *index, (size_t)pos->m, RADIX_DIGITS / 2, RADIX_DIGITS, e) != 0)
         return -1;
-    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
     *query = s.key[0];
     *index = s.tag[0];
-    sorter_free(&s);
+    radix_free(&s);
     return 0;
 }
 
