@@ -79,14 +79,16 @@ static position *new_position(long n, long k, gj_error *e)
  * sequential pass for holes.  Reading fills the matrix in order and checks
  * only the range, because a duplicate check per value is a random access
  * into an n^2 table, several times the cost of parsing the number: n^2
- * values of 1..n^2 leave a hole exactly when one of them repeats.  Returns
- * 0, 1 on a repeat, -1 when out of memory. */
-static int index_cells(position *pos, gj_error *e)
+ * values of 1..n^2 leave a hole exactly when one of them repeats.  *e is
+ * filled only when out of memory; a repeat is the caller's to explain. */
+static gj_repeat index_cells(position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
     pos->cell_of = calloc((size_t)nn, sizeof *pos->cell_of);
-    if (pos->cell_of == NULL)
-        return gj_fail_nomem(e);
+    if (pos->cell_of == NULL) {
+        gj_fail_nomem(e);
+        return GJ_REPEAT_FAILED;
+    }
     const uint32_t *value = pos->value;
     uint32_t *cell_of = pos->cell_of;
     for (long i = 0; i < n; i++)
@@ -94,10 +96,10 @@ static int index_cells(position *pos, gj_error *e)
             cell_of[value[i * n + j] - 1] = (uint32_t)(i + 1) << 16 | (uint32_t)(j + 1);
     for (long v = 0; v < nn; v++)
         if (cell_of[v] == 0)
-            return 1;
+            return GJ_REPEAT_FOUND;
     free(pos->value);
     pos->value = NULL;
-    return 0;
+    return GJ_NO_REPEAT;
 }
 
 /* The first repeat in reading order: the cells (row-major indices) of its
@@ -179,10 +181,10 @@ static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
 
 static int index_cells_text(const char *buf, size_t len, position *pos, gj_error *e)
 {
-    int status = index_cells(pos, e);
+    gj_repeat status = index_cells(pos, e);
     long n = pos->n, first, second, line, col, first_line, first_col;
-    if (status <= 0)
-        return status;
+    if (status != GJ_REPEAT_FOUND)
+        return status == GJ_NO_REPEAT ? 0 : -1;
     if (find_repeat(pos, &first, &second, e) != 0)
         return -1;
     locate_token(buf, len, 2 + second, &line, &col);
@@ -240,10 +242,10 @@ static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
 
 static int index_cells_json(position *pos, gj_error *e)
 {
-    int status = index_cells(pos, e);
+    gj_repeat status = index_cells(pos, e);
     long n = pos->n, first, second;
-    if (status <= 0)
-        return status;
+    if (status != GJ_REPEAT_FOUND)
+        return status == GJ_NO_REPEAT ? 0 : -1;
     if (find_repeat(pos, &first, &second, e) != 0)
         return -1;
     char field[sizeof e->field], earlier[sizeof e->field];

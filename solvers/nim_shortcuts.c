@@ -127,13 +127,14 @@ static int compare_indexed(const void *a, const void *b)
 
 /* Find the earliest shortcut (in input order) that repeats an earlier one:
  * *second is its index and *first the index of the shortcut it repeats.
- * Only the error path runs this, so a qsort of (key, index) is fine.
- * Returns 0, 1 when there is no repeat, or -1 when out of memory. */
-static int first_repeat(const uint64_t *keys, long n, long *first, long *second, gj_error *e)
+ * Only the error path runs this, so a qsort of (key, index) is fine. */
+static gj_repeat first_repeat(const uint64_t *keys, long n, long *first, long *second, gj_error *e)
 {
     indexed_key *a = malloc(((size_t)n + 1) * sizeof *a);
-    if (a == NULL)
-        return gj_fail_nomem(e);
+    if (a == NULL) {
+        gj_fail_nomem(e);
+        return GJ_REPEAT_FAILED;
+    }
     for (long i = 0; i < n; i++) {
         a[i].key = keys[i];
         a[i].index = i;
@@ -151,7 +152,7 @@ static int first_repeat(const uint64_t *keys, long n, long *first, long *second,
         }
     }
     free(a);
-    return *second == LONG_MAX ? 1 : 0;
+    return *second == LONG_MAX ? GJ_NO_REPEAT : GJ_REPEAT_FOUND;
 }
 
 /* Keys grouped by y (digits 0..2 sorted) -> b->row: each row's y with the
@@ -175,13 +176,13 @@ static int collect_rows(nim_board *b, const uint64_t *by_y, gj_error *e)
     return 0;
 }
 
-/* Sort the shortcuts by (x, y), collecting the rows half-way.  Returns 0, 1
- * when two shortcuts are equal (the caller reports where), or -1. */
-static int sort_shortcuts(nim_board *b, gj_error *e)
+/* Sort the shortcuts by (x, y), collecting the rows half-way.  When two
+ * are equal *e is left for the caller, who reports where they are. */
+static gj_repeat sort_shortcuts(nim_board *b, gj_error *e)
 {
     radix_sort s;
     if (radix_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_DIGITS, e) != 0)
-        return -1;
+        return GJ_REPEAT_FAILED;
     radix_passes(&s, 0, RADIX_DIGITS / 2);
     int rc = collect_rows(b, s.key[0], e);
     if (rc == 0)
@@ -189,11 +190,11 @@ static int sort_shortcuts(nim_board *b, gj_error *e)
     b->shortcut = s.key[0]; /* radix_free frees the other buffer */
     radix_free(&s);
     if (rc != 0)
-        return -1;
+        return GJ_REPEAT_FAILED;
     for (long i = 1; i < b->n; i++)
         if (b->shortcut[i] == b->shortcut[i - 1])
-            return 1;
-    return 0;
+            return GJ_REPEAT_FOUND;
+    return GJ_NO_REPEAT;
 }
 
 /* The swapped keys come out in x order already, so a stable sort on their
@@ -285,12 +286,12 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
     if (keys == NULL)
         return gj_fail_nomem(e);
     rescan_text(buf, len, n, keys, -1, NULL, NULL);
-    int found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == 0 ? keys[second] : 0;
+    gj_repeat found = first_repeat(keys, n, &first, &second, e);
+    uint64_t key = found == GJ_REPEAT_FOUND ? keys[second] : 0;
     free(keys);
-    if (found < 0)
+    if (found == GJ_REPEAT_FAILED)
         return -1;
-    if (found > 0)
+    if (found == GJ_NO_REPEAT)
         return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     rescan_text(buf, len, n, NULL, first, &line1, &col1);
     rescan_text(buf, len, n, NULL, second, &line2, &col2);
@@ -319,10 +320,10 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
             goto fail;
     if (reader_end(&r, e) != 0)
         goto fail;
-    int repeat = sort_shortcuts(&pos->b, e);
-    if (repeat > 0)
+    gj_repeat repeat = sort_shortcuts(&pos->b, e);
+    if (repeat == GJ_REPEAT_FOUND)
         fail_text_repeat(buf, len, n, e);
-    if (repeat != 0)
+    if (repeat != GJ_NO_REPEAT)
         goto fail;
     return pos;
 fail:
@@ -365,12 +366,12 @@ static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
         keys[i] = nim_pack((long)json_integer_value(json_array_get(v, 0)),
                            (long)json_integer_value(json_array_get(v, 1)));
     }
-    int found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == 0 ? keys[second] : 0;
+    gj_repeat found = first_repeat(keys, n, &first, &second, e);
+    uint64_t key = found == GJ_REPEAT_FOUND ? keys[second] : 0;
     free(keys);
-    if (found < 0)
+    if (found == GJ_REPEAT_FAILED)
         return -1;
-    if (found > 0)
+    if (found == GJ_NO_REPEAT)
         return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     char field[48];
     jin_field_name(field, sizeof field, "shortcuts", second, -1);
@@ -393,10 +394,10 @@ static int read_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *
 /* Sort the board; a repeat is reported by its place in `shortcuts`. */
 static int sort_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *e)
 {
-    int repeat = sort_shortcuts(b, e);
-    if (repeat > 0)
+    gj_repeat repeat = sort_shortcuts(b, e);
+    if (repeat == GJ_REPEAT_FOUND)
         fail_json_repeat(shortcuts, b->n, e);
-    return repeat == 0 ? 0 : -1;
+    return repeat == GJ_NO_REPEAT ? 0 : -1;
 }
 
 int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_error *e)
