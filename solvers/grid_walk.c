@@ -32,6 +32,7 @@
 #include "grid_row.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
+#include "key.h"
 #include "reader.h"
 
 #define MAX_SIDE 2000
@@ -621,25 +622,13 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
-/* "N M\n", then one bit per cell (1 = free), row-major, eight to a byte. */
+/* The key (key.h): "N M\n", then the cells as bits (1 = free). */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    char head[48];
-    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->rows, pos->cols);
-    size_t nbytes = ((size_t)pos->rows * (size_t)pos->cols + 7) / 8;
-    if (buf_reserve(out, (size_t)used + nbytes) != 0)
-        return;
-    buf_append(out, head, (size_t)used);
-    unsigned char *at = (unsigned char *)out->data + out->len;
-    memset(at, 0, nbytes);
-    size_t bit = 0;
-    for (long i = 0; i < pos->rows; i++) {
-        const unsigned char *row = pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
-        for (long j = 0; j < pos->cols; j++, bit++)
-            at[bit / 8] |= (unsigned char)(row[j] << (bit % 8));
-    }
-    out->len += nbytes;
+    const long head[2] = {pos->rows, pos->cols};
+    key_head(out, head, 2);
+    key_bits(out, pos->open + pos->width + 1, pos->rows, pos->cols, (size_t)pos->width);
 }
 
 const gj_game game_grid_walk = {

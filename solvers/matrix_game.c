@@ -39,6 +39,7 @@
 #include "game.h"
 #include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "matrix_game_core.h"
 #include "reader.h"
 
@@ -374,15 +375,16 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
+/* The key (key.h): "n k\n", then for each value 1..n^2 its packed cell in
+ * four bytes, most significant first: the permutation itself. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
     long nn = pos->n * pos->n;
-    char head[48];
-    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->n, pos->k);
-    if (buf_reserve(out, (size_t)used + (size_t)nn * 4) != 0)
+    const long head[2] = {pos->n, pos->k};
+    key_head(out, head, 2);
+    if (buf_reserve(out, (size_t)nn * 4) != 0)
         return;
-    buf_append(out, head, (size_t)used);
     unsigned char *at = (unsigned char *)out->data + out->len;
     for (long v = 0; v < nn; v++) {
         uint32_t c = pos->cell_of[v];

@@ -39,6 +39,7 @@
 #include "game.h"
 #include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "nim_shortcuts_core.h"
 #include "radix_sort.h"
 #include "reader.h"
@@ -632,18 +633,15 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
-/* The cache key: the counts, the shortcuts sorted (their order changes no
- * answer, so every order of one set, in either form, shares a key), then the
- * queries in input order; each point as its 8-byte key in host byte order.
- * The counts fix where the shortcuts end and the queries begin. */
+/* The key (key.h): "n m\n", the shortcuts sorted (their order changes no
+ * answer, so every order of one set, in either form, shares a key), then
+ * the queries in input order; each point as its 8-byte key in host byte
+ * order.  The counts fix where the shortcuts end and the queries begin. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "nim-shortcuts n=");
-    buf_put_long(out, pos->b.n);
-    buf_puts(out, " m=");
-    buf_put_long(out, pos->m);
-    buf_putc(out, '\n');
+    const long head[2] = {pos->b.n, pos->m};
+    key_head(out, head, 2);
     buf_append(out, pos->b.shortcut, (size_t)pos->b.n * sizeof *pos->b.shortcut);
     buf_append(out, pos->query, (size_t)pos->m * sizeof *pos->query);
 }

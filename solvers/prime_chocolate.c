@@ -24,6 +24,7 @@
 #include "grid_row.h"
 #include "analysis.h"
 #include "json_in.h"
+#include "key.h"
 #include "prime_chocolate_core.h"
 #include "reader.h"
 
@@ -357,23 +358,12 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "\"}");
 }
 
-/* The side in decimal, ':', then the cells eight to a byte (row-major, first
- * cell in the high bit, the last byte padded with zeros): the side fixes how
- * many bits follow, so two keys are equal only for the same bar. */
+/* The key (key.h): "n\n", then the cells as bits (1 = chocolate). */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    long cells = pos->n * pos->n;
-    buf_put_long(out, pos->n);
-    buf_putc(out, ':');
-    if (buf_reserve(out, (size_t)(cells + 7) / 8) != 0)
-        return;
-    for (long c = 0; c < cells; c += 8) {
-        unsigned char byte = 0;
-        for (long k = 0; k < 8; k++)
-            byte = (unsigned char)(byte << 1 | (c + k < cells && pos->cell[c + k]));
-        out->data[out->len++] = (char)byte;
-    }
+    key_head(out, &pos->n, 1);
+    key_bits(out, pos->cell, pos->n, pos->n, (size_t)pos->n);
 }
 
 const gj_game game_prime_chocolate = {

@@ -27,6 +27,7 @@
 #include "game.h"
 #include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "reader.h"
 #include "staircase_chess_core.h"
 
@@ -392,18 +393,20 @@ static void write_json(const void *p, gj_buf *out)
     buf_putc(out, '}');
 }
 
-/* "n m", then A and B row by row: the sizes fix how many values follow, so
- * no two boards share a key. */
+/* The key (key.h): "n m\n", then A and B row by row in decimal, a space
+ * between values and a newline between the boards. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_put_long(out, pos->n);
-    buf_putc(out, ' ');
-    buf_put_long(out, pos->m);
+    const long head[2] = {pos->n, pos->m};
+    key_head(out, head, 2);
     for (int k = 0; k < 2; k++) {
         const int32_t *v = k == 0 ? pos->a : pos->b;
+        if (k > 0)
+            buf_putc(out, '\n');
         for (long i = 0; i < pos->n * pos->m; i++) {
-            buf_putc(out, i == 0 ? '\n' : ' ');
+            if (i > 0)
+                buf_putc(out, ' ');
             buf_put_long(out, v[i]);
         }
     }
