@@ -14,6 +14,7 @@ int analysis_max_moves(const json_t *root, long *out, gj_error *e)
     return jin_long(v, "max_moves", -1, -1, 1, ANALYSIS_MAX_MOVES_LIMIT, out, e);
 }
 
+/* By length then bytes, so "M\u0000x" is no "M". */
 int analysis_to_move(const json_t *v, const char *const names[2], bool null_is_absent, int absent,
                      int *mover, gj_error *e)
 {

@@ -10,12 +10,14 @@ static const gj_game *const registry[] = {
 };
 #undef GAME
 
+/* The table itself: callers must not change it. */
 const gj_game *const *games_all(size_t *count)
 {
     *count = sizeof registry / sizeof registry[0];
     return registry;
 }
 
+/* A linear scan: the games are a handful. */
 const gj_game *games_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
@@ -24,12 +26,14 @@ const gj_game *games_find(const char *name, size_t len)
     return NULL;
 }
 
+/* Unused slots are 0, so every GJ_MAX_LIMITS entry is defined. */
 void games_default_limits(const gj_game *g, long *out)
 {
     for (int i = 0; i < GJ_MAX_LIMITS; i++)
         out[i] = i < g->nlimits ? g->limits[i].def : 0;
 }
 
+/* Cut, never overrun, when cap is short. */
 void games_list(char *out, size_t cap)
 {
     size_t used = 0;
@@ -38,6 +42,7 @@ void games_list(char *out, size_t cap)
         used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", registry[i]->name);
 }
 
+/* The name comes from the registry entry, the one place it is spelled. */
 void games_json_open(gj_buf *out, const gj_game *g)
 {
     buf_puts(out, "{\"game\":\"");

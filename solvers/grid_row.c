@@ -41,6 +41,7 @@ static int decode_plain(const grid_alphabet *a, const char *s, size_t n, unsigne
     return i == n;
 }
 
+/* The byte path decodes the alternative spelling and finds a bad byte. */
 long grid_row_decode(const grid_alphabet *a, const char *s, size_t len, unsigned char *out, long n,
                      size_t *bad)
 {
@@ -68,6 +69,7 @@ long grid_row_decode(const grid_alphabet *a, const char *s, size_t len, unsigned
     return cells;
 }
 
+/* One word of the reader is one row; a bad byte is placed by its column. */
 int grid_row_text(gj_reader *r, const grid_alphabet *a, long i, long rows, unsigned char *out,
                   long n, gj_error *e)
 {
@@ -92,6 +94,7 @@ int grid_row_text(gj_reader *r, const grid_alphabet *a, long i, long rows, unsig
     return 0;
 }
 
+/* A bad byte is placed by its offset in the string. */
 long grid_row_json(const grid_alphabet *a, const json_t *v, const char *name, long i,
                    unsigned char *out, long n, gj_error *e)
 {

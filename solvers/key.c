@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+/* Decimal, so the head reads as text in a cache dump. */
 void key_head(gj_buf *out, const long *v, int count)
 {
     for (int i = 0; i < count; i++) {
@@ -13,6 +14,7 @@ void key_head(gj_buf *out, const long *v, int count)
     buf_putc(out, '\n');
 }
 
+/* Byte by byte: keys are written once per request, far from the hot path. */
 void key_bits(gj_buf *out, const unsigned char *cells, long rows, long cols, size_t stride)
 {
     size_t nbits = (size_t)rows * (size_t)cols, nbytes = (nbits + 7) / 8;

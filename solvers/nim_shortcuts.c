@@ -280,6 +280,24 @@ static void rescan_text(const char *buf, size_t len, long n, uint64_t *keys, lon
     }
 }
 
+/* The earliest repeat among keys[0..n), which sorting has seen: its places
+ * into *first and *second, its point into *key; frees keys.  0, or -1 with
+ * *e when out of memory or when the keys hold no repeat after all. */
+static int take_repeat(uint64_t *keys, long n, long *first, long *second, uint64_t *key,
+                       gj_error *e)
+{
+    gj_repeat found = first_repeat(keys, n, first, second, e);
+    *key = found == GJ_REPEAT_FOUND ? keys[*second] : 0;
+    free(keys);
+    if (found == GJ_REPEAT_FAILED)
+        return -1;
+    if (found == GJ_NO_REPEAT)
+        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
+    return 0;
+}
+
+/* Say where the repeated shortcut of a judge-text body is, rescanning it
+ * (only the error path gets here): -1, with *e. */
 static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
 {
     uint64_t *keys = malloc(((size_t)n + 1) * sizeof *keys);
@@ -287,13 +305,9 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
     if (keys == NULL)
         return gj_fail_nomem(e);
     rescan_text(buf, len, n, keys, -1, NULL, NULL);
-    gj_repeat found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == GJ_REPEAT_FOUND ? keys[second] : 0;
-    free(keys);
-    if (found == GJ_REPEAT_FAILED)
+    uint64_t key;
+    if (take_repeat(keys, n, &first, &second, &key, e) != 0)
         return -1;
-    if (found == GJ_NO_REPEAT)
-        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     rescan_text(buf, len, n, NULL, first, &line1, &col1);
     rescan_text(buf, len, n, NULL, second, &line2, &col2);
     return gj_fail_at(e, line2, col2,
@@ -367,13 +381,9 @@ static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
         keys[i] = nim_pack((long)json_integer_value(json_array_get(v, 0)),
                            (long)json_integer_value(json_array_get(v, 1)));
     }
-    gj_repeat found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == GJ_REPEAT_FOUND ? keys[second] : 0;
-    free(keys);
-    if (found == GJ_REPEAT_FAILED)
+    uint64_t key;
+    if (take_repeat(keys, n, &first, &second, &key, e) != 0)
         return -1;
-    if (found == GJ_NO_REPEAT)
-        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     char field[48];
     jin_field_name(field, sizeof field, "shortcuts", second, -1);
     return gj_fail_field(e, field,
