@@ -43,9 +43,11 @@ void games_list(char *out, size_t cap)
 }
 
 /* The name comes from the registry entry, the one place it is spelled. */
-void games_json_open(gj_buf *out, const gj_game *g)
+void games_json_open(gj_buf *out, const gj_game *g, const char *member)
 {
     buf_puts(out, "{\"game\":\"");
     buf_puts(out, g->name);
-    buf_putc(out, '"');
+    buf_puts(out, "\",\"");
+    buf_puts(out, member);
+    buf_puts(out, "\":");
 }

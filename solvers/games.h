@@ -19,8 +19,8 @@ const gj_game *games_find(const char *name, size_t len);
 void games_list(char *out, size_t cap);
 /* The default limit values of a game into out[GJ_MAX_LIMITS]. */
 void games_default_limits(const gj_game *g, long *out);
-/* `{"game":"<name>"` for the start of g's JSON answer; the game appends
- * its own members (each after a comma) and the closing brace. */
-void games_json_open(gj_buf *out, const gj_game *g);
+/* `{"game":"<name>","<member>":`, the start of g's JSON answer up to the
+ * value of its first own member; the game writes the rest. */
+void games_json_open(gj_buf *out, const gj_game *g, const char *member);
 
 #endif

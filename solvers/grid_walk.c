@@ -608,8 +608,8 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    games_json_open(out, &game_grid_walk);
-    buf_puts(out, ",\"verdict\":\"");
+    games_json_open(out, &game_grid_walk, "verdict");
+    buf_putc(out, '"');
     buf_puts(out, pos->nwinners > 0 ? "WIN" : "LOSE");
     buf_puts(out, "\",\"winning_cells\":[");
     for (long i = 0; i < pos->nwinners; i++) {

@@ -363,8 +363,8 @@ static void write_json(const void *p, gj_buf *out)
     const position *pos = p;
     long n = pos->n;
     buf_reserve(out, (size_t)n * (size_t)(n + 3) + 64);
-    games_json_open(out, &game_matrix_game);
-    buf_puts(out, ",\"outcomes\":[");
+    games_json_open(out, &game_matrix_game, "outcomes");
+    buf_putc(out, '[');
     for (long i = 0; i < n; i++) {
         if (i > 0)
             buf_putc(out, ',');

@@ -635,8 +635,8 @@ static void write_json(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};
     static const size_t len[2] = {6, 7};
-    games_json_open(out, &game_nim_shortcuts);
-    buf_puts(out, ",\"answers\":[");
+    games_json_open(out, &game_nim_shortcuts, "answers");
+    buf_putc(out, '[');
     put_answers(p, out, word, len, 7);
     if (!out->failed)
         out->len--; /* the comma after the last answer (there is one: m >= 1) */

@@ -352,8 +352,8 @@ static void write_text(const void *p, gj_buf *out)
 
 static void write_json(const void *p, gj_buf *out)
 {
-    games_json_open(out, &game_prime_chocolate);
-    buf_puts(out, ",\"winner\":\"");
+    games_json_open(out, &game_prime_chocolate, "winner");
+    buf_putc(out, '"');
     buf_puts(out, winner(p));
     buf_puts(out, "\"}");
 }

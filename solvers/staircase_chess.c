@@ -387,8 +387,7 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    games_json_open(out, &game_staircase_chess);
-    buf_puts(out, ",\"score_difference\":");
+    games_json_open(out, &game_staircase_chess, "score_difference");
     buf_put_long(out, pos->score);
     buf_putc(out, '}');
 }
