@@ -5,6 +5,7 @@
  * path, which also finds the exact place of a mistake. */
 #include "grid_row.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,9 +22,9 @@ static uint64_t zero_bytes(uint64_t w)
     return ~(((w & low7) + low7) | w | low7);
 }
 
-/* The fast pass over a row of n bytes: 1 when every byte was `one` or
- * `zero` and out[0..n) holds the cells, 0 when the byte path must decide. */
-static int decode_plain(const grid_alphabet *a, const char *s, size_t n, unsigned char *out)
+/* The fast pass over a row of n bytes: true when every byte was `one` or
+ * `zero` and out[0..n) holds the cells, false when the byte path must decide. */
+static bool decode_plain(const grid_alphabet *a, const char *s, size_t n, unsigned char *out)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -32,7 +33,7 @@ static int decode_plain(const grid_alphabet *a, const char *s, size_t n, unsigne
         one = zero_bytes(w ^ EVERY_BYTE(a->one));
         zero = zero_bytes(w ^ EVERY_BYTE(a->zero));
         if ((one | zero) != EVERY_BYTE(0x80))
-            return 0;
+            return false;
         one >>= 7;
         memcpy(out + i, &one, 8);
     }

@@ -21,6 +21,7 @@
  * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
  * the padded grid and 16 per free cell.  The matching and the JSON grid
  * reader serve POST /analyze too (grid_walk_core.h, grid_walk_analysis.c). */
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,13 +358,13 @@ static void flip_path(graph *g, int top)
 enum search { STRICT, RELAXED, FREE };
 
 /* May the DFS go from u on to m, the partner of u's neighbour? */
-static int may_step(const graph *g, int u, int m, int limit, enum search mode)
+static bool may_step(const graph *g, int u, int m, int limit, enum search mode)
 {
     int lu = g->at[u].layer, lm = g->at[m].layer;
     if (g->next[m] != 0)
-        return 0; /* visited this pass */
+        return false; /* visited this pass */
     if (mode == FREE)
-        return 1;
+        return true;
     if (mode == RELAXED)
         return lm > lu && lm != FAR;
     return lu < limit && lm == lu + 1;
@@ -518,13 +519,13 @@ static int colour(const graph *g, int c)
 /* Every augmenting path of the smaller graph would end at v's former mate u
  * (any other would have augmented the old matching), so one free search
  * from u decides whether the maximum shrank. */
-int gw_drop_cell(gw_matching *m, int v)
+bool gw_drop_cell(gw_matching *m, int v)
 {
     graph *g = &m->g;
     int u = g->at[v].mate;
     g->at[v].mate = BLOCKED;
     if (u < 0)
-        return 0;
+        return false;
     g->at[u].mate = UNMATCHED;
     forget_visits(g, colour(g, u));
     return !augment_from(g, u, 0, FREE);

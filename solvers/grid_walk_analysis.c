@@ -16,6 +16,7 @@
  * maximum matching misses: the winning moves.  An empty path is the
  * opening, A placing the token, and that is the solve itself: A wins by
  * placing it on a winning start cell.  Either way the cost is one solve. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell,
     return 0;
 }
 
-static int adjacent(const gw_position *pos, int a, int b)
+static bool adjacent(const gw_position *pos, int a, int b)
 {
     int d = a > b ? a - b : b - a;
     return d == 1 || d == pos->width; /* the padding keeps rows apart */

@@ -29,6 +29,7 @@
  * analysis of one position (nim_shortcuts_analysis.c) through
  * nim_shortcuts_core.h.
  */
+#include <stdbool.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -528,10 +529,10 @@ int nim_segments_trace(const nim_board *b, nim_segments *s, gj_error *e)
 /* Is key among the sorted keys a[0..n)?  A dense column holds thousands of
  * shortcuts, probed in random order, so the search avoids branches: the
  * range halves each step whichever way the comparison goes. */
-static int contains(const uint64_t *a, long n, uint64_t key)
+static bool contains(const uint64_t *a, long n, uint64_t key)
 {
     if (n == 0)
-        return 0;
+        return false;
     while (n > 1) {
         long half = n / 2;
         a = a[half] <= key ? a + half : a;

@@ -21,6 +21,7 @@
  * Cost: the solver's build (radix sorts and the walk, O(n)), one more radix
  * sort for the rows, then O(log n + listed).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static long lower_bound(const uint64_t *a, long n, uint64_t key)
     return lo;
 }
 
-static int is_shortcut(const nim_board *b, long x, long y)
+static bool is_shortcut(const nim_board *b, long x, long y)
 {
     uint64_t key = nim_pack(x, y);
     long at = lower_bound(b->shortcut, b->n, key);
@@ -127,7 +128,7 @@ static long row_loser(const nim_segments *s, long y)
     return k >= 0 && y - s->d[k] < s->end[k] ? y - s->d[k] : -1;
 }
 
-static int loses(const nim_board *b, const nim_segments *s, long x, long y)
+static bool loses(const nim_board *b, const nim_segments *s, long x, long y)
 {
     return is_shortcut(b, x, y) || column_loser(s, x) == y;
 }

@@ -14,6 +14,7 @@
  *     both axes from within one row and column of it.
  * Largest squares come from the usual bottom-up DP over two rows: O(n^2)
  * time, O(n) memory beyond the board. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,15 +297,15 @@ static int square_touches(const position *pos, const box *b, const long *prime_f
  * core [top+1, bottom-1] x [left+1, right-1]: one eaten cell there and no
  * square touches every block.  On bars with blocks all over, that settles
  * an odd count with a scan instead of the largest-square pass. */
-static int core_is_chocolate(const position *pos, const box *b)
+static bool core_is_chocolate(const position *pos, const box *b)
 {
     long n = pos->n, from = b->left + 1, to = b->right - 1;
     if (from > to)
-        return 1;
+        return true;
     for (long i = b->top + 1; i <= b->bottom - 1; i++)
         if (memchr(pos->cell + i * n + from, 0, (size_t)(to - from + 1)) != NULL)
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 static int solve(void *p, gj_error *e)

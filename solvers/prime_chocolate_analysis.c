@@ -36,6 +36,7 @@
  *
  * The list: winning moves, then losing ones, each in row-major order of
  * the square's top-left cell and, at one cell, larger squares first. */
+#include <stdbool.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -110,16 +111,16 @@ static int mark_primes(bar *b)
 
 /* Trial division for a number past the sieve, so 9 is "not a prime" on any
  * bar; past 10^12 it is merely too large, whatever it is. */
-static int odd_prime_or_huge(long p)
+static bool odd_prime_or_huge(long p)
 {
     if (p > 1000000000000L)
-        return 1;
+        return true;
     if (p % 2 == 0)
         return p == 2;
     for (long d = 3; d * d <= p; d += 2)
         if (p % d == 0)
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 /* Distinct primes, each at most the side (a larger square never fits). */
@@ -435,7 +436,7 @@ static box survivors(const bar *b, long i, long j, long s)
     return x;
 }
 
-static int box_empty(box x)
+static bool box_empty(box x)
 {
     return x.r1 > x.r2;
 }

@@ -7,6 +7,7 @@
 #ifndef GJ_READER_H
 #define GJ_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,7 +25,7 @@ void reader_init(gj_reader *r, const char *buf, size_t len);
 
 /* Whitespace between tokens: space, \t, \n, \v, \f and \r (C's isspace
  * in the C locale, without the locale lookup). */
-static inline int reader_is_space(unsigned char c)
+static inline bool reader_is_space(unsigned char c)
 {
     return c == ' ' || (unsigned)(c - '\t') <= (unsigned)('\r' - '\t');
 }
