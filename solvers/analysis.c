@@ -39,6 +39,7 @@ const char *analysis_outcome(int wins)
     return wins ? "win" : "lose";
 }
 
+/* The frame's start, up to the value of "value". */
 static void begin(gj_buf *out, const char *game, const char *to_move)
 {
     buf_puts(out, "{\"game\":\"");
@@ -48,6 +49,7 @@ static void begin(gj_buf *out, const char *game, const char *to_move)
     buf_puts(out, "\",\"value\":");
 }
 
+/* The counts members, after the value. */
 static void counts(gj_buf *out, const analysis_counts *c)
 {
     buf_puts(out, ",\"moves_total\":");

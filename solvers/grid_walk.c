@@ -58,6 +58,7 @@ void gw_free_position(void *p)
     free(pos);
 }
 
+/* An all-blocked grid of rows x cols inside its border, or NULL with *e. */
 static position *new_position(long rows, long cols, gj_error *e)
 {
     if (rows > MAX_SIDE || cols > MAX_SIDE) {
@@ -79,6 +80,7 @@ static position *new_position(long rows, long cols, gj_error *e)
     return pos;
 }
 
+/* The first cell of row i (0-based), past the border. */
 static unsigned char *row_cells(position *pos, long i)
 {
     return pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
@@ -87,6 +89,7 @@ static unsigned char *row_cells(position *pos, long i)
 /* A grid-walk row: '.' is a free cell (1), '#' a blocked one (0). */
 static const grid_alphabet row_alphabet = {'.', '#', NULL, "'.' (free) or '#' (blocked)", 1};
 
+/* game.h's parse_text: "N M", then N rows of M cells. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -152,6 +155,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"grid": [row, ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
@@ -190,6 +194,7 @@ typedef struct graph {
     int *stack;            /* the cells of the path being grown */
 } graph;
 
+/* Free what build_graph allocated (any of it may be NULL). */
 static void free_graph(graph *g)
 {
     free(g->side[0]);
@@ -200,6 +205,7 @@ static void free_graph(graph *g)
     free(g->stack);
 }
 
+/* The cells, sides and scratch of the matching for pos: 0, or -1 when out of memory. */
 static int build_graph(graph *g, const position *pos)
 {
     size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
@@ -240,6 +246,7 @@ static int build_graph(graph *g, const position *pos)
     return 0;
 }
 
+/* Match u and w with each other. */
 static void match(graph *g, int u, int w)
 {
     g->at[u].mate = w;
@@ -409,6 +416,7 @@ static int augment_all(graph *g, int s, int limit, enum search mode)
     return found;
 }
 
+/* Mark every cell of side s unvisited for the next search. */
 static void forget_visits(graph *g, int s)
 {
     for (int i = 0; i < g->nside[s]; i++)
@@ -555,6 +563,7 @@ void gw_mark_avoidable(gw_matching *m, unsigned char *mark)
     }
 }
 
+/* The marked cells, in order, into pos->winners: 0, or -1 when out of memory. */
 static int collect_winners(position *pos, const unsigned char *mark, int cells)
 {
     long count = 0;
@@ -590,6 +599,7 @@ int gw_solve(void *p, gj_error *e)
     return rc == 0 ? 0 : gj_fail_nomem(e);
 }
 
+/* game.h's write_text: LOSE, or WIN and a winning start cell a line. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
@@ -606,6 +616,7 @@ static void write_text(const void *p, gj_buf *out)
     }
 }
 
+/* game.h's write_json: the verdict and the winning cells. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;

@@ -26,11 +26,13 @@
 #include "grid_walk_core.h"
 #include "json_in.h"
 
+/* The 1-based row of padded cell c (the border is row 0). */
 static long cell_row(const gw_position *pos, int c)
 {
     return c / pos->width;
 }
 
+/* The 1-based column of padded cell c. */
 static long cell_col(const gw_position *pos, int c)
 {
     return c % pos->width;
@@ -43,6 +45,7 @@ static const char *mover(long visited)
     return visited % 2 == 0 ? "A" : "B";
 }
 
+/* Cell c as [row, column], 1-based. */
 static void put_cell(gj_buf *out, const gw_position *pos, int c)
 {
     buf_putc(out, '[');
@@ -72,6 +75,7 @@ static void put_move(gj_buf *out, long i, const gw_position *pos, int c, int win
 
 /* ---- reading the path ---- */
 
+/* path[i], a 1-based [row, column] inside the grid, into *cell: 0, or -1 with *e. */
 static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell, gj_error *e)
 {
     long r, c;
@@ -90,6 +94,7 @@ static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell,
     return 0;
 }
 
+/* Whether padded cells a and b share a side. */
 static bool adjacent(const gw_position *pos, int a, int b)
 {
     int d = a > b ? a - b : b - a;

@@ -61,6 +61,7 @@ void mg_free(mg_position *pos)
     free(pos);
 }
 
+/* A position with room for the n x n values, or NULL with *e. */
 static position *new_position(long n, long k, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -164,6 +165,7 @@ static int fail_value_text(gj_reader *r, long i, long j, long n, gj_error *e)
     return -1;
 }
 
+/* The n x n values from judge text: 0, or -1 with *e naming the cell. */
 static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
@@ -180,6 +182,7 @@ static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
     return 0;
 }
 
+/* index_cells, a repeat reported by its lines and columns: 0, or -1 with *e. */
 static int index_cells_text(const char *buf, size_t len, position *pos, gj_error *e)
 {
     gj_repeat status = index_cells(pos, e);
@@ -197,6 +200,7 @@ static int index_cells_text(const char *buf, size_t len, position *pos, gj_error
                       first_col, second / n + 1, second % n + 1, n * n);
 }
 
+/* game.h's parse_text: "n k", then the n x n values. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -220,6 +224,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     return pos;
 }
 
+/* matrix[i], n values in 1..n^2, into row i: 0, or -1 with *e. */
 static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
@@ -241,6 +246,7 @@ static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
     return 0;
 }
 
+/* index_cells, a repeat reported by its JSON fields: 0, or -1 with *e. */
 static int index_cells_json(position *pos, gj_error *e)
 {
     gj_repeat status = index_cells(pos, e);
@@ -285,6 +291,7 @@ mg_position *mg_from_json(const json_t *root, const long *lim, gj_error *e)
     return pos;
 }
 
+/* game.h's parse_json: {"k": k, "matrix": [[...], ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"k", "matrix", NULL};
@@ -342,22 +349,26 @@ int mg_solve(mg_position *pos, gj_error *e)
     return 0;
 }
 
+/* game.h's solve, for the registry's void pointers. */
 static int solve(void *p, gj_error *e)
 {
     return mg_solve(p, e);
 }
 
+/* game.h's free_position, for the registry's void pointers. */
 static void free_position(void *p)
 {
     mg_free(p);
 }
 
+/* game.h's write_text: the n lines of M and G, as solve wrote them. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
     buf_append(out, pos->outcome, (size_t)pos->n * (size_t)(pos->n + 1));
 }
 
+/* game.h's write_json: the rows of outcomes as strings. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;

@@ -56,6 +56,7 @@ typedef struct request {
     long max_moves;
 } request;
 
+/* The optional "token" (absent or null: the opening) into rq: 0, or -1 with *e. */
 static int read_token(const json_t *v, long n, request *rq, gj_error *e)
 {
     rq->row = rq->col = 0;
@@ -136,6 +137,7 @@ static void rank_moves(const mg_position *pos, const request *rq, ranking *rk)
     }
 }
 
+/* Packed cell c as [row, column], 1-based. */
 static void put_cell(gj_buf *out, uint32_t c)
 {
     buf_putc(out, '[');
@@ -145,6 +147,7 @@ static void put_cell(gj_buf *out, uint32_t c)
     buf_putc(out, ']');
 }
 
+/* The analysis (analysis.h) from the ranked moves. */
 static void write_answer(const mg_position *pos, const request *rq, const ranking *rk, gj_buf *out)
 {
     const char mover[2] = {rq->to_move, '\0'};

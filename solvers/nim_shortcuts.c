@@ -64,6 +64,7 @@ void nim_board_free(nim_board *b)
     b->shortcut = b->row = NULL;
 }
 
+/* game.h's free_position (NULL is fine). */
 static void free_position(void *p)
 {
     position *pos = p;
@@ -86,6 +87,7 @@ static int new_board(nim_board *b, long n, gj_error *e)
     return 0;
 }
 
+/* A position with room for n shortcuts and m queries, or NULL with *e. */
 static position *new_position(long n, long m, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -119,6 +121,7 @@ typedef struct indexed_key {
     long index;
 } indexed_key;
 
+/* qsort order: by key, then by input index. */
 static int compare_indexed(const void *a, const void *b)
 {
     const indexed_key *x = a, *y = b;
@@ -317,6 +320,7 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
                       second + 1, nim_high(key), nim_low(key), first + 1, line1, col1);
 }
 
+/* game.h's parse_text: "n m", n shortcuts, then m queries. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -456,6 +460,7 @@ fail:
 
 /* ---- Solving ------------------------------------------------------------ */
 
+/* Append a run of losers: 0, or -1 with *e (GJ_INTERNAL) past the proven bound. */
 static int add_segment(nim_segments *s, long x0, long end, long d, gj_error *e)
 {
     if (s->count == s->cap)
@@ -586,6 +591,7 @@ static int sort_queries(const position *pos, uint64_t **query, uint32_t **index,
     return 0;
 }
 
+/* game.h's solve: the loser segments, then every query against them. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -625,6 +631,7 @@ static void put_answers(const position *pos, gj_buf *out, const char *const word
     out->len = (size_t)(o - out->data);
 }
 
+/* game.h's write_text: WIN or LOSE a line, one per query. */
 static void write_text(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"WIN\n\n", "LOSE\n"};
@@ -632,6 +639,7 @@ static void write_text(const void *p, gj_buf *out)
     put_answers(p, out, word, len, 5);
 }
 
+/* game.h's write_json: the answers in query order. */
 static void write_json(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};

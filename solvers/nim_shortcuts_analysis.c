@@ -42,6 +42,7 @@ static const char *const mover_name[2] = {"first", "second"};
 
 /* ---- Reading the request ------------------------------------------------ */
 
+/* "heaps", two integers in 0..NIM_MAX_COORD, into heap: 0, or -1 with *e. */
 static int read_heaps(const json_t *v, long heap[2], gj_error *e)
 {
     if (jin_array(v, "heaps", -1, 0, SIZE_MAX, e) != 0)
@@ -57,6 +58,7 @@ static int read_heaps(const json_t *v, long heap[2], gj_error *e)
     return 0;
 }
 
+/* The request's board, heaps, mover and max_moves into *r: 0, or -1 with *e. */
 static int read_request(const char *buf, size_t len, const long *limits, request *r, gj_error *e)
 {
     static const char *const keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves", NULL};
@@ -92,6 +94,7 @@ static long lower_bound(const uint64_t *a, long n, uint64_t key)
     return lo;
 }
 
+/* Whether (x, y) is a shortcut of the sorted board. */
 static bool is_shortcut(const nim_board *b, long x, long y)
 {
     uint64_t key = nim_pack(x, y);
@@ -128,6 +131,7 @@ static long row_loser(const nim_segments *s, long y)
     return k >= 0 && y - s->d[k] < s->end[k] ? y - s->d[k] : -1;
 }
 
+/* Whether the player to move at (x, y) loses. */
 static bool loses(const nim_board *b, const nim_segments *s, long x, long y)
 {
     return is_shortcut(b, x, y) || column_loser(s, x) == y;
@@ -152,6 +156,7 @@ static void line_init(line *l, const uint64_t *keys, long n, long fixed, long li
     l->natural = natural < limit ? natural : -1;
 }
 
+/* How many losers the line still holds. */
 static long line_size(const line *l)
 {
     return l->count + (l->natural >= 0);
@@ -164,6 +169,7 @@ static long line_peek(const line *l)
     return sc > l->natural ? sc : l->natural;
 }
 
+/* Remove the loser line_peek gives. */
 static void line_take(line *l)
 {
     if (l->count > 0 && nim_low(l->key[l->count - 1]) > l->natural)
@@ -174,6 +180,7 @@ static void line_take(line *l)
 
 /* ---- Writing the answer ------------------------------------------------- */
 
+/* The i-th list entry: take `take` from heap 1 or 2, and what it leads to. */
 static void put_move(gj_buf *out, long i, const request *r, int heap, long take, int wins)
 {
     long after[2] = {r->heap[0], r->heap[1]};
@@ -229,6 +236,7 @@ static long put_losing(gj_buf *out, const request *r, const nim_segments *s, lon
     return i;
 }
 
+/* The whole analysis of r's heaps: 0, or -1 with *e. */
 static int answer(const request *r, const nim_segments *s, const uint64_t *by_row, gj_buf *out,
                   gj_error *e)
 {

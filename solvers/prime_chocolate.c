@@ -41,6 +41,7 @@ typedef struct position {
     int ruby_wins;
 } position;
 
+/* game.h's free_position (NULL is fine). */
 static void free_position(void *p)
 {
     position *pos = p;
@@ -50,6 +51,7 @@ static void free_position(void *p)
     free(pos);
 }
 
+/* A position with room for n x n cells, or NULL with *e. */
 static position *new_position(long n, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -71,6 +73,7 @@ static position *new_position(long n, gj_error *e)
 static const grid_alphabet row_alphabet = {'-', 'X', "\xe2\x80\x93",
                                            "'X' (eaten) or '-' (chocolate)", 0};
 
+/* game.h's parse_text: "n", then n rows of n cells. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -139,6 +142,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"grid": [row, ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
@@ -211,6 +215,7 @@ static long count_ones(const unsigned char *cells, long n)
     return count;
 }
 
+/* out[j] = a[j] & b[j] for j < n, eight at a time. */
 static void and_rows(unsigned char *out, const unsigned char *a, const unsigned char *b, long n)
 {
     long j = 0;
@@ -308,6 +313,7 @@ static bool core_is_chocolate(const position *pos, const box *b)
     return true;
 }
 
+/* game.h's solve: who eats the last square. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -345,12 +351,14 @@ static const char *winner(const position *pos)
     return pos->ruby_wins ? "RUBY" : "DIA";
 }
 
+/* game.h's write_text: the winner's name. */
 static void write_text(const void *p, gj_buf *out)
 {
     buf_puts(out, winner(p));
     buf_putc(out, '\n');
 }
 
+/* game.h's write_json: {"winner": name}. */
 static void write_json(const void *p, gj_buf *out)
 {
     games_json_open(out, &game_prime_chocolate, "winner");

@@ -94,6 +94,7 @@ typedef struct lists {
 
 /* ---- reading the request ---------------------------------------------- */
 
+/* Sieve b->prime for 0..n: 0, or -1 when out of memory. */
 static int mark_primes(bar *b)
 {
     long n = b->n;
@@ -171,11 +172,13 @@ static int read_to_move(const json_t *v, const char **to_move, gj_error *e)
 
 /* ---- precomputation ----------------------------------------------------- */
 
+/* Room for count ints, or NULL. */
 static int *ints(long count)
 {
     return malloc((size_t)count * sizeof(int));
 }
 
+/* The allowed square sides (1, and the primes not yet used) and their counts: 0, or -1. */
 static int list_sides(bar *b)
 {
     long n = b->n;
@@ -267,6 +270,7 @@ static void spread(int *before, int *from, long n)
             from[k] = from[k + 1];
 }
 
+/* The eight prefix and suffix tables of an axis: 0, or -1 when out of memory. */
 static int alloc_axis(axis *a, long n)
 {
     int **all[] = {&a->pre_own_lo, &a->pre_own_hi, &a->pre_other_lo, &a->pre_other_hi,
@@ -277,6 +281,7 @@ static int alloc_axis(axis *a, long n)
     return 0;
 }
 
+/* Free what alloc_axis allocated (any of it may be NULL). */
 static void free_axis(axis *a)
 {
     free(a->pre_own_lo);
@@ -289,11 +294,13 @@ static void free_axis(axis *a)
     free(a->suf_other_hi);
 }
 
+/* The smaller of a and b. */
 static int min_int(int a, int b)
 {
     return a < b ? a : b;
 }
 
+/* The larger of a and b. */
 static int max_int(int a, int b)
 {
     return a > b ? a : b;
@@ -361,6 +368,7 @@ static void find_blocks(bar *b)
     b->any_block = b->all.r2 >= 0;
 }
 
+/* Every table the move survey needs: 0, or -1 when out of memory. */
 static int prepare(bar *b)
 {
     long n = b->n;
@@ -387,6 +395,7 @@ static int prepare(bar *b)
     return 0;
 }
 
+/* Free the bar and every table prepare made. */
 static void release(bar *b)
 {
     free(b->cell);
@@ -436,6 +445,7 @@ static box survivors(const bar *b, long i, long j, long s)
     return x;
 }
 
+/* Whether the box holds no corner. */
 static bool box_empty(box x)
 {
     return x.r1 > x.r2;
@@ -531,6 +541,7 @@ static long corner_wins(const bar *b, long i, long j, int top)
 
 /* ---- listing ---------------------------------------------------------- */
 
+/* List the move of side s at (i, j) under its outcome, while that list has room. */
 static void keep(lists *l, int win, long i, long j, int s)
 {
     entry *to = win ? l->win : l->lose;
@@ -572,6 +583,7 @@ static void survey_moves(const bar *b, lists *l, analysis_counts *c)
         }
 }
 
+/* Whether the player to move wins, from the counts survey_moves made. */
 static int value(const bar *b, const analysis_counts *c)
 {
     int odd_left = b->chocolate % 2 == 1;
@@ -580,6 +592,7 @@ static int value(const bar *b, const analysis_counts *c)
     return c->winning_moves > 0;
 }
 
+/* One list entry: the move, its outcome and the bar after it. */
 static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, const char *next)
 {
     buf_puts(out, "\"move\":{\"row\":");
@@ -606,6 +619,7 @@ static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, cons
     buf_puts(out, "\"}");
 }
 
+/* The analysis (analysis.h): every kept winning move, then losing ones up to the cap. */
 static void write_answer(const bar *b, const lists *l, analysis_counts *c, const char *to_move,
                          gj_buf *out)
 {
@@ -626,6 +640,7 @@ static void write_answer(const bar *b, const lists *l, analysis_counts *c, const
 
 /* ---- entry point ------------------------------------------------------ */
 
+/* Survey and write the analysis of a prepared bar: 0, or -1 with *e. */
 static int analyze_bar(bar *b, long max_moves, const char *to_move, gj_buf *out, gj_error *e)
 {
     lists l = {0};

@@ -18,6 +18,7 @@ void reader_init(gj_reader *r, const char *buf, size_t len)
     r->line = 1;
 }
 
+/* The 1-based column of `at` on the current line. */
 static long column_of(const gj_reader *r, const char *at)
 {
     return (long)(at - r->line_start) + 1;
@@ -79,11 +80,13 @@ void reader_quote_char(const char *s, size_t len, size_t at, char *out, size_t c
     reader_quote(s + at, n, out, cap);
 }
 
+/* "expected WHAT, found the end of the input": always -1. */
 static int fail_at_end(gj_reader *r, const char *what, gj_error *e)
 {
     return gj_fail_at(e, r->line, 0, "expected %s, found the end of the input", what);
 }
 
+/* "expected WHAT (KIND), found 'TOKEN'" at the token: always -1. */
 static int fail_token(gj_reader *r, const char *at, const char *what, const char *kind, gj_error *e)
 {
     char quoted[48];

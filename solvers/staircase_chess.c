@@ -51,6 +51,7 @@ void sc_board_free(void *p)
     free(pos);
 }
 
+/* A position with room for both n x m boards, or NULL with *e. */
 static position *new_position(long n, long m, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -84,6 +85,7 @@ static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error
     return 0;
 }
 
+/* Board `name` (A or B), n x m values, from judge text into out: 0, or -1 with *e. */
 static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *out, gj_error *e)
 {
     for (long i = 0; i < n; i++) {
@@ -104,6 +106,7 @@ static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *ou
     return 0;
 }
 
+/* game.h's parse_text: "n m", then A and B. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -188,6 +191,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"a": [[...]], "b": [[...]]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"a", "b", NULL};
@@ -295,6 +299,7 @@ static inline int32_t best_move(const moves *t, const int32_t *value, uint32_t m
     return best;
 }
 
+/* The parity of rows*cols + rows(rows-1)/2, best_move's `base`. */
 static uint32_t parity_base(const moves *t)
 {
     long rows = t->rows, cols = t->size - t->rows;
@@ -357,6 +362,7 @@ int32_t sc_sweep(const moves *t, int32_t *value, const long *profile)
     return value[sc_rank(t, profile)];
 }
 
+/* game.h's solve: the score difference under perfect play. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -377,6 +383,7 @@ static int solve(void *p, gj_error *e)
     return 0;
 }
 
+/* game.h's write_text: the score difference. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
@@ -384,6 +391,7 @@ static void write_text(const void *p, gj_buf *out)
     buf_putc(out, '\n');
 }
 
+/* game.h's write_json: {"score_difference": d}. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
