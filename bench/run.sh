@@ -23,6 +23,9 @@ PORT=${BENCH_PORT:-18080}
 BARE_PORT=$((PORT + 1))
 mkdir -p "$IN" "$WORK" "$PLOTS"
 [ "$REF" = - ] || REF=$(realpath "$REF")
+# The games' URL names, in the registry's order: the one list is solvers/games.def.
+GAMES=$(sed -n 's/^GAME([a-z_]*, "\(.*\)")$/\1/p' solvers/games.def)
+[ -n "$GAMES" ] || { echo "bench: no games in solvers/games.def" >&2; exit 1; }
 
 # Larger than the original limits, for target 4 and the plots; the official
 # inputs are within the defaults, so raising them changes nothing there.
@@ -270,7 +273,7 @@ echo "| bare libmicrohttpd (ceiling) | $ceiling | $ceil_p99 | 100% | - |" >> "$O
 log "  ceiling $ceiling req/s"
 # The cache off: every request is parsed and solved on a worker.
 start_server "$PORT" "$BIN" serve --port "$PORT" --cache-bytes 0
-for g in matrix-game grid-walk nim-shortcuts prime-chocolate staircase-chess; do
+for g in $GAMES; do
     read -r rps p99 < <(wrk_median "http://127.0.0.1:$PORT/solve/$g" "bench/samples/$g.txt")
     pct=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN { printf "%.0f", 100 * a / b }')
     v=met
@@ -362,7 +365,7 @@ plot staircase-chess "n + m (square boards)" "set logscale y"
     echo
     echo "## Plots"
     echo
-    for g in matrix-game grid-walk nim-shortcuts prime-chocolate staircase-chess; do
+    for g in $GAMES; do
         echo "![$g](plots/$g.png)"
     done
 } >> "$OUT"

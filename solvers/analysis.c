@@ -1,6 +1,8 @@
 /* analysis.c - the frame every game's analysis answer shares. */
 #include "analysis.h"
 
+#include <string.h>
+
 #include "json_in.h"
 
 int analysis_max_moves(const json_t *root, long *out, gj_error *e)
@@ -12,11 +14,32 @@ int analysis_max_moves(const json_t *root, long *out, gj_error *e)
     return jin_long(v, "max_moves", -1, -1, 1, ANALYSIS_MAX_MOVES_LIMIT, out, e);
 }
 
+/* By length then bytes, so "M\u0000x" is no "M". */
+int analysis_to_move(const json_t *v, const char *const names[2], bool null_is_absent, int absent,
+                     int *mover, gj_error *e)
+{
+    const char *s;
+    size_t len;
+    *mover = absent;
+    if (v == NULL || (null_is_absent && json_is_null(v)))
+        return 0;
+    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+        return -1;
+    for (int k = 0; k < 2; k++)
+        if (len == strlen(names[k]) && memcmp(s, names[k], len) == 0) {
+            *mover = k;
+            return 0;
+        }
+    return gj_fail_field(e, "to_move", "expected \"%s\" or \"%s\", found \"%.40s\"", names[0],
+                         names[1], s);
+}
+
 const char *analysis_outcome(int wins)
 {
     return wins ? "win" : "lose";
 }
 
+/* The frame's start, up to the value of "value". */
 static void begin(gj_buf *out, const char *game, const char *to_move)
 {
     buf_puts(out, "{\"game\":\"");
@@ -26,6 +49,7 @@ static void begin(gj_buf *out, const char *game, const char *to_move)
     buf_puts(out, "\",\"value\":");
 }
 
+/* The counts members, after the value. */
 static void counts(gj_buf *out, const analysis_counts *c)
 {
     buf_puts(out, ",\"moves_total\":");

@@ -22,6 +22,7 @@
 #ifndef GJ_ANALYSIS_H
 #define GJ_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -43,6 +44,13 @@ typedef struct analysis_counts {
  * when absent, 1..ANALYSIS_MAX_MOVES_LIMIT otherwise.  0, or -1 with *e. */
 int analysis_max_moves(const json_t *root, long *out, gj_error *e);
 
+/* The optional "to_move" member v (NULL when absent) of a two-player
+ * request: *mover is the index in names[2] of the string it holds, or
+ * `absent` when v is NULL (or JSON null, when null_is_absent).  0, or -1
+ * with *e ("expected \"A\" or \"B\", ...") for any other value. */
+int analysis_to_move(const json_t *v, const char *const names[2], bool null_is_absent, int absent,
+                     int *mover, gj_error *e);
+
 /* {"game":..,"to_move":..,"value":"win"|"lose", then the counts. */
 void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,
                     const analysis_counts *c);
@@ -61,13 +69,9 @@ void analysis_end(gj_buf *out, long listed);
 const char *analysis_outcome(int wins);
 
 /* Each game's analyze() (game.h), one file each: solvers/<game>_analysis.c. */
-int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
-int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
-int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                          gj_error *e);
-int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                            gj_error *e);
-int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
-                            gj_error *e);
+#define GAME(ident, url_name)                                                                      \
+    int ident##_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+#include "games.def"
+#undef GAME
 
 #endif

@@ -10,6 +10,7 @@ void gj_error_clear(gj_error *e)
     memset(e, 0, sizeof *e);
 }
 
+/* prefix then the formatted text into e->message, cut to fit. */
 static void format_message(gj_error *e, const char *prefix, const char *fmt, va_list ap)
 {
     size_t used = (size_t)snprintf(e->message, sizeof e->message, "%s", prefix);

@@ -46,4 +46,12 @@ int gj_fail_field(gj_error *e, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int gj_fail_nomem(gj_error *e);
 
+/* What a check for a repeated value found.  GJ_REPEAT_FAILED is -1 with *e
+ * filled, as above, so `!= GJ_NO_REPEAT` reads "stop here". */
+typedef enum gj_repeat {
+    GJ_REPEAT_FAILED = -1,
+    GJ_NO_REPEAT = 0,
+    GJ_REPEAT_FOUND = 1,
+} gj_repeat;
+
 #endif

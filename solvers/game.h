@@ -19,6 +19,10 @@
 
 #define GJ_MAX_LIMITS 4
 
+/* The number of entries of a game's limits array, for gj_game.nlimits, so
+ * the count cannot drift from the array. */
+#define GJ_NLIMITS(defs) ((int)(sizeof(defs) / sizeof((defs)[0])))
+
 typedef struct gj_limit_def {
     const char *name; /* short key, as in "--limit grid-walk.rows=1000" */
     const char *doc;  /* one line for /games and --help */
@@ -33,7 +37,7 @@ typedef struct gj_game {
     const char *example_text; /* a judge-format input */
     const char *example_json; /* the same position as JSON */
     const gj_limit_def *limits;
-    int nlimits;
+    int nlimits; /* GJ_NLIMITS(limits), at most GJ_MAX_LIMITS */
 
     /* Return a new position, or NULL with *e filled. */
     void *(*parse_text)(const char *buf, size_t len, const long *limits, gj_error *e);

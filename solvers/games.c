@@ -1,20 +1,23 @@
-/* games.c - the registry table. */
+/* games.c - the registry table, built from games.def. */
 #include "games.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define GAME(ident, url_name) &game_##ident,
 static const gj_game *const registry[] = {
-    &game_matrix_game,     &game_grid_walk,       &game_nim_shortcuts,
-    &game_prime_chocolate, &game_staircase_chess,
+#include "games.def"
 };
+#undef GAME
 
+/* The table itself: callers must not change it. */
 const gj_game *const *games_all(size_t *count)
 {
     *count = sizeof registry / sizeof registry[0];
     return registry;
 }
 
+/* A linear scan: the games are a handful. */
 const gj_game *games_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
@@ -23,16 +26,28 @@ const gj_game *games_find(const char *name, size_t len)
     return NULL;
 }
 
+/* Unused slots are 0, so every GJ_MAX_LIMITS entry is defined. */
 void games_default_limits(const gj_game *g, long *out)
 {
     for (int i = 0; i < GJ_MAX_LIMITS; i++)
         out[i] = i < g->nlimits ? g->limits[i].def : 0;
 }
 
+/* Cut, never overrun, when cap is short. */
 void games_list(char *out, size_t cap)
 {
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof registry / sizeof registry[0] && used < cap; i++)
         used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", registry[i]->name);
+}
+
+/* The name comes from the registry entry, the one place it is spelled. */
+void games_json_open(gj_buf *out, const gj_game *g, const char *member)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, g->name);
+    buf_puts(out, "\",\"");
+    buf_puts(out, member);
+    buf_puts(out, "\":");
 }

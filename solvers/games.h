@@ -1,14 +1,15 @@
-/* games.h - the registry of games the service solves. */
+/* games.h - the registry of games the service solves.
+ *
+ * The games are those of games.def, in its order; each is a gj_game
+ * (game.h) named game_<ident>, defined in solvers/<ident>.c. */
 #ifndef GJ_GAMES_H
 #define GJ_GAMES_H
 
 #include "game.h"
 
-extern const gj_game game_matrix_game;
-extern const gj_game game_grid_walk;
-extern const gj_game game_nim_shortcuts;
-extern const gj_game game_prime_chocolate;
-extern const gj_game game_staircase_chess;
+#define GAME(ident, url_name) extern const gj_game game_##ident;
+#include "games.def"
+#undef GAME
 
 /* All games, in the order /games lists them. */
 const gj_game *const *games_all(size_t *count);
@@ -18,5 +19,8 @@ const gj_game *games_find(const char *name, size_t len);
 void games_list(char *out, size_t cap);
 /* The default limit values of a game into out[GJ_MAX_LIMITS]. */
 void games_default_limits(const gj_game *g, long *out);
+/* `{"game":"<name>","<member>":`, the start of g's JSON answer up to the
+ * value of its first own member; the game writes the rest. */
+void games_json_open(gj_buf *out, const gj_game *g, const char *member);
 
 #endif

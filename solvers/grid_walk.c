@@ -21,6 +21,7 @@
  * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
  * the padded grid and 16 per free cell.  The matching and the JSON grid
  * reader serve POST /analyze too (grid_walk_core.h, grid_walk_analysis.c). */
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,11 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
+#include "grid_row.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
+#include "key.h"
 #include "reader.h"
 
 #define MAX_SIDE 2000
@@ -54,6 +58,7 @@ void gw_free_position(void *p)
     free(pos);
 }
 
+/* An all-blocked grid of rows x cols inside its border, or NULL with *e. */
 static position *new_position(long rows, long cols, gj_error *e)
 {
     if (rows > MAX_SIDE || cols > MAX_SIDE) {
@@ -75,28 +80,16 @@ static position *new_position(long rows, long cols, gj_error *e)
     return pos;
 }
 
+/* The first cell of row i (0-based), past the border. */
 static unsigned char *row_cells(position *pos, long i)
 {
     return pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
 }
 
-/* Decode one row of '.' and '#' into out[].  Returns the number of cells, or
- * -1 with *bad at the offending byte; writes at most n cells, so an
- * over-long row is caught without overrunning out (out may be NULL when n is
- * 0, to validate only). */
-static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
-{
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] != '.' && s[i] != '#') {
-            *bad = i;
-            return -1;
-        }
-        if ((long)i < n)
-            out[i] = s[i] == '.';
-    }
-    return (long)len;
-}
+/* A grid-walk row: '.' is a free cell (1), '#' a blocked one (0). */
+static const grid_alphabet row_alphabet = {'.', '#', NULL, "'.' (free) or '#' (blocked)", 1};
 
+/* game.h's parse_text: "N M", then N rows of M cells. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -108,29 +101,9 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     position *pos = new_position(rows, cols, e);
     if (pos == NULL)
         return NULL;
-    for (long i = 0; i < rows; i++) {
-        const char *row;
-        size_t rowlen, bad = 0;
-        long line, col;
-        char what[48];
-        snprintf(what, sizeof what, "row %ld of %ld", i + 1, rows);
-        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+    for (long i = 0; i < rows; i++)
+        if (grid_row_text(&r, &row_alphabet, i, rows, row_cells(pos, i), cols, e) != 0)
             goto fail;
-        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_at(e, line, col + (long)bad,
-                       "row %ld: unexpected character '%s'; a cell is '.' (free) or '#' "
-                       "(blocked)",
-                       i + 1, quoted);
-            goto fail;
-        }
-        if (cells != cols) {
-            gj_fail_at(e, line, col, "row %ld has %ld cells, expected %ld", i + 1, cells, cols);
-            goto fail;
-        }
-    }
     if (reader_end(&r, e) != 0)
         goto fail;
     return pos;
@@ -139,31 +112,17 @@ fail:
     return NULL;
 }
 
-static int fail_json_char(const char *row, size_t len, size_t bad, long i, gj_error *e)
-{
-    char field[32], quoted[24];
-    jin_field_name(field, sizeof field, "grid", i, -1);
-    reader_quote_char(row, len, bad, quoted, sizeof quoted);
-    return gj_fail_field(e, field,
-                         "unexpected character '%s' at offset %zu; a cell is '.' (free) or '#' "
-                         "(blocked)",
-                         quoted, bad);
-}
-
 /* The width comes from grid[0], so check that row before allocating. */
 static int json_width(const json_t *grid, const long *lim, long *cols, gj_error *e)
 {
-    const char *row;
-    size_t len, bad = 0;
-    if (jin_string(json_array_get(grid, 0), "grid", 0, &row, &len, e) != 0)
+    long len = grid_row_json(&row_alphabet, json_array_get(grid, 0), "grid", 0, NULL, 0, e);
+    if (len < 0)
         return -1;
-    if (decode_row(row, len, NULL, 0, &bad) < 0)
-        return fail_json_char(row, len, bad, 0, e);
-    if (len < 1 || len > (size_t)lim[GW_LIMIT_COLS])
+    if (len < 1 || len > lim[GW_LIMIT_COLS])
         return gj_fail_field(e, "grid[0]",
-                             "the number of columns must be between 1 and %ld, found %zu",
+                             "the number of columns must be between 1 and %ld, found %ld",
                              lim[GW_LIMIT_COLS], len);
-    *cols = (long)len;
+    *cols = len;
     return 0;
 }
 
@@ -178,20 +137,15 @@ gw_position *gw_parse_grid(const json_t *grid, const long *lim, gj_error *e)
     if (pos == NULL)
         return NULL;
     for (long i = 0; i < rows; i++) {
-        const char *row;
-        size_t rowlen, bad = 0;
-        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+        long n = grid_row_json(&row_alphabet, json_array_get(grid, (size_t)i), "grid", i,
+                               row_cells(pos, i), cols, e);
+        if (n < 0)
             goto fail;
-        long cells = decode_row(row, rowlen, row_cells(pos, i), cols, &bad);
-        if (cells < 0) {
-            fail_json_char(row, rowlen, bad, i, e);
-            goto fail;
-        }
-        if (cells != cols) {
+        if (n != cols) {
             char field[32];
             jin_field_name(field, sizeof field, "grid", i, -1);
             gj_fail_field(e, field, "row %ld has %ld cells, expected %ld (the width of grid[0])",
-                          i + 1, cells, cols);
+                          i + 1, n, cols);
             goto fail;
         }
     }
@@ -201,6 +155,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"grid": [row, ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
@@ -239,6 +194,7 @@ typedef struct graph {
     int *stack;            /* the cells of the path being grown */
 } graph;
 
+/* Free what build_graph allocated (any of it may be NULL). */
 static void free_graph(graph *g)
 {
     free(g->side[0]);
@@ -249,6 +205,7 @@ static void free_graph(graph *g)
     free(g->stack);
 }
 
+/* The cells, sides and scratch of the matching for pos: 0, or -1 when out of memory. */
 static int build_graph(graph *g, const position *pos)
 {
     size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
@@ -289,6 +246,7 @@ static int build_graph(graph *g, const position *pos)
     return 0;
 }
 
+/* Match u and w with each other. */
 static void match(graph *g, int u, int w)
 {
     g->at[u].mate = w;
@@ -407,13 +365,13 @@ static void flip_path(graph *g, int top)
 enum search { STRICT, RELAXED, FREE };
 
 /* May the DFS go from u on to m, the partner of u's neighbour? */
-static int may_step(const graph *g, int u, int m, int limit, enum search mode)
+static bool may_step(const graph *g, int u, int m, int limit, enum search mode)
 {
     int lu = g->at[u].layer, lm = g->at[m].layer;
     if (g->next[m] != 0)
-        return 0; /* visited this pass */
+        return false; /* visited this pass */
     if (mode == FREE)
-        return 1;
+        return true;
     if (mode == RELAXED)
         return lm > lu && lm != FAR;
     return lu < limit && lm == lu + 1;
@@ -458,6 +416,7 @@ static int augment_all(graph *g, int s, int limit, enum search mode)
     return found;
 }
 
+/* Mark every cell of side s unvisited for the next search. */
 static void forget_visits(graph *g, int s)
 {
     for (int i = 0; i < g->nside[s]; i++)
@@ -568,13 +527,13 @@ static int colour(const graph *g, int c)
 /* Every augmenting path of the smaller graph would end at v's former mate u
  * (any other would have augmented the old matching), so one free search
  * from u decides whether the maximum shrank. */
-int gw_drop_cell(gw_matching *m, int v)
+bool gw_drop_cell(gw_matching *m, int v)
 {
     graph *g = &m->g;
     int u = g->at[v].mate;
     g->at[v].mate = BLOCKED;
     if (u < 0)
-        return 0;
+        return false;
     g->at[u].mate = UNMATCHED;
     forget_visits(g, colour(g, u));
     return !augment_from(g, u, 0, FREE);
@@ -604,6 +563,7 @@ void gw_mark_avoidable(gw_matching *m, unsigned char *mark)
     }
 }
 
+/* The marked cells, in order, into pos->winners: 0, or -1 when out of memory. */
 static int collect_winners(position *pos, const unsigned char *mark, int cells)
 {
     long count = 0;
@@ -639,6 +599,7 @@ int gw_solve(void *p, gj_error *e)
     return rc == 0 ? 0 : gj_fail_nomem(e);
 }
 
+/* game.h's write_text: LOSE, or WIN and a winning start cell a line. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
@@ -655,10 +616,12 @@ static void write_text(const void *p, gj_buf *out)
     }
 }
 
+/* game.h's write_json: the verdict and the winning cells. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "{\"game\":\"grid-walk\",\"verdict\":\"");
+    games_json_open(out, &game_grid_walk, "verdict");
+    buf_putc(out, '"');
     buf_puts(out, pos->nwinners > 0 ? "WIN" : "LOSE");
     buf_puts(out, "\",\"winning_cells\":[");
     for (long i = 0; i < pos->nwinners; i++) {
@@ -671,25 +634,13 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
-/* "N M\n", then one bit per cell (1 = free), row-major, eight to a byte. */
+/* The key (key.h): "N M\n", then the cells as bits (1 = free). */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    char head[48];
-    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->rows, pos->cols);
-    size_t nbytes = ((size_t)pos->rows * (size_t)pos->cols + 7) / 8;
-    if (buf_reserve(out, (size_t)used + nbytes) != 0)
-        return;
-    buf_append(out, head, (size_t)used);
-    unsigned char *at = (unsigned char *)out->data + out->len;
-    memset(at, 0, nbytes);
-    size_t bit = 0;
-    for (long i = 0; i < pos->rows; i++) {
-        const unsigned char *row = pos->open + (size_t)(i + 1) * (size_t)pos->width + 1;
-        for (long j = 0; j < pos->cols; j++, bit++)
-            at[bit / 8] |= (unsigned char)(row[j] << (bit % 8));
-    }
-    out->len += nbytes;
+    const long head[2] = {pos->rows, pos->cols};
+    key_head(out, head, 2);
+    key_bits(out, pos->open + pos->width + 1, pos->rows, pos->cols, (size_t)pos->width);
 }
 
 const gj_game game_grid_walk = {
@@ -699,7 +650,7 @@ const gj_game game_grid_walk = {
     .example_text = "2 3\n..#\n...\n",
     .example_json = "{\"grid\": [\"..#\", \"...\"]}",
     .limits = limits,
-    .nlimits = 2,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = gw_solve,

@@ -16,21 +16,23 @@
  * maximum matching misses: the winning moves.  An empty path is the
  * opening, A placing the token, and that is the solve itself: A wins by
  * placing it on a winning start cell.  Either way the cost is one solve. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
 
-#define GAME_NAME "grid-walk"
-
+/* The 1-based row of padded cell c (the border is row 0). */
 static long cell_row(const gw_position *pos, int c)
 {
     return c / pos->width;
 }
 
+/* The 1-based column of padded cell c. */
 static long cell_col(const gw_position *pos, int c)
 {
     return c % pos->width;
@@ -43,6 +45,7 @@ static const char *mover(long visited)
     return visited % 2 == 0 ? "A" : "B";
 }
 
+/* Cell c as [row, column], 1-based. */
 static void put_cell(gj_buf *out, const gw_position *pos, int c)
 {
     buf_putc(out, '[');
@@ -72,6 +75,7 @@ static void put_move(gj_buf *out, long i, const gw_position *pos, int c, int win
 
 /* ---- reading the path ---- */
 
+/* path[i], a 1-based [row, column] inside the grid, into *cell: 0, or -1 with *e. */
 static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell, gj_error *e)
 {
     long r, c;
@@ -90,7 +94,8 @@ static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell,
     return 0;
 }
 
-static int adjacent(const gw_position *pos, int a, int b)
+/* Whether padded cells a and b share a side. */
+static bool adjacent(const gw_position *pos, int a, int b)
 {
     int d = a > b ? a - b : b - a;
     return d == 1 || d == pos->width; /* the padding keeps rows apart */
@@ -154,7 +159,7 @@ static int analyze_opening(gw_position *pos, long max_moves, gj_buf *out, gj_err
     for (int c = 0; c < cells; c++)
         nfree += pos->open[c];
     analysis_counts k = {nfree, pos->nwinners, nfree < max_moves ? nfree : max_moves};
-    analysis_begin(out, GAME_NAME, "A", pos->nwinners > 0, &k);
+    analysis_begin(out, game_grid_walk.name, "A", pos->nwinners > 0, &k);
     long listed = 0;
     for (long i = 0; i < pos->nwinners && listed < k.listed; i++)
         put_move(out, listed++, pos, pos->winners[i], 1, 1);
@@ -200,7 +205,7 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
     analysis_counts k = {nmoves, 0, nmoves < max_moves ? nmoves : max_moves};
     for (int i = 0; i < nmoves; i++)
         k.winning_moves += wins[i];
-    analysis_begin(out, GAME_NAME, mover(n), mover_wins, &k);
+    analysis_begin(out, game_grid_walk.name, mover(n), mover_wins, &k);
     long listed = 0;
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < nmoves && listed < k.listed; i++)

@@ -10,6 +10,7 @@
 #ifndef GJ_GRID_WALK_CORE_H
 #define GJ_GRID_WALK_CORE_H
 
+#include <stdbool.h>
 #include <jansson.h>
 
 #include "error.h"
@@ -44,9 +45,9 @@ gw_matching *gw_match(const gw_position *pos, gj_error *e);
 void gw_free_matching(gw_matching *m);
 
 /* Take the free cell v out of the graph and keep the matching maximum (one
- * augmenting search from v's former mate).  Returns 1 when the maximum
- * shrank, that is when every maximum matching covered v, else 0. */
-int gw_drop_cell(gw_matching *m, int v);
+ * augmenting search from v's former mate).  True when the maximum shrank,
+ * that is when every maximum matching covered v. */
+bool gw_drop_cell(gw_matching *m, int v);
 
 /* mark[c] = 1 for every free cell that some maximum matching leaves
  * unmatched, 0 for every other cell; mark has one byte per padded cell. */

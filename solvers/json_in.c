@@ -37,6 +37,7 @@ static const char *type_name(const json_t *v)
     return "an unknown value";
 }
 
+/* "name[i][j]: expected WANT, found TYPE": always -1. */
 static int fail_type(const json_t *v, const char *name, long i, long j, const char *want,
                      gj_error *e)
 {
@@ -51,6 +52,8 @@ static const char *key_name(const char *listed)
     return listed[0] == '?' ? listed + 1 : listed;
 }
 
+/* Every key of root is listed in keys and every listed key without '?' is in
+ * root: 0, or -1 with *e naming the first that is not. */
 static int check_keys(json_t *root, const char *const *keys, gj_error *e)
 {
     const char *key;

@@ -37,7 +37,9 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "matrix_game_core.h"
 #include "reader.h"
 
@@ -59,6 +61,7 @@ void mg_free(mg_position *pos)
     free(pos);
 }
 
+/* A position with room for the n x n values, or NULL with *e. */
 static position *new_position(long n, long k, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -78,14 +81,16 @@ static position *new_position(long n, long k, gj_error *e)
  * sequential pass for holes.  Reading fills the matrix in order and checks
  * only the range, because a duplicate check per value is a random access
  * into an n^2 table, several times the cost of parsing the number: n^2
- * values of 1..n^2 leave a hole exactly when one of them repeats.  Returns
- * 0, 1 on a repeat, -1 when out of memory. */
-static int index_cells(position *pos, gj_error *e)
+ * values of 1..n^2 leave a hole exactly when one of them repeats.  *e is
+ * filled only when out of memory; a repeat is the caller's to explain. */
+static gj_repeat index_cells(position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
     pos->cell_of = calloc((size_t)nn, sizeof *pos->cell_of);
-    if (pos->cell_of == NULL)
-        return gj_fail_nomem(e);
+    if (pos->cell_of == NULL) {
+        gj_fail_nomem(e);
+        return GJ_REPEAT_FAILED;
+    }
     const uint32_t *value = pos->value;
     uint32_t *cell_of = pos->cell_of;
     for (long i = 0; i < n; i++)
@@ -93,10 +98,10 @@ static int index_cells(position *pos, gj_error *e)
             cell_of[value[i * n + j] - 1] = (uint32_t)(i + 1) << 16 | (uint32_t)(j + 1);
     for (long v = 0; v < nn; v++)
         if (cell_of[v] == 0)
-            return 1;
+            return GJ_REPEAT_FOUND;
     free(pos->value);
     pos->value = NULL;
-    return 0;
+    return GJ_NO_REPEAT;
 }
 
 /* The first repeat in reading order: the cells (row-major indices) of its
@@ -160,6 +165,7 @@ static int fail_value_text(gj_reader *r, long i, long j, long n, gj_error *e)
     return -1;
 }
 
+/* The n x n values from judge text: 0, or -1 with *e naming the cell. */
 static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
@@ -176,12 +182,13 @@ static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
     return 0;
 }
 
+/* index_cells, a repeat reported by its lines and columns: 0, or -1 with *e. */
 static int index_cells_text(const char *buf, size_t len, position *pos, gj_error *e)
 {
-    int status = index_cells(pos, e);
+    gj_repeat status = index_cells(pos, e);
     long n = pos->n, first, second, line, col, first_line, first_col;
-    if (status <= 0)
-        return status;
+    if (status != GJ_REPEAT_FOUND)
+        return status == GJ_NO_REPEAT ? 0 : -1;
     if (find_repeat(pos, &first, &second, e) != 0)
         return -1;
     locate_token(buf, len, 2 + second, &line, &col);
@@ -193,6 +200,7 @@ static int index_cells_text(const char *buf, size_t len, position *pos, gj_error
                       first_col, second / n + 1, second % n + 1, n * n);
 }
 
+/* game.h's parse_text: "n k", then the n x n values. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -216,6 +224,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     return pos;
 }
 
+/* matrix[i], n values in 1..n^2, into row i: 0, or -1 with *e. */
 static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
@@ -237,12 +246,13 @@ static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
     return 0;
 }
 
+/* index_cells, a repeat reported by its JSON fields: 0, or -1 with *e. */
 static int index_cells_json(position *pos, gj_error *e)
 {
-    int status = index_cells(pos, e);
+    gj_repeat status = index_cells(pos, e);
     long n = pos->n, first, second;
-    if (status <= 0)
-        return status;
+    if (status != GJ_REPEAT_FOUND)
+        return status == GJ_NO_REPEAT ? 0 : -1;
     if (find_repeat(pos, &first, &second, e) != 0)
         return -1;
     char field[sizeof e->field], earlier[sizeof e->field];
@@ -281,6 +291,7 @@ mg_position *mg_from_json(const json_t *root, const long *lim, gj_error *e)
     return pos;
 }
 
+/* game.h's parse_json: {"k": k, "matrix": [[...], ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"k", "matrix", NULL};
@@ -338,28 +349,33 @@ int mg_solve(mg_position *pos, gj_error *e)
     return 0;
 }
 
+/* game.h's solve, for the registry's void pointers. */
 static int solve(void *p, gj_error *e)
 {
     return mg_solve(p, e);
 }
 
+/* game.h's free_position, for the registry's void pointers. */
 static void free_position(void *p)
 {
     mg_free(p);
 }
 
+/* game.h's write_text: the n lines of M and G, as solve wrote them. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
     buf_append(out, pos->outcome, (size_t)pos->n * (size_t)(pos->n + 1));
 }
 
+/* game.h's write_json: the rows of outcomes as strings. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
     long n = pos->n;
     buf_reserve(out, (size_t)n * (size_t)(n + 3) + 64);
-    buf_puts(out, "{\"game\":\"matrix-game\",\"outcomes\":[");
+    games_json_open(out, &game_matrix_game, "outcomes");
+    buf_putc(out, '[');
     for (long i = 0; i < n; i++) {
         if (i > 0)
             buf_putc(out, ',');
@@ -370,15 +386,16 @@ static void write_json(const void *p, gj_buf *out)
     buf_puts(out, "]}");
 }
 
+/* The key (key.h): "n k\n", then for each value 1..n^2 its packed cell in
+ * four bytes, most significant first: the permutation itself. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
     long nn = pos->n * pos->n;
-    char head[48];
-    int used = snprintf(head, sizeof head, "%ld %ld\n", pos->n, pos->k);
-    if (buf_reserve(out, (size_t)used + (size_t)nn * 4) != 0)
+    const long head[2] = {pos->n, pos->k};
+    key_head(out, head, 2);
+    if (buf_reserve(out, (size_t)nn * 4) != 0)
         return;
-    buf_append(out, head, (size_t)used);
     unsigned char *at = (unsigned char *)out->data + out->len;
     for (long v = 0; v < nn; v++) {
         uint32_t c = pos->cell_of[v];
@@ -397,7 +414,7 @@ const gj_game game_matrix_game = {
     .example_text = "3 1\n1 2 3\n4 5 6\n7 8 9\n",
     .example_json = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]]}",
     .limits = limits,
-    .nlimits = 1,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "matrix_game_core.h"
 
@@ -55,6 +56,7 @@ typedef struct request {
     long max_moves;
 } request;
 
+/* The optional "token" (absent or null: the opening) into rq: 0, or -1 with *e. */
 static int read_token(const json_t *v, long n, request *rq, gj_error *e)
 {
     rq->row = rq->col = 0;
@@ -73,23 +75,19 @@ static int read_token(const json_t *v, long n, request *rq, gj_error *e)
     return 0;
 }
 
+/* The optional "to_move" into rq->to_move: M at the opening (the only
+ * mover allowed there), otherwise G unless it says so; null means absent. */
 static int read_to_move(const json_t *v, request *rq, gj_error *e)
 {
-    const char *s;
-    size_t len;
-    int opening = rq->row == 0;
-    rq->to_move = opening ? 'M' : 'G';
-    if (v == NULL || json_is_null(v))
-        return 0;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+    static const char *const names[2] = {"M", "G"};
+    int opening = rq->row == 0, k;
+    if (analysis_to_move(v, names, true, opening ? 0 : 1, &k, e) != 0)
         return -1;
-    if (len != 1 || (s[0] != 'M' && s[0] != 'G'))
-        return gj_fail_field(e, "to_move", "expected \"M\" or \"G\", found \"%.40s\"", s);
-    if (opening && s[0] == 'G')
+    if (opening && k == 1)
         return gj_fail_field(e, "to_move",
                              "with no token the game is at its opening, where M places the "
                              "token: to_move must be \"M\" or absent");
-    rq->to_move = s[0];
+    rq->to_move = names[k][0];
     return 0;
 }
 
@@ -139,6 +137,7 @@ static void rank_moves(const mg_position *pos, const request *rq, ranking *rk)
     }
 }
 
+/* Packed cell c as [row, column], 1-based. */
 static void put_cell(gj_buf *out, uint32_t c)
 {
     buf_putc(out, '[');
@@ -148,6 +147,7 @@ static void put_cell(gj_buf *out, uint32_t c)
     buf_putc(out, ']');
 }
 
+/* The analysis (analysis.h) from the ranked moves. */
 static void write_answer(const mg_position *pos, const request *rq, const ranking *rk, gj_buf *out)
 {
     const char mover[2] = {rq->to_move, '\0'};
@@ -156,7 +156,7 @@ static void write_answer(const mg_position *pos, const request *rq, const rankin
     if (listed > rq->max_moves)
         listed = rq->max_moves;
     analysis_counts counts = {rk->total, rk->winning, listed};
-    analysis_begin(out, "matrix-game", mover, rk->winning > 0, &counts);
+    analysis_begin(out, game_matrix_game.name, mover, rk->winning > 0, &counts);
     for (long i = 0; i < listed; i++) {
         int wins = i < rk->nwin;
         uint32_t v = wins ? rk->win[i] : rk->lose[i - rk->nwin];

@@ -36,6 +36,7 @@ static inline long mg_row(uint32_t cell)
     return (long)(cell >> 16);
 }
 
+/* The 1-based column of a packed cell. */
 static inline long mg_col(uint32_t cell)
 {
     return (long)(cell & 0xffff);

@@ -29,6 +29,7 @@
  * analysis of one position (nim_shortcuts_analysis.c) through
  * nim_shortcuts_core.h.
  */
+#include <stdbool.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,8 +38,11 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "nim_shortcuts_core.h"
+#include "radix_sort.h"
 #include "reader.h"
 
 static const gj_limit_def limits[] = {
@@ -60,6 +64,7 @@ void nim_board_free(nim_board *b)
     b->shortcut = b->row = NULL;
 }
 
+/* game.h's free_position (NULL is fine). */
 static void free_position(void *p)
 {
     position *pos = p;
@@ -82,6 +87,7 @@ static int new_board(nim_board *b, long n, gj_error *e)
     return 0;
 }
 
+/* A position with room for n shortcuts and m queries, or NULL with *e. */
 static position *new_position(long n, long m, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -104,125 +110,9 @@ static position *new_position(long n, long m, gj_error *e)
     return pos;
 }
 
-/* ---- Sorting ------------------------------------------------------------ */
-
-/* LSD radix sort with 10-bit digits.  Three digits make one coordinate, so
- * digits 0..2 order by the low coordinate and 3..5 by the high one, and a
- * caller can stop half-way: after digits 0..2 the keys are grouped by y. */
-#define RADIX_BITS    10
-#define RADIX_SIZE    (1 << RADIX_BITS)
-#define RADIX_PASSES  6
-#define DIGIT(key, p) ((size_t)((key) >> ((p)*RADIX_BITS)) & (RADIX_SIZE - 1))
-
-/* At most this many keys are sorted in place by insertion: a sample-sized
- * position would otherwise zero 48 KiB of histograms per sort, which was
- * most of a small request's solve. */
-#define SMALL_SORT 32
-
-typedef struct sorter {
-    uint64_t *key[2]; /* [0] holds the data, [1] is scratch; a pass swaps them */
-    uint32_t *tag[2]; /* moved along with the keys; NULL when there are none */
-    size_t *count;    /* one histogram per digit; NULL for a small sort */
-    size_t n;
-} sorter;
-
-static void sorter_free(sorter *s)
-{
-    free(s->key[1]);
-    free(s->tag[1]);
-    free(s->count);
-}
-
-/* Set up a sort of key[0..n) (and tag[0..n) when tag is not NULL) on the
- * digits from..to-1: the scratch buffers and those digits' histograms, from
- * one read of the keys. */
-static int sorter_init(sorter *s, uint64_t *key, uint32_t *tag, size_t n, int from, int to,
-                       gj_error *e)
-{
-    memset(s, 0, sizeof *s);
-    s->n = n;
-    s->key[0] = key;
-    s->tag[0] = tag;
-    if (n <= SMALL_SORT)
-        return 0;
-    s->key[1] = malloc((n + 1) * sizeof *key);
-    if (tag != NULL)
-        s->tag[1] = malloc((n + 1) * sizeof *tag);
-    s->count = calloc(RADIX_PASSES * RADIX_SIZE, sizeof *s->count);
-    if (s->key[1] == NULL || (tag != NULL && s->tag[1] == NULL) || s->count == NULL) {
-        sorter_free(s);
-        return gj_fail_nomem(e);
-    }
-    for (size_t i = 0; i < n; i++)
-        for (int p = from; p < to; p++)
-            s->count[p * RADIX_SIZE + DIGIT(key[i], p)]++;
-    return 0;
-}
-
-/* One stable pass on digit p.  Skipped when every key has the same digit,
- * as happens for the high digits of small coordinates. */
-static void sorter_pass(sorter *s, int p)
-{
-    size_t *c = s->count + p * RADIX_SIZE, n = s->n, sum = 0;
-    const uint64_t *src = s->key[0];
-    uint64_t *dst = s->key[1];
-    if (n == 0 || c[DIGIT(src[0], p)] == n)
-        return;
-    for (int d = 0; d < RADIX_SIZE; d++) {
-        size_t here = c[d];
-        c[d] = sum;
-        sum += here;
-    }
-    if (s->tag[0] == NULL) {
-        for (size_t i = 0; i < n; i++)
-            dst[c[DIGIT(src[i], p)]++] = src[i];
-    } else {
-        const uint32_t *stag = s->tag[0];
-        uint32_t *dtag = s->tag[1];
-        for (size_t i = 0; i < n; i++) {
-            size_t at = c[DIGIT(src[i], p)]++;
-            dst[at] = src[i];
-            dtag[at] = stag[i];
-        }
-    }
-    s->key[1] = s->key[0];
-    s->key[0] = dst;
-    uint32_t *t = s->tag[1];
-    s->tag[1] = s->tag[0];
-    s->tag[0] = t;
-}
-
-/* A stable insertion sort on digits from..to-1 together: what the radix
- * passes over those digits do, for a handful of keys. */
-static void insertion_sort(sorter *s, int from, int to)
-{
-    uint64_t mask = ((uint64_t)1 << ((to - from) * RADIX_BITS)) - 1;
-    uint64_t *key = s->key[0];
-    uint32_t *tag = s->tag[0];
-    for (size_t i = 1; i < s->n; i++) {
-        uint64_t k = key[i], d = (k >> (from * RADIX_BITS)) & mask;
-        uint32_t t = tag ? tag[i] : 0;
-        size_t j = i;
-        for (; j > 0 && ((key[j - 1] >> (from * RADIX_BITS)) & mask) > d; j--) {
-            key[j] = key[j - 1];
-            if (tag)
-                tag[j] = tag[j - 1];
-        }
-        key[j] = k;
-        if (tag)
-            tag[j] = t;
-    }
-}
-
-static void sorter_passes(sorter *s, int from, int to)
-{
-    if (s->count == NULL) {
-        insertion_sort(s, from, to);
-        return;
-    }
-    for (int p = from; p < to; p++)
-        sorter_pass(s, p);
-}
+/* Points are sorted with radix_sort.h: a coordinate is three of its 10-bit
+ * digits, so digits 0..2 order by the low coordinate and 3..5 by the high
+ * one, and after digits 0..2 the keys are grouped by y. */
 
 /* ---- Duplicate shortcuts ------------------------------------------------ */
 
@@ -231,6 +121,7 @@ typedef struct indexed_key {
     long index;
 } indexed_key;
 
+/* qsort order: by key, then by input index. */
 static int compare_indexed(const void *a, const void *b)
 {
     const indexed_key *x = a, *y = b;
@@ -241,13 +132,14 @@ static int compare_indexed(const void *a, const void *b)
 
 /* Find the earliest shortcut (in input order) that repeats an earlier one:
  * *second is its index and *first the index of the shortcut it repeats.
- * Only the error path runs this, so a qsort of (key, index) is fine.
- * Returns 0, 1 when there is no repeat, or -1 when out of memory. */
-static int first_repeat(const uint64_t *keys, long n, long *first, long *second, gj_error *e)
+ * Only the error path runs this, so a qsort of (key, index) is fine. */
+static gj_repeat first_repeat(const uint64_t *keys, long n, long *first, long *second, gj_error *e)
 {
     indexed_key *a = malloc(((size_t)n + 1) * sizeof *a);
-    if (a == NULL)
-        return gj_fail_nomem(e);
+    if (a == NULL) {
+        gj_fail_nomem(e);
+        return GJ_REPEAT_FAILED;
+    }
     for (long i = 0; i < n; i++) {
         a[i].key = keys[i];
         a[i].index = i;
@@ -265,7 +157,7 @@ static int first_repeat(const uint64_t *keys, long n, long *first, long *second,
         }
     }
     free(a);
-    return *second == LONG_MAX ? 1 : 0;
+    return *second == LONG_MAX ? GJ_NO_REPEAT : GJ_REPEAT_FOUND;
 }
 
 /* Keys grouped by y (digits 0..2 sorted) -> b->row: each row's y with the
@@ -289,25 +181,25 @@ static int collect_rows(nim_board *b, const uint64_t *by_y, gj_error *e)
     return 0;
 }
 
-/* Sort the shortcuts by (x, y), collecting the rows half-way.  Returns 0, 1
- * when two shortcuts are equal (the caller reports where), or -1. */
-static int sort_shortcuts(nim_board *b, gj_error *e)
+/* Sort the shortcuts by (x, y), collecting the rows half-way.  When two
+ * are equal *e is left for the caller, who reports where they are. */
+static gj_repeat sort_shortcuts(nim_board *b, gj_error *e)
 {
-    sorter s;
-    if (sorter_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_PASSES, e) != 0)
-        return -1;
-    sorter_passes(&s, 0, RADIX_PASSES / 2);
+    radix_sort s;
+    if (radix_init(&s, b->shortcut, NULL, (size_t)b->n, 0, RADIX_DIGITS, e) != 0)
+        return GJ_REPEAT_FAILED;
+    radix_passes(&s, 0, RADIX_DIGITS / 2);
     int rc = collect_rows(b, s.key[0], e);
     if (rc == 0)
-        sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
-    b->shortcut = s.key[0]; /* sorter_free frees the other buffer */
-    sorter_free(&s);
+        radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
+    b->shortcut = s.key[0]; /* radix_free frees the other buffer */
+    radix_free(&s);
     if (rc != 0)
-        return -1;
+        return GJ_REPEAT_FAILED;
     for (long i = 1; i < b->n; i++)
         if (b->shortcut[i] == b->shortcut[i - 1])
-            return 1;
-    return 0;
+            return GJ_REPEAT_FOUND;
+    return GJ_NO_REPEAT;
 }
 
 /* The swapped keys come out in x order already, so a stable sort on their
@@ -319,14 +211,14 @@ int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e)
         return gj_fail_nomem(e);
     for (long i = 0; i < b->n; i++)
         key[i] = nim_pack(nim_low(b->shortcut[i]), nim_high(b->shortcut[i]));
-    sorter s;
-    if (sorter_init(&s, key, NULL, (size_t)b->n, RADIX_PASSES / 2, RADIX_PASSES, e) != 0) {
+    radix_sort s;
+    if (radix_init(&s, key, NULL, (size_t)b->n, RADIX_DIGITS / 2, RADIX_DIGITS, e) != 0) {
         free(key);
         return -1;
     }
-    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
     *out = s.key[0];
-    sorter_free(&s);
+    radix_free(&s);
     return 0;
 }
 
@@ -392,6 +284,24 @@ static void rescan_text(const char *buf, size_t len, long n, uint64_t *keys, lon
     }
 }
 
+/* The earliest repeat among keys[0..n), which sorting has seen: its places
+ * into *first and *second, its point into *key; frees keys.  0, or -1 with
+ * *e when out of memory or when the keys hold no repeat after all. */
+static int take_repeat(uint64_t *keys, long n, long *first, long *second, uint64_t *key,
+                       gj_error *e)
+{
+    gj_repeat found = first_repeat(keys, n, first, second, e);
+    *key = found == GJ_REPEAT_FOUND ? keys[*second] : 0;
+    free(keys);
+    if (found == GJ_REPEAT_FAILED)
+        return -1;
+    if (found == GJ_NO_REPEAT)
+        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
+    return 0;
+}
+
+/* Say where the repeated shortcut of a judge-text body is, rescanning it
+ * (only the error path gets here): -1, with *e. */
 static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
 {
     uint64_t *keys = malloc(((size_t)n + 1) * sizeof *keys);
@@ -399,13 +309,9 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
     if (keys == NULL)
         return gj_fail_nomem(e);
     rescan_text(buf, len, n, keys, -1, NULL, NULL);
-    int found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == 0 ? keys[second] : 0;
-    free(keys);
-    if (found < 0)
+    uint64_t key;
+    if (take_repeat(keys, n, &first, &second, &key, e) != 0)
         return -1;
-    if (found > 0)
-        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     rescan_text(buf, len, n, NULL, first, &line1, &col1);
     rescan_text(buf, len, n, NULL, second, &line2, &col2);
     return gj_fail_at(e, line2, col2,
@@ -414,6 +320,7 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
                       second + 1, nim_high(key), nim_low(key), first + 1, line1, col1);
 }
 
+/* game.h's parse_text: "n m", n shortcuts, then m queries. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -433,10 +340,10 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
             goto fail;
     if (reader_end(&r, e) != 0)
         goto fail;
-    int repeat = sort_shortcuts(&pos->b, e);
-    if (repeat > 0)
+    gj_repeat repeat = sort_shortcuts(&pos->b, e);
+    if (repeat == GJ_REPEAT_FOUND)
         fail_text_repeat(buf, len, n, e);
-    if (repeat != 0)
+    if (repeat != GJ_NO_REPEAT)
         goto fail;
     return pos;
 fail:
@@ -479,13 +386,9 @@ static int fail_json_repeat(const json_t *shortcuts, long n, gj_error *e)
         keys[i] = nim_pack((long)json_integer_value(json_array_get(v, 0)),
                            (long)json_integer_value(json_array_get(v, 1)));
     }
-    int found = first_repeat(keys, n, &first, &second, e);
-    uint64_t key = found == 0 ? keys[second] : 0;
-    free(keys);
-    if (found < 0)
+    uint64_t key;
+    if (take_repeat(keys, n, &first, &second, &key, e) != 0)
         return -1;
-    if (found > 0)
-        return gj_fail(e, GJ_INTERNAL, "sorting found a repeated shortcut, the rescan none");
     char field[48];
     jin_field_name(field, sizeof field, "shortcuts", second, -1);
     return gj_fail_field(e, field,
@@ -507,10 +410,10 @@ static int read_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *
 /* Sort the board; a repeat is reported by its place in `shortcuts`. */
 static int sort_json_shortcuts(nim_board *b, const json_t *shortcuts, gj_error *e)
 {
-    int repeat = sort_shortcuts(b, e);
-    if (repeat > 0)
+    gj_repeat repeat = sort_shortcuts(b, e);
+    if (repeat == GJ_REPEAT_FOUND)
         fail_json_repeat(shortcuts, b->n, e);
-    return repeat == 0 ? 0 : -1;
+    return repeat == GJ_NO_REPEAT ? 0 : -1;
 }
 
 int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_error *e)
@@ -557,6 +460,7 @@ fail:
 
 /* ---- Solving ------------------------------------------------------------ */
 
+/* Append a run of losers: 0, or -1 with *e (GJ_INTERNAL) past the proven bound. */
 static int add_segment(nim_segments *s, long x0, long end, long d, gj_error *e)
 {
     if (s->count == s->cap)
@@ -630,10 +534,10 @@ int nim_segments_trace(const nim_board *b, nim_segments *s, gj_error *e)
 /* Is key among the sorted keys a[0..n)?  A dense column holds thousands of
  * shortcuts, probed in random order, so the search avoids branches: the
  * range halves each step whichever way the comparison goes. */
-static int contains(const uint64_t *a, long n, uint64_t key)
+static bool contains(const uint64_t *a, long n, uint64_t key)
 {
     if (n == 0)
-        return 0;
+        return false;
     while (n > 1) {
         long half = n / 2;
         a = a[half] <= key ? a + half : a;
@@ -677,16 +581,17 @@ static int sort_queries(const position *pos, uint64_t **query, uint32_t **index,
     memcpy(*query, pos->query, (size_t)pos->m * sizeof **query);
     for (long q = 0; q < pos->m; q++)
         (*index)[q] = (uint32_t)q;
-    sorter s;
-    if (sorter_init(&s, *query, *index, (size_t)pos->m, RADIX_PASSES / 2, RADIX_PASSES, e) != 0)
+    radix_sort s;
+    if (radix_init(&s, *query, *index, (size_t)pos->m, RADIX_DIGITS / 2, RADIX_DIGITS, e) != 0)
         return -1;
-    sorter_passes(&s, RADIX_PASSES / 2, RADIX_PASSES);
+    radix_passes(&s, RADIX_DIGITS / 2, RADIX_DIGITS);
     *query = s.key[0];
     *index = s.tag[0];
-    sorter_free(&s);
+    radix_free(&s);
     return 0;
 }
 
+/* game.h's solve: the loser segments, then every query against them. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -726,6 +631,7 @@ static void put_answers(const position *pos, gj_buf *out, const char *const word
     out->len = (size_t)(o - out->data);
 }
 
+/* game.h's write_text: WIN or LOSE a line, one per query. */
 static void write_text(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"WIN\n\n", "LOSE\n"};
@@ -733,29 +639,28 @@ static void write_text(const void *p, gj_buf *out)
     put_answers(p, out, word, len, 5);
 }
 
+/* game.h's write_json: the answers in query order. */
 static void write_json(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};
     static const size_t len[2] = {6, 7};
-    buf_puts(out, "{\"game\":\"nim-shortcuts\",\"answers\":[");
+    games_json_open(out, &game_nim_shortcuts, "answers");
+    buf_putc(out, '[');
     put_answers(p, out, word, len, 7);
     if (!out->failed)
         out->len--; /* the comma after the last answer (there is one: m >= 1) */
     buf_puts(out, "]}");
 }
 
-/* The cache key: the counts, the shortcuts sorted (their order changes no
- * answer, so every order of one set, in either form, shares a key), then the
- * queries in input order; each point as its 8-byte key in host byte order.
- * The counts fix where the shortcuts end and the queries begin. */
+/* The key (key.h): "n m\n", the shortcuts sorted (their order changes no
+ * answer, so every order of one set, in either form, shares a key), then
+ * the queries in input order; each point as its 8-byte key in host byte
+ * order.  The counts fix where the shortcuts end and the queries begin. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "nim-shortcuts n=");
-    buf_put_long(out, pos->b.n);
-    buf_puts(out, " m=");
-    buf_put_long(out, pos->m);
-    buf_putc(out, '\n');
+    const long head[2] = {pos->b.n, pos->m};
+    key_head(out, head, 2);
     buf_append(out, pos->b.shortcut, (size_t)pos->b.n * sizeof *pos->b.shortcut);
     buf_append(out, pos->query, (size_t)pos->m * sizeof *pos->query);
 }
@@ -767,7 +672,7 @@ const gj_game game_nim_shortcuts = {
     .example_text = "2 2\n3 0\n0 1\n0 0\n1 1\n",
     .example_json = "{\"shortcuts\": [[3,0],[0,1]], \"queries\": [[0,0],[1,1]]}",
     .limits = limits,
-    .nlimits = 2,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -21,11 +21,13 @@
  * Cost: the solver's build (radix sorts and the walk, O(n)), one more radix
  * sort for the rows, then O(log n + listed).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
 
@@ -40,6 +42,7 @@ static const char *const mover_name[2] = {"first", "second"};
 
 /* ---- Reading the request ------------------------------------------------ */
 
+/* "heaps", two integers in 0..NIM_MAX_COORD, into heap: 0, or -1 with *e. */
 static int read_heaps(const json_t *v, long heap[2], gj_error *e)
 {
     if (jin_array(v, "heaps", -1, 0, SIZE_MAX, e) != 0)
@@ -55,24 +58,7 @@ static int read_heaps(const json_t *v, long heap[2], gj_error *e)
     return 0;
 }
 
-/* The optional label of the player to move: "first" unless it says so. */
-static int read_to_move(const json_t *v, int *second, gj_error *e)
-{
-    const char *s;
-    size_t len;
-    *second = 0;
-    if (v == NULL)
-        return 0;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
-        return -1;
-    for (int k = 0; k < 2; k++)
-        if (len == strlen(mover_name[k]) && memcmp(s, mover_name[k], len) == 0) {
-            *second = k;
-            return 0;
-        }
-    return gj_fail_field(e, "to_move", "expected \"first\" or \"second\", found \"%.40s\"", s);
-}
-
+/* The request's board, heaps, mover and max_moves into *r: 0, or -1 with *e. */
 static int read_request(const char *buf, size_t len, const long *limits, request *r, gj_error *e)
 {
     static const char *const keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves", NULL};
@@ -84,7 +70,8 @@ static int read_request(const char *buf, size_t len, const long *limits, request
     if (rc == 0)
         rc = read_heaps(json_object_get(root, "heaps"), r->heap, e);
     if (rc == 0)
-        rc = read_to_move(json_object_get(root, "to_move"), &r->second, e);
+        rc =
+            analysis_to_move(json_object_get(root, "to_move"), mover_name, false, 0, &r->second, e);
     if (rc == 0)
         rc = analysis_max_moves(root, &r->max_moves, e);
     json_decref(root);
@@ -107,7 +94,8 @@ static long lower_bound(const uint64_t *a, long n, uint64_t key)
     return lo;
 }
 
-static int is_shortcut(const nim_board *b, long x, long y)
+/* Whether (x, y) is a shortcut of the sorted board. */
+static bool is_shortcut(const nim_board *b, long x, long y)
 {
     uint64_t key = nim_pack(x, y);
     long at = lower_bound(b->shortcut, b->n, key);
@@ -143,7 +131,8 @@ static long row_loser(const nim_segments *s, long y)
     return k >= 0 && y - s->d[k] < s->end[k] ? y - s->d[k] : -1;
 }
 
-static int loses(const nim_board *b, const nim_segments *s, long x, long y)
+/* Whether the player to move at (x, y) loses. */
+static bool loses(const nim_board *b, const nim_segments *s, long x, long y)
 {
     return is_shortcut(b, x, y) || column_loser(s, x) == y;
 }
@@ -167,6 +156,7 @@ static void line_init(line *l, const uint64_t *keys, long n, long fixed, long li
     l->natural = natural < limit ? natural : -1;
 }
 
+/* How many losers the line still holds. */
 static long line_size(const line *l)
 {
     return l->count + (l->natural >= 0);
@@ -179,6 +169,7 @@ static long line_peek(const line *l)
     return sc > l->natural ? sc : l->natural;
 }
 
+/* Remove the loser line_peek gives. */
 static void line_take(line *l)
 {
     if (l->count > 0 && nim_low(l->key[l->count - 1]) > l->natural)
@@ -189,6 +180,7 @@ static void line_take(line *l)
 
 /* ---- Writing the answer ------------------------------------------------- */
 
+/* The i-th list entry: take `take` from heap 1 or 2, and what it leads to. */
 static void put_move(gj_buf *out, long i, const request *r, int heap, long take, int wins)
 {
     long after[2] = {r->heap[0], r->heap[1]};
@@ -244,6 +236,7 @@ static long put_losing(gj_buf *out, const request *r, const nim_segments *s, lon
     return i;
 }
 
+/* The whole analysis of r's heaps: 0, or -1 with *e. */
 static int answer(const request *r, const nim_segments *s, const uint64_t *by_row, gj_buf *out,
                   gj_error *e)
 {
@@ -264,7 +257,7 @@ static int answer(const request *r, const nim_segments *s, const uint64_t *by_ro
     }
     /* On a shortcut the game is over: no moves at all (moves_total is 0). */
     c.listed = c.moves_total < r->max_moves ? (long)c.moves_total : r->max_moves;
-    analysis_begin(out, "nim-shortcuts", mover_name[r->second], c.winning_moves > 0, &c);
+    analysis_begin(out, game_nim_shortcuts.name, mover_name[r->second], c.winning_moves > 0, &c);
     buf_puts(out, shortcut ? ",\"shortcut\":true" : ",\"shortcut\":false");
     long listed = put_winning(out, r, &row, &col, c.listed);
     listed = put_losing(out, r, s, listed, c.listed);

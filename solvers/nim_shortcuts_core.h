@@ -25,16 +25,19 @@ enum { NIM_LIMIT_SHORTCUTS, NIM_LIMIT_QUERIES };
 #define NIM_COORD_BITS 30
 #define NIM_COORD_MASK ((UINT64_C(1) << NIM_COORD_BITS) - 1)
 
+/* One point as a sortable key, `high` in the upper bits. */
 static inline uint64_t nim_pack(long high, long low)
 {
     return (uint64_t)high << NIM_COORD_BITS | (uint64_t)low;
 }
 
+/* The coordinate nim_pack put high. */
 static inline long nim_high(uint64_t key)
 {
     return (long)(key >> NIM_COORD_BITS);
 }
 
+/* The coordinate nim_pack put low. */
 static inline long nim_low(uint64_t key)
 {
     return (long)(key & NIM_COORD_MASK);

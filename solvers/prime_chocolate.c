@@ -14,14 +14,18 @@
  *     both axes from within one row and column of it.
  * Largest squares come from the usual bottom-up DP over two rows: O(n^2)
  * time, O(n) memory beyond the board. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
+#include "games.h"
+#include "grid_row.h"
 #include "analysis.h"
 #include "json_in.h"
+#include "key.h"
 #include "prime_chocolate_core.h"
 #include "reader.h"
 
@@ -37,6 +41,7 @@ typedef struct position {
     int ruby_wins;
 } position;
 
+/* game.h's free_position (NULL is fine). */
 static void free_position(void *p)
 {
     position *pos = p;
@@ -46,6 +51,7 @@ static void free_position(void *p)
     free(pos);
 }
 
+/* A position with room for n x n cells, or NULL with *e. */
 static position *new_position(long n, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -60,64 +66,14 @@ static position *new_position(long n, gj_error *e)
     return pos;
 }
 
-/* Bytes of a 64-bit word that are zero get 0x80, the others 0 (exact: no
- * borrow crosses bytes because the high bit is masked off first). */
-static uint64_t zero_bytes(uint64_t w)
-{
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-    return ~(((w & low7) + low7) | w | low7);
-}
-
 #define EVERY_BYTE(b) (0x0101010101010101ULL * (uint64_t)(b))
 
-/* Decode one row of `X`, `-` and the en dash (UTF-8 e2 80 93) into out[].
- * Returns the number of cells, or -1 with *bad at the offending byte; stops
- * storing at n cells so an over-long row is caught without overrunning out.
- *
- * A row of exactly n bytes of `X` and `-` is the common case and is decoded
- * eight bytes at a time (a dash becomes 1, an X 0, anything else stops the
- * fast pass); any other row (an en dash, a bad byte, a wrong length) takes
- * the byte-by-byte path, which also finds the exact place of a mistake. */
-static long decode_row(const char *s, size_t len, unsigned char *out, long n, size_t *bad)
-{
-    if ((long)len == n) {
-        size_t i = 0;
-        for (; i + 8 <= len; i += 8) {
-            uint64_t w, dash, x;
-            memcpy(&w, s + i, 8);
-            dash = zero_bytes(w ^ EVERY_BYTE('-'));
-            x = zero_bytes(w ^ EVERY_BYTE('X'));
-            if ((dash | x) != EVERY_BYTE(0x80))
-                break;
-            dash >>= 7;
-            memcpy(out + i, &dash, 8);
-        }
-        for (; i < len && (s[i] == '-' || s[i] == 'X'); i++)
-            out[i] = s[i] == '-';
-        if (i == len)
-            return n;
-    }
-    long cells = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c;
-        if (s[i] == 'X') {
-            c = 0;
-        } else if (s[i] == '-') {
-            c = 1;
-        } else if (len - i >= 3 && memcmp(s + i, "\xe2\x80\x93", 3) == 0) {
-            c = 1;
-            i += 2;
-        } else {
-            *bad = i;
-            return -1;
-        }
-        if (cells < n)
-            out[cells] = c;
-        cells++;
-    }
-    return cells;
-}
+/* A bar's row: '-' (or the en dash, UTF-8 e2 80 93) is chocolate (1),
+ * 'X' an eaten square (0). */
+static const grid_alphabet row_alphabet = {'-', 'X', "\xe2\x80\x93",
+                                           "'X' (eaten) or '-' (chocolate)", 0};
 
+/* game.h's parse_text: "n", then n rows of n cells. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -139,30 +95,10 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
         return NULL;
     }
     pos->n = n;
-    for (long i = 0; i < n; i++) {
-        const char *row;
-        size_t rowlen, bad;
-        long line, col;
-        char what[48];
-        snprintf(what, sizeof what, "row %ld of %ld", i + 1, n);
-        if (reader_word(&r, what, &row, &rowlen, &line, &col, e) != 0)
+    for (long i = 0; i < n; i++)
+        if (grid_row_text(&r, &row_alphabet, i, n, complete ? pos->cell + i * n : scratch, n, e) !=
+            0)
             goto fail;
-        long cells = decode_row(row, rowlen, complete ? pos->cell + i * n : scratch, n, &bad);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_at(e, line, col + (long)bad,
-                       "row %ld: unexpected character '%s'; a cell is 'X' (eaten) or '-' "
-                       "(chocolate)",
-                       i + 1, quoted);
-            goto fail;
-        }
-        if (cells != n) {
-            gj_fail_at(e, line, col, "row %ld has %ld cell%s, expected %ld", i + 1, cells,
-                       cells == 1 ? "" : "s", n);
-            goto fail;
-        }
-    }
     if (reader_end(&r, e) != 0)
         goto fail;
     if (!complete) { /* cannot happen: n rows of n cells are n*n bytes */
@@ -187,22 +123,12 @@ unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n_out, gj_erro
         return NULL;
     }
     for (long i = 0; i < n; i++) {
-        const char *row;
-        size_t rowlen, bad;
-        if (jin_string(json_array_get(grid, (size_t)i), "grid", i, &row, &rowlen, e) != 0)
+        long cells = grid_row_json(&row_alphabet, json_array_get(grid, (size_t)i), "grid", i,
+                                   cell + i * n, n, e);
+        if (cells < 0)
             goto fail;
-        long cells = decode_row(row, rowlen, cell + i * n, n, &bad);
         char field[32];
         jin_field_name(field, sizeof field, "grid", i, -1);
-        if (cells < 0) {
-            char quoted[24];
-            reader_quote_char(row, rowlen, bad, quoted, sizeof quoted);
-            gj_fail_field(e, field,
-                          "unexpected character '%s' at offset %zu; a cell is 'X' (eaten) or "
-                          "'-' (chocolate)",
-                          quoted, bad);
-            goto fail;
-        }
         if (cells != n) {
             gj_fail_field(e, field, "row has %ld cell%s, expected %ld (the bar is square)", cells,
                           cells == 1 ? "" : "s", n);
@@ -216,6 +142,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"grid": [row, ...]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
@@ -288,6 +215,7 @@ static long count_ones(const unsigned char *cells, long n)
     return count;
 }
 
+/* out[j] = a[j] & b[j] for j < n, eight at a time. */
 static void and_rows(unsigned char *out, const unsigned char *a, const unsigned char *b, long n)
 {
     long j = 0;
@@ -374,17 +302,18 @@ static int square_touches(const position *pos, const box *b, const long *prime_f
  * core [top+1, bottom-1] x [left+1, right-1]: one eaten cell there and no
  * square touches every block.  On bars with blocks all over, that settles
  * an odd count with a scan instead of the largest-square pass. */
-static int core_is_chocolate(const position *pos, const box *b)
+static bool core_is_chocolate(const position *pos, const box *b)
 {
     long n = pos->n, from = b->left + 1, to = b->right - 1;
     if (from > to)
-        return 1;
+        return true;
     for (long i = b->top + 1; i <= b->bottom - 1; i++)
         if (memchr(pos->cell + i * n + from, 0, (size_t)(to - from + 1)) != NULL)
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
+/* game.h's solve: who eats the last square. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -422,36 +351,28 @@ static const char *winner(const position *pos)
     return pos->ruby_wins ? "RUBY" : "DIA";
 }
 
+/* game.h's write_text: the winner's name. */
 static void write_text(const void *p, gj_buf *out)
 {
     buf_puts(out, winner(p));
     buf_putc(out, '\n');
 }
 
+/* game.h's write_json: {"winner": name}. */
 static void write_json(const void *p, gj_buf *out)
 {
-    buf_puts(out, "{\"game\":\"prime-chocolate\",\"winner\":\"");
+    games_json_open(out, &game_prime_chocolate, "winner");
+    buf_putc(out, '"');
     buf_puts(out, winner(p));
     buf_puts(out, "\"}");
 }
 
-/* The side in decimal, ':', then the cells eight to a byte (row-major, first
- * cell in the high bit, the last byte padded with zeros): the side fixes how
- * many bits follow, so two keys are equal only for the same bar. */
+/* The key (key.h): "n\n", then the cells as bits (1 = chocolate). */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    long cells = pos->n * pos->n;
-    buf_put_long(out, pos->n);
-    buf_putc(out, ':');
-    if (buf_reserve(out, (size_t)(cells + 7) / 8) != 0)
-        return;
-    for (long c = 0; c < cells; c += 8) {
-        unsigned char byte = 0;
-        for (long k = 0; k < 8; k++)
-            byte = (unsigned char)(byte << 1 | (c + k < cells && pos->cell[c + k]));
-        out->data[out->len++] = (char)byte;
-    }
+    key_head(out, &pos->n, 1);
+    key_bits(out, pos->cell, pos->n, pos->n, (size_t)pos->n);
 }
 
 const gj_game game_prime_chocolate = {
@@ -460,7 +381,7 @@ const gj_game game_prime_chocolate = {
     .example_text = "3\n--X\n---\n---\n",
     .example_json = "{\"grid\": [\"--X\", \"---\", \"---\"]}",
     .limits = limits,
-    .nlimits = 1,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -36,6 +36,7 @@
  *
  * The list: winning moves, then losing ones, each in row-major order of
  * the square's top-left cell and, at one cell, larger squares first. */
+#include <stdbool.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
 
@@ -92,6 +94,7 @@ typedef struct lists {
 
 /* ---- reading the request ---------------------------------------------- */
 
+/* Sieve b->prime for 0..n: 0, or -1 when out of memory. */
 static int mark_primes(bar *b)
 {
     long n = b->n;
@@ -109,16 +112,16 @@ static int mark_primes(bar *b)
 
 /* Trial division for a number past the sieve, so 9 is "not a prime" on any
  * bar; past 10^12 it is merely too large, whatever it is. */
-static int odd_prime_or_huge(long p)
+static bool odd_prime_or_huge(long p)
 {
     if (p > 1000000000000L)
-        return 1;
+        return true;
     if (p % 2 == 0)
         return p == 2;
     for (long d = 3; d * d <= p; d += 2)
         if (p % d == 0)
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 /* Distinct primes, each at most the side (a larger square never fits). */
@@ -156,32 +159,26 @@ static int read_primes(bar *b, const json_t *v, gj_error *e)
     return 0;
 }
 
+/* The optional "to_move" (RUBY when absent) into *to_move: 0, or -1 with *e. */
 static int read_to_move(const json_t *v, const char **to_move, gj_error *e)
 {
-    *to_move = "RUBY";
-    if (v == NULL)
-        return 0;
-    const char *s;
-    size_t len;
-    if (jin_string(v, "to_move", -1, &s, &len, e) != 0)
+    static const char *const names[2] = {"RUBY", "DIA"};
+    int k;
+    if (analysis_to_move(v, names, false, 0, &k, e) != 0)
         return -1;
-    if (strcmp(s, "RUBY") == 0 && len == 4) {
-        *to_move = "RUBY";
-    } else if (strcmp(s, "DIA") == 0 && len == 3) {
-        *to_move = "DIA";
-    } else {
-        return gj_fail_field(e, "to_move", "expected \"RUBY\" or \"DIA\", found \"%.40s\"", s);
-    }
+    *to_move = names[k];
     return 0;
 }
 
 /* ---- precomputation ----------------------------------------------------- */
 
+/* Room for count ints, or NULL. */
 static int *ints(long count)
 {
     return malloc((size_t)count * sizeof(int));
 }
 
+/* The allowed square sides (1, and the primes not yet used) and their counts: 0, or -1. */
 static int list_sides(bar *b)
 {
     long n = b->n;
@@ -273,6 +270,7 @@ static void spread(int *before, int *from, long n)
             from[k] = from[k + 1];
 }
 
+/* The eight prefix and suffix tables of an axis: 0, or -1 when out of memory. */
 static int alloc_axis(axis *a, long n)
 {
     int **all[] = {&a->pre_own_lo, &a->pre_own_hi, &a->pre_other_lo, &a->pre_other_hi,
@@ -283,6 +281,7 @@ static int alloc_axis(axis *a, long n)
     return 0;
 }
 
+/* Free what alloc_axis allocated (any of it may be NULL). */
 static void free_axis(axis *a)
 {
     free(a->pre_own_lo);
@@ -295,11 +294,13 @@ static void free_axis(axis *a)
     free(a->suf_other_hi);
 }
 
+/* The smaller of a and b. */
 static int min_int(int a, int b)
 {
     return a < b ? a : b;
 }
 
+/* The larger of a and b. */
 static int max_int(int a, int b)
 {
     return a > b ? a : b;
@@ -367,6 +368,7 @@ static void find_blocks(bar *b)
     b->any_block = b->all.r2 >= 0;
 }
 
+/* Every table the move survey needs: 0, or -1 when out of memory. */
 static int prepare(bar *b)
 {
     long n = b->n;
@@ -393,6 +395,7 @@ static int prepare(bar *b)
     return 0;
 }
 
+/* Free the bar and every table prepare made. */
 static void release(bar *b)
 {
     free(b->cell);
@@ -442,7 +445,8 @@ static box survivors(const bar *b, long i, long j, long s)
     return x;
 }
 
-static int box_empty(box x)
+/* Whether the box holds no corner. */
+static bool box_empty(box x)
 {
     return x.r1 > x.r2;
 }
@@ -537,6 +541,7 @@ static long corner_wins(const bar *b, long i, long j, int top)
 
 /* ---- listing ---------------------------------------------------------- */
 
+/* List the move of side s at (i, j) under its outcome, while that list has room. */
 static void keep(lists *l, int win, long i, long j, int s)
 {
     entry *to = win ? l->win : l->lose;
@@ -578,6 +583,7 @@ static void survey_moves(const bar *b, lists *l, analysis_counts *c)
         }
 }
 
+/* Whether the player to move wins, from the counts survey_moves made. */
 static int value(const bar *b, const analysis_counts *c)
 {
     int odd_left = b->chocolate % 2 == 1;
@@ -586,6 +592,7 @@ static int value(const bar *b, const analysis_counts *c)
     return c->winning_moves > 0;
 }
 
+/* One list entry: the move, its outcome and the bar after it. */
 static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, const char *next)
 {
     buf_puts(out, "\"move\":{\"row\":");
@@ -612,13 +619,14 @@ static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, cons
     buf_puts(out, "\"}");
 }
 
+/* The analysis (analysis.h): every kept winning move, then losing ones up to the cap. */
 static void write_answer(const bar *b, const lists *l, analysis_counts *c, const char *to_move,
                          gj_buf *out)
 {
     const char *next = strcmp(to_move, "RUBY") == 0 ? "DIA" : "RUBY";
     long nwin = l->nwin, nlose = l->cap - nwin < l->nlose ? l->cap - nwin : l->nlose;
     c->listed = nwin + nlose;
-    analysis_begin(out, "prime-chocolate", to_move, value(b, c), c);
+    analysis_begin(out, game_prime_chocolate.name, to_move, value(b, c), c);
     for (long k = 0; k < c->listed; k++) {
         analysis_move_open(out, k);
         if (k < nwin)
@@ -632,6 +640,7 @@ static void write_answer(const bar *b, const lists *l, analysis_counts *c, const
 
 /* ---- entry point ------------------------------------------------------ */
 
+/* Survey and write the analysis of a prepared bar: 0, or -1 with *e. */
 static int analyze_bar(bar *b, long max_moves, const char *to_move, gj_buf *out, gj_error *e)
 {
     lists l = {0};

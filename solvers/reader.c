@@ -10,11 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_space(unsigned char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
 void reader_init(gj_reader *r, const char *buf, size_t len)
 {
     r->p = buf;
@@ -23,19 +18,7 @@ void reader_init(gj_reader *r, const char *buf, size_t len)
     r->line = 1;
 }
 
-static void skip_space(gj_reader *r)
-{
-    const char *p = r->p;
-    while (p < r->end && is_space((unsigned char)*p)) {
-        if (*p == '\n') {
-            r->line++;
-            r->line_start = p + 1;
-        }
-        p++;
-    }
-    r->p = p;
-}
-
+/* The 1-based column of `at` on the current line. */
 static long column_of(const gj_reader *r, const char *at)
 {
     return (long)(at - r->line_start) + 1;
@@ -55,7 +38,7 @@ static size_t token_length(const gj_reader *r, const char *at)
             break;
         q += 8;
     }
-    while (q < r->end && !is_space((unsigned char)*q))
+    while (q < r->end && !reader_is_space((unsigned char)*q))
         q++;
     return (size_t)(q - at);
 }
@@ -97,11 +80,13 @@ void reader_quote_char(const char *s, size_t len, size_t at, char *out, size_t c
     reader_quote(s + at, n, out, cap);
 }
 
+/* "expected WHAT, found the end of the input": always -1. */
 static int fail_at_end(gj_reader *r, const char *what, gj_error *e)
 {
     return gj_fail_at(e, r->line, 0, "expected %s, found the end of the input", what);
 }
 
+/* "expected WHAT (KIND), found 'TOKEN'" at the token: always -1. */
 static int fail_token(gj_reader *r, const char *at, const char *what, const char *kind, gj_error *e)
 {
     char quoted[48];
@@ -112,7 +97,7 @@ static int fail_token(gj_reader *r, const char *at, const char *what, const char
 
 int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e)
 {
-    skip_space(r);
+    reader_skip_space(r);
     const char *start = r->p, *p = r->p;
     if (p == r->end)
         return fail_at_end(r, what, e);
@@ -133,7 +118,7 @@ int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out
             v = v * 10 + d;
         p++;
     }
-    if (p == digits || (p < r->end && !is_space((unsigned char)*p)))
+    if (p == digits || (p < r->end && !reader_is_space((unsigned char)*p)))
         return fail_token(r, start, what, "an integer", e);
 
     r->p = p;
@@ -156,7 +141,7 @@ int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out
 int reader_word(gj_reader *r, const char *what, const char **word, size_t *len, long *line,
                 long *column, gj_error *e)
 {
-    skip_space(r);
+    reader_skip_space(r);
     if (r->p == r->end)
         return fail_at_end(r, what, e);
     size_t n = token_length(r, r->p);
@@ -172,7 +157,7 @@ int reader_word(gj_reader *r, const char *what, const char **word, size_t *len, 
 
 int reader_end(gj_reader *r, gj_error *e)
 {
-    skip_space(r);
+    reader_skip_space(r);
     if (r->p == r->end)
         return 0;
     char quoted[48];

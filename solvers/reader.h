@@ -3,10 +3,11 @@
  * Judge input is whitespace-separated tokens; the reader walks the caller's
  * bytes in place (no copy), keeps the current line so every error can say
  * "line L, column C: ...", and never reads past `end`.  Each function skips
- * leading whitespace itself. */
+ * leading whitespace itself; whitespace is reader_is_space's six bytes. */
 #ifndef GJ_READER_H
 #define GJ_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,12 +23,33 @@ typedef struct gj_reader {
 
 void reader_init(gj_reader *r, const char *buf, size_t len);
 
+/* Whitespace between tokens: space, \t, \n, \v, \f and \r (C's isspace
+ * in the C locale, without the locale lookup). */
+static inline bool reader_is_space(unsigned char c)
+{
+    return c == ' ' || (unsigned)(c - '\t') <= (unsigned)('\r' - '\t');
+}
+
+/* Move r->p past whitespace, counting the lines it crosses. */
+static inline __attribute__((always_inline)) void reader_skip_space(gj_reader *r)
+{
+    const char *p = r->p;
+    while (p < r->end && reader_is_space((unsigned char)*p)) {
+        if (*p == '\n') {
+            r->line++;
+            r->line_start = p + 1;
+        }
+        p++;
+    }
+    r->p = p;
+}
+
 /* Read one decimal integer (optional sign) in [lo, hi]; `what` names it in
  * errors ("the value of n", "row 3, column 2 of A").  Use reader_long: this
  * is its general path. */
 int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e);
 
-/* reader_long's common case, inline: spaces and newlines, 1..9 digits, then
+/* reader_long's common case, inline: whitespace, 1..9 digits, then
  * whitespace, with at least 10 bytes left.  That is almost every number of a
  * large input, and the call, the sign, the overflow check and the general
  * whitespace test cost more than the digits themselves.  Anything else (a
@@ -42,15 +64,8 @@ int reader_long_slow(gj_reader *r, const char *what, long lo, long hi, long *out
 static inline __attribute__((always_inline)) int
 reader_long(gj_reader *r, const char *what, long lo, long hi, long *out, gj_error *e)
 {
+    reader_skip_space(r);
     const char *p = r->p, *end = r->end;
-    while (p < end && (*p == ' ' || *p == '\n')) {
-        if (*p == '\n') {
-            r->line++;
-            r->line_start = p + 1;
-        }
-        p++;
-    }
-    r->p = p;
     if (end - p < 10)
         return reader_long_slow(r, what, lo, hi, out, e);
     uint64_t w;
@@ -70,7 +85,7 @@ reader_long(gj_reader *r, const char *what, long lo, long hi, long *out, gj_erro
         v = v * 10 + d;
         q++;
     }
-    if ((*q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') || (long)v < lo || (long)v > hi)
+    if (!reader_is_space((unsigned char)*q) || (long)v < lo || (long)v > hi)
         return reader_long_slow(r, what, lo, hi, out, e);
     r->p = q;
     *out = (long)v;

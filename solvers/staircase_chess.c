@@ -25,7 +25,9 @@
 
 #include "analysis.h"
 #include "game.h"
+#include "games.h"
 #include "json_in.h"
+#include "key.h"
 #include "reader.h"
 #include "staircase_chess_core.h"
 
@@ -49,6 +51,7 @@ void sc_board_free(void *p)
     free(pos);
 }
 
+/* A position with room for both n x m boards, or NULL with *e. */
 static position *new_position(long n, long m, gj_error *e)
 {
     position *pos = calloc(1, sizeof *pos);
@@ -82,6 +85,7 @@ static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error
     return 0;
 }
 
+/* Board `name` (A or B), n x m values, from judge text into out: 0, or -1 with *e. */
 static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *out, gj_error *e)
 {
     for (long i = 0; i < n; i++) {
@@ -102,6 +106,7 @@ static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *ou
     return 0;
 }
 
+/* game.h's parse_text: "n m", then A and B. */
 static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     gj_reader r;
@@ -186,6 +191,7 @@ fail:
     return NULL;
 }
 
+/* game.h's parse_json: {"a": [[...]], "b": [[...]]}. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"a", "b", NULL};
@@ -293,6 +299,7 @@ static inline int32_t best_move(const moves *t, const int32_t *value, uint32_t m
     return best;
 }
 
+/* The parity of rows*cols + rows(rows-1)/2, best_move's `base`. */
 static uint32_t parity_base(const moves *t)
 {
     long rows = t->rows, cols = t->size - t->rows;
@@ -355,6 +362,7 @@ int32_t sc_sweep(const moves *t, int32_t *value, const long *profile)
     return value[sc_rank(t, profile)];
 }
 
+/* game.h's solve: the score difference under perfect play. */
 static int solve(void *p, gj_error *e)
 {
     position *pos = p;
@@ -375,6 +383,7 @@ static int solve(void *p, gj_error *e)
     return 0;
 }
 
+/* game.h's write_text: the score difference. */
 static void write_text(const void *p, gj_buf *out)
 {
     const position *pos = p;
@@ -382,26 +391,29 @@ static void write_text(const void *p, gj_buf *out)
     buf_putc(out, '\n');
 }
 
+/* game.h's write_json: {"score_difference": d}. */
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_puts(out, "{\"game\":\"staircase-chess\",\"score_difference\":");
+    games_json_open(out, &game_staircase_chess, "score_difference");
     buf_put_long(out, pos->score);
     buf_putc(out, '}');
 }
 
-/* "n m", then A and B row by row: the sizes fix how many values follow, so
- * no two boards share a key. */
+/* The key (key.h): "n m\n", then A and B row by row in decimal, a space
+ * between values and a newline between the boards. */
 static void write_key(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    buf_put_long(out, pos->n);
-    buf_putc(out, ' ');
-    buf_put_long(out, pos->m);
+    const long head[2] = {pos->n, pos->m};
+    key_head(out, head, 2);
     for (int k = 0; k < 2; k++) {
         const int32_t *v = k == 0 ? pos->a : pos->b;
+        if (k > 0)
+            buf_putc(out, '\n');
         for (long i = 0; i < pos->n * pos->m; i++) {
-            buf_putc(out, i == 0 ? '\n' : ' ');
+            if (i > 0)
+                buf_putc(out, ' ');
             buf_put_long(out, v[i]);
         }
     }
@@ -413,7 +425,7 @@ const gj_game game_staircase_chess = {
     .example_text = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
     .example_json = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]]}",
     .limits = limits,
-    .nlimits = 3,
+    .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "games.h"
 #include "json_in.h"
 #include "staircase_chess_core.h"
 
@@ -68,6 +69,7 @@ static int place(request *q, const json_t *v, long k, long r, long c, gj_error *
     return 0;
 }
 
+/* "stones", the cells stones went to, in play order, into q: 0, or -1 with *e. */
 static int read_stones(request *q, const json_t *v, gj_error *e)
 {
     long n = q->board->n, m = q->board->m;
@@ -93,6 +95,7 @@ static int read_stones(request *q, const json_t *v, gj_error *e)
     return 0;
 }
 
+/* "profile", the stones in each row, top row first, into q: 0, or -1 with *e. */
 static int read_profile(request *q, const json_t *v, gj_error *e)
 {
     long n = q->board->n, m = q->board->m;
@@ -116,6 +119,7 @@ static int read_profile(request *q, const json_t *v, gj_error *e)
     return 0;
 }
 
+/* The request's boards, stones or profile and max_moves into *q: 0, or -1 with *e. */
 static int read_request(request *q, const json_t *root, const long *limits, gj_error *e)
 {
     const json_t *stones = json_object_get(root, "stones");
@@ -159,6 +163,7 @@ static long score_moves(const request *q, const sc_moves *t, const int32_t *valu
     return count;
 }
 
+/* One list entry: the stone, its score and the profile after it. */
 static void write_move(gj_buf *out, const request *q, const entry *x)
 {
     long *len = q->profile;
@@ -179,6 +184,7 @@ static void write_move(gj_buf *out, const request *q, const entry *x)
     buf_puts(out, "\"}");
 }
 
+/* The analysis (analysis.h) from the scored moves, best first. */
 static void write_answer(gj_buf *out, const request *q, long long v, const entry *list, long count)
 {
     analysis_counts c = {.moves_total = count, .listed = count};
@@ -186,7 +192,7 @@ static void write_answer(gj_buf *out, const request *q, long long v, const entry
         c.listed = q->max_moves;
     for (long k = 0; k < count; k++)
         c.winning_moves += list[k].score == v;
-    analysis_begin_score(out, "staircase-chess", player(q->stones), v, &c);
+    analysis_begin_score(out, game_staircase_chess.name, player(q->stones), v, &c);
     if (q->known_order) {
         buf_puts(out, ",\"score_so_far\":");
         buf_put_long(out, q->so_far);
@@ -201,6 +207,7 @@ static void write_answer(gj_buf *out, const request *q, long long v, const entry
     analysis_end(out, c.listed);
 }
 
+/* Solve from q's position and write its analysis: 0, or -1 with *e. */
 static int analyze(const request *q, gj_buf *out, gj_error *e)
 {
     sc_moves *t = malloc(sizeof *t);

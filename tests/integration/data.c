@@ -13,8 +13,11 @@
 
 int data_each_case(data_case_fn fn)
 {
-    static const char *const games[] = {"matrix-game", "grid-walk", "nim-shortcuts",
-                                        "prime-chocolate", "staircase-chess"};
+#define GAME(ident, url_name) url_name,
+    static const char *const games[] = {
+#include "games.def"
+    };
+#undef GAME
     int count = 0;
     for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
         char dir[256];
