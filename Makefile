@@ -23,7 +23,7 @@ WARN := -Wall -Wextra -Werror -Wpedantic
 OPT ?= -O2 -g
 SAN ?=
 CFLAGS := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -DGJ_VERSION='"$(VERSION)"' \
-          -Isolvers -Iserver -MMD -MP $(EXTRA_CFLAGS)
+          -Isolvers/base -Isolvers -Iserver -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS := $(SAN) $(EXTRA_LDFLAGS)
 
 # pkg-config only once dependencies exist; `make run`/`make check` install them first.
@@ -32,7 +32,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
-SOLVER_SRC := $(wildcard solvers/*.c)
+# solvers/base/: what the games share and that knows no game (buffers,
+# errors, readers, JSON input, grids, keys, sorting); solvers/: the games.
+SOLVER_SRC := $(wildcard solvers/base/*.c solvers/*.c)
 SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 ORACLE_SRC := $(wildcard tests/oracle/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -149,12 +151,12 @@ asan: test-deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1 \
 	  scripts/run-tests build/asan/gamejudge $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BINS) $(ITEST_BINS))
 
-LINT_FILES := $(wildcard solvers/*.[ch] server/*.[ch] tests/*/*.[ch])
+LINT_FILES := $(wildcard solvers/base/*.[ch] solvers/*.[ch] server/*.[ch] tests/*/*.[ch])
 
 lint: test-deps
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-	  --inline-suppr --std=c11 -Isolvers -Iserver --suppress=missingIncludeSystem \
+	  --inline-suppr --std=c11 -Isolvers/base -Isolvers -Iserver --suppress=missingIncludeSystem \
 	  solvers server tests
 
 # One file: the spec and its web page are compiled in.
