@@ -18,8 +18,12 @@
 
 #define CONNECTIONS 256
 
-static const char *const games[] = {"matrix-game", "grid-walk", "nim-shortcuts", "prime-chocolate",
-                                    "staircase-chess"};
+/* Every game of solvers/games.def, each with its first public sample. */
+static const char *const games[] = {
+#define GAME(ident, name) name,
+#include "games.def"
+#undef GAME
+};
 #define NGAMES (sizeof games / sizeof games[0])
 
 typedef struct job {
