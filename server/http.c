@@ -32,7 +32,7 @@
 
 #include "app.h"
 #include "buf.h"
-#include "errors.h"
+#include "http_error.h"
 #include "jobs.h"
 #include "log.h"
 #include "media.h"
@@ -100,7 +100,7 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
         MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
-    const char *retry = errors_retry_after(status);
+    const char *retry = http_error_retry_after(status);
     if (retry != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
@@ -117,14 +117,14 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
     return rc;
 }
 
-/* Answer the error e: its status and JSON body, from server/errors.c. */
+/* Answer the error e: its status and JSON body, from server/http_error.c. */
 static enum MHD_Result send_error(request *req, const gj_error *e)
 {
     size_t len = 0;
-    char *body = errors_render(e, req->id, &len);
+    char *body = http_error_render(e, req->id, &len);
     if (body == NULL)
         return MHD_NO;
-    return send_response(req, errors_status(e->kind), "application/json", body, len, 0);
+    return send_response(req, http_error_status(e->kind), "application/json", body, len, 0);
 }
 
 static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char *fmt, ...)

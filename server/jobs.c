@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "errors.h"
+#include "http_error.h"
 #include "games.h"
 #include "json_in.h"
 #include "json_out.h"
@@ -238,7 +238,7 @@ static int read_item(batch_item *it, const json_t *v, size_t i)
 static void write_item(gj_buf *out, batch_item *it)
 {
     buf_puts(out, "{\"status\":");
-    buf_put_long(out, errors_status(it->error.kind));
+    buf_put_long(out, http_error_status(it->error.kind));
     if (it->game != NULL) {
         buf_puts(out, ",\"game\":\"");
         buf_puts(out, it->game->name);
@@ -253,7 +253,7 @@ static void write_item(gj_buf *out, batch_item *it)
                         JSON_ENCODE_ANY);
     } else {
         buf_puts(out, ",\"error\":");
-        json_out_append(out, errors_object(&it->error, NULL), JSON_COMPACT);
+        json_out_append(out, http_error_object(&it->error, NULL), JSON_COMPACT);
     }
     buf_putc(out, '}');
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "errors.h"
+#include "http_error.h"
 #include "media.h"
 #include "pages.h"
 #include "routes.h"
@@ -132,7 +132,7 @@ START_TEST(test_error_render)
     gj_fail_at(&e, 3, 7, "expected %s, found '%s'", "a cell", "?");
     ck_assert_int_eq(e.kind, GJ_BAD_INPUT); /* the code below comes from the error itself */
     size_t len;
-    char *body = errors_render(&e, "abc", &len);
+    char *body = http_error_render(&e, "abc", &len);
     ck_assert_uint_eq(len, strlen(body));
     json_t *j = json_loads(body, 0, NULL), *err = json_object_get(j, "error");
     ck_assert_str_eq(json_string_value(json_object_get(err, "code")), "bad_input");
@@ -147,7 +147,7 @@ START_TEST(test_error_render)
 
     /* Invalid UTF-8 in a message must still give valid JSON. */
     gj_fail_field(&e, "grid[0]", "bad byte \xe2\x80 here \xff");
-    body = errors_render(&e, NULL, &len);
+    body = http_error_render(&e, NULL, &len);
     j = json_loads(body, 0, NULL);
     ck_assert_ptr_nonnull(j);
     err = json_object_get(j, "error");
@@ -172,11 +172,11 @@ START_TEST(test_status_codes)
         {GJ_NO_MEMORY, 500, "internal"},    {GJ_OK, 200, "ok"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ck_assert_int_eq(errors_status(table[i].which), table[i].status);
-        ck_assert_str_eq(errors_code(table[i].which), table[i].code);
+        ck_assert_int_eq(http_error_status(table[i].which), table[i].status);
+        ck_assert_str_eq(http_error_code(table[i].which), table[i].code);
     }
     /* A kind out of range is a bug: answered as internal, never read past the table. */
-    ck_assert_int_eq(errors_status((gj_error_kind)99), 500);
+    ck_assert_int_eq(http_error_status((gj_error_kind)99), 500);
 }
 END_TEST
 

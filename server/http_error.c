@@ -1,5 +1,5 @@
-/* errors.c - status codes and JSON error bodies. */
-#include "errors.h"
+/* http_error.c - status codes and JSON error bodies. */
+#include "http_error.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -28,17 +28,17 @@ static size_t row(gj_error_kind kind)
     return (size_t)kind < sizeof table / sizeof table[0] ? (size_t)kind : (size_t)GJ_INTERNAL;
 }
 
-int errors_status(gj_error_kind kind)
+int http_error_status(gj_error_kind kind)
 {
     return table[row(kind)].status;
 }
 
-const char *errors_code(gj_error_kind kind)
+const char *http_error_code(gj_error_kind kind)
 {
     return table[row(kind)].code;
 }
 
-const char *errors_retry_after(int status)
+const char *http_error_retry_after(int status)
 {
     return status == 503 ? "1" : NULL;
 }
@@ -84,10 +84,10 @@ static json_t *safe_string(const char *s)
     return str;
 }
 
-json_t *errors_object(const gj_error *detail, const char *request_id)
+json_t *http_error_object(const gj_error *detail, const char *request_id)
 {
     json_t *err = json_object();
-    json_object_set_new(err, "code", json_string(errors_code(detail->kind)));
+    json_object_set_new(err, "code", json_string(http_error_code(detail->kind)));
     json_object_set_new(err, "message", safe_string(detail->message));
     if (detail->line > 0)
         json_object_set_new(err, "line", json_integer(detail->line));
@@ -100,9 +100,9 @@ json_t *errors_object(const gj_error *detail, const char *request_id)
     return err;
 }
 
-char *errors_render(const gj_error *detail, const char *request_id, size_t *len)
+char *http_error_render(const gj_error *detail, const char *request_id, size_t *len)
 {
-    json_t *root = json_pack("{s:o}", "error", errors_object(detail, request_id));
+    json_t *root = json_pack("{s:o}", "error", http_error_object(detail, request_id));
     char *body = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (body != NULL && len != NULL)
