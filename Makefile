@@ -54,6 +54,11 @@ EXTRA_CHECKS :=
 
 PREFIX ?= /usr/local
 
+# The inner builds of run, check and the other test targets use every core
+# (JOBS=1 for a serial build); the tests themselves run one at a time.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
+
 # Every JavaScript tool runs on the Node.js pinned in package-lock.json,
 # which scripts/install-deps links as node_modules/.bin/node: first on PATH,
 # so `#!/usr/bin/env node` finds it and not the machine's own.
@@ -73,7 +78,7 @@ test-deps:
 	@scripts/install-deps test
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	./$(BIN) serve
 
 $(BUILD)/obj/%.o: %.c
@@ -138,7 +143,7 @@ tests: $(BIN) $(UNIT_BINS) $(ITEST_BINS)
 
 # Every test binary runs even when an earlier one fails; the target fails if any did.
 check: test-deps
-	@$(MAKE) --no-print-directory tests
+	@$(SUBMAKE) tests
 	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh \
 	  $(EXTRA_CHECKS)
 
@@ -146,7 +151,7 @@ check: test-deps
 # at the pace of the load, so test_load's flat-RSS check would measure how
 # far it had filled; 16 MiB still catches a use after free of recent blocks.
 asan: test-deps
-	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+	@$(SUBMAKE) BUILD=build/asan OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1 \
 	  scripts/run-tests build/asan/gamejudge $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BINS) $(ITEST_BINS))

@@ -45,5 +45,5 @@ $(BENCH_DIR)/ref/%: $(REFERENCE_DIR)/%.cpp
 bench-tools: $(BIN) $(BENCH_TOOLS) $(REFERENCE_BINS)
 
 bench: test-deps bench-deps
-	@$(MAKE) --no-print-directory bench-tools
+	@$(SUBMAKE) bench-tools
 	bench/run.sh $(BIN) $(BENCH_DIR) $(if $(REFERENCE_BINS),$(BENCH_DIR)/ref,-)

@@ -8,9 +8,9 @@
 EXTRA_CHECKS += tests/browser/playground.mjs
 
 browser: test-deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) tests/browser/playground.mjs
 
 screenshots: test-deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) GJ_SCREENSHOTS=docs/screenshots tests/browser/playground.mjs

@@ -39,11 +39,11 @@ FUZZ_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(SOLVER_SRC) $(SERVER_SRC)) \
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: test-deps
-	@$(MAKE) --no-print-directory fuzz-build
+	@$(SUBMAKE) fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-replay: test-deps
-	@$(MAKE) --no-print-directory fuzz-build
+	@$(SUBMAKE) fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_BUILD) replay $(FUZZ_TARGETS)
 
 # The project's code is instrumented for coverage; libmicrohttpd, jansson
@@ -83,7 +83,7 @@ TSAN_OPTS := halt_on_error=1 exitcode=66 second_deadlock_stack=1
 TSAN_ITESTS = $(patsubst $(BUILD)/%,$(TSAN_BUILD)/%,$(ITEST_BINS))
 
 tsan: test-deps
-	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) OPT="-O1 -g" SAN="-fsanitize=thread" \
+	@$(SUBMAKE) BUILD=$(TSAN_BUILD) OPT="-O1 -g" SAN="-fsanitize=thread" \
 	  $(TSAN_BUILD)/gamejudge $(TSAN_ITESTS)
 	@mkdir -p $(TSAN_BUILD)/tests
 	$(CC) -std=c11 $(WARN) -O1 -g -fsanitize=thread tests/fuzz/tsan_canary.c -lpthread \

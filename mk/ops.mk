@@ -9,6 +9,6 @@ EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
 # (scripts/valgrind-daemon): any memory error or leak fails it.
 .PHONY: valgrind
 valgrind: test-deps
-	@$(MAKE) --no-print-directory tests
+	@$(SUBMAKE) tests
 	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_api
 	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_beyond
