@@ -8,7 +8,8 @@
  *   DISCARDING the body passed --max-body and libmicrohttpd would not take
  *              the 413 early: the rest is read and dropped, 413 at the end
  *   QUEUED     the connection is suspended and a worker owns the request
- *   ANSWERED   the worker stored the answer and resumed the connection
+ *   ANSWERED   the handler finished the job: on this thread (LANE_IO), or a
+ *              worker that then resumed the connection (LANE_POOL)
  *   RESPONDED  a response is queued; nothing more to do but log and free
  *
  * The worker touches the request only between pool_submit and
@@ -67,7 +68,7 @@ typedef struct request {
     size_t len, cap;
     size_t received; /* body bytes read, kept or not */
 
-    /* The handler's: filled before it resumes the connection. */
+    /* The route's work: inputs set here, the answer filled by the handler. */
     job job;
     char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
