@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "http_error.h"
 #include "games.h"
+#include "http_error.h"
 #include "json_in.h"
 #include "json_out.h"
 #include "judge.h"

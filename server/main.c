@@ -13,10 +13,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "buf.h"
 #include "config.h"
 #include "games.h"
-#include "app.h"
 #include "log.h"
 #include "routes.h"
 #include "solve.h"
