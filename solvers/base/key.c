@@ -14,7 +14,8 @@ void key_head(gj_buf *out, const long *v, int count)
     buf_putc(out, '\n');
 }
 
-/* Byte by byte: keys are written once per request, far from the hot path. */
+/* One pass over the cells, a bit at a time: a key is written once per
+ * request, as the parse that precedes it reads every cell once too. */
 void key_bits(gj_buf *out, const unsigned char *cells, long rows, long cols, size_t stride)
 {
     size_t nbits = (size_t)rows * (size_t)cols, nbytes = (nbits + 7) / 8;
