@@ -18,6 +18,10 @@ static const struct {
     [GJ_TOO_LARGE] = {413, "too_large"},
     [GJ_UNSUPPORTED] = {415, "unsupported_media_type"},
     [GJ_OVERLOADED] = {503, "overloaded"},
+    [GJ_CANCELLED] = {503, "overloaded"},
+    [GJ_RATE_LIMITED] = {429, "rate_limited"},
+    [GJ_UNMET] = {422, "unprocessable"},
+    [GJ_URI_TOO_LONG] = {414, "uri_too_long"},
     [GJ_NO_MEMORY] = {500, "internal"},
     [GJ_INTERNAL] = {500, "internal"},
 };

@@ -56,6 +56,13 @@ typedef struct gj_game {
      * Allocation failure shows in out->failed. */
     void (*write_key)(const void *pos, gj_buf *out);
 
+    /* A conservative estimate of solve()'s time on this parsed position, in
+     * microseconds of one core (the model is stated beside each game's
+     * function and checked by the bench).  The server answers cheap solves
+     * without a thread hand-off and keeps heavy ones off the lane that cheap
+     * ones use.  NULL: the position is taken as heavy. */
+    double (*cost_us)(const void *pos);
+
     /* Analyse a position in the middle of play, given as JSON (see
      * analysis.h for the answer's shape): 0, or -1 with *e filled. */
     int (*analyze)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);

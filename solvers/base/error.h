@@ -1,8 +1,8 @@
 /* error.h - the one error value every layer returns.
  *
  * A failing function fills a gj_error and returns -1 (or NULL).  The error
- * carries its kind, which is the API's error code (the solvers use only the
- * first and the last three), an optional position in the caller's input
+ * carries its kind, which is the API's error code (the solvers use GJ_BAD_INPUT,
+ * GJ_CANCELLED, GJ_UNMET and the last two), an optional position in the caller's input
  * (judge-text line and column, or a JSON field path) and one sentence a
  * person can act on.  The same value travels from the solver to the HTTP
  * answer unchanged; only server/http_error.c turns a kind into a status. */
@@ -20,6 +20,10 @@ typedef enum gj_error_kind {
     GJ_TOO_LARGE,    /* the body is over --max-body: too_large */
     GJ_UNSUPPORTED,  /* a content type not accepted: unsupported_media_type */
     GJ_OVERLOADED,   /* no worker or queue place in time: overloaded */
+    GJ_CANCELLED,    /* the solve was stopped (cancel.h): client gone or deadline: overloaded */
+    GJ_RATE_LIMITED, /* the client is over its quota: rate_limited */
+    GJ_UNMET,        /* valid, but what was asked cannot be had in time: unprocessable */
+    GJ_URI_TOO_LONG, /* a query past the configured bound: uri_too_long */
     GJ_NO_MEMORY,    /* an allocation failed: internal */
     GJ_INTERNAL,     /* a broken invariant: internal */
 } gj_error_kind;
