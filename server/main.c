@@ -159,8 +159,13 @@ static int serve(int argc, char **argv)
         return 1;
     }
     int bracket = strchr(cfg.host, ':') != NULL;
-    printf("listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.host, bracket ? "]" : "",
-           app_port(app));
+    printf("listening on %s://%s%s%s:%u\n", cfg.tls_cert[0] ? "https" : "http", bracket ? "[" : "",
+           cfg.host, bracket ? "]" : "", app_port(app));
+    if (cfg.admin_port >= 0) {
+        bracket = strchr(cfg.admin_host, ':') != NULL;
+        printf("admin listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.admin_host,
+               bracket ? "]" : "", app_admin_port(app));
+    }
     fflush(stdout);
 
     int sig = 0;
