@@ -16,25 +16,25 @@
 
 typedef struct gj_config {
     char host[256];
-    long port;                   /* 0 = any free port */
-    long workers;                /* solver threads */
-    long queue;                  /* jobs waiting for a worker */
-    long max_body;               /* bytes */
-    long timeout;                /* seconds of connection inactivity */
-    long io_threads;             /* libmicrohttpd polling threads */
-    long connection_memory;      /* bytes libmicrohttpd may use per connection */
-    long grace;                  /* seconds a stop waits for requests in progress */
-    long request_timeout;        /* seconds a request may take, queue included */
-    long max_connections;        /* open connections at once */
-    long max_connections_per_ip; /* from one client address; 0 = no limit */
-    long cache_bytes;            /* result cache budget; 0 = off */
-    long batch_max_items;        /* items in one POST /batch */
-    int log_json;                /* access log as JSON lines instead of text */
-    char tls_cert[GJ_PATH_MAX];  /* PEM files for HTTPS; both "" = plain HTTP */
-    char tls_key[GJ_PATH_MAX];
-    char admin_host[256];                     /* the admin listener (/metrics, /healthz, /readyz) */
-    long admin_port;                          /* -1 = no admin listener, 0 = any free port */
-    char cors_origins[2048];                  /* comma-separated exact origins; "" = CORS off */
+    long port;                                /* 0 = any free port */
+    long workers;                             /* solver threads */
+    long queue;                               /* jobs waiting for a worker */
+    long max_body;                            /* bytes */
+    long timeout;                             /* seconds of connection inactivity */
+    long io_threads;                          /* libmicrohttpd polling threads */
+    long connection_memory;                   /* bytes libmicrohttpd may use per connection */
+    long grace;                               /* seconds a stop waits for requests in progress */
+    long request_timeout;                     /* seconds a request may take, queue included */
+    long max_connections;                     /* open connections at once */
+    long max_connections_per_ip;              /* from one client address; 0 = no limit */
+    long cache_bytes;                         /* result cache budget; 0 = off */
+    long batch_max_items;                     /* items in one POST /batch */
+    int log_json;                             /* access log as JSON lines instead of text */
+    char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
+    char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */
+    char admin_host[256];                     /* the admin listener's address */
+    long admin_port;                          /* -1 = no admin listener, 0 = any port */
+    char cors_origins[2048];                  /* exact origins, comma-separated; "" = off */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 
