@@ -20,35 +20,14 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
+
 const require = createRequire(join(process.cwd(), 'package.json'));
 const { chromium } = require('playwright-core');
 
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
-const CHROMIUM = process.env.GJ_CHROMIUM || '/usr/bin/chromium';
 const DEADLINE_MS = 110_000;
-
-// Flags that keep Chromium off the network: no background fetches, no
-// component or safe-browsing updates, no sync, no proxy lookup, and every
-// host name but the daemon's address resolving to nothing.
-const CHROMIUM_ARGS = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-default-apps',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--disable-breakpad',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
-  '--metrics-recording-only',
-  '--no-pings',
-  '--no-proxy-server',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  '--disable-dev-shm-usage',
-  ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
-];
 
 /* ---------------------------------------------------------------- checks */
 
