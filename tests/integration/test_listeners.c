@@ -4,14 +4,20 @@
  * the admin listener (--admin-address) serving /metrics alone and the
  * probes on both ports, and the CORS headers (--cors-origins) on
  * preflights and answers, for listed and other origins. */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "daemon.h"
+#include "hold.h"
 
 static char dir[64]; /* the certificates of this run */
 static char cert[128], key[128], other_key[128];
@@ -228,6 +234,92 @@ START_TEST(test_admin_listener)
 }
 END_TEST
 
+/* A socket connected to 127.0.0.1:port, or -1 when refused. */
+static int connect_to(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
+        return fd;
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+/* GET base+path until it answers `status`, for up to 5 s; the last reply. */
+static http_reply get_until(const char *base, const char *path, long status)
+{
+    struct timespec tick = {0, 20 * 1000 * 1000};
+    for (int i = 0;; i++) {
+        http_reply r = call(base, "GET", path, NULL, NULL);
+        if (r.status == status || i == 250)
+            return r;
+        http_reply_free(&r);
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* While a stop drains the public port, the admin listener stays up: its
+ * /readyz says draining (503) and its /healthz stays 200, so a liveness
+ * probe does not kill a pod that is finishing its solves; the public port
+ * takes no new connection; the held solve is answered and the exit is 0. */
+START_TEST(test_admin_during_drain)
+{
+    test_hold hold;
+    hold_begin(&hold); /* every solve waits until released */
+    const char *args[] = {"--admin-address", "127.0.0.1:0", "--workers", "1", NULL};
+    test_daemon d;
+    daemon_start(&d, args);
+
+    int solve = connect_to(d.port);
+    ck_assert_int_ge(solve, 0);
+    static const char request[] = "POST /solve/grid-walk HTTP/1.1\r\nHost: t\r\n"
+                                  "Content-Type: text/plain\r\nContent-Length: 8\r\n\r\n"
+                                  "1 2\n..\n\n";
+    ck_assert_int_eq(write(solve, request, sizeof request - 1), (ssize_t)(sizeof request - 1));
+    http_reply r = get_until(d.admin, "/readyz", 200);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+
+    kill(d.pid, SIGTERM);
+    r = get_until(d.admin, "/readyz", 503);
+    ck_assert_int_eq(r.status, 503);
+    ck_assert_ptr_nonnull(strstr(r.body, "draining"));
+    http_reply_free(&r);
+    r = call(d.admin, "GET", "/healthz", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    r = call(d.admin, "GET", "/metrics", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "gamejudge_ready 0"));
+    http_reply_free(&r);
+    int late = -1;
+    struct timespec tick = {0, 20 * 1000 * 1000};
+    for (int i = 0; i < 250; i++) { /* the listening socket closes just after the flag */
+        late = connect_to(d.port);
+        if (late < 0)
+            break;
+        close(late);
+        nanosleep(&tick, NULL);
+    }
+    ck_assert_msg(late < 0, "the public port still accepts while draining");
+
+    hold_release(&hold);
+    char answer[2048];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof answer - 1 && (k = read(solve, answer + got, sizeof answer - 1 - got)) > 0)
+        got += (size_t)k;
+    answer[got] = '\0';
+    close(solve);
+    ck_assert_msg(strncmp(answer, "HTTP/1.1 200", 12) == 0, "held solve: %s", answer);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    hold_end(&hold);
+}
+END_TEST
+
 /* Whether header `name` is in r, and when want is not NULL, with that value. */
 static int has(const http_reply *r, const char *name, const char *want)
 {
@@ -356,6 +448,7 @@ int main(void)
     tcase_add_test(tc, test_https);
     tcase_add_test(tc, test_bad_tls_files);
     tcase_add_test(tc, test_admin_listener);
+    tcase_add_test(tc, test_admin_during_drain);
     tcase_add_test(tc, test_cors_headers);
     tcase_add_test(tc, test_cors_off);
     suite_add_tcase(s, tc);
