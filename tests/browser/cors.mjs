@@ -16,28 +16,17 @@
 //   node tests/browser/cors.mjs
 // GJ_BIN overrides the binary.  Prints one line per check, then
 // "browser-cors: N passed, M failed"; exits 1 on any failure.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { finish, report, startDaemon } from '../integration/daemon.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const { chromium } = require('playwright-core');
 
-const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const POSITION = { grid: ['..', '..'] };
-
-let passed = 0;
-let failed = 0;
-
-/** Record one check's outcome. */
-function report(ok, name, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `\n     ${detail}`}`);
-}
 
 /** A static server on a free loopback port answering one empty page: { server, origin }. */
 function site() {
@@ -47,31 +36,6 @@ function site() {
       res.end('<!doctype html><title>a puzzle site</title><p>calls the judge</p>');
     });
     server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` }));
-  });
-}
-
-/** The daemon with --cors-origins allowed: { child, base, log() }. */
-function startDaemon(allowed) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', '--cors-origins', allowed], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let seen = '';
-    let log = '';
-    child.stderr.on('data', (d) => (log += d));
-    const timer = setTimeout(() => reject(new Error('the daemon did not say where it listens within 10 s')), 10_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1], log: () => log });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`daemon exited with ${code}: ${log}`));
-    });
   });
 }
 
@@ -104,7 +68,7 @@ async function callFromPage(page, base) {
 
 const allowed = await site();
 const other = await site();
-const daemon = await startDaemon(allowed.origin);
+const daemon = await startDaemon({ args: ['--cors-origins', allowed.origin] });
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 try {
   // The API's own answer, from Node (no CORS there), to compare with.
@@ -135,10 +99,8 @@ try {
   report(false, 'the run', (e && e.stack) || String(e));
 } finally {
   await browser.close();
-  daemon.child.removeAllListeners('exit');
-  daemon.child.kill('SIGTERM');
+  await daemon.stop();
   allowed.server.close();
   other.server.close();
 }
-console.log(`browser-cors: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('browser-cors');

@@ -15,11 +15,11 @@
 // GJ_BIN overrides the binary, GJ_SCREENSHOTS the screenshot folder
 // (default build/screenshots).  Prints one line per check, then
 // "browser: N passed, M failed"; exits 1 on any failure.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { startDaemon } from '../integration/daemon.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -57,24 +57,6 @@ async function check(name, fn) {
 }
 
 /* ---------------------------------------------------------------- daemon */
-
-function startDaemon() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error('the daemon did not say where it listens within 10 s')), 10_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1] });
-      }
-    });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`daemon exited with ${code}`)); });
-  });
-}
 
 let base = '';
 

@@ -24,27 +24,19 @@
 //   node tests/integration/k8s_manifests.mjs
 // GJ_BIN overrides the binary.  Prints one line per check, then
 // "k8s: N passed, M failed"; exits 1 on any failure.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+import { finish, report, startDaemon } from './daemon.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const yaml = require('js-yaml');
 const MODELS = join(process.cwd(), 'node_modules', 'kubernetes-models');
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const DIR = 'docker/k8s';
-
-let passed = 0;
-let failed = 0;
-
-/** Record one check's outcome. */
-function report(ok, name, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `\n     ${detail}`}`);
-}
 
 /* ---------------------------------------------------------- the binary */
 
@@ -64,46 +56,17 @@ function readHelp() {
 
 /**
  * Start the binary with a container's env and args on loopback, every
- * listener on a free port; resolves to { public, admin, stop() } with the
- * bound ports (admin null without one), or rejects with its stderr.
+ * listener on a free port (startDaemon); resolves to { public, admin,
+ * stop() } with the bound ports (admin null without one).
  */
-function startLike(container) {
+async function startLike(container) {
   const env = { PATH: process.env.PATH };
   for (const e of container.env || []) env[e.name] = String(e.value ?? '');
-  env.GAMEJUDGE_HOST = '127.0.0.1';
-  env.GAMEJUDGE_PORT = '0';
   if (env.GAMEJUDGE_ADMIN_ADDRESS !== undefined) env.GAMEJUDGE_ADMIN_ADDRESS = '127.0.0.1:0';
   const args = (container.args || []).map(String);
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const wantAdmin = env.GAMEJUDGE_ADMIN_ADDRESS !== undefined || args.some((a) => a.startsWith('--admin-address'));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no address within 10 s: ${err}`));
-    }, 10_000);
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited ${code}: ${err.trim().split('\n').pop()}`));
-    });
-    child.stdout.on('data', (d) => {
-      out += d;
-      const pub = out.match(/^listening on https?:\/\/127\.0\.0\.1:(\d+)\n/m);
-      const adm = out.match(/^admin listening on http:\/\/127\.0\.0\.1:(\d+)\n/m);
-      if (pub && (adm || !wantAdmin)) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        const stop = () =>
-          new Promise((done) => {
-            child.on('exit', done);
-            child.kill('SIGTERM');
-          });
-        resolve({ public: Number(pub[1]), admin: adm ? Number(adm[1]) : null, stop });
-      }
-    });
-  });
+  const d = await startDaemon({ bin: BIN, args, env });
+  const port = (url) => (url ? Number(url.slice(url.lastIndexOf(':') + 1)) : null);
+  return { public: port(d.base), admin: port(d.admin), stop: d.stop };
 }
 
 /** GET a path on a loopback port: { status, body }, status 0 when unreachable. */
@@ -318,5 +281,4 @@ for (const [what, mutate] of schemaBroken) {
   report(problems.length > 0, `schema catches: ${what}`, 'no schema error');
 }
 
-console.log(`k8s: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('k8s');
