@@ -267,7 +267,7 @@ static http_reply get_until(const char *base, const char *path, long status)
  * takes no new connection; the held solve is answered and the exit is 0. */
 START_TEST(test_admin_during_drain)
 {
-    test_hold hold;
+    test_hold hold = {0};
     hold_begin(&hold); /* every solve waits until released */
     const char *args[] = {"--admin-address", "127.0.0.1:0", "--workers", "1", NULL};
     test_daemon d;
