@@ -402,10 +402,11 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections", c->max_connections},
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
-                   {"batch_max_items", c->batch_max_items}};
+                   {"batch_max_items", c->batch_max_items},
+                   {"admin_port", c->admin_port}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 5) + 1)
+    if (cap < 2 * (nnum + 6) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
@@ -413,6 +414,8 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
     pairs[n++] = c->log_json ? "json" : "text";
     pairs[n++] = "tls";
     pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
+    pairs[n++] = "admin_host";
+    pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
     pairs[n++] = "cors_origins";
     pairs[n++] = c->cors_origins[0] ? c->cors_origins : "none";
     for (size_t i = 0; i < nnum && used < storage_cap; i++) {
