@@ -116,7 +116,8 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
             free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (type != NULL) /* NULL: no body, no type (a preflight's 204) */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(resp, "X-Request-Id", req->id);
     if (req->timing[0] != '\0')
         MHD_add_response_header(resp, "Server-Timing", req->timing);
@@ -466,14 +467,13 @@ static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const cha
  * start reading it. */
 static enum MHD_Result first_call(request *req)
 {
-    /* With --cors-origins, OPTIONS on a route is a preflight: 204 with
+    /* With --cors-origins, OPTIONS on a route is a preflight, answered
+     * once the request is complete (so the connection stays open): 204 with
      * Allow, and the CORS headers when the origin is listed.  Without, it
      * stays a 405 like any other method the route does not take. */
     if (req->match.error.kind == GJ_BAD_METHOD && strcmp(req->method, "OPTIONS") == 0 &&
-        req->http->cfg->cors_origins[0] != '\0') {
+        req->http->cfg->cors_origins[0] != '\0')
         req->preflight = true;
-        return send_response(req, MHD_HTTP_NO_CONTENT, "text/plain", (char *)"", 0, 1);
-    }
     /* libmicrohttpd reads the first of several Content-Length headers; a
      * proxy in front may have read another, which is how requests are
      * smuggled.  RFC 9112 6.3: differing lengths are an error. */
@@ -515,6 +515,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
+        if (req->preflight)
+            return send_response(req, MHD_HTTP_NO_CONTENT, NULL, (char *)"", 0, 1);
         return answer_complete(req);
     case ANSWERED:
         return send_answer(req);
