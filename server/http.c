@@ -21,9 +21,9 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
-#include <stdbool.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
