@@ -122,14 +122,14 @@ async function analyze(game, body) {
 
 /* ---------------------------------------------------------------- page helpers */
 
-async function openPage(context) {
+async function openPage(context, path) {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   // The browser logs each 4xx answer as an error; those the checks provoke on purpose.
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
   });
-  await page.goto(base + '/');
+  await page.goto(base + (path || '/'));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
   return page;
 }
@@ -334,7 +334,17 @@ async function makeMove(page, game, move, how) {
     await page.click(sel);
     return;
   }
-  const sel = `[data-testid=play-board] [data-r="${move[0]}"][data-c="${move[1]}"]`;
+  let cell = move;
+  if (game === 'prime-chocolate') {
+    // The square's side first, then its top-left corner.
+    await page.selectOption('[data-testid=choc-size]', String(move.size));
+    await page.waitForFunction((size) => {
+      const b = document.querySelector('[data-testid=play-board]');
+      return b && b.dataset.size === String(size);
+    }, move.size);
+    cell = [move.row, move.col];
+  }
+  const sel = `[data-testid=play-board] [data-r="${cell[0]}"][data-c="${cell[1]}"]`;
   if (how === 'keyboard') {
     await page.focus(sel);
     await page.keyboard.press('Enter');
@@ -380,6 +390,8 @@ async function playOneGame(page, game, start) {
   const person = await page.$eval('[data-testid=play-side]', (s) => s.value);
   let loser;
   if (game === 'staircase-chess') loser = end.score_so_far === 0 ? 'draw' : end.score_so_far > 0 ? 'white' : 'black';
+  // matrix-game stops when a position comes back: the loser is who loses it.
+  else if (game === 'matrix-game') loser = end.value === 'win' ? (end.to_move === 'M' ? 'G' : 'M') : end.to_move;
   else loser = end.to_move;
   const winner = loser === 'draw' ? 'draw' : loser === person ? 'engine' : 'you';
   expect(await page.getAttribute('[data-testid=play]', 'data-winner') === winner, `the page names the winner (${winner})`);
@@ -496,7 +508,7 @@ try {
     expect(await page.getAttribute('[data-testid=winner]', 'data-winner') === ans.winner, `the winner drawn is the API's ${ans.winner}`);
   });
 
-  for (const game of ['grid-walk', 'nim-shortcuts', 'staircase-chess']) {
+  for (const game of ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate']) {
     await check(`${game}: one whole game in play mode, each verdict as /analyze says`, async () => {
       await page.goto(`${base}/#${game}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -518,6 +530,10 @@ try {
         };
       }
       const { moves, seen } = await playOneGame(page, game, start);
+      if (game === 'matrix-game') {
+        const said = await page.textContent('[data-testid=play-status]');
+        expect(said.includes('came back'), `the end says the position came back: '${said}'`);
+      }
       await page.locator('[data-testid=play]').scrollIntoViewIfNeeded();
       await shot(page, `${game}-play`);
       console.log(`     (${moves} moves by the person; verdicts seen: ${seen.join(', ')})`);
@@ -525,6 +541,8 @@ try {
   }
 
   await check('staircase-chess: play as white, the engine opens', async () => {
+    await page.goto(`${base}/#staircase-chess`);
+    await page.waitForSelector('body[data-ready="true"]');
     await page.selectOption('[data-testid=play-side]', 'white');
     await page.click('[data-testid=play-start]');
     await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
@@ -533,6 +551,110 @@ try {
     const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
     const opening = await analyze('staircase-chess', { ...request, stones: [] });
     expect(same(request.stones, [opening.moves[0].move]), 'the engine played the first listed move');
+  });
+
+  await check('prime-chocolate: the square-side control offers 1 and the unused primes, and a prime square is eaten whole', async () => {
+    await page.goto(`${base}/#prime-chocolate`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('[data-testid=position]', '3\n---\n---\n---\n');
+    await page.selectOption('[data-testid=play-side]', 'RUBY');
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    expect(await page.isVisible('[data-testid=choc-size]'), 'the control is shown');
+    const sizes = await page.$$eval('[data-testid=choc-size] option', (o) => o.map((x) => +x.value));
+    expect(same(sizes, [1, 2, 3]), `sides offered: ${sizes}`);
+    await page.selectOption('[data-testid=choc-size]', '3');
+    await page.waitForSelector('[data-testid=play-board][data-size="3"]');
+    const corners = await page.$$eval('[data-testid=play-board] button:not([aria-disabled=true])', (b) => b.map((x) => [+x.dataset.r, +x.dataset.c]));
+    expect(same(corners, [[1, 1]]), `only (1, 1) starts a whole 3 x 3 square: ${JSON.stringify(corners)}`);
+    const before = await analyze('prime-chocolate', JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request')));
+    await page.click('[data-testid=play-board] [data-r="1"][data-c="1"]');
+    await page.waitForSelector('[data-testid=play][data-phase=over]');
+    const want = expectedVerdict('prime-chocolate', before, { row: 1, col: 1, size: 3 });
+    expect(await page.getAttribute('[data-testid=play-verdict]', 'data-verdict') === want, `the verdict is /analyze's '${want}'`);
+    expect(await page.getAttribute('[data-testid=play]', 'data-winner') === 'you', 'eating the whole bar wins');
+    const log = await page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+    expect(log.length === 1 && log[0].includes('3 x 3 square from (1, 1) (prime 3)'), `the log says so: ${log}`);
+  });
+
+  await check('prime-chocolate: a prime once used is no longer offered', async () => {
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    await page.selectOption('[data-testid=choc-size]', '2');
+    await page.click('[data-testid=play-board] [data-r="2"][data-c="2"]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]');
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    expect(request.primes_used.includes(2), `prime 2 is used: ${JSON.stringify(request)}`);
+    const log = await page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+    expect(log[0].startsWith('You: ate the 2 x 2 square from (2, 2) (prime 2)'), `the log says so: ${log}`);
+    expect(request.grid[1].slice(1) === 'XX' && request.grid[2].slice(1) === 'XX', `the 2 x 2 square is eaten: ${request.grid}`);
+    if (await page.getAttribute('[data-testid=play]', 'data-phase') === 'your-turn') {
+      const sizes = await page.$$eval('[data-testid=choc-size] option', (o) => o.map((x) => +x.value));
+      expect(!sizes.includes(2), `2 is not offered again: ${sizes}`);
+    }
+  });
+
+  await check('the address holds the game and the position; a link to it restores them', async () => {
+    await page.goto(`${base}/#prime-chocolate`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const text = '4\n--X-\n----\n----\n-X--\n';
+    await page.fill('[data-testid=position]', text);
+    await page.waitForFunction((t) => new URLSearchParams(location.hash.slice(1)).get('pos') === t, text, { timeout: 5000 });
+    const hash = await page.evaluate(() => location.hash);
+    expect(new URLSearchParams(hash.slice(1)).get('game') === 'prime-chocolate', `the address names the game: ${hash}`);
+    expect(await page.getAttribute('[data-testid=share-link]', 'href') === hash, 'the share link is the address');
+    const other = await openPage(context, `/${hash}`);
+    try {
+      expect(await other.$eval('[data-testid=game-select]', (e) => e.value) === 'prime-chocolate', 'the link opens on the game');
+      expect(await other.inputValue('[data-testid=position]') === text, 'the link restores the text');
+    } finally {
+      await other.close();
+    }
+  });
+
+  await check('a link made during a game restores the side and the moves played, and play goes on', async () => {
+    await pickGame(page, 'grid-walk');
+    await page.click('[data-testid=reset]');
+    await page.selectOption('[data-testid=play-side]', 'B');
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    const hash = await page.evaluate(() => location.hash);
+    const q = new URLSearchParams(hash.slice(1));
+    expect(q.get('side') === 'B' && same(JSON.parse(q.get('moves')), request.path), `the address holds side B and the path ${JSON.stringify(request.path)}: ${hash}`);
+    const other = await openPage(context, `/${hash}`);
+    try {
+      await other.waitForSelector('[data-testid=play][data-phase=your-turn]', { timeout: 10_000 });
+      expect(await other.$eval('[data-testid=play-side]', (e) => e.value) === 'B', 'the side is restored');
+      const again = JSON.parse(await other.getAttribute('[data-testid=play]', 'data-request'));
+      expect(same(again, request), `the position in play is restored: ${JSON.stringify(again)}`);
+      const log = await other.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+      expect(log.length === request.path.length && log.every((x) => x.startsWith('Earlier')), `the moves are listed as played earlier: ${log}`);
+      // Play goes on from there: the person's move is judged as /analyze says.
+      const before = await analyze('grid-walk', again);
+      const pick = before.moves[0];
+      await makeMove(other, 'grid-walk', pick.move, 'click');
+      await other.waitForFunction((n) => document.querySelectorAll('[data-testid=play-log] li').length > n, log.length);
+      const got = await other.getAttribute('[data-testid=play-verdict]', 'data-verdict');
+      expect(got === expectedVerdict('grid-walk', before, pick.move), `the move after the restore is judged (${got})`);
+      const moved = new URLSearchParams((await other.evaluate(() => location.hash)).slice(1));
+      expect(JSON.parse(moved.get('moves')).length > request.path.length, 'the address follows the new moves');
+    } finally {
+      await other.close();
+    }
+  });
+
+  await check('a link with unreadable moves shows its position and says what is wrong', async () => {
+    const q = new URLSearchParams({ game: 'grid-walk', pos: '1 2\n..\n', side: 'A', moves: '[[1,' });
+    const other = await openPage(context, `/#${q}`);
+    try {
+      expect(await other.inputValue('[data-testid=position]') === '1 2\n..\n', 'the position is shown');
+      const status = await other.textContent('[data-testid=status]');
+      expect(status.includes('not JSON'), `the page says the moves are not JSON: '${status}'`);
+      expect(await other.locator('[data-testid=play-log] li').count() === 0, 'no game was started');
+    } finally {
+      await other.close();
+    }
   });
 
   await check('matrix-game: a 60 x 60 board is drawn on a canvas, each cell as the API answers', async () => {
