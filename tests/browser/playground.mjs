@@ -4,11 +4,12 @@
 // Starts the daemon on a free loopback port, drives Debian's Chromium
 // through playwright-core, and for each game loads the page, solves the
 // sample, compares what is drawn with the API's own answer (fetched here,
-// from Node), checks that an error is shown beside the line it names, and,
-// for grid-walk, nim-shortcuts and staircase-chess, plays one whole game in
-// play mode, checking each "kept / threw away / already lost" message
-// against /analyze.  Also: keyboard use, phone width, a canvas-drawn large
-// board, and that the page asks nothing of any other origin.
+// from Node), checks that an error is shown beside the line it names, and
+// plays one whole game of each in play mode, checking each "kept / threw
+// away / already lost" message against /analyze.  Also: prime-chocolate's
+// square-side control, links that restore a position and a game in
+// progress (and one that cannot), keyboard use, phone width, a canvas-drawn
+// large board, and that the page asks nothing of any other origin.
 //
 // Run from the repository root after `make all`:
 //   node tests/browser/playground.mjs
