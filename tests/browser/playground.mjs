@@ -725,6 +725,149 @@ try {
     expect(summary.winning === ans.winning_cells.length && summary.blocked === 2, `data-summary ${JSON.stringify(summary)}`);
   });
 
+  await check('the level picker, New puzzle and the line display show exactly when the server has them', async () => {
+    // What this daemon has, asked from Node: a missing route answers 404.
+    const has = async (path) => (await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' })).status !== 404;
+    const line = (await api('/analyze/grid-walk', { grid: ['..#', '...'], path: [], line: true })).data.line !== undefined;
+    const want = { move: await has('/move/grid-walk'), generate: await has('/generate/grid-walk'), line };
+    await page.goto(`${base}/#grid-walk`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const features = (await page.getAttribute('body', 'data-features')).split(' ').filter(Boolean);
+    expect(same(features.sort(), Object.keys(want).filter((k) => want[k]).sort()), `the page found ${features}, the server has ${JSON.stringify(want)}`);
+    const catalogueLevels = catalogue.games.find((g) => g.name === 'grid-walk').levels;
+    expect(await page.isHidden('[data-testid=play-level]') === !(want.move && catalogueLevels), 'the level picker');
+    expect(await page.isHidden('[data-testid=puzzle-new]') === !want.generate, 'New puzzle');
+    expect(await page.isHidden('[data-testid=line-show]') === !want.line, 'the line display');
+    console.log(`     (this server: ${JSON.stringify(want)})`);
+  });
+
+  // The same controls against the documented shapes of /move, /generate and
+  // /analyze "line", answered here from the real /analyze (the endpoints
+  // themselves are other work): the page's side of each is exercised.
+  const LEVELS = [1, 2, 3, 4, 5].map((level) => ({ level, name: level === 5 ? 'perfect play' : `level ${level}` }));
+  const fake = { moves: [], lines: 0, plain: 0 };
+  /** The principal line by /analyze's first move, for the two games whose body grows by a cell. */
+  async function principalLine(game, body) {
+    const key = game === 'grid-walk' ? 'path' : 'stones';
+    const line = [];
+    let b = { ...body };
+    delete b.line; delete b.max_line;
+    for (let i = 0; i < 200; i++) {
+      const an = await analyze(game, b);
+      if (!an.moves.length) break;
+      line.push(an.moves[0]);
+      b = { ...b, [key]: b[key].concat([an.moves[0].move]) };
+    }
+    return line;
+  }
+  const json = (route, status, data) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(data) });
+  const bad = (route) => json(route, 400, { error: { code: 'bad_input', message: 'the JSON body must be an object' } });
+  async function fakeRoutes(ctx) {
+    await ctx.route('**/games', async (route) => {
+      const real = await (await fetch(base + '/games')).json();
+      for (const g of real.games) g.levels = LEVELS;
+      await json(route, 200, real);
+    });
+    await ctx.route('**/move/*', async (route, req) => {
+      let body;
+      try { body = req.postDataJSON(); } catch (e) { body = null; }
+      if (!body || Array.isArray(body)) return bad(route);
+      const game = new URL(req.url()).pathname.split('/')[2];
+      const { level, ...rest } = body;
+      const an = await analyze(game, rest);
+      fake.moves.push({ game, level });
+      // Level 1 answers the last listed move, level 5 the first.
+      await json(route, 200, level >= 5 ? an.moves[0] : an.moves[an.moves.length - 1]);
+    });
+    await ctx.route('**/generate/*', async (route, req) => {
+      let body;
+      try { body = req.postDataJSON(); } catch (e) { body = null; }
+      if (!body || Array.isArray(body)) return bad(route);
+      const position = { grid: ['..#', '...'], path: [[1, 1]] };
+      await json(route, 200, { game: 'grid-walk', seed: body.seed, position, input: '2 3\n..#\n...\n', answer: await analyze('grid-walk', position) });
+    });
+    await ctx.route('**/analyze/*', async (route, req) => {
+      const body = req.postDataJSON();
+      const game = new URL(req.url()).pathname.split('/')[2];
+      if (!body || !body.line) { fake.plain += game === 'staircase-chess'; return route.continue(); }
+      fake.lines++;
+      const { line, max_line: maxLine, ...rest } = body;
+      const an = await analyze(game, rest);
+      an.line = game === 'grid-walk' || game === 'staircase-chess' ? await principalLine(game, rest) : [];
+      if (maxLine && an.line.length > maxLine) an.line = an.line.slice(0, maxLine);
+      await json(route, 200, an);
+    });
+  }
+  const faked = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
+  faked.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
+  });
+  await fakeRoutes(faked);
+  const fp = await openPage(faked, '/#grid-walk');
+
+  await check('with /move: the level picker lists /games\' levels, and the engine plays what /move answers at the level chosen', async () => {
+    expect(await fp.getAttribute('body', 'data-features') === 'line move generate', `features: ${await fp.getAttribute('body', 'data-features')}`);
+    const options = await fp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => [x.value, x.textContent]));
+    expect(same(options.map((o) => +o[0]), [1, 2, 3, 4, 5]), `levels offered: ${JSON.stringify(options)}`);
+    expect(await fp.$eval('[data-testid=play-level]', (s) => s.value) === '5', 'perfect play is the default');
+    await fp.selectOption('[data-testid=play-level]', '1');
+    await fp.selectOption('[data-testid=play-side]', 'B');
+    fake.moves.length = 0;
+    await fp.click('[data-testid=play-start]');
+    await fp.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    expect(same(fake.moves, [{ game: 'grid-walk', level: 1 }]), `the engine asked /move at level 1: ${JSON.stringify(fake.moves)}`);
+    const opening = await analyze('grid-walk', { grid: ['..#', '...'], path: [] });
+    const path = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request')).path;
+    expect(same(path, [opening.moves[opening.moves.length - 1].move]), `the engine played /move's answer: ${JSON.stringify(path)}`);
+  });
+
+  await check('with the line: "Perfect play from here" lists the line /analyze answers, in one request', async () => {
+    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
+    const lines = fake.lines;
+    await fp.click('[data-testid=line-show]');
+    await fp.waitForFunction(() => document.querySelectorAll('[data-testid=line] li').length > 0 || document.querySelector('[data-testid=line-note]').textContent);
+    const shown = await fp.$$eval('[data-testid=line] li', (l) => l.map((x) => JSON.parse(x.dataset.move)));
+    const want = (await principalLine('grid-walk', request)).map((e) => e.move);
+    expect(same(shown, want), `the line shown ${JSON.stringify(shown)} is ${JSON.stringify(want)}`);
+    expect(fake.lines === lines + 1, 'one request');
+  });
+
+  await check('with /generate: New puzzle sets the position in play, asks for the winning move and says whether it was found', async () => {
+    await fp.click('[data-testid=puzzle-new]');
+    await fp.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' &&
+      document.querySelector('[data-testid=puzzle-status]').textContent.includes('Find the winning move'));
+    expect(await fp.inputValue('[data-testid=position]') === '2 3\n..#\n...\n', 'the puzzle\'s judge text is in the editor');
+    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
+    expect(same(request.path, [[1, 1]]), `play starts from the puzzle's path: ${JSON.stringify(request.path)}`);
+    const before = await analyze('grid-walk', request);
+    expect(await fp.$eval('[data-testid=play-side]', (s) => s.value) === before.to_move, 'the visitor plays the side to move');
+    expect((await fp.textContent('[data-testid=puzzle-status]')).includes('Find the winning move'), 'the page asks for the winning move');
+    const seed = new URLSearchParams((await fp.evaluate(() => location.hash)).slice(1)).get('puzzle');
+    expect(seed !== null && /^\d+$/.test(seed), `the address holds the puzzle's seed: ${seed}`);
+    const pick = before.moves[0];
+    await makeMove(fp, 'grid-walk', pick.move, 'click');
+    await fp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
+    const found = before.value === 'win' && pick.outcome === 'win';
+    const said = await fp.textContent('[data-testid=puzzle-status]');
+    expect(said.includes(found ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (found: ${found})`);
+  });
+
+  await check('with the line: the staircase-chess stepper takes the whole perfect game in one request', async () => {
+    await fp.goto(`${base}/#staircase-chess`);
+    await fp.waitForSelector('body[data-ready="true"]');
+    fake.lines = 0;
+    fake.plain = 0;
+    await fp.click('[data-testid=reset]');
+    expect(await solveInPage(fp) === 'done', 'solved');
+    expect(fake.lines === 1 && fake.plain === 0, `one line request and no per-stone ones (${fake.lines}, ${fake.plain}; ${await fp.textContent('[data-testid=status]')} ${await fp.$eval('[data-testid=game-select]', (e) => e.value)})`);
+    const sample = samples['staircase-chess'].text;
+    const ans = await solve('staircase-chess', sample);
+    const d = await fp.$eval('[data-testid=stair-score]', (e) => +e.dataset.difference);
+    expect(d === ans.score_difference, `the stepper ends on the perfect score ${ans.score_difference} (${d})`);
+  });
+  await faked.close();
+
   await check('phone width (375 px): no horizontal scroll for any game, boards fit', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
     phone.on('request', (req) => {
