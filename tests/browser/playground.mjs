@@ -745,7 +745,7 @@ try {
   // /analyze "line", answered here from the real /analyze (the endpoints
   // themselves are other work): the page's side of each is exercised.
   const LEVELS = [1, 2, 3, 4, 5].map((level) => ({ level, name: level === 5 ? 'perfect play' : `level ${level}` }));
-  const fake = { moves: [], lines: 0, plain: 0 };
+  const fake = { moves: [], lines: 0, plain: 0, generated: [] };
   /** The principal line by /analyze's first move, for the two games whose body grows by a cell. */
   async function principalLine(game, body) {
     const key = game === 'grid-walk' ? 'path' : 'stones';
@@ -783,6 +783,7 @@ try {
       let body;
       try { body = req.postDataJSON(); } catch (e) { body = null; }
       if (!body || Array.isArray(body)) return bad(route);
+      fake.generated.push(body);
       const position = { grid: ['..#', '...'], path: [[1, 1]] };
       await json(route, 200, { game: 'grid-walk', seed: body.seed, position, input: '2 3\n..#\n...\n', answer: await analyze('grid-walk', position) });
     });
@@ -845,12 +846,27 @@ try {
     expect((await fp.textContent('[data-testid=puzzle-status]')).includes('Find the winning move'), 'the page asks for the winning move');
     const seed = new URLSearchParams((await fp.evaluate(() => location.hash)).slice(1)).get('puzzle');
     expect(seed !== null && /^\d+$/.test(seed), `the address holds the puzzle's seed: ${seed}`);
+    const asked = fake.generated[fake.generated.length - 1];
+    expect(same(Object.keys(asked).sort(), ['seed', 'winning_moves']) && asked.winning_moves === 1 && String(asked.seed) === seed,
+      `/generate was asked for the classic puzzle with the seed in the address: ${JSON.stringify(asked)}`);
     const pick = before.moves[0];
     await makeMove(fp, 'grid-walk', pick.move, 'click');
     await fp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
     const found = before.value === 'win' && pick.outcome === 'win';
     const said = await fp.textContent('[data-testid=puzzle-status]');
     expect(said.includes(found ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (found: ${found})`);
+    // A link to the puzzle makes it again from its seed and replays the moves.
+    const hash = await fp.evaluate(() => location.hash);
+    const moves = JSON.parse(new URLSearchParams(hash.slice(1)).get('moves'));
+    const again = await openPage(faked, `/${hash}`);
+    try {
+      await again.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 10_000 });
+      expect(String(fake.generated[fake.generated.length - 1].seed) === seed, 'the link asks /generate for the same seed');
+      const path = JSON.parse(await again.getAttribute('[data-testid=play]', 'data-request')).path;
+      expect(same(path.slice(0, 1 + moves.length), [[1, 1], ...moves]), `the puzzle's path and the moves are restored: ${JSON.stringify(path)}`);
+    } finally {
+      await again.close();
+    }
   });
 
   await check('with the line: the staircase-chess stepper takes the whole perfect game in one request', async () => {
