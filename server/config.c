@@ -30,6 +30,8 @@ enum {
     OPT_MAX_PER_IP,
     OPT_CACHE_BYTES,
     OPT_BATCH_MAX_ITEMS,
+    OPT_JUDGE_MAX_CASES,
+    OPT_JUDGE_MAX_BYTES,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_TLS_CERT,
@@ -67,6 +69,11 @@ static const gj_option options[OPT_COUNT] = {
                          "memory for cached answers, 0 turns the cache off (default 64M)"},
     [OPT_BATCH_MAX_ITEMS] = {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N",
                              "positions one POST /batch may carry (default 100)"},
+    [OPT_JUDGE_MAX_CASES] = {"--judge-max-cases", "GAMEJUDGE_JUDGE_MAX_CASES", "N",
+                             "cases one POST /judge test set may carry (default 1000)"},
+    [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
+                             "a test set's inputs and outputs together, suffix K/M/G allowed "
+                             "(default 16M)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -111,6 +118,8 @@ void config_defaults(gj_config *c)
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
     c->admin_port = -1;
+    c->judge_max_cases = 1000;
+    c->judge_max_bytes = 16L << 20;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -281,6 +290,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = {0, 65536, 0},
         [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
+        [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
+        [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -296,6 +307,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
         [OPT_CACHE_BYTES] = &c->cache_bytes,
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
+        [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
+        [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
     };
 
     if (opt == OPT_HOST) {
@@ -403,7 +416,9 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
                    {"batch_max_items", c->batch_max_items},
-                   {"admin_port", c->admin_port}};
+                   {"admin_port", c->admin_port},
+                   {"judge_max_cases", c->judge_max_cases},
+                   {"judge_max_bytes", c->judge_max_bytes}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 6) + 1)

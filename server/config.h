@@ -29,6 +29,8 @@ typedef struct gj_config {
     long max_connections_per_ip;              /* from one client address; 0 = no limit */
     long cache_bytes;                         /* result cache budget; 0 = off */
     long batch_max_items;                     /* items in one POST /batch */
+    long judge_max_cases;                     /* cases in one POST /judge test set */
+    long judge_max_bytes;                     /* their inputs and outputs together */
     int log_json;                             /* access log as JSON lines instead of text */
     char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
     char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */

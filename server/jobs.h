@@ -13,8 +13,10 @@
  * The handlers of the POST routes live here:
  *   jobs_solve    the game's parse -> solve -> write, through the result cache
  *   jobs_analyze  the game's analyze() on a mid-play position (JSON)
- *   jobs_judge    solve the judge input, compare the submitted output (judge.h)
- *   jobs_batch    every item spread over the pool, answered in order */
+ *   jobs_judge    solve the judge input, compare the submitted output (judge.h);
+ *                 a test set ("cases") is spread over the pool as a batch is
+ *   jobs_batch    every item (a position, or a submission to judge) spread
+ *                 over the pool, answered in order */
 #ifndef GJ_JOBS_H
 #define GJ_JOBS_H
 

@@ -43,6 +43,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.connection_memory, 32L << 10);
     ck_assert_int_eq(c.grace, 30);
     ck_assert_int_eq(c.log_json, 0);
+    ck_assert_int_eq(c.judge_max_cases, 1000);
+    ck_assert_int_eq(c.judge_max_bytes, 16L << 20);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -58,15 +60,27 @@ START_TEST(test_env_then_flags)
 {
     gj_config c;
     gj_error e;
-    const char *env[] = {
-        "GAMEJUDGE_PORT", "9000", "GAMEJUDGE_WORKERS", "3", "GAMEJUDGE_HOST", "::1", NULL};
-    const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", NULL};
+    const char *env[] = {"GAMEJUDGE_PORT",
+                         "9000",
+                         "GAMEJUDGE_WORKERS",
+                         "3",
+                         "GAMEJUDGE_HOST",
+                         "::1",
+                         "GAMEJUDGE_JUDGE_MAX_CASES",
+                         "7",
+                         "GAMEJUDGE_JUDGE_MAX_BYTES",
+                         "5",
+                         NULL};
+    const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", "--judge-max-bytes",
+                          "3K",     NULL};
     ck_assert_int_eq(load(&c, env, args, &e), 0);
     ck_assert_int_eq(c.port, 9100); /* flag wins */
     ck_assert_int_eq(c.workers, 3); /* env applies */
     ck_assert_str_eq(c.host, "::1");
     ck_assert_int_eq(c.queue, 5);
     ck_assert_int_eq(c.max_body, 2048);
+    ck_assert_int_eq(c.judge_max_cases, 7);    /* env applies */
+    ck_assert_int_eq(c.judge_max_bytes, 3072); /* flag wins, with a suffix */
 }
 END_TEST
 
@@ -110,6 +124,9 @@ static const struct {
     {"--cors-origins", "https://a.example, https://b.example",
      "--cors-origins: ' https://b.example' is not an origin"},
     {"--cors-origins", "*", "--cors-origins: '*' is not an origin"},
+    {"--judge-max-cases", "0", "--judge-max-cases must be an integer from 1 to 100000, not '0'"},
+    {"--judge-max-bytes", "0",
+     "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
 };
 
 START_TEST(test_bad_values)
