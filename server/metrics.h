@@ -40,6 +40,7 @@ typedef enum metrics_job_event_kind {
     JOB_NEVENTS
 } metrics_job_event_kind;
 
+/* Count one scheduling event. */
 void metrics_job_event(gj_metrics *m, metrics_job_event_kind k);
 
 /* The gauges read at scrape time. */

@@ -178,8 +178,9 @@ START_TEST(test_deadline_stops_running_solve)
     test_hold hold = {.fd = -1};
     hold_begin(&hold);
     test_daemon d;
-    const char *flags[] = {"--workers",     "1", "--request-timeout", "1", "--limit", HEAVY_LIMITS,
-                           "--cache-bytes", "0", NULL};
+    const char *flags[] = {"--workers", "1",          "--request-timeout", "1",
+                           "--limit",   HEAVY_LIMITS, "--cache-bytes",     "0",
+                           NULL};
     daemon_start(&d, flags);
     hold_release_later(&hold, 1.5);
     size_t len;
