@@ -68,9 +68,11 @@ static int promised(const gj_pool *p, const worker *w)
  * failure only leaves it at the process's priority. */
 static void lower_priority(void)
 {
+#ifdef SYS_gettid /* elsewhere PRIO_PROCESS would renice the whole process: leave it */
     id_t tid = (id_t)syscall(SYS_gettid);
     int now = getpriority(PRIO_PROCESS, tid);
     (void)setpriority(PRIO_PROCESS, tid, now + POOL_HEAVY_NICE);
+#endif
 }
 
 /* A worker thread: run queued jobs, fast lane first, outside the lock,
