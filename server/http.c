@@ -8,8 +8,9 @@
  *   DISCARDING the body passed --max-body and libmicrohttpd would not take
  *              the 413 early: the rest is read and dropped, 413 at the end
  *   QUEUED     the connection is suspended and a worker owns the request
- *   ANSWERED   the handler finished the job: on this thread (LANE_IO), or a
- *              worker that then resumed the connection (LANE_POOL)
+ *   ANSWERED   the handler finished the job: on this thread (LANE_IO, and
+ *              a LANE_POOL solve that jobs_triage found cheap), or a
+ *              worker that then resumed the connection (the rest)
  *   RESPONDED  a response is queued; nothing more to do but log and free
  *
  * The worker touches the request only between pool_submit and
@@ -280,18 +281,46 @@ static void answered_here(job *j)
     req->state = ANSWERED;
 }
 
+/* Append ms milliseconds as "name;dur=M.UUU" (integer formatting: on the
+ * I/O thread's cheap solves, floating-point printf was a visible share). */
+static size_t put_duration(char *out, size_t cap, const char *name, double ms)
+{
+    unsigned long long us = ms > 0 ? (unsigned long long)(ms * 1000 + 0.5) : 0;
+    int n = snprintf(out, cap, "%s;dur=%llu.%03llu", name, us / 1000, us % 1000);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/* Keep a solve's timings for Server-Timing and the access log. */
+static void note_times(request *req)
+{
+    const job *j = &req->job;
+    const solve_timing *t = &j->t;
+    char *o = req->timing;
+    size_t cap = sizeof req->timing, n = 0;
+    n += put_duration(o + n, cap - n, "queue", (double)j->wait_ns / 1e6);
+    n += put_duration(o + n, cap - n, ", parse", t->parse_ms);
+    n += put_duration(o + n, cap - n, ", solve", t->solve_ms);
+    put_duration(o + n, cap - n, ", write", t->write_ms);
+    req->queue_ms = (double)j->wait_ns / 1e6;
+    req->parse_ms = t->parse_ms;
+    req->solve_ms = t->solve_ms;
+}
+
+/* The end of a pool route's job solved on the I/O thread (it was cheap):
+ * send_answer follows when it returns. */
+static void answered_on_io(job *j)
+{
+    request *req = j->ctx;
+    note_times(req);
+    req->state = ANSWERED;
+}
+
 /* The job's end on the worker that finished it: record the times and
  * resume the connection, whose next call sends the answer. */
 static void answered_by_worker(job *j)
 {
     request *req = j->ctx;
-    const solve_timing *t = &j->t;
-    snprintf(req->timing, sizeof req->timing,
-             "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
-             (double)j->wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
-    req->queue_ms = (double)j->wait_ns / 1e6;
-    req->parse_ms = t->parse_ms;
-    req->solve_ms = t->solve_ms;
+    note_times(req);
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
@@ -308,7 +337,8 @@ static void prepare_job(request *req, job_done done)
                      .body = req->body,
                      .len = req->len,
                      .done = done,
-                     .ctx = req};
+                     .ctx = req,
+                     .peer = req->track};
 }
 
 /* A worker's entry: the route's handler through jobs_start. */
@@ -316,33 +346,6 @@ static void run_job(void *arg)
 {
     request *req = arg;
     jobs_start(&req->job, req->match.row->handler);
-}
-
-/* Hand a complete pool-route request to a worker, or refuse it with 503
- * at once when no queue place is free. */
-static enum MHD_Result dispatch(request *req)
-{
-    if (req->state == DISCARDING)
-        return send_errorf(req, GJ_TOO_LARGE,
-                           "the body exceeds the limit of %ld bytes (--max-body)",
-                           req->http->cfg->max_body);
-    if (req->body == NULL && grow_body(req, 1) != 0)
-        return send_errorf(req, GJ_INTERNAL, "out of memory");
-    req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
-    /* Hold a place first: a refusal is answered right here, and a
-     * connection is suspended only when its job is sure to run. */
-    if (pool_reserve(req->http->app->pool) != 0) {
-        return send_errorf(req, GJ_OVERLOADED,
-                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
-                           req->http->cfg->workers, req->http->cfg->queue);
-    }
-    req->state = QUEUED;
-    prepare_job(req, answered_by_worker);
-    req->job.queued_ns = solve_clock_ns();
-    conntrack_set_busy(req->http->app->tracker, req->track, 1);
-    MHD_suspend_connection(req->conn);
-    pool_submit_reserved(req->http->app->pool, run_job, req);
-    return MHD_YES;
 }
 
 /* Send the finished job's answer, or its error. */
@@ -361,6 +364,47 @@ static enum MHD_Result send_answer(request *req)
             return MHD_NO;
     }
     return send_response(req, j->ok_status, j->type, body, len, 0);
+}
+
+/* A complete pool-route request: triaged (jobs_triage), then answered
+ * here when its solve is cheap, else handed to a worker of its lane, or
+ * refused with 503 at once when that lane has no free place. */
+static enum MHD_Result dispatch(request *req)
+{
+    if (req->state == DISCARDING)
+        return send_errorf(req, GJ_TOO_LARGE,
+                           "the body exceeds the limit of %ld bytes (--max-body)",
+                           req->http->cfg->max_body);
+    if (req->body == NULL && grow_body(req, 1) != 0)
+        return send_errorf(req, GJ_INTERNAL, "out of memory");
+    req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
+    gj_app *app = req->http->app;
+    prepare_job(req, answered_on_io);
+    job_lane lane = jobs_triage(&req->job, req->match.row->handler);
+    metrics_job_event(app->metrics, lane == JOB_HERE   ? JOB_LANE_IO
+                                    : lane == JOB_FAST ? JOB_LANE_FAST
+                                                       : JOB_LANE_HEAVY);
+    if (lane == JOB_HERE) {
+        /* Cheaper than the hand-off itself: no suspend, no resume. */
+        jobs_start(&req->job, req->match.row->handler);
+        return send_answer(req);
+    }
+    pool_lane pl = lane == JOB_FAST ? POOL_FAST : POOL_HEAVY;
+    /* Hold a place first: a refusal is answered right here, and a
+     * connection is suspended only when its job is sure to run. */
+    if (pool_reserve(app->pool, pl) != 0) {
+        jobs_release(&req->job);
+        return send_errorf(req, GJ_OVERLOADED,
+                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
+                           req->http->cfg->workers, req->http->cfg->queue);
+    }
+    req->state = QUEUED;
+    req->job.done = answered_by_worker;
+    req->job.queued_ns = solve_clock_ns();
+    conntrack_set_busy(app->tracker, req->track, 1);
+    MHD_suspend_connection(req->conn);
+    pool_submit_reserved(app->pool, pl, run_job, req);
+    return MHD_YES;
 }
 
 /* The request is complete: an error of its route is answered now, an I/O
@@ -569,7 +613,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .solve_ms = req->solve_ms,
         .client = req->client,
         .request_id = req->id,
-        .end = termination_name(toe),
+        .end = req->job.abandoned ? "abandoned" : termination_name(toe),
     };
     log_access(&a);
     const route_row *row = req->match.row;

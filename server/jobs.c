@@ -3,6 +3,7 @@
 #include "jobs.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,14 +47,80 @@ static const long *job_limits(const job *j, const gj_game *g)
     return config_game_limits(j->app->cfg, g);
 }
 
+/* A queued job's solve begins: its flag is bound to this thread and
+ * watched by the tracker.  Jobs on the I/O thread are not watched. */
+static void watch(job *j)
+{
+    if (j->queued_ns == 0)
+        return;
+    gj_cancel_bind(&j->cancel);
+    conntrack_watch(j->app->tracker, j->peer, &j->cancel);
+}
+
+/* The solve is over: unbind and unwatch (before done() may free the job),
+ * and count a stop. */
+static void unwatch(job *j)
+{
+    if (j->queued_ns == 0)
+        return;
+    conntrack_watch(j->app->tracker, j->peer, NULL);
+    gj_cancel_bind(NULL);
+    gj_cancel_reason why = gj_cancel_reason_of(&j->cancel);
+    if (j->error.kind != GJ_CANCELLED || why == GJ_CANCEL_NONE)
+        return;
+    j->abandoned = why == GJ_CANCEL_GONE;
+    metrics_job_event(j->app->metrics,
+                      why == GJ_CANCEL_GONE ? JOB_CANCELLED_GONE : JOB_CANCELLED_DEADLINE);
+}
+
 /* ---- solve, analyze ------------------------------------------------- */
+
+job_lane jobs_triage(job *j, job_handler handler)
+{
+    const gj_game *g = j->game;
+    j->parsed = 0;
+    j->pos = NULL;
+    j->cost_us = -1;
+    if (handler != jobs_solve || j->app->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
+        return JOB_HEAVY;
+    j->parsed = 1;
+    j->pos =
+        solve_parse(g, job_limits(j, g), j->input, j->body, j->len, &j->parse_ms, &j->parse_error);
+    if (j->pos == NULL)
+        return JOB_HERE;
+    j->cost_us = g->cost_us != NULL ? g->cost_us(j->pos) : INFINITY;
+    return j->cost_us <= JOBS_HERE_MAX_US   ? JOB_HERE
+           : j->cost_us <= JOBS_FAST_MAX_US ? JOB_FAST
+                                            : JOB_HEAVY;
+}
+
+void jobs_release(job *j)
+{
+    if (j->pos != NULL)
+        j->game->free_position(j->pos);
+    j->pos = NULL;
+}
 
 void jobs_solve(job *j)
 {
     const gj_game *g = j->game;
     app_test_hold(j->app);
-    int rc = solve_position_cached(g, job_limits(j, g), j->input, j->body, j->len, j->output,
-                                   j->app->cache, &j->answer, &j->t, &j->how, &j->error);
+    void *pos = j->pos;
+    j->pos = NULL;
+    if (j->parsed) {
+        j->t.parse_ms = j->parse_ms;
+        j->error = j->parse_error;
+    } else {
+        pos =
+            solve_parse(g, job_limits(j, g), j->input, j->body, j->len, &j->t.parse_ms, &j->error);
+    }
+    int rc = -1;
+    if (pos != NULL) {
+        watch(j);
+        rc = solve_parsed_cached(g, pos, j->output, j->app->cache, &j->answer, &j->t, &j->how,
+                                 &j->error);
+        unwatch(j);
+    }
     /* Failed parses count too: a parse histogram without them would hide
      * the time spent refusing input. */
     metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
@@ -68,7 +135,9 @@ void jobs_analyze(job *j)
         return;
     }
     unsigned long long start = solve_clock_ns();
+    watch(j);
     int rc = g->analyze(j->body, j->len, job_limits(j, g), &j->answer, &j->error);
+    unwatch(j);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
@@ -184,7 +253,9 @@ void jobs_judge(job *j)
     judge_verdict v;
     int rc = read_case(root, "", &c, &j->error);
     if (rc == 0) {
+        watch(j);
         json_t *verdict = judge_one(j, j->game, &c, j->game->name, &j->t, &j->how, &v, &j->error);
+        unwatch(j);
         if (verdict == NULL) {
             blame_input(&j->error, "input");
             rc = -1;
@@ -672,15 +743,28 @@ void jobs_start(job *j, job_handler handler)
     j->fixed_len = 0;
     j->how = SOLVE_UNCACHED;
     memset(&j->t, 0, sizeof j->t);
+    j->abandoned = 0;
     j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;
     double waited = (double)j->wait_ns / 1e9;
-    if (waited > (double)j->app->cfg->request_timeout) {
+    long limit = j->app->cfg->request_timeout;
+    if (j->queued_ns != 0 && conntrack_gone(j->peer)) {
+        /* Nobody reads the answer; the 503 only completes the request. */
+        j->abandoned = 1;
+        metrics_job_event(j->app->metrics, JOB_DROPPED_ABANDONED);
+        gj_fail(&j->error, GJ_CANCELLED, "the client closed its connection before its job started");
+    } else if (waited > (double)limit) {
+        metrics_job_event(j->app->metrics, JOB_DROPPED_LATE);
         gj_fail(&j->error, GJ_OVERLOADED,
                 "the request waited %.1f s for a worker, past the %ld s limit "
                 "(--request-timeout); retry shortly",
-                waited, j->app->cfg->request_timeout);
+                waited, limit);
+    }
+    if (j->error.kind != GJ_OK) {
+        jobs_release(j);
         j->done(j);
         return;
     }
+    gj_cancel_init(&j->cancel,
+                   j->queued_ns ? j->queued_ns + (unsigned long long)limit * 1000000000ull : 0);
     handler(j);
 }
