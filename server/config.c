@@ -31,6 +31,8 @@ enum {
     OPT_BATCH_MAX_ITEMS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
+    OPT_MAX_QUERY,
+    OPT_CACHE_MAX_AGE,
     OPT_COUNT
 };
 
@@ -66,6 +68,12 @@ static const gj_option options[OPT_COUNT] = {
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+    [OPT_MAX_QUERY] = {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
+                       "longest query of GET /solve and GET /analyze, 414 past it; below "
+                       "--connection-memory/2 (default 8K)"},
+    [OPT_CACHE_MAX_AGE] = {"--cache-max-age", "GAMEJUDGE_CACHE_MAX_AGE", "S",
+                           "seconds caches may keep a GET answer (Cache-Control max-age, "
+                           "default 86400)"},
 };
 
 const gj_option *config_options(size_t *count)
@@ -95,6 +103,8 @@ void config_defaults(gj_config *c)
     c->max_connections_per_ip = 256;
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
+    c->max_query = 8L << 10;
+    c->cache_max_age = 86400;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -230,6 +240,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = {0, 65536, 0},
         [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
+        [OPT_MAX_QUERY] = {256, 8L << 20, 1},
+        [OPT_CACHE_MAX_AGE] = {0, 31536000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -245,6 +257,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
         [OPT_CACHE_BYTES] = &c->cache_bytes,
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
+        [OPT_MAX_QUERY] = &c->max_query,
+        [OPT_CACHE_MAX_AGE] = &c->cache_max_age,
     };
 
     if (opt == OPT_HOST) {
@@ -312,6 +326,15 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
         if (apply(c, opt, value, options[opt].flag, e) != 0)
             return -1;
     }
+    /* libmicrohttpd reads the request line into the connection's memory
+     * and answers a line that does not fit with its own 414, before any of
+     * ours: keep --max-query where our 414 (JSON, naming the bound) is the
+     * one a client meets, with room left for the headers. */
+    if (c->max_query > c->connection_memory / 2)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--max-query (%ld bytes) must be at most half of --connection-memory "
+                       "(%ld bytes), which also holds the request line and headers",
+                       c->max_query, c->connection_memory);
     return 0;
 }
 
@@ -333,7 +356,9 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections", c->max_connections},
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
-                   {"batch_max_items", c->batch_max_items}};
+                   {"batch_max_items", c->batch_max_items},
+                   {"max_query", c->max_query},
+                   {"cache_max_age", c->cache_max_age}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 3) + 1)

@@ -28,6 +28,8 @@ typedef struct gj_config {
     long max_connections_per_ip;              /* from one client address; 0 = no limit */
     long cache_bytes;                         /* result cache budget; 0 = off */
     long batch_max_items;                     /* items in one POST /batch */
+    long max_query;                           /* bytes of a GET solve's or analysis's query */
+    long cache_max_age;                       /* seconds in a GET answer's Cache-Control */
     int log_json;                             /* access log as JSON lines instead of text */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;

@@ -52,11 +52,15 @@ void jobs_solve(job *j)
 {
     const gj_game *g = j->game;
     app_test_hold(j->app);
-    int rc = solve_position_cached(g, job_limits(j, g), j->input, j->body, j->len, j->output,
-                                   j->app->cache, &j->answer, &j->t, &j->how, &j->error);
+    solve_tag tag = {.if_none_match = j->if_none_match};
+    int rc = solve_position_tagged(g, job_limits(j, g), j->input, j->body, j->len, j->output,
+                                   j->app->cache, &j->answer, &j->t, &j->how, &tag, &j->error);
+    memcpy(j->etag, tag.etag, sizeof j->etag);
+    j->not_modified = rc == 0 && tag.not_modified;
     /* Failed parses count too: a parse histogram without them would hide
-     * the time spent refusing input. */
-    metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
+     * the time spent refusing input.  A 304 solved nothing and is not a solve. */
+    if (!j->not_modified)
+        metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
     finish(j, rc);
 }
 
@@ -65,6 +69,13 @@ void jobs_analyze(job *j)
     const gj_game *g = j->game;
     if (g->analyze == NULL) {
         finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name));
+        return;
+    }
+    /* "*" is not matched here: the request is only checked by the analysis. */
+    if (etag_analysis(g, j->body, j->len, j->etag) == 0 &&
+        etag_none_match(j->if_none_match, j->etag, false)) {
+        j->not_modified = true;
+        finish(j, 0);
         return;
     }
     unsigned long long start = solve_clock_ns();

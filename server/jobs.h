@@ -18,11 +18,13 @@
 #ifndef GJ_JOBS_H
 #define GJ_JOBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "app.h"
 #include "buf.h"
 #include "error.h"
+#include "etag.h"
 #include "game.h"
 #include "media.h"
 #include "solve.h"
@@ -41,6 +43,7 @@ struct job {
     unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
     job_done done;
     void *ctx;
+    const char *if_none_match; /* solve, analyze: the request's If-None-Match, or NULL */
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
@@ -52,6 +55,8 @@ struct job {
     solve_timing t;             /* parse/solve/write, zero where they do not apply */
     solve_cached how;           /* solve and judge: what the cache did */
     unsigned long long wait_ns; /* how long it waited for a worker */
+    char etag[ETAG_MAX];        /* solve, analyze: the answer's tag (etag.h), or "" */
+    bool not_modified;          /* If-None-Match matched etag: no answer, a 304 */
 };
 
 /* Run `handler` on j (see above). */

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "game.h"
 #include "jobs.h"
+#include "query.h"
 
 typedef enum route_lane {
     LANE_IO,   /* cheap: answered on the I/O thread */
@@ -34,6 +35,7 @@ typedef struct route_row {
     bool game_metrics; /* counted per game in the request metrics */
     const char *csp;   /* Content-Security-Policy of its answers, or NULL */
     const char *doc;   /* one line for `serve --help` */
+    query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
 } route_row;
 
 typedef struct route_match {
