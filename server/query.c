@@ -105,6 +105,7 @@ static int take_piece(query_route route, const char *piece, size_t len, query_fi
                        "query: a parameter name has a malformed percent-escape; write %%XX "
                        "with two hex digits, or %%25 for '%%'");
     }
+    name[n] = '\0';
     query_field *target = NULL;
     for (size_t i = 0; i < nf; i++)
         if (strcmp(f[i].name, name) == 0)
