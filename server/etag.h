@@ -31,8 +31,7 @@
 typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE } etag_kind;
 
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
-void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len,
-               char out[ETAG_MAX]);
+void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);
 
 /* The tag of the analysis of the JSON request body[len] by game g: 0, or
  * -1 (out is "") when body is not JSON, which the analysis itself reports. */

@@ -347,8 +347,8 @@ static void prepare_job(request *req, job_done done)
                      .len = req->len,
                      .done = done,
                      .ctx = req,
-                     .if_none_match = MHD_lookup_connection_value(
-                         req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH)};
+                     .if_none_match = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                                                  MHD_HTTP_HEADER_IF_NONE_MATCH)};
 }
 
 /* A worker's entry: the route's handler through jobs_start. */

@@ -89,8 +89,8 @@ static const char *route_names(query_route route)
 }
 
 /* Decode one NAME[=VALUE] piece into its field: 0, or -1 with *e. */
-static int take_piece(query_route route, const char *piece, size_t len, query_field *f,
-                      size_t nf, gj_error *e)
+static int take_piece(query_route route, const char *piece, size_t len, query_field *f, size_t nf,
+                      gj_error *e)
 {
     const char *eq = memchr(piece, '=', len);
     size_t name_len = eq ? (size_t)(eq - piece) : len;
@@ -111,8 +111,8 @@ static int take_piece(query_route route, const char *piece, size_t len, query_fi
         if (strcmp(f[i].name, name) == 0)
             target = &f[i];
     if (target == NULL) {
-        gj_fail(e, GJ_BAD_INPUT, "query: unknown parameter '%.40s'; this endpoint takes %s",
-                name, route_names(route));
+        gj_fail(e, GJ_BAD_INPUT, "query: unknown parameter '%.40s'; this endpoint takes %s", name,
+                route_names(route));
         snprintf(e->field, sizeof e->field, "%.40s", name);
         free(name);
         return -1;

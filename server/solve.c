@@ -88,7 +88,9 @@ int solve_position_tagged(const gj_game *g, const long *limits, media_kind input
             }
             if (cache != NULL && (tag == NULL || !tag->not_modified)) {
                 cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
-                *how = r == CACHE_HIT ? SOLVE_HIT : r == CACHE_CLAIMED ? SOLVE_MISS : SOLVE_UNCACHED;
+                *how = r == CACHE_HIT       ? SOLVE_HIT
+                       : r == CACHE_CLAIMED ? SOLVE_MISS
+                                            : SOLVE_UNCACHED;
             }
         }
         buf_free(&key);

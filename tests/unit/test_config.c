@@ -102,7 +102,7 @@ START_TEST(test_query_bounds)
     gj_error e;
     /* --max-query may grow with --connection-memory, in either order. */
     const char *args[] = {"--max-query", "64K", "--connection-memory", "128K", "--cache-max-age",
-                          "0", NULL};
+                          "0",           NULL};
     ck_assert_int_eq(load(&c, NULL, args, &e), 0);
     ck_assert_int_eq(c.max_query, 64L << 10);
     ck_assert_int_eq(c.cache_max_age, 0);

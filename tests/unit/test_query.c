@@ -27,8 +27,8 @@ START_TEST(test_unescape)
     static const struct {
         const char *in;
         size_t at;
-    } bad_cases[] = {{"%", 0}, {"ab%", 2}, {"a%4", 1}, {"%G1", 0}, {"%1g", 0}, {"x%%41", 1},
-                     {"%-1", 0}, {"%\xff\xff", 0}};
+    } bad_cases[] = {{"%", 0},   {"ab%", 2},   {"a%4", 1}, {"%G1", 0},
+                     {"%1g", 0}, {"x%%41", 1}, {"%-1", 0}, {"%\xff\xff", 0}};
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
         strcpy(s, bad_cases[i].in);
         ck_assert_msg(query_unescape(s, strlen(s), &bad) == -1, "%s", bad_cases[i].in);
@@ -172,9 +172,8 @@ END_TEST
 static Suite *query_suite(void)
 {
     const harness_case cases[] = {
-        {"query", test_unescape},        {"query", test_solve_forms},
-        {"etag", test_etag_shape},       {"etag", test_etag_analysis},
-        {"etag", test_if_none_match},
+        {"query", test_unescape},     {"query", test_solve_forms},  {"etag", test_etag_shape},
+        {"etag", test_etag_analysis}, {"etag", test_if_none_match},
     };
     Suite *s = harness_suite("query and etag", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "query", test_refused, (int)(sizeof refused / sizeof refused[0]), 0);
