@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // spec_examples.mjs: post every example request of api/openapi.yaml to a
-// live daemon and compare the answer with the documented example response.
+// live daemon (and GET every example query of the GET forms) and compare
+// the answer with the documented example response.
 // A request example and the response example it produces share a name
 // ("sample", "malformed", ...); the JSON answer is compared as data, the
 // text answer byte for byte.  Prints "spec-examples: N passed, N failed".
@@ -90,8 +91,41 @@ try {
       }
     }
   }
+  // The GET forms: the query parameters' examples of one name make one
+  // query, answered as the response examples of that name document, with
+  // the caching headers on a 200.
   for (const [path, item] of Object.entries(spec.paths)) {
     const op = item.get;
+    const params = ((op && op.parameters) || []).filter((p) => p.in === 'query' && p.examples);
+    const names = new Set(params.flatMap((p) => Object.keys(p.examples)));
+    for (const name of names) {
+      const query = params.filter((p) => p.examples[name])
+        .map((p) => `${p.name}=${encodeURIComponent(p.examples[name].value)}`).join('&');
+      const expected = documented(op, name);
+      verdict(expected.length > 0, `GET ${path} example '${name}'`, 'no response documents it');
+      for (const want of expected) {
+        const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
+        const res = await fetch(`${base}${concrete(path, item)}?${query}`,
+          { headers: { Accept: accept, 'X-Request-Id': 'example' } });
+        const text = await res.text();
+        const what = `GET ${path}?${name} -> ${want.status} ${want.type}`;
+        const cached = res.status !== 200 || (/^"[^"]+-[0-9a-f]{16}"$/.test(res.headers.get('etag'))
+          && /^public, max-age=\d+$/.test(res.headers.get('cache-control')));
+        if (res.status !== want.status) {
+          verdict(false, what, `status ${res.status}: ${text}`);
+        } else if (!cached) {
+          verdict(false, what, `caching headers: ${res.headers.get('etag')}, ${res.headers.get('cache-control')}`);
+        } else if (want.type === 'text/plain') {
+          verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
+        } else {
+          verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
+        }
+      }
+    }
+  }
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.get;
+    if (op && (op.parameters || []).some((p) => p.in === 'query' && p.examples)) continue;
     const ok = op && op.responses['200'] && op.responses['200'].content;
     const media = ok && op.responses['200'].content['application/json'];
     for (const [name, example] of Object.entries((media && media.examples) || {})) {
