@@ -51,6 +51,7 @@ typedef enum generator {
     GEN_HEADER_FLOOD,
     GEN_HUGE_HEADER,
     GEN_HUGE_URL,
+    GEN_LONG_QUERY,
 } generator;
 
 /* The names a case file gives the generators, indexed by generator; the
@@ -67,6 +68,7 @@ static const char *const generator_names[] = {
     "header-flood",
     "huge-header",
     "huge-url",
+    "long-query",
 };
 
 /* One case as read from its file; every string is malloc'd and decoded. */
@@ -427,6 +429,9 @@ static char *generate(generator g, size_t *len)
         return filled("GET /healthz HTTP/1.1\r\n" CLOSE "X-Huge: ", 'v', 100000, "\r\n\r\n", len);
     case GEN_HUGE_URL:
         return filled("GET /", 'u', 100000, " HTTP/1.1\r\n" CLOSE "\r\n", len);
+    case GEN_LONG_QUERY: /* one byte past the default --max-query of 8 KiB */
+        return filled("GET /solve/grid-walk?input=", 'x', 8192 - 6 + 1, " HTTP/1.1\r\n" CLOSE "\r\n",
+                      len);
     case GEN_NONE:
         break;
     }
