@@ -430,8 +430,8 @@ static char *generate(generator g, size_t *len)
     case GEN_HUGE_URL:
         return filled("GET /", 'u', 100000, " HTTP/1.1\r\n" CLOSE "\r\n", len);
     case GEN_LONG_QUERY: /* one byte past the default --max-query of 8 KiB */
-        return filled("GET /solve/grid-walk?input=", 'x', 8192 - 6 + 1, " HTTP/1.1\r\n" CLOSE "\r\n",
-                      len);
+        return filled("GET /solve/grid-walk?input=", 'x', 8192 - 6 + 1,
+                      " HTTP/1.1\r\n" CLOSE "\r\n", len);
     case GEN_NONE:
         break;
     }
