@@ -63,6 +63,38 @@ function verdict(ok, what, detail) {
   }
 }
 
+// Ask for each response that documents example `name` (fetchFor(accept)
+// sends the request) and compare the answer with it; `extra(res)` names
+// what else a right answer lacks, or null.
+async function expectDocumented(op, name, label, fetchFor, extra = () => null) {
+  const expected = documented(op, name);
+  verdict(expected.length > 0, `${label} example '${name}'`, 'no response documents it');
+  for (const want of expected) {
+    const res = await fetchFor(want.type === 'text/plain' ? 'text/plain' : 'application/json');
+    const text = await res.text();
+    const what = `${label} '${name}' -> ${want.status} ${want.type}`;
+    const lacks = res.status === want.status ? extra(res) : null;
+    if (res.status !== want.status) {
+      verdict(false, what, `status ${res.status}: ${text}`);
+    } else if (lacks !== null) {
+      verdict(false, what, lacks);
+    } else if (want.type === 'text/plain') {
+      verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
+    } else {
+      verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
+    }
+  }
+}
+
+// A 200 of a GET form carries its ETag and Cache-Control; null when it does.
+function cachingHeaders(res) {
+  const etag = res.headers.get('etag');
+  const control = res.headers.get('cache-control');
+  const ok = res.status !== 200 ||
+    (/^"[^"]+-[0-9a-f]{16}"$/.test(etag) && /^public, max-age=\d+$/.test(control));
+  return ok ? null : `caching headers: ${etag}, ${control}`;
+}
+
 try {
   for (const [path, item] of Object.entries(spec.paths)) {
     const op = item.post;
@@ -70,24 +102,10 @@ try {
     for (const [type, media] of Object.entries(op.requestBody.content)) {
       for (const [name, example] of Object.entries(media.examples || {})) {
         const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
-        const expected = documented(op, name);
-        verdict(expected.length > 0, `${path} ${type} example '${name}'`, 'no response documents it');
-        for (const want of expected) {
-          const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
-          const res = await fetch(base + concrete(path, item), {
-            method: 'POST', body,
-            headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
-          });
-          const text = await res.text();
-          const what = `${path} ${type} '${name}' -> ${want.status} ${want.type}`;
-          if (res.status !== want.status) {
-            verdict(false, what, `status ${res.status}: ${text}`);
-          } else if (want.type === 'text/plain') {
-            verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
-          } else {
-            verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
-          }
-        }
+        await expectDocumented(op, name, `${path} ${type}`, (accept) => fetch(base + concrete(path, item), {
+          method: 'POST', body,
+          headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
+        }));
       }
     }
   }
@@ -101,26 +119,9 @@ try {
     for (const name of names) {
       const query = params.filter((p) => p.examples[name])
         .map((p) => `${p.name}=${encodeURIComponent(p.examples[name].value)}`).join('&');
-      const expected = documented(op, name);
-      verdict(expected.length > 0, `GET ${path} example '${name}'`, 'no response documents it');
-      for (const want of expected) {
-        const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
-        const res = await fetch(`${base}${concrete(path, item)}?${query}`,
-          { headers: { Accept: accept, 'X-Request-Id': 'example' } });
-        const text = await res.text();
-        const what = `GET ${path}?${name} -> ${want.status} ${want.type}`;
-        const cached = res.status !== 200 || (/^"[^"]+-[0-9a-f]{16}"$/.test(res.headers.get('etag'))
-          && /^public, max-age=\d+$/.test(res.headers.get('cache-control')));
-        if (res.status !== want.status) {
-          verdict(false, what, `status ${res.status}: ${text}`);
-        } else if (!cached) {
-          verdict(false, what, `caching headers: ${res.headers.get('etag')}, ${res.headers.get('cache-control')}`);
-        } else if (want.type === 'text/plain') {
-          verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
-        } else {
-          verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
-        }
-      }
+      await expectDocumented(op, name, `GET ${path}`, (accept) => fetch(
+        `${base}${concrete(path, item)}?${query}`,
+        { headers: { Accept: accept, 'X-Request-Id': 'example' } }), cachingHeaders);
     }
   }
   for (const [path, item] of Object.entries(spec.paths)) {
