@@ -14,8 +14,7 @@ typedef struct query_field {
     size_t len;
 } query_field;
 
-/* The value of one hex digit, or -1. */
-static int hex_value(char c)
+int query_hex_value(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -34,8 +33,8 @@ long query_unescape(char *s, size_t len, size_t *bad_at)
         if (c == '+') {
             c = ' ';
         } else if (c == '%') {
-            int hi = i + 2 < len ? hex_value(s[i + 1]) : -1;
-            int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
+            int hi = i + 2 < len ? query_hex_value(s[i + 1]) : -1;
+            int lo = hi >= 0 ? query_hex_value(s[i + 2]) : -1;
             if (hi < 0 || lo < 0) {
                 *bad_at = i;
                 return -1;

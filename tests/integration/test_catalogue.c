@@ -21,6 +21,7 @@
 
 #include "client.h"
 #include "daemon.h"
+#include "query.h" /* query_hex_value, for the \xHH escapes */
 #include "rawhttp.h"
 
 #define LIMITS                                                                                     \
@@ -93,18 +94,6 @@ static size_t ncases;
 
 /* ---- reading the case files ------------------------------------------- */
 
-/* The value of one hex digit, or -1: escapes are spelled out in full. */
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Append the decoded form of s[0..n) to *dst (malloc'd, NUL-terminated,
  * *dlen bytes); returns 0, or -1 on an unknown escape so a typo in a case
  * file is reported instead of sent. */
@@ -133,8 +122,8 @@ static int append_decoded(char **dst, size_t *dlen, const char *s, size_t n)
                 c = '\\';
                 break;
             case 'x': {
-                int hi = i + 2 < n ? hex_digit(s[i + 1]) : -1;
-                int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
+                int hi = i + 2 < n ? query_hex_value(s[i + 1]) : -1;
+                int lo = hi >= 0 ? query_hex_value(s[i + 2]) : -1;
                 if (lo < 0)
                     return -1;
                 c = (char)(hi * 16 + lo);
