@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cors.h"
 #include "games.h"
 
 enum {
@@ -31,6 +32,10 @@ enum {
     OPT_BATCH_MAX_ITEMS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
+    OPT_TLS_CERT,
+    OPT_TLS_KEY,
+    OPT_ADMIN_ADDRESS,
+    OPT_CORS_ORIGINS,
     OPT_MAX_QUERY,
     OPT_CACHE_MAX_AGE,
     OPT_COUNT
@@ -68,6 +73,16 @@ static const gj_option options[OPT_COUNT] = {
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+    [OPT_TLS_CERT] = {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
+                      "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
+    [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
+                     "PEM private key of --tls-cert, unencrypted"},
+    [OPT_ADMIN_ADDRESS] = {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
+                           "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then "
+                           "only there (default: none)"},
+    [OPT_CORS_ORIGINS] = {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "ORIGIN[,...]",
+                          "origins whose pages may call the API, e.g. https://puzzles.example "
+                          "(default: none)"},
     [OPT_MAX_QUERY] = {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
                        "longest query of GET /solve and GET /analyze, 414 past it; below "
                        "--connection-memory/2 (default 8K)"},
@@ -103,6 +118,7 @@ void config_defaults(gj_config *c)
     c->max_connections_per_ip = 256;
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
+    c->admin_port = -1;
     c->max_query = 8L << 10;
     c->cache_max_age = 86400;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
@@ -219,6 +235,41 @@ static int apply_limits(gj_config *c, const char *value, const char *origin, gj_
     return 0;
 }
 
+/* A file name into dst (PATH_MAX-sized): 0, or -1 when empty or too long.
+ * The file itself is read at start-up (tls.h), where a missing one is named. */
+static int apply_path(char *dst, const char *value, const char *origin, gj_error *e)
+{
+    if (*value == '\0' || strlen(value) >= GJ_PATH_MAX)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the file name must be 1 to %d characters", origin,
+                       GJ_PATH_MAX - 1);
+    snprintf(dst, GJ_PATH_MAX, "%s", value);
+    return 0;
+}
+
+/* "HOST:PORT" or "[V6]:PORT" into the admin host and port: 0, or -1 naming
+ * origin and the form expected. */
+static int apply_admin(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    const char *colon = strrchr(value, ':');
+    const char *host = value;
+    size_t hlen = colon ? (size_t)(colon - value) : 0;
+    if (hlen >= 2 && value[0] == '[' && value[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    long port;
+    if (colon == NULL || hlen == 0 || hlen >= sizeof c->admin_host ||
+        memchr(host, ']', hlen) != NULL || parse_long(colon + 1, 0, 65535, &port) != 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "%s must be HOST:PORT (or [IPV6]:PORT) with a port from 0 to 65535, "
+                       "not '%s'",
+                       origin, value);
+    memcpy(c->admin_host, host, hlen);
+    c->admin_host[hlen] = '\0';
+    c->admin_port = port;
+    return 0;
+}
+
 /* Set option opt from value: 0, or -1 with e naming origin (the flag or variable the value
  * came from) and what is accepted. */
 static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
@@ -270,6 +321,19 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
+    if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
+        return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
+    if (opt == OPT_ADMIN_ADDRESS)
+        return apply_admin(c, value, origin, e);
+    if (opt == OPT_CORS_ORIGINS) {
+        if (strlen(value) >= sizeof c->cors_origins)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
+                           sizeof c->cors_origins - 1);
+        if (cors_check_list(value, origin, e) != 0)
+            return -1;
+        snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
+        return 0;
+    }
     if (opt == OPT_LOG_FORMAT) {
         if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
             return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
@@ -326,6 +390,11 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
         if (apply(c, opt, value, options[opt].flag, e) != 0)
             return -1;
     }
+    if ((c->tls_cert[0] == '\0') != (c->tls_key[0] == '\0'))
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert and --tls-key go together: %s is set but not %s",
+                       c->tls_cert[0] ? "--tls-cert" : "--tls-key",
+                       c->tls_cert[0] ? "--tls-key" : "--tls-cert");
     /* libmicrohttpd reads the request line into the connection's memory
      * and answers a line that does not fit with its own 414, before any of
      * ours: keep --max-query where our 414 (JSON, naming the bound) is the
@@ -357,16 +426,23 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
                    {"batch_max_items", c->batch_max_items},
+                   {"admin_port", c->admin_port},
                    {"max_query", c->max_query},
                    {"cache_max_age", c->cache_max_age}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 3) + 1)
+    if (cap < 2 * (nnum + 6) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
     pairs[n++] = "log_format";
     pairs[n++] = c->log_json ? "json" : "text";
+    pairs[n++] = "tls";
+    pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
+    pairs[n++] = "admin_host";
+    pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
+    pairs[n++] = "cors_origins";
+    pairs[n++] = c->cors_origins[0] ? c->cors_origins : "none";
     for (size_t i = 0; i < nnum && used < storage_cap; i++) {
         pairs[n++] = numbers[i].key;
         pairs[n++] = storage + used;

@@ -23,6 +23,7 @@
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 
 #include "app.h"
 #include "buf.h"
+#include "cors.h"
 #include "http_error.h"
 #include "jobs.h"
 #include "log.h"
@@ -40,12 +42,22 @@
 #include "query.h"
 #include "routes.h"
 #include "solve.h"
+#include "tls.h"
+
+/* What a libmicrohttpd daemon's callbacks are given: the front and which
+ * of its listeners the daemon is. */
+typedef struct listener {
+    gj_http *http;
+    bool admin;
+} listener;
 
 struct gj_http {
     struct MHD_Daemon *daemon;
+    struct MHD_Daemon *admin; /* --admin-address, or NULL */
+    listener public_side, admin_side;
     gj_app *app;
     const gj_config *cfg;
-    unsigned port;
+    unsigned port, admin_port;
     uint64_t id_base;
     atomic_ulong next_id;
 };
@@ -56,6 +68,7 @@ typedef struct request {
     gj_http *http;
     struct MHD_Connection *conn;
     tracked *track; /* the connection's deadline (conntrack.h) */
+    bool preflight; /* an OPTIONS answered with the route's CORS headers */
     req_state state;
     route_match match;
     media_kind input, output;
@@ -109,6 +122,17 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
     }
 }
 
+/* The CORS headers (cors.h) of the answer to req, under --cors-origins. */
+static void add_cors_headers(const request *req, struct MHD_Response *resp)
+{
+    cors_header hs[CORS_MAX_HEADERS];
+    const char *origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin");
+    size_t n = cors_headers(req->http->cfg->cors_origins, origin,
+                            req->preflight ? req->match.row->allow : NULL, hs);
+    for (size_t i = 0; i < n; i++)
+        MHD_add_response_header(resp, hs[i].name, hs[i].value);
+}
+
 /* Queue the answer with the headers every answer carries and those its
  * route or status adds; the body is freed unless it is static. */
 static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
@@ -121,15 +145,17 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
             free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (type != NULL) /* NULL: no body, no type (a preflight's 204) */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(resp, "X-Request-Id", req->id);
     if (req->timing[0] != '\0')
         MHD_add_response_header(resp, "Server-Timing", req->timing);
     const route_row *row = req->match.row;
     if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
         MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
+    if ((status == MHD_HTTP_METHOD_NOT_ALLOWED || req->preflight) && row != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
+    add_cors_headers(req, resp);
     const char *retry = http_error_retry_after(status);
     if (retry != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
@@ -465,9 +491,10 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 /* The request on_uri began (NULL: none) filled for this call's method and
  * URL, routed, with its id (the client's X-Request-Id when valid); NULL
  * when memory is short. */
-static request *new_request(gj_http *h, struct MHD_Connection *conn, const char *method,
+static request *new_request(const listener *l, struct MHD_Connection *conn, const char *method,
                             const char *url, request *req)
 {
+    gj_http *h = l->http;
     if (req == NULL)
         req = calloc(1, sizeof *req);
     if (req == NULL)
@@ -485,6 +512,7 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
     routes_match(req->method, req->path, &req->match);
+    routes_restrict(&req->match, req->path, l->admin, h->admin != NULL);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =
@@ -524,6 +552,13 @@ static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const cha
  * start reading it. */
 static enum MHD_Result first_call(request *req)
 {
+    /* With --cors-origins, OPTIONS on a route is a preflight, answered
+     * once the request is complete (so the connection stays open): 204 with
+     * Allow, and the CORS headers when the origin is listed.  Without, it
+     * stays a 405 like any other method the route does not take. */
+    if (req->match.error.kind == GJ_BAD_METHOD && strcmp(req->method, "OPTIONS") == 0 &&
+        req->http->cfg->cors_origins[0] != '\0')
+        req->preflight = true;
     /* libmicrohttpd reads the first of several Content-Length headers; a
      * proxy in front may have read another, which is how requests are
      * smuggled.  RFC 9112 6.3: differing lengths are an error. */
@@ -575,6 +610,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
+        if (req->preflight)
+            return send_response(req, MHD_HTTP_NO_CONTENT, NULL, (char *)"", 0, 1);
         return answer_complete(req);
     case ANSWERED:
         return send_answer(req);
@@ -686,23 +723,16 @@ static int resolve(const char *host, long port, struct sockaddr_storage *out, in
     return 0;
 }
 
-gj_http *http_start(gj_app *app, gj_error *e)
+/* Start one libmicrohttpd daemon on host:port for listener l, with the
+ * TLS pair when not NULL; NULL when it cannot start (e says why). */
+static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
+                                       const tls_pair *tls, gj_error *e)
 {
-    const gj_config *cfg = app->cfg;
+    const gj_config *cfg = l->http->cfg;
     struct sockaddr_storage addr;
     int ipv6 = 0;
-    if (resolve(cfg->host, cfg->port, &addr, &ipv6, e) != 0)
+    if (resolve(host, port, &addr, &ipv6, e) != 0)
         return NULL;
-
-    gj_http *h = calloc(1, sizeof *h);
-    if (h == NULL) {
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    h->app = app;
-    h->cfg = cfg;
-    h->id_base = (uint64_t)time(NULL) << 32;
-
     /* poll(), not epoll: libmicrohttpd 0.9.75's epoll loop loses a
      * resumption when a worker resumes a connection right after it was
      * suspended (a tiny solve): a burst of 256 such requests on a fresh
@@ -711,30 +741,97 @@ gj_http *http_start(gj_app *app, gj_error *e)
      * poll() is linear in the open connections, which --max-connections
      * bounds. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
-    h->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
+                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
+    struct MHD_OptionItem tls_options[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? tls->key : NULL},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? tls->cert : NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    /* The admin listener answers probes and scrapes only: one thread. */
+    unsigned threads = l->admin ? 1 : (unsigned)cfg->io_threads;
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, on_request, l, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, h, MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_END);
-    if (h->daemon == NULL) {
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l->http,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, l->http, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
+        tls ? tls_options : tls_options + 2, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
+        MHD_OPTION_END);
+    if (d == NULL && tls != NULL)
+        gj_fail(e, GJ_BAD_INPUT,
+                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: GnuTLS "
+                "refused them (a damaged PEM body, or a key that is not the certificate's), "
+                "or the address cannot be bound",
+                host, port, cfg->tls_cert, cfg->tls_key);
+    else if (d == NULL)
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
-                cfg->host, cfg->port);
+                host, port);
+    return d;
+}
+
+/* The port daemon d is bound to, `asked` when libmicrohttpd cannot say. */
+static unsigned bound_port(struct MHD_Daemon *d, long asked)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : (unsigned)asked;
+}
+
+gj_http *http_start(gj_app *app, gj_error *e)
+{
+    const gj_config *cfg = app->cfg;
+    tls_pair tls = {NULL, NULL};
+    int https = cfg->tls_cert[0] != '\0';
+    if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+        gj_fail(e, GJ_INTERNAL, "--tls-cert: this libmicrohttpd was built without TLS support");
+        return NULL;
+    }
+    if (https && tls_load(cfg->tls_cert, cfg->tls_key, &tls, e) != 0)
+        return NULL;
+
+    gj_http *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        tls_free(&tls);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    h->app = app;
+    h->cfg = cfg;
+    h->id_base = (uint64_t)time(NULL) << 32;
+    h->public_side = (listener){h, false};
+    h->admin_side = (listener){h, true};
+    /* The admin listener is started first: routes_restrict reads whether
+     * there is one from the first request on. */
+    if (cfg->admin_port >= 0) {
+        h->admin = start_daemon(&h->admin_side, cfg->admin_host, cfg->admin_port, NULL, e);
+        if (h->admin == NULL) {
+            tls_free(&tls);
+            free(h);
+            return NULL;
+        }
+        h->admin_port = bound_port(h->admin, cfg->admin_port);
+    }
+    h->daemon = start_daemon(&h->public_side, cfg->host, cfg->port, https ? &tls : NULL, e);
+    tls_free(&tls); /* GnuTLS holds its own copy once the daemon has started */
+    if (h->daemon == NULL) {
+        if (h->admin != NULL)
+            MHD_stop_daemon(h->admin);
         free(h);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    h->port = info ? info->port : (unsigned)cfg->port;
+    h->port = bound_port(h->daemon, cfg->port);
     return h;
 }
 
 unsigned http_port(const gj_http *h)
 {
     return h->port;
+}
+
+unsigned http_admin_port(const gj_http *h)
+{
+    return h->admin != NULL ? h->admin_port : 0;
 }
 
 void http_stop_accepting(gj_http *h)
@@ -760,5 +857,7 @@ void http_stop(gj_http *h)
     if (h == NULL)
         return;
     MHD_stop_daemon(h->daemon);
+    if (h->admin != NULL)
+        MHD_stop_daemon(h->admin);
     free(h);
 }

@@ -15,40 +15,19 @@
 // GJ_BIN overrides the binary, GJ_SCREENSHOTS the screenshot folder
 // (default build/screenshots).  Prints one line per check, then
 // "browser: N passed, M failed"; exits 1 on any failure.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+import { startDaemon } from '../integration/daemon.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const { chromium } = require('playwright-core');
 
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
-const CHROMIUM = process.env.GJ_CHROMIUM || '/usr/bin/chromium';
 const DEADLINE_MS = 110_000;
-
-// Flags that keep Chromium off the network: no background fetches, no
-// component or safe-browsing updates, no sync, no proxy lookup, and every
-// host name but the daemon's address resolving to nothing.
-const CHROMIUM_ARGS = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-default-apps',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--disable-breakpad',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
-  '--metrics-recording-only',
-  '--no-pings',
-  '--no-proxy-server',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  '--disable-dev-shm-usage',
-  ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
-];
 
 /* ---------------------------------------------------------------- checks */
 
@@ -78,24 +57,6 @@ async function check(name, fn) {
 }
 
 /* ---------------------------------------------------------------- daemon */
-
-function startDaemon() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error('the daemon did not say where it listens within 10 s')), 10_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1] });
-      }
-    });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`daemon exited with ${code}`)); });
-  });
-}
 
 let base = '';
 

@@ -94,6 +94,27 @@ static const struct {
     {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
     {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
     {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
+    {"--tls-cert", "", "--tls-cert: the file name must be 1 to 1023 characters"},
+    {"--tls-cert", "cert.pem",
+     "--tls-cert and --tls-key go together: --tls-cert is set but not "
+     "--tls-key"},
+    {"--tls-key", "key.pem",
+     "--tls-cert and --tls-key go together: --tls-key is set but not "
+     "--tls-cert"},
+    {"--admin-address", "127.0.0.1",
+     "--admin-address must be HOST:PORT (or [IPV6]:PORT) with a "
+     "port from 0 to 65535, not '127.0.0.1'"},
+    {"--admin-address", ":9090", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "127.0.0.1:65536", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "127.0.0.1:", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "[::1]x:90", "--admin-address must be HOST:PORT"},
+    {"--cors-origins", "https://a.example/",
+     "--cors-origins: 'https://a.example/' is not an "
+     "origin"},
+    {"--cors-origins", "https://a.example,", "--cors-origins: '' is not an origin"},
+    {"--cors-origins", "https://a.example, https://b.example",
+     "--cors-origins: ' https://b.example' is not an origin"},
+    {"--cors-origins", "*", "--cors-origins: '*' is not an origin"},
 };
 
 START_TEST(test_query_bounds)
@@ -203,6 +224,37 @@ START_TEST(test_sizes)
 }
 END_TEST
 
+/* The TLS files, the admin address and the CORS list: set from the
+ * environment and flags like every option, and off by default. */
+START_TEST(test_edge_options)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_str_eq(c.tls_cert, "");
+    ck_assert_str_eq(c.tls_key, "");
+    ck_assert_int_eq(c.admin_port, -1);
+    ck_assert_str_eq(c.cors_origins, "");
+
+    const char *env[] = {"GAMEJUDGE_TLS_CERT",     "/etc/gj/cert.pem",        "GAMEJUDGE_TLS_KEY",
+                         "/etc/gj/key.pem",        "GAMEJUDGE_ADMIN_ADDRESS", "0.0.0.0:9090",
+                         "GAMEJUDGE_CORS_ORIGINS", "https://a.example",       NULL};
+    const char *args[] = {"--cors-origins", "https://puzzles.example,http://127.0.0.1:3000",
+                          "--admin-address=[::1]:0", NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_str_eq(c.tls_cert, "/etc/gj/cert.pem");
+    ck_assert_str_eq(c.tls_key, "/etc/gj/key.pem");
+    ck_assert_str_eq(c.admin_host, "::1"); /* the flag wins over the variable */
+    ck_assert_int_eq(c.admin_port, 0);
+    ck_assert_str_eq(c.cors_origins, "https://puzzles.example,http://127.0.0.1:3000");
+
+    const char *v4[] = {"--admin-address", "10.0.0.7:9090", NULL};
+    ck_assert_int_eq(load(&c, NULL, v4, &e), 0);
+    ck_assert_str_eq(c.admin_host, "10.0.0.7");
+    ck_assert_int_eq(c.admin_port, 9090);
+}
+END_TEST
+
 /* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *config_suite(void)
 {
@@ -211,6 +263,7 @@ static Suite *config_suite(void)
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
         {"config", test_query_bounds},
+        {"config", test_edge_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
