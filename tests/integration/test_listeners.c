@@ -361,7 +361,7 @@ START_TEST(test_cors_headers)
     ck_assert(has(&r, "Access-Control-Max-Age", "600"));
     ck_assert(has(&r, "Allow", "GET, HEAD, POST"));
     ck_assert(has(&r, "Vary", "Origin"));
-    ck_assert(!has(&r, "Content-Type", NULL)); /* no body, no type */
+    ck_assert(!has(&r, "Content-Type", NULL));  /* no body, no type */
     ck_assert(!has(&r, "Connection", "close")); /* the connection is kept */
     http_reply_free(&r);
 

@@ -262,8 +262,7 @@ static Suite *config_suite(void)
         {"config", test_defaults},          {"config", test_env_then_flags},
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
-        {"config", test_query_bounds},
-        {"config", test_edge_options},
+        {"config", test_query_bounds},      {"config", test_edge_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
