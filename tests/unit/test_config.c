@@ -45,6 +45,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.log_json, 0);
     ck_assert_int_eq(c.judge_max_cases, 1000);
     ck_assert_int_eq(c.judge_max_bytes, 16L << 20);
+    ck_assert_int_eq(c.max_query, 8L << 10);
+    ck_assert_int_eq(c.cache_max_age, 86400);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -103,6 +105,9 @@ static const struct {
     {"--limit", "grid-walk", "--limit: 'grid-walk' is not GAME.NAME=VALUE"},
     {"--grace", "3601", "--grace must be an integer from 0 to 3600, not '3601'"},
     {"--log-format", "xml", "--log-format must be 'text' or 'json', not 'xml'"},
+    {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
+    {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
+    {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
     {"--tls-cert", "", "--tls-cert: the file name must be 1 to 1023 characters"},
     {"--tls-cert", "cert.pem",
      "--tls-cert and --tls-key go together: --tls-cert is set but not "
@@ -128,6 +133,23 @@ static const struct {
     {"--judge-max-bytes", "0",
      "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
 };
+
+START_TEST(test_query_bounds)
+{
+    gj_config c;
+    gj_error e;
+    /* --max-query may grow with --connection-memory, in either order. */
+    const char *args[] = {"--max-query", "64K", "--connection-memory", "128K", "--cache-max-age",
+                          "0",           NULL};
+    ck_assert_int_eq(load(&c, NULL, args, &e), 0);
+    ck_assert_int_eq(c.max_query, 64L << 10);
+    ck_assert_int_eq(c.cache_max_age, 0);
+    const char *env[] = {"GAMEJUDGE_MAX_QUERY", "16K", "GAMEJUDGE_CACHE_MAX_AGE", "60", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), 0);
+    ck_assert_int_eq(c.max_query, 16L << 10);
+    ck_assert_int_eq(c.cache_max_age, 60);
+}
+END_TEST
 
 START_TEST(test_bad_values)
 {
@@ -257,7 +279,7 @@ static Suite *config_suite(void)
         {"config", test_defaults},          {"config", test_env_then_flags},
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
-        {"config", test_edge_options},
+        {"config", test_query_bounds},      {"config", test_edge_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
