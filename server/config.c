@@ -32,6 +32,7 @@ enum {
     OPT_BATCH_MAX_ITEMS,
     OPT_JUDGE_MAX_CASES,
     OPT_JUDGE_MAX_BYTES,
+    OPT_GENERATE_BUDGET_MS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_TLS_CERT,
@@ -74,6 +75,8 @@ static const gj_option options[OPT_COUNT] = {
     [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
                              "a test set's inputs and outputs together, suffix K/M/G allowed "
                              "(default 16M)"},
+    [OPT_GENERATE_BUDGET_MS] = {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
+                                "most milliseconds one POST /generate may search (default 2000)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -120,6 +123,7 @@ void config_defaults(gj_config *c)
     c->admin_port = -1;
     c->judge_max_cases = 1000;
     c->judge_max_bytes = 16L << 20;
+    c->generate_budget_ms = 2000;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -292,6 +296,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
         [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
         [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
+        [OPT_GENERATE_BUDGET_MS] = {1, 600000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -309,6 +314,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
         [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
         [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
+        [OPT_GENERATE_BUDGET_MS] = &c->generate_budget_ms,
     };
 
     if (opt == OPT_HOST) {
@@ -418,7 +424,8 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"batch_max_items", c->batch_max_items},
                    {"admin_port", c->admin_port},
                    {"judge_max_cases", c->judge_max_cases},
-                   {"judge_max_bytes", c->judge_max_bytes}};
+                   {"judge_max_bytes", c->judge_max_bytes},
+                   {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 6) + 1)

@@ -31,6 +31,7 @@ typedef struct gj_config {
     long batch_max_items;                     /* items in one POST /batch */
     long judge_max_cases;                     /* cases in one POST /judge test set */
     long judge_max_bytes;                     /* their inputs and outputs together */
+    long generate_budget_ms;                  /* ceiling on a POST /generate's budget_ms */
     int log_json;                             /* access log as JSON lines instead of text */
     char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
     char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */

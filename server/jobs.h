@@ -98,5 +98,7 @@ void jobs_solve(job *j);
 void jobs_analyze(job *j);
 void jobs_judge(job *j);
 void jobs_batch(job *j);
+/* POST /generate/{game}: a fresh puzzle (server/generate_job.c). */
+void jobs_generate(job *j);
 
 #endif

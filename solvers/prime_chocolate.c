@@ -22,6 +22,7 @@
 
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "grid_row.h"
 #include "analysis.h"
 #include "cancel.h"
@@ -416,4 +417,6 @@ const gj_game game_prime_chocolate = {
     .analyze = prime_chocolate_analyze,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
+    .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
+    .generate = prime_chocolate_generate,
 };

@@ -27,6 +27,7 @@
 #include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "reader.h"
@@ -466,4 +467,6 @@ const gj_game game_staircase_chess = {
     .analyze = staircase_chess_analyze,
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
+    .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
+    .generate = staircase_chess_generate,
 };
