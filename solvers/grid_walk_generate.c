@@ -28,8 +28,8 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 {
     knobs *k = out;
     char limit[2][48];
-    k->rows = 4;
-    k->cols = 4;
+    k->rows = gen_cap(4, limits[0]); /* the defaults fit any limits in force */
+    k->cols = gen_cap(4, limits[1]);
     k->density = 0.25;
     snprintf(limit[0], sizeof limit[0], "grid-walk.rows %ld or %d", limits[0], GW_GEN_MAX_SIDE);
     snprintf(limit[1], sizeof limit[1], "grid-walk.cols %ld or %d", limits[1], GW_GEN_MAX_SIDE);

@@ -25,7 +25,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 {
     knobs *k = out;
     char limit[48];
-    k->n = 4;
+    k->n = gen_cap(4, limits[0]); /* the default fits any limit in force */
     k->k = 0;
     snprintf(limit, sizeof limit, "matrix-game.n %ld or %d", limits[0], MG_GEN_MAX_N);
     if (gen_long(req->root, "n", 3, gen_cap(limits[0], MG_GEN_MAX_N), limit, &k->n, e) != 0 ||

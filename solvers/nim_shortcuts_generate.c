@@ -28,7 +28,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 {
     knobs *k = out;
     char limit[56];
-    k->shortcuts = 3;
+    k->shortcuts = gen_cap(3, limits[0]); /* the default fits any limit in force */
     k->range = 8;
     snprintf(limit, sizeof limit, "nim-shortcuts.shortcuts %ld or %d", limits[0],
              NS_GEN_MAX_SHORTCUTS);

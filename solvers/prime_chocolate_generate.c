@@ -62,7 +62,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 {
     knobs *k = out;
     char limit[48];
-    k->n = 4;
+    k->n = gen_cap(4, limits[0]); /* the default fits any limit in force */
     k->eaten = 0.3;
     k->nprimes = 0;
     snprintf(limit, sizeof limit, "prime-chocolate.n %ld or %d", limits[0], PC_GEN_MAX_N);

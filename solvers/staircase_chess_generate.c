@@ -51,8 +51,8 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
     knobs *k = out;
     char limit[3][48];
     bool present;
-    k->rows = 3;
-    k->cols = 3;
+    k->rows = gen_cap(3, limits[0]); /* the defaults fit any limits in force */
+    k->cols = gen_cap(3, limits[1]);
     snprintf(limit[0], sizeof limit[0], "staircase-chess.rows %ld", limits[0]);
     snprintf(limit[1], sizeof limit[1], "staircase-chess.cols %ld", limits[1]);
     if (gen_long(req->root, "rows", 1, gen_cap(limits[0], SC_GEN_MAX_SIDE), limit[0], &k->rows,
@@ -60,7 +60,9 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
         gen_long(req->root, "cols", 1, gen_cap(limits[1], SC_GEN_MAX_SIDE), limit[1], &k->cols,
                  e) != 0)
         return -1;
-    if (k->rows + k->cols > limits[2])
+    if (json_object_get(req->root, "cols") == NULL)
+        k->cols = gen_cap(k->cols, limits[2] - k->rows);
+    if (k->cols < 1 || k->rows + k->cols > limits[2])
         return gj_fail_field(e, "cols",
                              "rows + cols = %ld is over the limit in force, staircase-chess.size "
                              "%ld",
