@@ -39,7 +39,8 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                  e) != 0 ||
         gen_share(req->root, "density", 0, 1, &k->density, e) != 0)
         return -1;
-    req->most_moves = 4; /* the token's neighbours */
+    /* The token's neighbours: up and down need two rows, left and right two columns. */
+    req->most_moves = (k->rows > 1 ? 2 : 0) + (k->cols > 1 ? 2 : 0);
     return 0;
 }
 

@@ -694,8 +694,12 @@ static const struct {
      "{\"seed\":1,\"range\":1,\"shortcuts\":0,\"outcome\":\"win\","
      "\"budget_ms\":20}",
      GJ_UNMET, "outcome", "outcome: no position met outcome \"win\" (missed by "},
-    {&game_grid_walk, "{\"seed\":1,\"rows\":1,\"cols\":1,\"winning_moves\":1,\"budget_ms\":20}",
-     GJ_UNMET, "winning_moves", "winning_moves: no position met winning_moves 1 (missed by "},
+    /* A 2 x 2 token has at most 2 neighbours. */
+    {&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3,\"budget_ms\":20}",
+     GJ_UNMET, "winning_moves", "winning_moves: no position met winning_moves 3 (missed by "},
+    {&game_grid_walk, "{\"rows\":1,\"cols\":2,\"winning_moves\":2}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 2 is impossible here: a position of this size has at most 2 moves, and one "
+     "of them must not win"},
 };
 
 /* Each bad request fails with its kind, field and message. */
