@@ -4,7 +4,8 @@
  * PC_GEN_MAX_N), "eaten" (the share of squares already eaten, 0..1,
  * default 0.3: each square is eaten with that chance) and "primes_used"
  * (primes already chosen, each at most n; giving it makes the position one
- * in play, as does "winning_moves").  RUBY is to move: the opening's
+ * in play, as does "winning_moves"; with 2 used every move has the same
+ * outcome, so a winning_moves above 0 is refused).  RUBY is to move: the opening's
  * outcome is hers; in play the /analyze body leaves to_move at its default,
  * RUBY. */
 #include <stdio.h>
@@ -75,6 +76,12 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
             return -1;
         req->in_play = true;
     }
+    for (long i = 0; i < k->nprimes && req->winning_moves > 0; i++)
+        if (k->primes[i] == 2)
+            return gj_fail_field(e, "winning_moves",
+                                 "%ld is impossible with 2 used: every move then eats an odd "
+                                 "count, so all moves win or all lose",
+                                 req->winning_moves);
     req->most_moves = k->n * k->n; /* one square anywhere, then each prime's squares */
     for (long p = 2; p <= k->n; p++)
         if (is_prime(p))

@@ -675,6 +675,10 @@ static const struct {
      "primes_used[0]: must be between 2 and 5, found 7"},
     {&game_prime_chocolate, "{\"primes_used\":[2,2]}", GJ_BAD_INPUT, "primes_used[1]",
      "primes_used[1]: 2 is listed twice"},
+    {&game_prime_chocolate, "{\"primes_used\":[2],\"winning_moves\":1}", GJ_BAD_INPUT,
+     "winning_moves",
+     "winning_moves: 1 is impossible with 2 used: every move then eats an odd count, so all moves "
+     "win or all lose"},
     {&game_staircase_chess, "{\"rows\":11}", GJ_BAD_INPUT, "rows",
      "rows: 11 is out of range: expected 1..10, the limit in force being staircase-chess.rows "
      "10"},
