@@ -183,7 +183,7 @@ static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, c
     size_t n = 0;
     for (; n < 4; n++)
         keys[n] = common[n];
-    for (size_t k = 0; spec->knobs[k] != NULL && k < GEN_MAX_KNOBS; k++) {
+    for (size_t k = 0; k < GEN_MAX_KNOBS && spec->knobs[k] != NULL; k++) {
         snprintf(own[k], sizeof own[k], "?%s", spec->knobs[k]);
         keys[n++] = own[k];
     }

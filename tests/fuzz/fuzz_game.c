@@ -5,9 +5,10 @@
  * The build compiles this file once per game and mode, with FUZZ_GAME
  * naming the registry symbol (game_grid_walk) and FUZZ_JSON 0 for judge
  * text, 1 for the JSON twin, 2 for an /analyze request, 3 for a /generate
- * request (under a budget ceiling of GENERATE_CEILING_MS, so runs stay cheap).  Each input runs twice: under the
- * default limits, which are what the service runs with, and under small
- * limits, so that inputs near a limit still solve in microseconds.
+ * request (under a budget ceiling of GENERATE_CEILING_MS, so runs stay
+ * cheap).  Each input runs twice: under the default limits, which are what
+ * the service runs with, and under small limits, so that inputs near a
+ * limit still solve in microseconds.
  *
  * Beyond the sanitizers, the target checks the promises a caller relies on:
  * a failure always says why and is never a broken invariant, and a JSON
