@@ -201,6 +201,26 @@ static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, c
     return root;
 }
 
+/* ---- writing candidates ------------------------------------------------ */
+
+int gen_score_word(const json_t *v, const char *win, long long *out)
+{
+    const char *s = json_string_value(v);
+    if (s == NULL)
+        return -1;
+    *out = strcmp(s, win) == 0 ? 1 : -1;
+    return 0;
+}
+
+void gen_put_row(gen_candidate *c, long i, const char *row, size_t n)
+{
+    buf_puts(&c->position, i ? ",\"" : "\"");
+    buf_append(&c->position, row, n);
+    buf_putc(&c->position, '"');
+    buf_append(&c->input, row, n);
+    buf_putc(&c->input, '\n');
+}
+
 /* ---- judging a candidate ---------------------------------------------- */
 
 /* Which of the asked constraints a candidate failed. */

@@ -118,6 +118,13 @@ int gen_pair(const json_t *root, const char *name, long min, long max, long out[
 /* The smaller of a game's limit in force and the generator's own cap. */
 long gen_cap(long limit, long cap);
 
+/* For gen_spec.score: 1 when v is the string `win`, -1 for any other
+ * string; 0, or -1 when v is no string. */
+int gen_score_word(const json_t *v, const char *win, long long *out);
+/* Row i (0-based) of a grid of characters, n of them: `"row"` in the JSON
+ * array (a comma before all but the first) and `row\n` in the judge text. */
+void gen_put_row(gen_candidate *c, long i, const char *row, size_t n);
+
 /* Each game's generate() (game.h), one file each: solvers/<game>_generate.c. */
 #define GAME(ident, url_name)                                                                      \
     int ident##_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);

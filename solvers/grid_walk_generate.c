@@ -98,13 +98,8 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
     buf_put_long(&c->input, k->cols);
     buf_putc(&c->input, '\n');
     buf_puts(&c->position, "{\"grid\":[");
-    for (long i = 0; i < k->rows; i++) {
-        buf_puts(&c->position, i ? ",\"" : "\"");
-        buf_append(&c->position, cells + i * k->cols, (size_t)k->cols);
-        buf_putc(&c->position, '"');
-        buf_append(&c->input, cells + i * k->cols, (size_t)k->cols);
-        buf_putc(&c->input, '\n');
-    }
+    for (long i = 0; i < k->rows; i++)
+        gen_put_row(c, i, cells + i * k->cols, (size_t)k->cols);
     buf_putc(&c->position, ']');
     if (req->in_play) {
         buf_puts(&c->position, ",\"path\":[");
@@ -124,11 +119,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
 /* "verdict": A, who places the token, is the player to move at the opening. */
 static int score(const json_t *answer, long long *out)
 {
-    const char *v = json_string_value(json_object_get(answer, "verdict"));
-    if (v == NULL)
-        return -1;
-    *out = strcmp(v, "WIN") == 0 ? 1 : -1;
-    return 0;
+    return gen_score_word(json_object_get(answer, "verdict"), "WIN", out);
 }
 
 static const gen_spec spec = {

@@ -9,7 +9,6 @@
  * ("winning_moves") is the /analyze body with the start as its heaps. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "games.h"
 #include "generate.h"
@@ -114,11 +113,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
 /* The one query's answer. */
 static int score(const json_t *answer, long long *out)
 {
-    const char *v = json_string_value(json_array_get(json_object_get(answer, "answers"), 0));
-    if (v == NULL)
-        return -1;
-    *out = strcmp(v, "WIN") == 0 ? 1 : -1;
-    return 0;
+    return gen_score_word(json_array_get(json_object_get(answer, "answers"), 0), "WIN", out);
 }
 
 static const gen_spec spec = {

@@ -9,7 +9,6 @@
  * outcome is hers; in play the /analyze body leaves to_move at its default,
  * RUBY. */
 #include <stdio.h>
-#include <string.h>
 
 #include "games.h"
 #include "generate.h"
@@ -100,11 +99,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
         char row[PC_GEN_MAX_N];
         for (long j = 0; j < k->n; j++)
             row[j] = gen_chance(r, k->eaten) ? 'X' : '-';
-        buf_puts(&c->position, i ? ",\"" : "\"");
-        buf_append(&c->position, row, (size_t)k->n);
-        buf_putc(&c->position, '"');
-        buf_append(&c->input, row, (size_t)k->n);
-        buf_putc(&c->input, '\n');
+        gen_put_row(c, i, row, (size_t)k->n);
     }
     buf_putc(&c->position, ']');
     if (req->in_play) {
@@ -123,11 +118,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
 /* RUBY moves first. */
 static int score(const json_t *answer, long long *out)
 {
-    const char *v = json_string_value(json_object_get(answer, "winner"));
-    if (v == NULL)
-        return -1;
-    *out = strcmp(v, "RUBY") == 0 ? 1 : -1;
-    return 0;
+    return gen_score_word(json_object_get(answer, "winner"), "RUBY", out);
 }
 
 static const gen_spec spec = {
