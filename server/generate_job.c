@@ -7,6 +7,7 @@
 #include "generate.h"
 #include "jobs.h"
 
+/* The game's generator on the body, its answer or error into j; done once. */
 void jobs_generate(job *j)
 {
     const gj_game *g = j->game;
