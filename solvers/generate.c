@@ -311,7 +311,7 @@ static int unmet(const gen_request *req, const long misses[NMISS], long tried, g
             break;
     }
     gj_fail(e, GJ_UNMET,
-            "%s: no position met %s within budget_ms %ld (%ld candidate%s tried); try a larger "
+            "%s: no position met %s within budget_ms %ld (%ld candidate%s tried); try another "
             "size, looser constraints or a larger budget",
             field[worst], what, req->budget_ms, tried, tried == 1 ? "" : "s");
     snprintf(e->field, sizeof e->field, "%s", field[worst]);
