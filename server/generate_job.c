@@ -20,7 +20,9 @@ void jobs_generate(job *j)
     memcpy(limits, config_game_limits(j->app->cfg, g), GJ_MAX_LIMITS * sizeof limits[0]);
     limits[GEN_LIMIT_BUDGET] = j->app->cfg->generate_budget_ms;
     unsigned long long start = solve_clock_ns();
+    jobs_watch(j);
     int rc = g->generate(j->body, j->len, limits, &j->answer, &j->error);
+    jobs_unwatch(j);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     if (rc == 0 && j->answer.failed)
         rc = gj_fail_nomem(&j->error);

@@ -357,18 +357,23 @@ static void write_frame(const gen_spec *spec, const gen_request *req, const gen_
 }
 
 /* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
- * -1 with *e (the deadline passed, or the solver refused the position). */
+ * -1 with *e (the deadline passed, or the solver refused the position).
+ * The solve watches a flag with the budget's deadline, or the caller's
+ * (`outer`, may be NULL) when that is sooner; the caller's is bound again
+ * after. */
 static int try_one(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                   const long *limits, unsigned long long deadline, long tried, long misses[NMISS],
-                   gj_buf *out, gj_error *e)
+                   const long *limits, unsigned long long deadline, gj_cancel *outer, long tried,
+                   long misses[NMISS], gj_buf *out, gj_error *e)
 {
     gj_buf answer;
     buf_init(&answer);
     gj_cancel cancel;
+    if (outer != NULL && outer->deadline_ns != 0 && outer->deadline_ns < deadline)
+        deadline = outer->deadline_ns;
     gj_cancel_init(&cancel, deadline);
     gj_cancel_bind(&cancel);
     int rc = answer_of(spec, req, c, limits, &answer, e);
-    gj_cancel_bind(NULL);
+    gj_cancel_bind(outer);
     if (rc != 0 || answer.failed) {
         if (rc == 0)
             gj_fail_nomem(e);
@@ -407,6 +412,9 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
     unsigned long long deadline =
         gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
     gen_rng rng = {(uint64_t)req.seed};
+    /* The caller's flag (the server's job: client gone, request timeout)
+     * stops the search too, as itself rather than as an unmet budget. */
+    gj_cancel *outer = gj_cancel_bound();
     long misses[NMISS] = {0, 0, 0};
     int rc = 0;
     for (long tried = 1;; tried++) {
@@ -418,14 +426,18 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
             if (c.position.failed || c.input.failed)
                 kept = gj_fail_nomem(e);
             else
-                kept = try_one(spec, &req, &c, limits, deadline, tried, misses, out, e);
+                kept = try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, e);
         }
         buf_free(&c.position);
         buf_free(&c.input);
         if (kept != 0) {
             rc = kept == 1 ? 0 : -1;
-            if (kept < 0 && e->kind == GJ_CANCELLED)
+            if (kept < 0 && e->kind == GJ_CANCELLED && gj_cancel_check(e) == 0)
                 rc = unmet(&req, misses, tried, e);
+            break;
+        }
+        if (gj_cancel_check(e) != 0) {
+            rc = -1;
             break;
         }
         if (gj_cancel_now_ns() > deadline) {

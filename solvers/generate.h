@@ -14,10 +14,12 @@
  * Within budget_ms: the loop checks the clock between candidates and binds a
  * gj_cancel with the deadline around each solve, so a large candidate cannot
  * overrun; nothing fitting in time is GJ_UNMET naming the constraint and the
- * count tried.  A position asked for by "winning_moves" also keeps a move
- * that does not win (more moves than winning ones): a forced move is no
- * puzzle.  The same request with the same seed gives the same bytes
- * (when it is met within the budget at all).
+ * count tried.  A flag the caller bound (gj_cancel_bound: the server's job)
+ * is bound again after each solve and checked between candidates, so a
+ * client that went away stops the search as GJ_CANCELLED.  A position asked for by "winning_moves"
+ * also keeps a move that does not win (more moves than winning ones): a forced move is no puzzle.
+ * The same request with the same seed gives the same bytes (when it is met within the budget at
+ * all).
  *
  * generate() (game.h) gets limits[0..GJ_MAX_LIMITS-1], the game's limits in
  * force, and limits[GEN_LIMIT_BUDGET], the ceiling on budget_ms. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
 #include "games.h"
 #include "generate.h"
 #include "grid_walk_oracle.h"
@@ -733,6 +734,25 @@ START_TEST(test_budget_bounds_large_candidates)
 }
 END_TEST
 
+/* The caller's flag stops the search as itself (the client went away),
+ * not as an unmet budget, and is bound again afterwards. */
+START_TEST(test_caller_cancel_wins)
+{
+    gj_cancel outer;
+    gj_cancel_init(&outer, 0);
+    gj_cancel_raise(&outer, GJ_CANCEL_GONE);
+    gj_cancel_bind(&outer);
+    gj_error e;
+    json_t *a = generate(&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3}",
+                         2000, NULL, &e);
+    ck_assert_ptr_eq(gj_cancel_bound(), &outer);
+    gj_cancel_bind(NULL);
+    ck_assert_ptr_null(a);
+    ck_assert_int_eq(e.kind, GJ_CANCELLED);
+    ck_assert_ptr_nonnull(strstr(e.message, "client closed its connection"));
+}
+END_TEST
+
 int main(void)
 {
     size_t n;
@@ -745,10 +765,9 @@ int main(void)
     harness_add_loop(s, "seed", test_seed_echoed, (int)n, 0);
     harness_add_loop(s, "bad", test_bad_requests, (int)(sizeof bad / sizeof bad[0]), 0);
     const harness_case cases[] = {
-        {"prng", test_prng_pinned},
-        {"knobs", test_knobs_shape},
-        {"score", test_score_range_met},
-        {"budget", test_budget_bounds_large_candidates},
+        {"prng", test_prng_pinned},          {"knobs", test_knobs_shape},
+        {"score", test_score_range_met},     {"budget", test_budget_bounds_large_candidates},
+        {"cancel", test_caller_cancel_wins},
     };
     harness_add(s, cases, sizeof cases / sizeof cases[0], 60);
     return harness_main(s);
