@@ -5,7 +5,7 @@
 #   make fuzz-replay             build them and run every committed input once
 #   make tsan                    the integration suite and the daemon under TSan
 #
-# Targets: <game>-text, <game>-json and <game>-analyze for every game of
+# Targets: <game>-text, <game>-json, <game>-analyze and <game>-generate for every game of
 # solvers/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
 # http (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge
 # and /batch) and query (tests/fuzz/fuzz_query.c: the GET forms' query
@@ -21,10 +21,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_GAMES := $(shell sed -n 's/^GAME([a-z_]*, "\(.*\)")$$/\1/p' solvers/games.def)
 # A game target's mode is the last word of its name; the value is fuzz_game.c's FUZZ_JSON.
-FUZZ_MODES := text json analyze
+FUZZ_MODES := text json analyze generate
 FUZZ_MODE_text := 0
 FUZZ_MODE_json := 1
 FUZZ_MODE_analyze := 2
+FUZZ_MODE_generate := 3
 FUZZ_GAME_TARGETS := $(foreach g,$(FUZZ_GAMES),$(addprefix $(g)-,$(FUZZ_MODES)))
 FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http query
 FUZZ_GAME_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_GAME_TARGETS))

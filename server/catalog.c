@@ -43,6 +43,13 @@ char *catalog_render(const gj_config *cfg, size_t *len)
                 entry, "analyze",
                 json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
         }
+        if (entry != NULL && g->generate != NULL && g->example_generate != NULL) {
+            json_t *example = json_loads(g->example_generate, 0, NULL);
+            snprintf(path, sizeof path, "/generate/%s", g->name);
+            json_object_set_new(
+                entry, "generate",
+                json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
+        }
         json_array_append_new(list, entry);
     }
     json_t *root = json_pack("{s:o}", "games", list);

@@ -32,6 +32,7 @@ enum {
     OPT_BATCH_MAX_ITEMS,
     OPT_JUDGE_MAX_CASES,
     OPT_JUDGE_MAX_BYTES,
+    OPT_GENERATE_BUDGET_MS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_TLS_CERT,
@@ -76,6 +77,8 @@ static const gj_option options[OPT_COUNT] = {
     [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
                              "a test set's inputs and outputs together, suffix K/M/G allowed "
                              "(default 16M)"},
+    [OPT_GENERATE_BUDGET_MS] = {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
+                                "most milliseconds one POST /generate may search (default 2000)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -130,6 +133,7 @@ void config_defaults(gj_config *c)
     c->judge_max_bytes = 16L << 20;
     c->max_query = 8L << 10;
     c->cache_max_age = 86400;
+    c->generate_budget_ms = 2000;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -304,6 +308,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
         [OPT_MAX_QUERY] = {256, 8L << 20, 1},
         [OPT_CACHE_MAX_AGE] = {0, 31536000, 0},
+        [OPT_GENERATE_BUDGET_MS] = {1, 600000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -323,6 +328,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
         [OPT_MAX_QUERY] = &c->max_query,
         [OPT_CACHE_MAX_AGE] = &c->cache_max_age,
+        [OPT_GENERATE_BUDGET_MS] = &c->generate_budget_ms,
     };
 
     if (opt == OPT_HOST) {
@@ -443,7 +449,8 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"judge_max_cases", c->judge_max_cases},
                    {"judge_max_bytes", c->judge_max_bytes},
                    {"max_query", c->max_query},
-                   {"cache_max_age", c->cache_max_age}};
+                   {"cache_max_age", c->cache_max_age},
+                   {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 6) + 1)

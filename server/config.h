@@ -33,6 +33,7 @@ typedef struct gj_config {
     long judge_max_bytes;                     /* their inputs and outputs together */
     long max_query;                           /* bytes of a GET solve's or analysis's query */
     long cache_max_age;                       /* seconds in a GET answer's Cache-Control */
+    long generate_budget_ms;                  /* ceiling on a POST /generate's budget_ms */
     int log_json;                             /* access log as JSON lines instead of text */
     char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
     char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */

@@ -57,6 +57,12 @@ static void watch(job *j)
     conntrack_watch(j->app->tracker, j->peer, &j->cancel);
 }
 
+/* For handlers in other files (generate_job.c): watch(j). */
+void jobs_watch(job *j)
+{
+    watch(j);
+}
+
 /* The solve is over: unbind and unwatch (before done() may free the job),
  * and count a stop. */
 static void unwatch(job *j)
@@ -99,6 +105,12 @@ void jobs_release(job *j)
     if (j->pos != NULL)
         j->game->free_position(j->pos);
     j->pos = NULL;
+}
+
+/* For handlers in other files (generate_job.c): unwatch(j). */
+void jobs_unwatch(job *j)
+{
+    unwatch(j);
 }
 
 void jobs_solve(job *j)

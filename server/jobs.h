@@ -103,5 +103,12 @@ void jobs_solve(job *j);
 void jobs_analyze(job *j);
 void jobs_judge(job *j);
 void jobs_batch(job *j);
+/* POST /generate/{game}: a fresh puzzle (server/generate_job.c). */
+void jobs_generate(job *j);
+/* Around a handler's solving, for handlers outside jobs.c: bind the job's
+ * cancel flag to this thread and let the tracker raise it when the client
+ * goes; then unbind it and count a stop. */
+void jobs_watch(job *j);
+void jobs_unwatch(job *j);
 
 #endif

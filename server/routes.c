@@ -36,6 +36,12 @@ static const route_row table[] = {
      .lane = LANE_POOL,
      .handler = jobs_judge,
      .doc = "a submitted output checked against the right one"},
+    {.path = "/generate/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = jobs_generate,
+     .doc = "a fresh position with the outcome asked for, and its answer"},
     {.path = "/batch",
      .allow = "POST",
      .lane = LANE_POOL,
@@ -122,7 +128,8 @@ void routes_match(const char *method, const char *path, route_match *m)
     if (m->row == NULL) {
         gj_fail(&m->error, GJ_NOT_FOUND,
                 "no such path: %s (try GET / for the playground, POST /solve/<game>, "
-                "POST /analyze/<game>, POST /judge/<game>, POST /batch, GET /games, "
+                "POST /analyze/<game>, POST /judge/<game>, POST /generate/<game>, POST /batch, GET "
+                "/games, "
                 "GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
                 path);
         return;

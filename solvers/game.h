@@ -74,6 +74,13 @@ typedef struct gj_game {
      * answer under a current tag.  A change that only makes it faster
      * keeps it. */
     const char *version;
+    /* Generate a fresh position with the properties the JSON request asks
+     * for and write the whole answer object (generate.h says both shapes;
+     * limits has GEN_NLIMITS entries: the game's, then the budget ceiling
+     * in ms): 0, or -1 with *e filled (GJ_UNMET when nothing fitting was
+     * found in the budget). */
+    int (*generate)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    const char *example_generate; /* a JSON request for generate() */
 } gj_game;
 
 /* The answer format's version, in every ETag beside the game's: bump it when

@@ -30,6 +30,7 @@
 #include "analysis.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "grid_row.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
@@ -679,4 +680,6 @@ const gj_game game_grid_walk = {
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
     .version = "1",
+    .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
+    .generate = grid_walk_generate,
 };

@@ -39,6 +39,7 @@
 #include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "matrix_game_core.h"
@@ -442,4 +443,6 @@ const gj_game game_matrix_game = {
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
     .version = "1",
+    .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
+    .generate = matrix_game_generate,
 };

@@ -40,6 +40,7 @@
 #include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "nim_shortcuts_core.h"
@@ -706,4 +707,6 @@ const gj_game game_nim_shortcuts = {
     .example_analyze = "{\"shortcuts\": [[3,0],[0,1]], \"heaps\": [2, 5], \"to_move\": \"first\", "
                        "\"max_moves\": 100}",
     .version = "1",
+    .example_generate = "{\"seed\": 42, \"shortcuts\": 4, \"range\": 10, \"winning_moves\": 1}",
+    .generate = nim_shortcuts_generate,
 };

@@ -22,6 +22,7 @@
 
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "grid_row.h"
 #include "analysis.h"
 #include "cancel.h"
@@ -417,4 +418,6 @@ const gj_game game_prime_chocolate = {
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
     .version = "1",
+    .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
+    .generate = prime_chocolate_generate,
 };

@@ -27,6 +27,7 @@
 #include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "reader.h"
@@ -467,4 +468,6 @@ const gj_game game_staircase_chess = {
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
     .version = "1",
+    .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
+    .generate = staircase_chess_generate,
 };

@@ -47,6 +47,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.judge_max_bytes, 16L << 20);
     ck_assert_int_eq(c.max_query, 8L << 10);
     ck_assert_int_eq(c.cache_max_age, 86400);
+    ck_assert_int_eq(c.generate_budget_ms, 2000);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -132,6 +133,8 @@ static const struct {
     {"--judge-max-cases", "0", "--judge-max-cases must be an integer from 1 to 100000, not '0'"},
     {"--judge-max-bytes", "0",
      "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
+    {"--generate-budget-ms", "0",
+     "--generate-budget-ms must be an integer from 1 to 600000, not '0'"},
 };
 
 START_TEST(test_query_bounds)
