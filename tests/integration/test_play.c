@@ -95,8 +95,8 @@ static json_t *analyze(const play_game *g, const void *state)
 /* The engine's move at `level` with `seed` (POST /move), checked to echo both. */
 static json_t *engine_move(const play_game *g, const void *state, int level, long seed)
 {
-    char *body = request_with(g, state, json_pack("{s:i, s:I}", "level", level, "seed",
-                                                  (json_int_t)seed));
+    char *body =
+        request_with(g, state, json_pack("{s:i, s:I}", "level", level, "seed", (json_int_t)seed));
     json_t *answer = post(g, "move", body);
     ck_assert_int_eq(json_integer_value(json_object_get(answer, "level")), level);
     ck_assert_int_eq(json_integer_value(json_object_get(answer, "seed")), seed);
@@ -132,8 +132,8 @@ static void engine_turn(const play_game *g, void *state, unsigned seed, int ply)
     json_t *best = engine_move(g, state, ENGINE_TOP, (long)seed * 1000 + ply);
     ck_assert_msg(json_equal(json_object_get(best, "move"),
                              json_object_get(json_array_get(moves, 0), "move")),
-                  "%s seed %u ply %d: /move at the top level is not the first listed move",
-                  g->name, seed, ply);
+                  "%s seed %u ply %d: /move at the top level is not the first listed move", g->name,
+                  seed, ply);
     long gain = g->apply(state, json_object_get(best, "move"));
     json_decref(best);
     ck_assert_msg(gain >= 0, "%s seed %u ply %d: the engine's move is illegal", g->name, seed, ply);
@@ -223,16 +223,16 @@ static void walk_line(const play_game *g, unsigned seed)
         long value = g->oracle_value(state);
         if (g->scored) {
             ck_assert_msg(json_integer_value(json_object_get(entry, "score")) == value,
-                          "%s seed %u: line[%zu] scores other than the oracle's %ld", g->name,
-                          seed, i, value);
+                          "%s seed %u: line[%zu] scores other than the oracle's %ld", g->name, seed,
+                          i, value);
         } else {
             const char *o = json_string_value(json_object_get(entry, "outcome"));
             ck_assert_msg(o && strcmp(o, value ? "win" : "lose") == 0,
                           "%s seed %u: line[%zu] says %s, the oracle %ld", g->name, seed, i, o,
                           value);
             ck_assert_msg(previous != 1 || value == 0,
-                          "%s seed %u: line[%zu] follows a winning move but is not lost",
-                          g->name, seed, i);
+                          "%s seed %u: line[%zu] follows a winning move but is not lost", g->name,
+                          seed, i);
         }
         long gain = g->apply(state, json_object_get(entry, "move"));
         ck_assert_msg(gain >= 0, "%s seed %u: line[%zu] is illegal", g->name, seed, i);
@@ -298,8 +298,8 @@ static int match(const play_game *g, unsigned seed, const int level[2])
     for (; ply < MAX_PLIES && !g->over(state); ply++) {
         json_t *m = engine_move(g, state, level[ply % 2], (long)seed * 1009 + ply);
         long gain = g->apply(state, json_object_get(m, "move"));
-        ck_assert_msg(gain >= 0, "%s seed %u ply %d: /move played an illegal move", g->name,
-                      seed, ply);
+        ck_assert_msg(gain >= 0, "%s seed %u ply %d: /move played an illegal move", g->name, seed,
+                      ply);
         margin += ply % 2 == 0 ? gain : -gain;
         json_decref(m);
     }
