@@ -56,13 +56,17 @@ static int repeats(line_state *s, const json_t *after, long *from)
 }
 
 /* One step: the best move of `req`'s position into the line, then played
- * on req.  1 when the line goes on, 0 when it ended, -1 with *e. */
-static int step(const gj_game *g, json_t *req, long max_line, const long *limits, line_state *s,
-                gj_error *e)
+ * on req; `answer` is the position's analysis when known (taken), NULL to
+ * run it.  1 when the line goes on, 0 when it ended, -1 with *e. */
+static int step(const gj_game *g, json_t *req, json_t *answer, long max_line, const long *limits,
+                line_state *s, gj_error *e)
 {
-    if (gj_cancel_check(e) != 0)
+    if (gj_cancel_check(e) != 0) {
+        json_decref(answer);
         return -1;
-    json_t *answer = analysis_call(g, req, 1, limits, e);
+    }
+    if (answer == NULL)
+        answer = analysis_call(g, req, 1, limits, e);
     if (answer == NULL)
         return -1;
     const json_t *best = json_array_get(json_object_get(answer, "moves"), 0);
@@ -92,13 +96,14 @@ static int step(const gj_game *g, json_t *req, long max_line, const long *limits
     return rc;
 }
 
-/* The line from req's position (req is changed) into s: 0, or -1 with *e. */
-static int walk(const gj_game *g, json_t *req, long max_line, const long *limits, line_state *s,
-                gj_error *e)
+/* The line from req's position (req is changed) into s, starting from
+ * `first`, the position's analysis already made (taken): 0, or -1 with *e. */
+static int walk(const gj_game *g, json_t *req, json_t *first, long max_line, const long *limits,
+                line_state *s, gj_error *e)
 {
-    int rc;
-    while ((rc = step(g, req, max_line, limits, s, e)) == 1)
-        ;
+    int rc = step(g, req, first, max_line, limits, s, e);
+    while (rc == 1)
+        rc = step(g, req, NULL, max_line, limits, s, e);
     if (rc == 0 && s->entries.failed)
         return gj_fail_nomem(e);
     return rc;
@@ -134,11 +139,17 @@ static int analyze_with_line(const gj_game *g, json_t *root, const line_request 
         return rc;
     if (g->play_move == NULL)
         return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
+    /* The analysis just written starts the line: its moves[0] is the best. */
+    json_t *first = json_loadb(out->data, out->len, 0, NULL);
     line_state s = {.cycle_from = -1, .seen = json_array()};
     buf_init(&s.entries);
-    rc = s.seen == NULL ? gj_fail_nomem(e) : walk(g, root, q->max_line, limits, &s, e);
-    if (rc == 0 && (out->len == 0 || out->data[out->len - 1] != '}'))
-        rc = gj_fail(e, GJ_INTERNAL, "%s: the analysis is not one object", g->name);
+    if (!json_is_object(first) || s.seen == NULL) {
+        json_decref(first);
+        rc = out->failed ? gj_fail_nomem(e)
+                         : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
+    } else {
+        rc = walk(g, root, first, q->max_line, limits, &s, e);
+    }
     if (rc == 0)
         append_line(out, &s);
     buf_free(&s.entries);
