@@ -22,6 +22,8 @@
  *   3  a club player: the same with W3(16) = 1/6;
  *   4  a strong player: W4(16) = 1/30;
  *   5  perfect play: moves[0], the best move under the ranking policy.
+ * With one winning move among 4, levels 2, 3 and 4 miss it 50%, 25% and
+ * 6% of the time; among 10, 69%, 42% and 13%; among 100, 86%, 68% and 30%.
  * So a mistake costs more the worse it is, comes more often where there
  * are more moves to go wrong with (each wrong move adds its weight), and
  * falls on the moves ranked near the top, the ones that look good: a
