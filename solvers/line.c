@@ -21,8 +21,17 @@ typedef struct line_state {
     json_t *seen;    /* repeating games: the position after each move */
 } line_state;
 
-/* Read and remove "line" and "max_line" from root into *q: 0, or -1 with *e. */
-static int take_options(json_t *root, line_request *q, gj_error *e)
+/* The most moves a line may have on a request of len bytes: each move
+ * re-reads the whole position, so LINE_WORK_BYTES bounds the work. */
+static long line_bound(size_t len)
+{
+    size_t moves = LINE_WORK_BYTES / (len > 0 ? len : 1);
+    return moves < 1 ? 1 : moves > LINE_MAX_LIMIT ? LINE_MAX_LIMIT : (long)moves;
+}
+
+/* Read and remove "line" and "max_line" from root (a request of len
+ * bytes) into *q: 0, or -1 with *e. */
+static int take_options(json_t *root, size_t len, line_request *q, gj_error *e)
 {
     const json_t *line = json_object_get(root, "line");
     const json_t *max = json_object_get(root, "max_line");
@@ -36,6 +45,16 @@ static int take_options(json_t *root, line_request *q, gj_error *e)
             return -1;
         if (!q->want)
             return gj_fail_field(e, "max_line", "bounds the line: it needs \"line\": true");
+        if (q->max_line > line_bound(len)) {
+            gj_fail_field(e, "max_line",
+                          "%ld moves on a position of %zu bytes exceed the line's work bound "
+                          "(each move re-reads the position, %d MiB in all): at most %ld here",
+                          q->max_line, len, LINE_WORK_BYTES >> 20, line_bound(len));
+            e->kind = GJ_UNMET;
+            return -1;
+        }
+    } else if (q->max_line > line_bound(len)) {
+        q->max_line = line_bound(len); /* the default, not the caller's: line_truncated tells */
     }
     json_object_del(root, "line");
     json_object_del(root, "max_line");
@@ -172,7 +191,7 @@ int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limi
     if (root == NULL)
         return -1;
     line_request q;
-    int rc = take_options(root, &q, e);
+    int rc = take_options(root, len, &q, e);
     if (rc == 0)
         rc = analyze_with_line(g, root, &q, limits, out, e);
     json_decref(root);

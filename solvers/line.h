@@ -12,7 +12,10 @@
  * previous ones lead to.  The line ends where the game ends (a position
  * with no legal move) or after "max_line" moves (1..LINE_MAX_LIMIT, default
  * LINE_MAX_DEFAULT); "line_truncated" is true when it stopped at max_line
- * with moves still to play.  A game whose positions repeat (matrix-game,
+ * with moves still to play.  Each move re-reads the whole position, so a
+ * line re-reads at most LINE_WORK_BYTES: on a position of len bytes
+ * max_line may be at most LINE_WORK_BYTES / len (422 past it, naming the
+ * bound), and the default shrinks to it.  A game whose positions repeat (matrix-game,
  * which never ends) stops at the first move that leads to a position the
  * line has already reached: "line_cycle" is then true and
  * "line_cycle_start" is the index of the first move of the cycle, so
@@ -34,6 +37,7 @@
 
 #define LINE_MAX_DEFAULT 100
 #define LINE_MAX_LIMIT   10000
+#define LINE_WORK_BYTES  (64 << 20)
 
 /* The analysis of the request (analysis.h), with the line when asked for:
  * 0, or -1 with *e filled. */

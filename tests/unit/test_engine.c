@@ -8,6 +8,7 @@
  * mostly on the moves ranked near the top. */
 #include <check.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,36 @@ START_TEST(test_line_options)
 }
 END_TEST
 
+/* A nim-shortcuts request of about 900 KB (60000 shortcuts far from the
+ * heaps) with `extra` members, malloc'd. */
+static char *big_request(const char *extra)
+{
+    size_t cap = 60000 * 24 + 256, len = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    len += (size_t)snprintf(b, cap, "{\"shortcuts\": [");
+    for (int i = 0; i < 60000; i++)
+        len += (size_t)snprintf(b + len, cap - len, "%s[%d, %d]", i ? ", " : "", 1000 + i, 7);
+    snprintf(b + len, cap - len, "], \"heaps\": [2, 3], \"line\": true%s}", extra);
+    return b;
+}
+
+START_TEST(test_line_work_bound)
+{
+    /* 64 MiB over ~900 KB: about 70 moves.  Asking for 100 is refused and
+     * names the bound; the default shrinks to it and the line still ends. */
+    char *body = big_request(", \"max_line\": 100");
+    gj_error e = line_error(&game_nim_shortcuts, body);
+    ck_assert_int_eq(e.kind, GJ_UNMET);
+    ck_assert_str_eq(e.field, "max_line");
+    ck_assert_ptr_nonnull(strstr(e.message, "at most"));
+    free(body);
+    body = big_request("");
+    ck_assert_int_eq(line_error(&game_nim_shortcuts, body).kind, GJ_OK);
+    free(body);
+}
+END_TEST
+
 int main(void)
 {
     const harness_case cases[] = {
@@ -164,6 +195,7 @@ int main(void)
         {"levels", test_same_seed_same_move},
         {"move", test_move_echoes_and_defaults_the_seed},
         {"line", test_line_options},
+        {"line", test_line_work_bound},
     };
     return harness_main(harness_suite("engine", cases, sizeof cases / sizeof cases[0], 60));
 }
