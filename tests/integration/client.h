@@ -23,6 +23,10 @@ typedef struct http_call {
 } http_call;
 
 http_reply http_do(const http_call *c);
+
+/* From now on, https calls trust the CA certificate in PEM file `path`
+ * (NULL: the system's CAs again). */
+void http_trust(const char *path);
 void http_reply_free(http_reply *r);
 
 /* A header's value from the raw block (case-insensitive), malloc'd, or NULL. */

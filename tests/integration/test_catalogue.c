@@ -594,7 +594,9 @@ END_TEST
 /* The one daemon every case is sent to. */
 static void start_server(void)
 {
-    const char *flags[] = {"--limit", LIMITS, "--max-body", "4M", NULL};
+    const char *flags[] = {
+        "--limit",           LIMITS, "--max-body", "4M", "--judge-max-cases", "3",
+        "--judge-max-bytes", "256",  NULL};
     daemon_start(&server, flags);
 }
 
