@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include "config.h"
+#include "engine.h"
 #include "games.h"
 #include "http_error.h"
 #include "json_in.h"
 #include "json_out.h"
 #include "judge.h"
+#include "line.h"
 
 /* The job failed with j->error: drop any partial answer. */
 static void fail(job *j)
@@ -159,11 +161,39 @@ void jobs_analyze(job *j)
     }
     unsigned long long start = solve_clock_ns();
     watch(j);
-    int rc = g->analyze(j->body, j->len, job_limits(j, g), &j->answer, &j->error);
+    int rc = line_analyze(g, j->body, j->len, job_limits(j, g), &j->answer, &j->error);
     unwatch(j);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
+    finish(j, rc);
+}
+
+/* A seed for a move request without one: the clock mixed with a counter,
+ * so two requests in the same nanosecond still differ; echoed to the
+ * caller, who can replay the move with it. */
+static uint64_t fresh_seed(void)
+{
+    static atomic_ullong count;
+    uint64_t x = solve_clock_ns() ^ (atomic_fetch_add(&count, 1) * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 29;
+    return x & (uint64_t)ENGINE_SEED_MAX;
+}
+
+void jobs_move(job *j)
+{
+    const gj_game *g = j->game;
+    if (g->analyze == NULL) {
+        finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no engine", g->name));
+        return;
+    }
+    unsigned long long start = solve_clock_ns();
+    watch(j);
+    int rc = engine_move(g, j->body, j->len, job_limits(j, g), fresh_seed(), &j->answer, &j->error);
+    unwatch(j);
+    j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
+    if (rc != 0 && j->error.kind == GJ_OK)
+        gj_fail(&j->error, GJ_INTERNAL, "%s: the engine failed without saying why", g->name);
     finish(j, rc);
 }
 

@@ -18,7 +18,9 @@
  *
  * The handlers of the POST routes live here:
  *   jobs_solve    the game's parse -> solve -> write, through the result cache
- *   jobs_analyze  the game's analyze() on a mid-play position (JSON)
+ *   jobs_analyze  the game's analyze() on a mid-play position (JSON), with
+ *                 its perfect-play line when asked (line.h)
+ *   jobs_move     the engine's move at a level (engine.h)
  *   jobs_judge    solve the judge input, compare the submitted output (judge.h);
  *                 a test set ("cases") is spread over the pool as a batch is
  *   jobs_batch    every item (a position, or a submission to judge) spread
@@ -101,6 +103,7 @@ void jobs_start(job *j, job_handler handler);
 
 void jobs_solve(job *j);
 void jobs_analyze(job *j);
+void jobs_move(job *j);
 void jobs_judge(job *j);
 void jobs_batch(job *j);
 /* POST /generate/{game}: a fresh puzzle (server/generate_job.c). */

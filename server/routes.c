@@ -28,8 +28,14 @@ static const route_row table[] = {
      .allow = "GET, HEAD, POST",
      .lane = LANE_POOL,
      .handler = jobs_analyze,
-     .doc = "every legal move of a position in play, best first",
+     .doc = "every legal move of a position in play, best first, and its perfect-play line",
      .query = QUERY_ANALYZE},
+    {.path = "/move/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = jobs_move,
+     .doc = "the engine's move in a position in play, at a level from random to perfect"},
     {.path = "/judge/",
      .per_game = true,
      .allow = "POST",
@@ -128,9 +134,9 @@ void routes_match(const char *method, const char *path, route_match *m)
     if (m->row == NULL) {
         gj_fail(&m->error, GJ_NOT_FOUND,
                 "no such path: %s (try GET / for the playground, POST /solve/<game>, "
-                "POST /analyze/<game>, POST /judge/<game>, POST /generate/<game>, POST /batch, GET "
-                "/games, "
-                "GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
+                "POST /analyze/<game>, POST /move/<game>, POST /judge/<game>, "
+                "POST /generate/<game>, POST /batch, GET /games, GET /healthz, GET /readyz, "
+                "GET /metrics, GET /openapi.yaml or GET /docs)",
                 path);
         return;
     }

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "error.h"
 
@@ -81,6 +83,15 @@ typedef struct gj_game {
      * found in the budget). */
     int (*generate)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
     const char *example_generate; /* a JSON request for generate() */
+    /* Play one move on an analyze() request: change `req` (the request's
+     * JSON object, without the line and engine members) in place so that it
+     * describes the position `entry` (one element of the answer's "moves")
+     * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
+     * engine's tests walk the game with it. */
+    int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
+    /* 1 when the game never ends and its positions repeat (matrix-game):
+     * its line stops at the first position seen twice. */
+    int play_repeats;
 } gj_game;
 
 /* The answer format's version, in every ETag beside the game's: bump it when

@@ -682,4 +682,5 @@ const gj_game game_grid_walk = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
     .generate = grid_walk_generate,
+    .play_move = grid_walk_play_move,
 };

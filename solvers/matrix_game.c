@@ -445,4 +445,6 @@ const gj_game game_matrix_game = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = matrix_game_generate,
+    .play_move = matrix_game_play_move,
+    .play_repeats = 1,
 };

@@ -420,4 +420,5 @@ const gj_game game_prime_chocolate = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = prime_chocolate_generate,
+    .play_move = prime_chocolate_play_move,
 };

@@ -470,4 +470,5 @@ const gj_game game_staircase_chess = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
     .generate = staircase_chess_generate,
+    .play_move = staircase_chess_play_move,
 };

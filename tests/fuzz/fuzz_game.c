@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "games.h"
 #include "generate.h"
+#include "line.h"
 
 #ifndef FUZZ_GAME
 #error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1|2|3"
@@ -105,6 +107,38 @@ static void generate(const gj_game *g, const long *limits, const char *in, size_
         json_integer_value(json_object_get(root, "candidates")) < 1)
         abort();
     json_decref(root);
+/* Through the line wrapper: the frame again, and a line no longer than
+ * max_line allows; through the engine: one move with its level. */
+static void line_and_move(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_buf out;
+    json_error_t err;
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (line_analyze(g, in, len, limits, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        const json_t *line = json_object_get(root, "line");
+        if (out.failed || !json_is_object(root) ||
+            (line != NULL && (!json_is_array(line) || json_array_size(line) > LINE_MAX_LIMIT)))
+            abort();
+        json_decref(root);
+    }
+    buf_free(&out);
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (engine_move(g, in, len, limits, 42, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        json_int_t level = json_integer_value(json_object_get(root, "level"));
+        if (out.failed || json_object_get(root, "move") == NULL || level < 1 ||
+            level > ENGINE_LEVELS)
+            abort();
+        json_decref(root);
+    }
     buf_free(&out);
 }
 
@@ -123,6 +157,7 @@ static void run(const gj_game *g, const long *limits, const char *in, size_t len
 {
     if (FUZZ_JSON == 2) {
         analyze(g, limits, in, len);
+        line_and_move(g, limits, in, len);
         return;
     }
     if (FUZZ_JSON == 3) {
