@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
+#include "client_id.h"
 #include "games.h"
 
 enum {
@@ -31,6 +33,12 @@ enum {
     OPT_BATCH_MAX_ITEMS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
+    OPT_MEMORY_BUDGET,
+    OPT_QUOTA_RATE,
+    OPT_QUOTA_BURST,
+    OPT_QUOTA_CLIENTS,
+    OPT_TRUSTED_PROXIES,
+    OPT_API_KEYS,
     OPT_COUNT
 };
 
@@ -66,6 +74,24 @@ static const gj_option options[OPT_COUNT] = {
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+    [OPT_MEMORY_BUDGET] = {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
+                           "memory requests may hold at once, each charged its expected peak "
+                           "(3x a text body, 8x JSON); past it 503; 0 for no bound (default: "
+                           "half the machine's memory or cgroup limit)"},
+    [OPT_QUOTA_RATE] = {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",
+                        "worker milliseconds per second each client may use, past it 429; 0 "
+                        "turns the quotas off (default 0)"},
+    [OPT_QUOTA_BURST] = {"--quota-burst", "GAMEJUDGE_QUOTA_BURST", "MS",
+                         "worker milliseconds a client may use at once (default 10000)"},
+    [OPT_QUOTA_CLIENTS] = {"--quota-clients", "GAMEJUDGE_QUOTA_CLIENTS", "N",
+                           "clients whose budgets are kept; idle full ones are dropped first "
+                           "(default 100000)"},
+    [OPT_TRUSTED_PROXIES] = {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
+                             "addresses or CIDRs (comma-separated) whose X-Forwarded-For names "
+                             "the client (default none)"},
+    [OPT_API_KEYS] = {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
+                      "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key "
+                      "(default none)"},
 };
 
 const gj_option *config_options(size_t *count)
@@ -95,6 +121,9 @@ void config_defaults(gj_config *c)
     c->max_connections_per_ip = 256;
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
+    c->memory_budget = budget_default_bytes();
+    c->quota_burst = 10000;
+    c->quota_clients = 100000;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -230,6 +259,10 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = {0, 65536, 0},
         [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
+        [OPT_MEMORY_BUDGET] = {0, 1L << 40, 1},
+        [OPT_QUOTA_RATE] = {0, 1000000000L, 0},
+        [OPT_QUOTA_BURST] = {1, 1000000000L, 0},
+        [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -245,6 +278,10 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
         [OPT_CACHE_BYTES] = &c->cache_bytes,
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
+        [OPT_MEMORY_BUDGET] = &c->memory_budget,
+        [OPT_QUOTA_RATE] = &c->quota_rate,
+        [OPT_QUOTA_BURST] = &c->quota_burst,
+        [OPT_QUOTA_CLIENTS] = &c->quota_clients,
     };
 
     if (opt == OPT_HOST) {
@@ -256,6 +293,16 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
+    if (opt == OPT_TRUSTED_PROXIES || opt == OPT_API_KEYS) {
+        char *to = opt == OPT_API_KEYS ? c->api_keys : c->trusted_proxies;
+        if (strlen(value) >= sizeof c->api_keys)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
+                           sizeof c->api_keys - 1);
+        if (opt == OPT_TRUSTED_PROXIES && proxies_parse(value, origin, NULL, e) != 0)
+            return -1;
+        snprintf(to, sizeof c->api_keys, "%s", value); /* the key file is read at start */
+        return 0;
+    }
     if (opt == OPT_LOG_FORMAT) {
         if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
             return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
@@ -333,13 +380,21 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections", c->max_connections},
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
-                   {"batch_max_items", c->batch_max_items}};
+                   {"batch_max_items", c->batch_max_items},
+                   {"memory_budget", c->memory_budget},
+                   {"quota_rate", c->quota_rate},
+                   {"quota_burst", c->quota_burst},
+                   {"quota_clients", c->quota_clients}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 3) + 1)
+    if (cap < 2 * (nnum + 5) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
+    pairs[n++] = "trusted_proxies";
+    pairs[n++] = c->trusted_proxies;
+    pairs[n++] = "api_keys";
+    pairs[n++] = c->api_keys; /* the file's path, never its keys */
     pairs[n++] = "log_format";
     pairs[n++] = c->log_json ? "json" : "text";
     for (size_t i = 0; i < nnum && used < storage_cap; i++) {

@@ -29,6 +29,12 @@ typedef struct gj_config {
     long cache_bytes;                         /* result cache budget; 0 = off */
     long batch_max_items;                     /* items in one POST /batch */
     int log_json;                             /* access log as JSON lines instead of text */
+    long memory_budget;                       /* bytes requests may hold at once; 0 = no bound */
+    long quota_rate;                          /* worker ms per second per client; 0 = off */
+    long quota_burst;                         /* worker ms a client's bucket holds */
+    long quota_clients;                       /* clients the quota table keeps */
+    char trusted_proxies[1024];               /* addresses/CIDRs whose X-Forwarded-For counts */
+    char api_keys[1024];                      /* the API keys file, "" for none */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 
