@@ -178,9 +178,18 @@ START_TEST(test_memory_budget_bounds_the_process)
     ck_assert_int_gt(hwm, 0);
     ck_assert_int_le(hwm, (BUDGET_MIB + SLACK_MIB) * 1024L);
 
+    /* Alone, a chunked body is refused once it crosses the budget: as JSON
+     * it is charged 8x, 55 MB, more than the whole 48 MiB. */
+    const char *json[] = {"Content-Type: application/json", NULL};
+    http_call streamed = {"POST", url, json, big, len, 1};
+    http_reply r = http_do(&streamed);
+    ck_assert_msg(r.status == 503, "%ld %s", r.status, r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
+    http_reply_free(&r);
+
     /* Every charge released exactly once: nothing held, nothing negative. */
     ck_assert(metric(&d, "gamejudge_memory_charged_bytes") == 0);
-    ck_assert(metric(&d, "gamejudge_memory_refused_total") == refused);
+    ck_assert(metric(&d, "gamejudge_memory_refused_total") == refused + 1);
     ck_assert(metric(&d, "gamejudge_memory_budget_bytes") == 48.0 * 1024 * 1024);
     expect_sample(&d, NULL, NULL);
     http_reply again = post(&d, NULL, big, len, NULL); /* and a big one fits again */
