@@ -478,8 +478,8 @@ static enum MHD_Result join_forwarded(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /* Admission (admission.h) for a route that solves: the client and its
- * quota.  0, or -1 when the request was refused (answer queued). */
-static int admit_client(request *req)
+ * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
+static int admit_client(request *req, gj_error *e)
 {
     const route_row *row = req->match.row;
     if (req->match.error.kind != GJ_OK || (row->lane != LANE_POOL && !row->game_metrics))
@@ -491,12 +491,9 @@ static int admit_client(request *req)
         MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, &xff);
     buf_putc(&xff, '\0');
     const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
-    gj_error e;
     int rc = admission_begin(adm, &req->admit, req->client,
-                             xff.failed || xff.len < 2 ? NULL : xff.data, key, &e);
+                             xff.failed || xff.len < 2 ? NULL : xff.data, key, e);
     buf_free(&xff);
-    if (rc != 0)
-        send_error(req, &e);
     return rc;
 }
 
@@ -519,8 +516,9 @@ static enum MHD_Result first_call(request *req)
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);
-    if (admit_client(req) != 0)
-        return MHD_YES; /* refused with 429 or 401, before any body */
+    gj_error refused;
+    if (admit_client(req, &refused) != 0)
+        return send_error(req, &refused); /* 429 or 401, before any body */
     if (wants_body(req))
         return begin_job(req);
     req->state = READING;
