@@ -71,6 +71,11 @@ unsigned app_port(const gj_app *a)
     return http_port(a->http);
 }
 
+unsigned app_admin_port(const gj_app *a)
+{
+    return http_admin_port(a->http);
+}
+
 void app_test_hold(const gj_app *a)
 {
     if (a->hold_fifo == NULL)

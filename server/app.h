@@ -43,6 +43,9 @@ gj_app *app_start(const gj_config *cfg, gj_error *e);
 /* The bound port (useful with port 0). */
 unsigned app_port(const gj_app *a);
 
+/* The admin listener's bound port, 0 without --admin-address. */
+unsigned app_admin_port(const gj_app *a);
+
 /* A test hook, off unless GAMEJUDGE_TEST_HOLD_FIFO names a FIFO: then a
  * solve first waits while a writer holds the FIFO open, until it writes a
  * byte or closes it.  Tests use it to keep a worker busy for exactly as

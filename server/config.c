@@ -14,6 +14,7 @@
 
 #include "budget.h"
 #include "client_id.h"
+#include "cors.h"
 #include "games.h"
 
 enum {
@@ -31,6 +32,8 @@ enum {
     OPT_MAX_PER_IP,
     OPT_CACHE_BYTES,
     OPT_BATCH_MAX_ITEMS,
+    OPT_JUDGE_MAX_CASES,
+    OPT_JUDGE_MAX_BYTES,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
     OPT_MEMORY_BUDGET,
@@ -39,6 +42,10 @@ enum {
     OPT_QUOTA_CLIENTS,
     OPT_TRUSTED_PROXIES,
     OPT_API_KEYS,
+    OPT_TLS_CERT,
+    OPT_TLS_KEY,
+    OPT_ADMIN_ADDRESS,
+    OPT_CORS_ORIGINS,
     OPT_COUNT
 };
 
@@ -70,6 +77,11 @@ static const gj_option options[OPT_COUNT] = {
                          "memory for cached answers, 0 turns the cache off (default 64M)"},
     [OPT_BATCH_MAX_ITEMS] = {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N",
                              "positions one POST /batch may carry (default 100)"},
+    [OPT_JUDGE_MAX_CASES] = {"--judge-max-cases", "GAMEJUDGE_JUDGE_MAX_CASES", "N",
+                             "cases one POST /judge test set may carry (default 1000)"},
+    [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
+                             "a test set's inputs and outputs together, suffix K/M/G allowed "
+                             "(default 16M)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
@@ -92,6 +104,16 @@ static const gj_option options[OPT_COUNT] = {
     [OPT_API_KEYS] = {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
                       "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key "
                       "(default none)"},
+    [OPT_TLS_CERT] = {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
+                      "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
+    [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
+                     "PEM private key of --tls-cert, unencrypted"},
+    [OPT_ADMIN_ADDRESS] = {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
+                           "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then "
+                           "only there (default: none)"},
+    [OPT_CORS_ORIGINS] = {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "ORIGIN[,...]",
+                          "origins whose pages may call the API, e.g. https://puzzles.example "
+                          "(default: none)"},
 };
 
 const gj_option *config_options(size_t *count)
@@ -124,6 +146,9 @@ void config_defaults(gj_config *c)
     c->memory_budget = budget_default_bytes();
     c->quota_burst = 10000;
     c->quota_clients = 100000;
+    c->admin_port = -1;
+    c->judge_max_cases = 1000;
+    c->judge_max_bytes = 16L << 20;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -238,6 +263,41 @@ static int apply_limits(gj_config *c, const char *value, const char *origin, gj_
     return 0;
 }
 
+/* A file name into dst (PATH_MAX-sized): 0, or -1 when empty or too long.
+ * The file itself is read at start-up (tls.h), where a missing one is named. */
+static int apply_path(char *dst, const char *value, const char *origin, gj_error *e)
+{
+    if (*value == '\0' || strlen(value) >= GJ_PATH_MAX)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the file name must be 1 to %d characters", origin,
+                       GJ_PATH_MAX - 1);
+    snprintf(dst, GJ_PATH_MAX, "%s", value);
+    return 0;
+}
+
+/* "HOST:PORT" or "[V6]:PORT" into the admin host and port: 0, or -1 naming
+ * origin and the form expected. */
+static int apply_admin(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    const char *colon = strrchr(value, ':');
+    const char *host = value;
+    size_t hlen = colon ? (size_t)(colon - value) : 0;
+    if (hlen >= 2 && value[0] == '[' && value[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    long port;
+    if (colon == NULL || hlen == 0 || hlen >= sizeof c->admin_host ||
+        memchr(host, ']', hlen) != NULL || parse_long(colon + 1, 0, 65535, &port) != 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "%s must be HOST:PORT (or [IPV6]:PORT) with a port from 0 to 65535, "
+                       "not '%s'",
+                       origin, value);
+    memcpy(c->admin_host, host, hlen);
+    c->admin_host[hlen] = '\0';
+    c->admin_port = port;
+    return 0;
+}
+
 /* Set option opt from value: 0, or -1 with e naming origin (the flag or variable the value
  * came from) and what is accepted. */
 static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
@@ -263,6 +323,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_QUOTA_RATE] = {0, 1000000000L, 0},
         [OPT_QUOTA_BURST] = {1, 1000000000L, 0},
         [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
+        [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
+        [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -282,6 +344,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_QUOTA_RATE] = &c->quota_rate,
         [OPT_QUOTA_BURST] = &c->quota_burst,
         [OPT_QUOTA_CLIENTS] = &c->quota_clients,
+        [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
+        [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
     };
 
     if (opt == OPT_HOST) {
@@ -293,14 +357,28 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
-    if (opt == OPT_TRUSTED_PROXIES || opt == OPT_API_KEYS) {
-        char *to = opt == OPT_API_KEYS ? c->api_keys : c->trusted_proxies;
-        if (strlen(value) >= sizeof c->api_keys)
+    if (opt == OPT_API_KEYS) /* the file is read at start (admission.c) */
+        return apply_path(c->api_keys, value, origin, e);
+    if (opt == OPT_TRUSTED_PROXIES) {
+        if (strlen(value) >= sizeof c->trusted_proxies)
             return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
-                           sizeof c->api_keys - 1);
-        if (opt == OPT_TRUSTED_PROXIES && proxies_parse(value, origin, NULL, e) != 0)
+                           sizeof c->trusted_proxies - 1);
+        if (proxies_parse(value, origin, NULL, e) != 0)
             return -1;
-        snprintf(to, sizeof c->api_keys, "%s", value); /* the key file is read at start */
+        snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
+        return 0;
+    }
+    if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
+        return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
+    if (opt == OPT_ADMIN_ADDRESS)
+        return apply_admin(c, value, origin, e);
+    if (opt == OPT_CORS_ORIGINS) {
+        if (strlen(value) >= sizeof c->cors_origins)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
+                           sizeof c->cors_origins - 1);
+        if (cors_check_list(value, origin, e) != 0)
+            return -1;
+        snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
         return 0;
     }
     if (opt == OPT_LOG_FORMAT) {
@@ -359,6 +437,11 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
         if (apply(c, opt, value, options[opt].flag, e) != 0)
             return -1;
     }
+    if ((c->tls_cert[0] == '\0') != (c->tls_key[0] == '\0'))
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert and --tls-key go together: %s is set but not %s",
+                       c->tls_cert[0] ? "--tls-cert" : "--tls-key",
+                       c->tls_cert[0] ? "--tls-key" : "--tls-cert");
     return 0;
 }
 
@@ -384,10 +467,13 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"memory_budget", c->memory_budget},
                    {"quota_rate", c->quota_rate},
                    {"quota_burst", c->quota_burst},
-                   {"quota_clients", c->quota_clients}};
+                   {"quota_clients", c->quota_clients},
+                   {"admin_port", c->admin_port},
+                   {"judge_max_cases", c->judge_max_cases},
+                   {"judge_max_bytes", c->judge_max_bytes}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 5) + 1)
+    if (cap < 2 * (nnum + 8) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
@@ -397,6 +483,12 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
     pairs[n++] = c->api_keys; /* the file's path, never its keys */
     pairs[n++] = "log_format";
     pairs[n++] = c->log_json ? "json" : "text";
+    pairs[n++] = "tls";
+    pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
+    pairs[n++] = "admin_host";
+    pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
+    pairs[n++] = "cors_origins";
+    pairs[n++] = c->cors_origins[0] ? c->cors_origins : "none";
     for (size_t i = 0; i < nnum && used < storage_cap; i++) {
         pairs[n++] = numbers[i].key;
         pairs[n++] = storage + used;

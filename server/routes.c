@@ -48,17 +48,20 @@ static const route_row table[] = {
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_health,
-     .doc = "liveness"},
+     .doc = "liveness",
+     .listener = ON_BOTH},
     {.path = "/readyz",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_ready,
-     .doc = "readiness: 503 once a stop has begun"},
+     .doc = "readiness: 503 once a stop has begun",
+     .listener = ON_BOTH},
     {.path = "/metrics",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_metrics,
-     .doc = "Prometheus metrics"},
+     .doc = "Prometheus metrics",
+     .listener = ON_ADMIN},
     {.path = "/openapi.yaml",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
@@ -135,4 +138,24 @@ void routes_match(const char *method, const char *path, route_match *m)
     if (!method_allowed(m->row->allow, method))
         gj_fail(&m->error, GJ_BAD_METHOD, "%s is not allowed on %s; use %s", method, path,
                 m->row->allow);
+}
+
+void routes_restrict(route_match *m, const char *path, bool on_admin, bool admin_configured)
+{
+    const route_row *r = m->row;
+    if (!admin_configured || r == NULL)
+        return;
+    if (r->listener == ON_BOTH || (r->listener == ON_ADMIN) == on_admin)
+        return;
+    m->row = NULL;
+    m->game = NULL;
+    gj_error_clear(&m->error);
+    if (on_admin)
+        gj_fail(&m->error, GJ_NOT_FOUND,
+                "no such path on the admin listener: %s (it serves GET /metrics, GET /healthz "
+                "and GET /readyz)",
+                path);
+    else
+        gj_fail(&m->error, GJ_NOT_FOUND,
+                "%s is served on the admin listener (--admin-address) only", path);
 }

@@ -49,22 +49,26 @@ static int solve_and_write(const gj_game *g, void *pos, media_kind output, gj_bu
     return rc;
 }
 
-int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
-                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
-                          solve_timing *t, solve_cached *how, gj_error *e)
+void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
+                  size_t len, double *parse_ms, gj_error *e)
+{
+    unsigned long long mark = solve_clock_ns();
+    gj_error_clear(e);
+    void *pos =
+        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
+    *parse_ms = ms_since(&mark);
+    if (pos == NULL && e->kind == GJ_OK)
+        gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
+    return pos;
+}
+
+int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
+                        gj_buf *out, solve_timing *t, solve_cached *how, gj_error *e)
 {
     unsigned long long mark = solve_clock_ns();
     gj_error_clear(e);
     *how = SOLVE_UNCACHED;
     t->solve_ms = t->write_ms = 0;
-    void *pos =
-        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
-    t->parse_ms = ms_since(&mark);
-    if (pos == NULL) {
-        if (e->kind == GJ_OK)
-            gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
-        return -1;
-    }
     cache_ticket *ticket = NULL;
     if (cache != NULL && g->write_key != NULL) {
         gj_buf key;
@@ -89,6 +93,18 @@ int solve_position_cached(const gj_game *g, const long *limits, media_kind input
             cache_abandon(cache, ticket);
     }
     return rc;
+}
+
+int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, gj_error *e)
+{
+    *how = SOLVE_UNCACHED;
+    t->solve_ms = t->write_ms = 0;
+    void *pos = solve_parse(g, limits, input, in, len, &t->parse_ms, e);
+    if (pos == NULL)
+        return -1;
+    return solve_parsed_cached(g, pos, output, cache, out, t, how, e);
 }
 
 int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,

@@ -35,6 +35,16 @@ int solve_position_cached(const gj_game *g, const long *limits, media_kind input
                           size_t len, media_kind output, gj_cache *cache, gj_buf *out,
                           solve_timing *t, solve_cached *how, gj_error *e);
 
+/* The two halves of solve_position_cached, for a caller that decides
+ * between parsing and solving (the server estimates the cost of a parsed
+ * position to choose where it is solved).  solve_parse: the position, or
+ * NULL with *e; *parse_ms its time.  solve_parsed_cached: the rest, taking
+ * ownership of pos (always freed); t->parse_ms is left as it is. */
+void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
+                  size_t len, double *parse_ms, gj_error *e);
+int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
+                        gj_buf *out, solve_timing *t, solve_cached *how, gj_error *e);
+
 /* MEDIA_JSON when the first non-blank byte is '{' (judge input never starts
  * so), for callers that have no Content-Type. */
 media_kind solve_sniff_input(const char *in, size_t len);

@@ -226,7 +226,9 @@ static int analyze(const request *q, gj_buf *out, gj_error *e)
         goto done;
     }
     /* The empty board takes the solver's own walk over every staircase. */
-    int32_t v = sc_sweep(t, value, rank + 1 == t->states ? NULL : q->profile);
+    int32_t v;
+    if (sc_sweep(t, value, rank + 1 == t->states ? NULL : q->profile, &v, e) != 0)
+        goto done;
     long count = score_moves(q, t, value, list);
     write_answer(out, q, v, list, count);
     rc = 0;

@@ -598,7 +598,17 @@ END_TEST
 /* The one daemon every case is sent to. */
 static void start_server(void)
 {
-    const char *flags[] = {"--limit", LIMITS, "--max-body", "4M", "--memory-budget", "24M", NULL};
+    const char *flags[] = {"--limit",
+                           LIMITS,
+                           "--max-body",
+                           "4M",
+                           "--judge-max-cases",
+                           "3",
+                           "--judge-max-bytes",
+                           "256",
+                           "--memory-budget",
+                           "24M",
+                           NULL};
     daemon_start(&server, flags);
 }
 
