@@ -46,6 +46,8 @@ enum {
     OPT_TLS_KEY,
     OPT_ADMIN_ADDRESS,
     OPT_CORS_ORIGINS,
+    OPT_MAX_QUERY,
+    OPT_CACHE_MAX_AGE,
     OPT_COUNT
 };
 
@@ -114,6 +116,12 @@ static const gj_option options[OPT_COUNT] = {
     [OPT_CORS_ORIGINS] = {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "ORIGIN[,...]",
                           "origins whose pages may call the API, e.g. https://puzzles.example "
                           "(default: none)"},
+    [OPT_MAX_QUERY] = {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
+                       "longest query of GET /solve and GET /analyze, 414 past it; below "
+                       "--connection-memory/2 (default 8K)"},
+    [OPT_CACHE_MAX_AGE] = {"--cache-max-age", "GAMEJUDGE_CACHE_MAX_AGE", "S",
+                           "seconds caches may keep a GET answer (Cache-Control max-age, "
+                           "default 86400)"},
 };
 
 const gj_option *config_options(size_t *count)
@@ -149,6 +157,8 @@ void config_defaults(gj_config *c)
     c->admin_port = -1;
     c->judge_max_cases = 1000;
     c->judge_max_bytes = 16L << 20;
+    c->max_query = 8L << 10;
+    c->cache_max_age = 86400;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -325,6 +335,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
         [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
         [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
+        [OPT_MAX_QUERY] = {256, 8L << 20, 1},
+        [OPT_CACHE_MAX_AGE] = {0, 31536000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -346,6 +358,8 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_QUOTA_CLIENTS] = &c->quota_clients,
         [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
         [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
+        [OPT_MAX_QUERY] = &c->max_query,
+        [OPT_CACHE_MAX_AGE] = &c->cache_max_age,
     };
 
     if (opt == OPT_HOST) {
@@ -442,6 +456,15 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
                        "--tls-cert and --tls-key go together: %s is set but not %s",
                        c->tls_cert[0] ? "--tls-cert" : "--tls-key",
                        c->tls_cert[0] ? "--tls-key" : "--tls-cert");
+    /* libmicrohttpd reads the request line into the connection's memory
+     * and answers a line that does not fit with its own 414, before any of
+     * ours: keep --max-query where our 414 (JSON, naming the bound) is the
+     * one a client meets, with room left for the headers. */
+    if (c->max_query > c->connection_memory / 2)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--max-query (%ld bytes) must be at most half of --connection-memory "
+                       "(%ld bytes), which also holds the request line and headers",
+                       c->max_query, c->connection_memory);
     return 0;
 }
 
@@ -470,7 +493,9 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"quota_clients", c->quota_clients},
                    {"admin_port", c->admin_port},
                    {"judge_max_cases", c->judge_max_cases},
-                   {"judge_max_bytes", c->judge_max_bytes}};
+                   {"judge_max_bytes", c->judge_max_bytes},
+                   {"max_query", c->max_query},
+                   {"cache_max_age", c->cache_max_age}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
     if (cap < 2 * (nnum + 8) + 1)

@@ -31,6 +31,8 @@ typedef struct gj_config {
     long batch_max_items;                     /* items in one POST /batch */
     long judge_max_cases;                     /* cases in one POST /judge test set */
     long judge_max_bytes;                     /* their inputs and outputs together */
+    long max_query;                           /* bytes of a GET solve's or analysis's query */
+    long cache_max_age;                       /* seconds in a GET answer's Cache-Control */
     int log_json;                             /* access log as JSON lines instead of text */
     long memory_budget;                       /* bytes requests may hold at once; 0 = no bound */
     long quota_rate;                          /* worker ms per second per client; 0 = off */

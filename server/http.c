@@ -41,6 +41,7 @@
 #include "jobs.h"
 #include "log.h"
 #include "media.h"
+#include "query.h"
 #include "routes.h"
 #include "solve.h"
 #include "tls.h"
@@ -77,6 +78,8 @@ typedef struct request {
     char path[256];
     char id[129];
     char client[64];
+    bool begun;      /* on_request's first call filled the request */
+    char *raw_query; /* the target's query as sent (after '?'), or NULL */
     unsigned long long started_ns;
 
     char *body; /* the upload, at most cfg->max_body bytes */
@@ -101,6 +104,32 @@ typedef struct request {
 static void add_header(void *ctx, const char *name, const char *value)
 {
     MHD_add_response_header(ctx, name, value);
+}
+
+/* True when the request is a GET or HEAD, whose solve comes in the query. */
+static bool is_query_form(const request *req)
+{
+    return strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0;
+}
+
+/* The caching headers (etag.h): a solve's or analysis's answer and its 304
+ * carry the tag, and a GET one may be kept by any cache for --cache-max-age
+ * (the answer never changes under its tag); an error is never kept. */
+static void add_cache_headers(const request *req, struct MHD_Response *resp, int status)
+{
+    if (status >= 400) {
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        return;
+    }
+    if (req->state != ANSWERED || req->job.etag[0] == '\0')
+        return;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
+    if (is_query_form(req)) {
+        char control[48];
+        snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
+    }
 }
 
 /* The CORS headers (cors.h) of the answer to req, under --cors-origins. */
@@ -142,6 +171,7 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
+    add_cache_headers(req, resp, status);
     if (atomic_load(&req->http->app->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     /* Admission: the solve's worker time is taken from the client's quota,
@@ -239,6 +269,40 @@ static enum MHD_Result begin_job(request *req)
             return send_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
     }
     req->state = READING;
+    return MHD_YES;
+}
+
+/* A GET or HEAD solve or analysis, its headers checked by begin_job: the
+ * query, under --max-query and decoded strictly (query.h), becomes the body
+ * the POST form would carry, and the request goes on as that POST would. */
+static enum MHD_Result take_query(request *req)
+{
+    const gj_config *cfg = req->http->cfg;
+    const char *length =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if ((length != NULL && strtoull(length, NULL, 10) != 0) ||
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                    MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
+        return send_errorf(req, GJ_BAD_INPUT,
+                           "a %s carries its position in the query, not a body; POST the body "
+                           "to %s instead",
+                           req->method, req->path);
+    size_t n = req->raw_query != NULL ? strlen(req->raw_query) : 0;
+    if (n > (size_t)cfg->max_query)
+        return send_errorf(req, GJ_URI_TOO_LONG,
+                           "the query is %zu bytes; the limit is %ld bytes (--max-query): POST "
+                           "the position to %s instead",
+                           n, cfg->max_query, req->path);
+    query_request q;
+    gj_error e;
+    if (query_request_decode(req->match.row->query, req->raw_query ? req->raw_query : "", n, &q,
+                             &e) != 0)
+        return send_error(req, &e);
+    free(req->body);
+    req->body = q.body;
+    req->len = q.len;
+    req->cap = q.len; /* the decoder left room for the parsers' NUL guard */
+    req->input = q.input;
     return MHD_YES;
 }
 
@@ -367,7 +431,9 @@ static void prepare_job(request *req, job_done done)
                      .len = req->len,
                      .done = done,
                      .ctx = req,
-                     .peer = req->track};
+                     .peer = req->track,
+                     .if_none_match = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                                                  MHD_HTTP_HEADER_IF_NONE_MATCH)};
 }
 
 /* A worker's entry: the route's handler through jobs_start. */
@@ -383,6 +449,8 @@ static enum MHD_Result send_answer(request *req)
     job *j = &req->job;
     if (j->error.kind != GJ_OK)
         return send_error(req, &j->error);
+    if (j->not_modified)
+        return send_response(req, MHD_HTTP_NOT_MODIFIED, j->type, (char *)"", 0, 1);
     if (j->fixed != NULL)
         return send_response(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;
@@ -477,15 +545,32 @@ static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
                   (socklen_t)cap);
 }
 
-/* A request for this call's method and URL, routed, with its id (the
- * client's X-Request-Id when valid); NULL when memory is short. */
+/* libmicrohttpd's first sight of a request, before it decodes the target
+ * leniently: the request is allocated here to keep the raw query, which
+ * only query.c decodes; on_request's first call fills in the rest. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)cls;
+    (void)conn;
+    request *req = calloc(1, sizeof *req);
+    const char *q = strchr(uri, '?');
+    if (req != NULL && q != NULL)
+        req->raw_query = strdup(q + 1); /* short of memory: read as no query, a 400 */
+    return req;
+}
+
+/* The request on_uri began (NULL: none) filled for this call's method and
+ * URL, routed, with its id (the client's X-Request-Id when valid); NULL
+ * when memory is short. */
 static request *new_request(const listener *l, struct MHD_Connection *conn, const char *method,
-                            const char *url)
+                            const char *url, request *req)
 {
     gj_http *h = l->http;
-    request *req = calloc(1, sizeof *req);
+    if (req == NULL)
+        req = calloc(1, sizeof *req);
     if (req == NULL)
         return NULL;
+    req->begun = true;
     req->http = h;
     req->conn = conn;
     req->started_ns = solve_clock_ns();
@@ -598,8 +683,12 @@ static enum MHD_Result first_call(request *req)
     gj_error refused;
     if (admit_client(req, &refused) != 0)
         return send_error(req, &refused); /* 429 or 401, before any body */
-    if (wants_body(req))
-        return begin_job(req);
+    if (wants_body(req)) {
+        enum MHD_Result rc = begin_job(req);
+        if (rc == MHD_YES && req->state == READING && is_query_form(req))
+            return take_query(req);
+        return rc;
+    }
     req->state = READING;
     return MHD_YES;
 }
@@ -612,10 +701,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
     (void)version;
     request *req = *con_cls;
-    if (req == NULL) {
-        req = new_request(cls, conn, method, url);
-        if (req == NULL)
+    if (req == NULL || !req->begun) {
+        request *begun = new_request(cls, conn, method, url, req);
+        if (begun == NULL) {
+            if (req != NULL)
+                free(req->raw_query);
+            free(req);
+            *con_cls = NULL;
             return MHD_NO;
+        }
+        req = begun;
         *con_cls = req;
         return first_call(req);
     }
@@ -665,6 +760,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request *req = *con_cls;
     if (req == NULL)
         return;
+    if (!req->begun) { /* libmicrohttpd answered it alone, e.g. 431 for its headers */
+        free(req->raw_query);
+        free(req);
+        *con_cls = NULL;
+        return;
+    }
     access_entry a = {
         .method = req->method,
         .path = req->path,
@@ -688,6 +789,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
     admission_end(h->app->admission, &req->admit);      /* its memory charge, released once */
     free(req->body);
+    free(req->raw_query);
     buf_free(&req->job.answer);
     free(req);
     *con_cls = NULL;
@@ -765,7 +867,8 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, l->http, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
-        tls ? tls_options : tls_options + 2, MHD_OPTION_END);
+        tls ? tls_options : tls_options + 2, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
+        MHD_OPTION_END);
     if (d == NULL && tls != NULL)
         gj_fail(e, GJ_BAD_INPUT,
                 "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: GnuTLS "

@@ -115,15 +115,19 @@ void jobs_solve(job *j)
             solve_parse(g, job_limits(j, g), j->input, j->body, j->len, &j->t.parse_ms, &j->error);
     }
     int rc = -1;
+    solve_tag tag = {.if_none_match = j->if_none_match};
     if (pos != NULL) {
         watch(j);
-        rc = solve_parsed_cached(g, pos, j->output, j->app->cache, &j->answer, &j->t, &j->how,
+        rc = solve_parsed_cached(g, pos, j->output, j->app->cache, &j->answer, &j->t, &j->how, &tag,
                                  &j->error);
         unwatch(j);
     }
+    memcpy(j->etag, tag.etag, sizeof j->etag);
+    j->not_modified = rc == 0 && tag.not_modified;
     /* Failed parses count too: a parse histogram without them would hide
-     * the time spent refusing input. */
-    metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
+     * the time spent refusing input.  A 304 solved nothing and is not a solve. */
+    if (!j->not_modified)
+        metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
     finish(j, rc);
 }
 
@@ -132,6 +136,13 @@ void jobs_analyze(job *j)
     const gj_game *g = j->game;
     if (g->analyze == NULL) {
         finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name));
+        return;
+    }
+    /* "*" is not matched here: the request is only checked by the analysis. */
+    if (etag_analysis(g, j->body, j->len, j->etag) == 0 &&
+        etag_none_match(j->if_none_match, j->etag, false)) {
+        j->not_modified = true;
+        finish(j, 0);
         return;
     }
     unsigned long long start = solve_clock_ns();

@@ -26,12 +26,14 @@
 #ifndef GJ_JOBS_H
 #define GJ_JOBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "app.h"
 #include "cancel.h"
 #include "buf.h"
 #include "error.h"
+#include "etag.h"
 #include "game.h"
 #include "media.h"
 #include "solve.h"
@@ -53,13 +55,14 @@ struct job {
     tracked *peer; /* the client's connection, NULL when untracked */
 
     /* Set by jobs_triage: a solve parsed ahead on the I/O thread. */
-    int parsed;           /* 1 when pos / parse_error are the parse's outcome */
-    void *pos;            /* the position, owned until the solve takes it */
-    gj_error parse_error; /* why pos is NULL */
-    double parse_ms;      /* the parse's time */
-    double cost_us;       /* the game's estimate, -1 when not parsed */
-    gj_cancel cancel;     /* a queued job's stop flag (cancel.h) */
-    int abandoned;        /* the client left: dropped or stopped for it */
+    int parsed;                /* 1 when pos / parse_error are the parse's outcome */
+    void *pos;                 /* the position, owned until the solve takes it */
+    gj_error parse_error;      /* why pos is NULL */
+    double parse_ms;           /* the parse's time */
+    double cost_us;            /* the game's estimate, -1 when not parsed */
+    gj_cancel cancel;          /* a queued job's stop flag (cancel.h) */
+    int abandoned;             /* the client left: dropped or stopped for it */
+    const char *if_none_match; /* solve, analyze: the request's If-None-Match, or NULL */
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
@@ -71,6 +74,8 @@ struct job {
     solve_timing t;             /* parse/solve/write, zero where they do not apply */
     solve_cached how;           /* solve and judge: what the cache did */
     unsigned long long wait_ns; /* how long it waited for a worker */
+    char etag[ETAG_MAX];        /* solve, analyze: the answer's tag (etag.h), or "" */
+    bool not_modified;          /* If-None-Match matched etag: no answer, a 304 */
 };
 
 /* Where a job runs, by its estimated solve time.  The bounds are stated

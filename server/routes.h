@@ -18,6 +18,7 @@
 #include "error.h"
 #include "game.h"
 #include "jobs.h"
+#include "query.h"
 
 typedef enum route_lane {
     LANE_IO,   /* cheap: answered on the I/O thread */
@@ -43,6 +44,7 @@ typedef struct route_row {
     const char *csp;   /* Content-Security-Policy of its answers, or NULL */
     const char *doc;   /* one line for `serve --help` */
     route_listener listener;
+    query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
 } route_row;
 
 typedef struct route_match {

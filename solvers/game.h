@@ -67,6 +67,18 @@ typedef struct gj_game {
      * analysis.h for the answer's shape): 0, or -1 with *e filled. */
     int (*analyze)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
     const char *example_analyze; /* a JSON request for analyze() */
+
+    /* The solver's version, part of every answer's ETag (server/etag.h):
+     * bump it whenever this game's answer to some input could change (a
+     * fix, a new field, another tie-break), so caches never keep a stale
+     * answer under a current tag.  A change that only makes it faster
+     * keeps it. */
+    const char *version;
 } gj_game;
+
+/* The answer format's version, in every ETag beside the game's: bump it when
+ * the server changes what every game's answer looks like (the JSON frame,
+ * the analysis frame, the judge-text writer shared by all). */
+#define GJ_ANSWER_FORMAT_VERSION "1"
 
 #endif

@@ -678,4 +678,5 @@ const gj_game game_grid_walk = {
     .analyze = grid_walk_analyze,
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
+    .version = "1",
 };

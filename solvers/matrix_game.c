@@ -441,4 +441,5 @@ const gj_game game_matrix_game = {
     .analyze = matrix_game_analyze,
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
+    .version = "1",
 };

@@ -705,4 +705,5 @@ const gj_game game_nim_shortcuts = {
     .analyze = nim_shortcuts_analyze,
     .example_analyze = "{\"shortcuts\": [[3,0],[0,1]], \"heaps\": [2, 5], \"to_move\": \"first\", "
                        "\"max_moves\": 100}",
+    .version = "1",
 };

@@ -416,4 +416,5 @@ const gj_game game_prime_chocolate = {
     .analyze = prime_chocolate_analyze,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
+    .version = "1",
 };

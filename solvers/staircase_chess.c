@@ -466,4 +466,5 @@ const gj_game game_staircase_chess = {
     .analyze = staircase_chess_analyze,
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
+    .version = "1",
 };

@@ -45,6 +45,8 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.log_json, 0);
     ck_assert_int_eq(c.judge_max_cases, 1000);
     ck_assert_int_eq(c.judge_max_bytes, 16L << 20);
+    ck_assert_int_eq(c.max_query, 8L << 10);
+    ck_assert_int_eq(c.cache_max_age, 86400);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -112,6 +114,9 @@ static const struct {
     {"--trusted-proxies", "10.0.0.0/8,proxy.local",
      "--trusted-proxies: 'proxy.local' is not an IP address or CIDR block"},
     {"--trusted-proxies", "127.0.0.1/40", "--trusted-proxies: '127.0.0.1/40' is not an IP"},
+    {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
+    {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
+    {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
     {"--tls-cert", "", "--tls-cert: the file name must be 1 to 1023 characters"},
     {"--tls-cert", "cert.pem",
      "--tls-cert and --tls-key go together: --tls-cert is set but not "
@@ -137,6 +142,23 @@ static const struct {
     {"--judge-max-bytes", "0",
      "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
 };
+
+START_TEST(test_query_bounds)
+{
+    gj_config c;
+    gj_error e;
+    /* --max-query may grow with --connection-memory, in either order. */
+    const char *args[] = {"--max-query", "64K", "--connection-memory", "128K", "--cache-max-age",
+                          "0",           NULL};
+    ck_assert_int_eq(load(&c, NULL, args, &e), 0);
+    ck_assert_int_eq(c.max_query, 64L << 10);
+    ck_assert_int_eq(c.cache_max_age, 0);
+    const char *env[] = {"GAMEJUDGE_MAX_QUERY", "16K", "GAMEJUDGE_CACHE_MAX_AGE", "60", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), 0);
+    ck_assert_int_eq(c.max_query, 16L << 10);
+    ck_assert_int_eq(c.cache_max_age, 60);
+}
+END_TEST
 
 START_TEST(test_bad_values)
 {
@@ -307,7 +329,8 @@ static Suite *config_suite(void)
         {"config", test_defaults},          {"config", test_env_then_flags},
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
-        {"config", test_edge_options},      {"config", test_admission_options},
+        {"config", test_query_bounds},      {"config", test_edge_options},
+        {"config", test_admission_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
