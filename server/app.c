@@ -13,6 +13,7 @@
  * HTTP front must be stopped already (no connection left suspended). */
 static void app_free(gj_app *a)
 {
+    admission_free(a->admission);
     conntrack_stop(a->tracker);
     free(a->catalog);
     metrics_free(a->metrics);
@@ -42,6 +43,11 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
     if ((cfg->cache_bytes > 0 && a->cache == NULL) || a->metrics == NULL || a->catalog == NULL ||
         a->tracker == NULL) {
         gj_fail_nomem(e);
+        app_free(a);
+        return NULL;
+    }
+    a->admission = admission_create(cfg, e); /* reads --api-keys: its errors name the file */
+    if (a->admission == NULL) {
         app_free(a);
         return NULL;
     }

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "admission.h"
 #include "cache.h"
 #include "config.h"
 #include "conntrack.h"
@@ -28,6 +29,7 @@ typedef struct gj_app {
     char *catalog; /* GET /games, rendered once */
     size_t catalog_len;
     gj_conntrack *tracker;
+    gj_admission *admission; /* the memory budget and the quotas */
     gj_http *http;
     atomic_long in_flight; /* requests begun and not yet finished */
     atomic_int draining;   /* 1 from the stop signal on */

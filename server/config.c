@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
+#include "client_id.h"
 #include "cors.h"
 #include "games.h"
 
@@ -35,6 +37,12 @@ enum {
     OPT_GENERATE_BUDGET_MS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
+    OPT_MEMORY_BUDGET,
+    OPT_QUOTA_RATE,
+    OPT_QUOTA_BURST,
+    OPT_QUOTA_CLIENTS,
+    OPT_TRUSTED_PROXIES,
+    OPT_API_KEYS,
     OPT_TLS_CERT,
     OPT_TLS_KEY,
     OPT_ADMIN_ADDRESS,
@@ -83,6 +91,24 @@ static const gj_option options[OPT_COUNT] = {
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+    [OPT_MEMORY_BUDGET] = {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
+                           "memory requests may hold at once, each charged its expected peak "
+                           "(3x a text body, 8x JSON); past it 503; 0 for no bound (default: "
+                           "half the machine's memory or cgroup limit)"},
+    [OPT_QUOTA_RATE] = {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",
+                        "worker milliseconds per second each client may use, past it 429; 0 "
+                        "turns the quotas off (default 0)"},
+    [OPT_QUOTA_BURST] = {"--quota-burst", "GAMEJUDGE_QUOTA_BURST", "MS",
+                         "worker milliseconds a client may use at once (default 10000)"},
+    [OPT_QUOTA_CLIENTS] = {"--quota-clients", "GAMEJUDGE_QUOTA_CLIENTS", "N",
+                           "clients whose budgets are kept; idle full ones are dropped first "
+                           "(default 100000)"},
+    [OPT_TRUSTED_PROXIES] = {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
+                             "addresses or CIDRs (comma-separated) whose X-Forwarded-For names "
+                             "the client (default none)"},
+    [OPT_API_KEYS] = {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
+                      "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key "
+                      "(default none)"},
     [OPT_TLS_CERT] = {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
                       "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
     [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
@@ -128,6 +154,9 @@ void config_defaults(gj_config *c)
     c->max_connections_per_ip = 256;
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
+    c->memory_budget = budget_default_bytes();
+    c->quota_burst = 10000;
+    c->quota_clients = 100000;
     c->admin_port = -1;
     c->judge_max_cases = 1000;
     c->judge_max_bytes = 16L << 20;
@@ -304,6 +333,10 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = {0, 65536, 0},
         [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
+        [OPT_MEMORY_BUDGET] = {0, 1L << 40, 1},
+        [OPT_QUOTA_RATE] = {0, 1000000000L, 0},
+        [OPT_QUOTA_BURST] = {1, 1000000000L, 0},
+        [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
         [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
         [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
         [OPT_MAX_QUERY] = {256, 8L << 20, 1},
@@ -324,6 +357,10 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
         [OPT_CACHE_BYTES] = &c->cache_bytes,
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
+        [OPT_MEMORY_BUDGET] = &c->memory_budget,
+        [OPT_QUOTA_RATE] = &c->quota_rate,
+        [OPT_QUOTA_BURST] = &c->quota_burst,
+        [OPT_QUOTA_CLIENTS] = &c->quota_clients,
         [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
         [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
         [OPT_MAX_QUERY] = &c->max_query,
@@ -340,6 +377,17 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
+    if (opt == OPT_API_KEYS) /* the file is read at start (admission.c) */
+        return apply_path(c->api_keys, value, origin, e);
+    if (opt == OPT_TRUSTED_PROXIES) {
+        if (strlen(value) >= sizeof c->trusted_proxies)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
+                           sizeof c->trusted_proxies - 1);
+        if (proxies_parse(value, origin, NULL, e) != 0)
+            return -1;
+        snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
+        return 0;
+    }
     if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
         return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
     if (opt == OPT_ADMIN_ADDRESS)
@@ -445,6 +493,10 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
                    {"batch_max_items", c->batch_max_items},
+                   {"memory_budget", c->memory_budget},
+                   {"quota_rate", c->quota_rate},
+                   {"quota_burst", c->quota_burst},
+                   {"quota_clients", c->quota_clients},
                    {"admin_port", c->admin_port},
                    {"judge_max_cases", c->judge_max_cases},
                    {"judge_max_bytes", c->judge_max_bytes},
@@ -453,10 +505,14 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 6) + 1)
+    if (cap < 2 * (nnum + 8) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
+    pairs[n++] = "trusted_proxies";
+    pairs[n++] = c->trusted_proxies;
+    pairs[n++] = "api_keys";
+    pairs[n++] = c->api_keys; /* the file's path, never its keys */
     pairs[n++] = "log_format";
     pairs[n++] = c->log_json ? "json" : "text";
     pairs[n++] = "tls";

@@ -35,6 +35,12 @@ typedef struct gj_config {
     long cache_max_age;                       /* seconds in a GET answer's Cache-Control */
     long generate_budget_ms;                  /* ceiling on a POST /generate's budget_ms */
     int log_json;                             /* access log as JSON lines instead of text */
+    long memory_budget;                       /* bytes requests may hold at once; 0 = no bound */
+    long quota_rate;                          /* worker ms per second per client; 0 = off */
+    long quota_burst;                         /* worker ms a client's bucket holds */
+    long quota_clients;                       /* clients the quota table keeps */
+    char trusted_proxies[1024];               /* addresses/CIDRs whose X-Forwarded-For counts */
+    char api_keys[GJ_PATH_MAX];               /* the API keys file, "" for none */
     char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
     char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */
     char admin_host[256];                     /* the admin listener's address */

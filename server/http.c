@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admission.h"
 #include "app.h"
 #include "buf.h"
 #include "cors.h"
@@ -83,7 +84,9 @@ typedef struct request {
 
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
-    size_t received; /* body bytes read, kept or not */
+    size_t received;    /* body bytes read, kept or not */
+    gj_error dropped;   /* DISCARDING: why the body is dropped, answered at its end */
+    admit_ticket admit; /* quota and memory budget (admission.h) */
 
     /* The route's work: inputs set here, the answer filled by the handler. */
     job job;
@@ -96,6 +99,12 @@ typedef struct request {
 } request;
 
 /* ---- responses ----------------------------------------------------- */
+
+/* admit_header for admission_answer: add the header to the response ctx. */
+static void add_header(void *ctx, const char *name, const char *value)
+{
+    MHD_add_response_header(ctx, name, value);
+}
 
 /* True when the request is a GET or HEAD, whose solve comes in the query. */
 static bool is_query_form(const request *req)
@@ -165,6 +174,11 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
     add_cache_headers(req, resp, status);
     if (atomic_load(&req->http->app->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    /* Admission: the solve's worker time is taken from the client's quota,
+     * whose state rides on the answer (RateLimit headers). */
+    const solve_timing *t = &req->job.t;
+    double cost_ms = req->state == ANSWERED ? t->parse_ms + t->solve_ms + t->write_ms : 0;
+    admission_answer(req->http->app->admission, &req->admit, status, cost_ms, add_header, resp);
     enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
     if (rc == MHD_YES) {
@@ -243,6 +257,9 @@ static enum MHD_Result begin_job(request *req)
             return send_errorf(req, GJ_TOO_LARGE,
                                "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                h->cfg->max_body);
+        /* The memory budget: the announced body's peak, before a byte of it. */
+        if (admission_memory(h->app->admission, &req->admit, req->input, (size_t)n, &e) != 0)
+            return send_error(req, &e);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
          * --max-body for a body it never sends. */
@@ -306,8 +323,23 @@ static int grow_body(request *req, size_t need)
     return 0;
 }
 
+/* Drop the body read so far and refuse the request with *e: at once when
+ * libmicrohttpd lets us, otherwise the rest of the body is dropped too and
+ * the error answered when it ends. */
+static enum MHD_Result drop_body(request *req, const gj_error *e)
+{
+    free(req->body);
+    req->body = NULL;
+    req->len = req->cap = 0;
+    req->dropped = *e;
+    if (send_error(req, e) != MHD_YES)
+        req->state = DISCARDING;
+    return MHD_YES;
+}
+
 /* Take one chunk of the body: kept for a pool route, counted and dropped
- * otherwise; past --max-body the body is dropped and 413 follows. */
+ * otherwise; past --max-body the body is dropped and 413 follows, past the
+ * memory budget 503. */
 static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
 {
     size_t n = *size;
@@ -316,21 +348,18 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     if (req->state == DISCARDING)
         return MHD_YES;
     size_t max = (size_t)req->http->cfg->max_body;
+    gj_error e;
     if (n > max - req->len) {
-        free(req->body);
-        req->body = NULL;
-        req->len = req->cap = 0;
-        /* Answer at once when libmicrohttpd lets us; otherwise drop the rest
-         * of the body and answer when it ends. */
-        if (send_errorf(req, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)",
-                        max) != MHD_YES)
-            req->state = DISCARDING;
-        return MHD_YES;
+        gj_fail(&e, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)", max);
+        return drop_body(req, &e);
     }
     if (!wants_body(req)) {
         req->len += n; /* no other route reads a body: count it, drop it */
         return MHD_YES;
     }
+    /* A body without Content-Length is charged as it grows. */
+    if (admission_memory(req->http->app->admission, &req->admit, req->input, req->len + n, &e))
+        return drop_body(req, &e);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
         return send_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
     memcpy(req->body + req->len, data, n);
@@ -440,9 +469,7 @@ static enum MHD_Result send_answer(request *req)
 static enum MHD_Result dispatch(request *req)
 {
     if (req->state == DISCARDING)
-        return send_errorf(req, GJ_TOO_LARGE,
-                           "the body exceeds the limit of %ld bytes (--max-body)",
-                           req->http->cfg->max_body);
+        return send_error(req, &req->dropped);
     if (req->body == NULL && grow_body(req, 1) != 0)
         return send_errorf(req, GJ_INTERNAL, "out of memory");
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
@@ -592,6 +619,41 @@ static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+/* Header iterator: append each X-Forwarded-For value to the gj_buf cls,
+ * comma-separated, in the order they came (the last is the nearest hop). */
+static enum MHD_Result join_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
+{
+    (void)kind;
+    gj_buf *b = cls;
+    if (strcasecmp(key, "X-Forwarded-For") != 0 || value == NULL)
+        return MHD_YES;
+    if (b->len > 0)
+        buf_putc(b, ',');
+    buf_puts(b, value);
+    return MHD_YES;
+}
+
+/* Admission (admission.h) for a route that solves: the client and its
+ * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
+static int admit_client(request *req, gj_error *e)
+{
+    const route_row *row = req->match.row;
+    if (req->match.error.kind != GJ_OK || (row->lane != LANE_POOL && !row->game_metrics))
+        return 0;
+    gj_admission *adm = req->http->app->admission;
+    gj_buf xff;
+    buf_init(&xff);
+    if (admission_trusts(adm, req->client)) /* never from anyone else */
+        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, &xff);
+    buf_putc(&xff, '\0');
+    const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
+    int rc = admission_begin(adm, &req->admit, req->client,
+                             xff.failed || xff.len < 2 ? NULL : xff.data, key, e);
+    buf_free(&xff);
+    return rc;
+}
+
 /* The headers are in: refuse what can be refused before the body, then
  * start reading it. */
 static enum MHD_Result first_call(request *req)
@@ -618,6 +680,9 @@ static enum MHD_Result first_call(request *req)
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);
+    gj_error refused;
+    if (admit_client(req, &refused) != 0)
+        return send_error(req, &refused); /* 429 or 401, before any body */
     if (wants_body(req)) {
         enum MHD_Result rc = begin_job(req);
         if (rc == MHD_YES && req->state == READING && is_query_form(req))
@@ -722,6 +787,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     metrics_request(h->app->metrics, counted ? req->match.game : NULL, req->sent_status,
                     req->received, req->sent_bytes);
     conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
+    admission_end(h->app->admission, &req->admit);      /* its memory charge, released once */
     free(req->body);
     free(req->raw_query);
     buf_free(&req->job.answer);

@@ -343,6 +343,7 @@ typedef struct batch_item {
     gj_error error;        /* GJ_OK until its check or its solve fails */
     gj_buf answer;
     solve_cached how;
+    solve_timing t; /* its worker time, summed into the batch's (the quotas charge it) */
 } batch_item;
 
 struct batch {
@@ -523,6 +524,9 @@ static void answer_items(batch *b)
     size_t ok = 0;
     buf_puts(&j->answer, "{\"items\":[");
     for (size_t i = 0; i < b->n; i++) {
+        j->t.parse_ms += b->items[i].t.parse_ms;
+        j->t.solve_ms += b->items[i].t.solve_ms;
+        j->t.write_ms += b->items[i].t.write_ms;
         if (i > 0)
             buf_putc(&j->answer, ',');
         write_item(&j->answer, &b->items[i]);
@@ -577,6 +581,7 @@ static void run_item(void *arg)
                                              it->output, j->app->cache, &it->answer, &t, &it->how,
                                              &it->error);
         metrics_solve_times(j->app->metrics, g, t.parse_ms, t.solve_ms);
+        it->t = t;
         if (rc != 0 && it->error.kind == GJ_OK)
             gj_fail(&it->error, GJ_INTERNAL, "%s: the solve failed without saying why", g->name);
         if (rc != 0)

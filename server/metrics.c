@@ -18,7 +18,7 @@
 
 #define MAX_SERIES_GAMES (8 + 1) /* the registry plus "none" */
 
-static const int statuses[] = {200, 400, 404, 405, 413, 415, 500, 503};
+static const int statuses[] = {200, 400, 401, 404, 405, 413, 415, 429, 500, 503};
 #define NSTATUS (sizeof statuses / sizeof statuses[0] + 1) /* + "other" */
 
 /* Upper bounds in seconds; the last bucket is +Inf. */
@@ -275,4 +275,14 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
     put_sample(out, "gamejudge_ready", "", gauges->ready);
     render_cache(gauges->cache, out);
+}
+
+void metrics_family(gj_buf *out, const char *name, const char *type, const char *help)
+{
+    put_header(out, name, type, help);
+}
+
+void metrics_sample(gj_buf *out, const char *name, const char *labels, double value)
+{
+    put_sample(out, name, labels, value);
 }

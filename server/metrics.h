@@ -55,4 +55,9 @@ typedef struct metrics_gauges {
 /* Append the whole exposition to out. */
 void metrics_render(gj_metrics *m, const metrics_gauges *g, gj_buf *out);
 
+/* For modules that render their own families (budget.c, quota.c): a
+ * family's # HELP and # TYPE lines, and one sample (labels "" for none). */
+void metrics_family(gj_buf *out, const char *name, const char *type, const char *help);
+void metrics_sample(gj_buf *out, const char *name, const char *labels, double value);
+
 #endif

@@ -186,6 +186,17 @@ http_reply http_do(const http_call *c)
     return r;
 }
 
+http_reply http_do_from(const http_call *c, const char *from)
+{
+    transfer t;
+    setup(&t, c);
+    curl_easy_setopt(t.curl, CURLOPT_INTERFACE, from);
+    CURLcode rc = curl_easy_perform(t.curl);
+    http_reply r = finish(&t, rc);
+    enforce_contract(c, &r);
+    return r;
+}
+
 void http_do_parallel(const http_call *calls, http_reply *replies, int n)
 {
     CURLM *multi = curl_multi_init();

@@ -49,6 +49,7 @@ typedef enum generator {
     GEN_MANY_VALUES,
     GEN_AT_MAX_BODY,
     GEN_OVER_MAX_BODY,
+    GEN_OVER_MEMORY_BUDGET,
     GEN_HEADER_FLOOD,
     GEN_HUGE_HEADER,
     GEN_HUGE_URL,
@@ -66,6 +67,7 @@ static const char *const generator_names[] = {
     "many-values",
     "at-max-body",
     "over-max-body",
+    "over-memory-budget",
     "header-flood",
     "huge-header",
     "huge-url",
@@ -412,6 +414,8 @@ static char *generate(generator g, size_t *len)
     case GEN_AT_MAX_BODY:
     case GEN_OVER_MAX_BODY:
         return filled("1\n-\n", ' ', (size_t)MAX_BODY - 4 + (g == GEN_OVER_MAX_BODY), "", len);
+    case GEN_OVER_MEMORY_BUDGET: /* JSON is charged 8x: 3.5 MB of it passes the 24M budget */
+        return filled("{\"matrix\":", ' ', (size_t)3500000, "}", len);
     case GEN_HEADER_FLOOD:
         return repeated("GET /healthz HTTP/1.1\r\n" CLOSE, "X-Flood: v\r\n", 10000, "\r\n", len);
     case GEN_HUGE_HEADER:
@@ -588,9 +592,17 @@ END_TEST
 /* The one daemon every case is sent to. */
 static void start_server(void)
 {
-    const char *flags[] = {
-        "--limit",           LIMITS, "--max-body", "4M", "--judge-max-cases", "3",
-        "--judge-max-bytes", "256",  NULL};
+    const char *flags[] = {"--limit",
+                           LIMITS,
+                           "--max-body",
+                           "4M",
+                           "--judge-max-cases",
+                           "3",
+                           "--judge-max-bytes",
+                           "256",
+                           "--memory-budget",
+                           "24M",
+                           NULL};
     daemon_start(&server, flags);
 }
 

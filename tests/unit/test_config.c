@@ -106,6 +106,15 @@ static const struct {
     {"--limit", "grid-walk", "--limit: 'grid-walk' is not GAME.NAME=VALUE"},
     {"--grace", "3601", "--grace must be an integer from 0 to 3600, not '3601'"},
     {"--log-format", "xml", "--log-format must be 'text' or 'json', not 'xml'"},
+    {"--memory-budget", "2T",
+     "--memory-budget must be a size in bytes (K/M/G allowed) from 0 to 1099511627776, not '2T'"},
+    {"--memory-budget", "-1", "--memory-budget must be a size in bytes"},
+    {"--quota-rate", "-5", "--quota-rate must be an integer from 0 to 1000000000, not '-5'"},
+    {"--quota-burst", "0", "--quota-burst must be an integer from 1 to 1000000000, not '0'"},
+    {"--quota-clients", "0", "--quota-clients must be an integer from 1 to 10000000, not '0'"},
+    {"--trusted-proxies", "10.0.0.0/8,proxy.local",
+     "--trusted-proxies: 'proxy.local' is not an IP address or CIDR block"},
+    {"--trusted-proxies", "127.0.0.1/40", "--trusted-proxies: '127.0.0.1/40' is not an IP"},
     {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
     {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
     {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
@@ -275,6 +284,47 @@ START_TEST(test_edge_options)
 }
 END_TEST
 
+START_TEST(test_admission_options)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_int_gt(c.memory_budget, 0); /* half the machine's memory */
+    ck_assert_int_eq(c.quota_rate, 0);    /* quotas off */
+    ck_assert_int_eq(c.quota_burst, 10000);
+    ck_assert_int_eq(c.quota_clients, 100000);
+    ck_assert_str_eq(c.trusted_proxies, "");
+    ck_assert_str_eq(c.api_keys, "");
+    const char *env[] = {"GAMEJUDGE_MEMORY_BUDGET",
+                         "2G",
+                         "GAMEJUDGE_QUOTA_RATE",
+                         "50",
+                         "GAMEJUDGE_TRUSTED_PROXIES",
+                         "10.0.0.0/8",
+                         NULL};
+    const char *args[] = {"--memory-budget",
+                          "512M",
+                          "--quota-burst=3000",
+                          "--quota-clients",
+                          "7",
+                          "--trusted-proxies",
+                          "127.0.0.1, ::1/128",
+                          "--api-keys",
+                          "/etc/gamejudge/keys",
+                          NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_int_eq(c.memory_budget, 512L << 20); /* flag wins */
+    ck_assert_int_eq(c.quota_rate, 50);            /* env applies */
+    ck_assert_int_eq(c.quota_burst, 3000);
+    ck_assert_int_eq(c.quota_clients, 7);
+    ck_assert_str_eq(c.trusted_proxies, "127.0.0.1, ::1/128");
+    ck_assert_str_eq(c.api_keys, "/etc/gamejudge/keys"); /* read at start, not here */
+    const char *off[] = {"--memory-budget", "0", NULL};
+    ck_assert_int_eq(load(&c, NULL, off, &e), 0);
+    ck_assert_int_eq(c.memory_budget, 0);
+}
+END_TEST
+
 /* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *config_suite(void)
 {
@@ -283,6 +333,7 @@ static Suite *config_suite(void)
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
         {"config", test_query_bounds},      {"config", test_edge_options},
+        {"config", test_admission_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
