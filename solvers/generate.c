@@ -9,43 +9,6 @@
 #include "cancel.h"
 #include "json_in.h"
 
-/* ---- the PRNG --------------------------------------------------------- */
-
-/* splitmix64: a fixed, portable sequence, so a seed means one puzzle on
- * every machine and every build. */
-uint64_t gen_next(gen_rng *r)
-{
-    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Rejection of the top partial range keeps every value equally likely. */
-uint64_t gen_below(gen_rng *r, uint64_t n)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do
-        x = gen_next(r);
-    while (x >= limit);
-    return x % n;
-}
-
-/* The span hi - lo + 1 fits in uint64_t for every long pair. */
-long gen_range(gen_rng *r, long lo, long hi)
-{
-    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
-    return span == 0 ? (long)gen_next(r) : (long)((uint64_t)lo + gen_below(r, span));
-}
-
-/* 53 random bits scaled by 2^-53 is exact in IEEE doubles, so the
- * comparison is the same everywhere. */
-bool gen_chance(gen_rng *r, double p)
-{
-    return (double)(gen_next(r) >> 11) * 0x1p-53 < p;
-}
-
 /* ---- reading the request ---------------------------------------------- */
 
 long gen_cap(long limit, long cap)
@@ -111,8 +74,8 @@ static long long clock_seed(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    gen_rng r = {((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ gj_cancel_now_ns()};
-    return (long long)(gen_next(&r) & (uint64_t)GEN_SEED_MAX);
+    gj_rng r = {((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ gj_cancel_now_ns()};
+    return (long long)(gj_rng_next(&r) & (uint64_t)GEN_SEED_MAX);
 }
 
 /* "seed", "budget_ms", "outcome", "winning_moves" into req; 0, or -1. */
@@ -411,7 +374,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
         return -1;
     unsigned long long deadline =
         gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
-    gen_rng rng = {(uint64_t)req.seed};
+    gj_rng rng = {(uint64_t)req.seed};
     /* The caller's flag (the server's job: client gone, request timeout)
      * stops the search too, as itself rather than as an unmet budget. */
     gj_cancel *outer = gj_cancel_bound();

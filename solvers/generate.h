@@ -3,7 +3,7 @@
  * A request is a JSON object: the common members read here ("seed",
  * "budget_ms", "outcome", "winning_moves") and the game's own knobs, which
  * its <game>_generate.c lists and reads.  gen_run then samples candidates
- * from a seeded PRNG (splitmix64, the same numbers on every machine), solves
+ * from a seeded PRNG (splitmix64 of rng.h, the same numbers on every machine), solves
  * each with the game's real solver (solve, or analyze for a position in
  * play), keeps the first whose answer meets the request and writes
  *
@@ -35,6 +35,7 @@
 #include "buf.h"
 #include "error.h"
 #include "game.h"
+#include "rng.h"
 
 /* Index of the budget ceiling (ms) in the limits generate() takes. */
 #define GEN_LIMIT_BUDGET GJ_MAX_LIMITS
@@ -44,19 +45,6 @@
 #define GEN_BUDGET_DEFAULT_MS 500
 #define GEN_SEED_MAX          ((1LL << 53) - 1) /* what a JSON number holds exactly */
 #define GEN_MAX_KNOBS         8
-
-typedef struct gen_rng {
-    uint64_t state;
-} gen_rng;
-
-/* The next 64 random bits (splitmix64). */
-uint64_t gen_next(gen_rng *r);
-/* Uniform in [0, n), n > 0, without modulo bias. */
-uint64_t gen_below(gen_rng *r, uint64_t n);
-/* Uniform in [lo, hi], lo <= hi. */
-long gen_range(gen_rng *r, long lo, long hi);
-/* True with probability p (0 <= p <= 1), the same on every IEEE machine. */
-bool gen_chance(gen_rng *r, double p);
 
 typedef enum gen_outcome { GEN_ANY = 0, GEN_WIN, GEN_LOSE } gen_outcome;
 
@@ -94,7 +82,7 @@ typedef struct gen_spec {
      * definition.  0, or -1 with *e. */
     int (*read)(gen_request *req, const long *limits, void *knobs, gj_error *e);
     /* Write one candidate; 1 to skip it (no position of that shape), else 0. */
-    int (*sample)(gen_rng *r, const gen_request *req, const void *knobs, gen_candidate *c);
+    int (*sample)(gj_rng *r, const gen_request *req, const void *knobs, gen_candidate *c);
     /* From /solve's answer: 1 when the player to move wins, -1 when she
      * loses (staircase-chess: the score) into *score; 0, or -1 when the
      * answer is not as expected. */

@@ -55,14 +55,14 @@ static long step(const knobs *k, const char *cells, long c, int d)
 
 /* A walk of up to `want` cells from a random free cell, into path; its
  * length, 0 when the grid has no free cell.  Visited cells turn 'v'. */
-static long walk(gen_rng *r, const knobs *k, char *cells, long want, long *path)
+static long walk(gj_rng *r, const knobs *k, char *cells, long want, long *path)
 {
     long free_cells = 0, n = 0;
     for (long c = 0; c < k->rows * k->cols; c++)
         free_cells += cells[c] == '.';
     if (free_cells == 0)
         return 0;
-    long pick = (long)gen_below(r, (uint64_t)free_cells), c = 0;
+    long pick = (long)gj_rng_below(r, (uint64_t)free_cells), c = 0;
     while (cells[c] != '.' || pick-- > 0)
         c++;
     for (;;) {
@@ -74,22 +74,22 @@ static long walk(gen_rng *r, const knobs *k, char *cells, long want, long *path)
                 options++;
         if (n == want || options == 0)
             return n;
-        c = next[gen_below(r, (uint64_t)options)];
+        c = next[gj_rng_below(r, (uint64_t)options)];
     }
 }
 
 /* One random grid (and path, in play). */
-static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candidate *c)
 {
     const knobs *k = in;
     char cells[GW_GEN_MAX_SIDE * GW_GEN_MAX_SIDE];
     for (long i = 0; i < k->rows * k->cols; i++)
-        cells[i] = gen_chance(r, k->density) ? '#' : '.';
+        cells[i] = gj_rng_chance(r, k->density) ? '#' : '.';
     long path[GW_GEN_MAX_PATH], n = 0;
     if (req->in_play) {
         char visited[sizeof cells];
         memcpy(visited, cells, sizeof cells);
-        n = walk(r, k, visited, gen_range(r, 1, GW_GEN_MAX_PATH), path);
+        n = walk(r, k, visited, gj_rng_range(r, 1, GW_GEN_MAX_PATH), path);
         if (n == 0)
             return 1;
     }

@@ -40,7 +40,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 }
 
 /* One random permutation matrix, k and (in play) token. */
-static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candidate *c)
 {
     const knobs *k = in;
     long n = k->n, cells = n * n;
@@ -48,12 +48,12 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
     for (long i = 0; i < cells; i++)
         value[i] = (int)i + 1;
     for (long i = cells - 1; i > 0; i--) {
-        long j = (long)gen_below(r, (uint64_t)i + 1);
+        long j = (long)gj_rng_below(r, (uint64_t)i + 1);
         int t = value[i];
         value[i] = value[j];
         value[j] = t;
     }
-    long kk = k->k ? k->k : gen_range(r, 1, n - 2);
+    long kk = k->k ? k->k : gj_rng_range(r, 1, n - 2);
     buf_put_long(&c->input, n);
     buf_putc(&c->input, ' ');
     buf_put_long(&c->input, kk);
@@ -76,7 +76,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
     buf_putc(&c->input, '\n');
     buf_putc(&c->position, ']');
     if (req->in_play) {
-        long t = (long)gen_below(r, (uint64_t)cells);
+        long t = (long)gj_rng_below(r, (uint64_t)cells);
         buf_puts(&c->position, ",\"token\":[");
         buf_put_long(&c->position, t / n + 1);
         buf_putc(&c->position, ',');

@@ -81,19 +81,19 @@ static void put_line(gj_buf *b, long x, long y)
 }
 
 /* One shortcut set (redrawn while it repeats a pair) and one start. */
-static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candidate *c)
 {
     const knobs *k = in;
     long s[NS_GEN_MAX_SHORTCUTS][2], sorted[NS_GEN_MAX_SHORTCUTS][2];
     for (long i = 0; i < k->shortcuts; i++) {
-        s[i][0] = gen_range(r, 0, k->range - 1);
-        s[i][1] = gen_range(r, 0, k->range - 1);
+        s[i][0] = gj_rng_range(r, 0, k->range - 1);
+        s[i][1] = gj_rng_range(r, 0, k->range - 1);
         sorted[i][0] = s[i][0];
         sorted[i][1] = s[i][1];
     }
     if (has_repeat(sorted, k->shortcuts))
         return 1;
-    long x = gen_range(r, 0, k->range - 1), y = gen_range(r, 0, k->range - 1);
+    long x = gj_rng_range(r, 0, k->range - 1), y = gj_rng_range(r, 0, k->range - 1);
     buf_put_long(&c->input, k->shortcuts);
     buf_puts(&c->input, " 1\n");
     buf_puts(&c->position, "{\"shortcuts\":[");

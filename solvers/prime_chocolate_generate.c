@@ -89,7 +89,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 }
 
 /* One random bar. */
-static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candidate *c)
 {
     const knobs *k = in;
     buf_put_long(&c->input, k->n);
@@ -98,7 +98,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
     for (long i = 0; i < k->n; i++) {
         char row[PC_GEN_MAX_N];
         for (long j = 0; j < k->n; j++)
-            row[j] = gen_chance(r, k->eaten) ? 'X' : '-';
+            row[j] = gj_rng_chance(r, k->eaten) ? 'X' : '-';
         gen_put_row(c, i, row, (size_t)k->n);
     }
     buf_putc(&c->position, ']');

@@ -80,13 +80,13 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
 }
 
 /* One matrix of values drawn from k->values, as JSON and judge lines. */
-static void put_matrix(gen_rng *r, const knobs *k, gen_candidate *c)
+static void put_matrix(gj_rng *r, const knobs *k, gen_candidate *c)
 {
     buf_putc(&c->position, '[');
     for (long i = 0; i < k->rows; i++) {
         buf_puts(&c->position, i ? ",[" : "[");
         for (long j = 0; j < k->cols; j++) {
-            long v = gen_range(r, k->values[0], k->values[1]);
+            long v = gj_rng_range(r, k->values[0], k->values[1]);
             if (j) {
                 buf_putc(&c->position, ',');
                 buf_putc(&c->input, ' ');
@@ -101,7 +101,7 @@ static void put_matrix(gen_rng *r, const knobs *k, gen_candidate *c)
 }
 
 /* One random board (and staircase, in play). */
-static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candidate *c)
 {
     const knobs *k = in;
     buf_put_long(&c->input, k->rows);
@@ -116,7 +116,7 @@ static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candid
         long len = k->cols, stones = 0;
         buf_puts(&c->position, ",\"profile\":[");
         for (long i = 0; i < k->rows; i++) {
-            len = gen_range(r, 0, len);
+            len = gj_rng_range(r, 0, len);
             stones += len;
             if (i)
                 buf_putc(&c->position, ',');

@@ -24,3 +24,17 @@ uint64_t gj_rng_below(gj_rng *r, uint64_t bound)
     while (x >= limit);
     return x % bound;
 }
+
+/* The span hi - lo + 1 fits in uint64_t for every long pair; 0 means all of them. */
+long gj_rng_range(gj_rng *r, long lo, long hi)
+{
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    return span == 0 ? (long)gj_rng_next(r) : (long)((uint64_t)lo + gj_rng_below(r, span));
+}
+
+/* 53 random bits scaled by 2^-53 is exact in IEEE doubles, so the
+ * comparison is the same everywhere. */
+bool gj_rng_chance(gj_rng *r, double p)
+{
+    return (double)(gj_rng_next(r) >> 11) * 0x1p-53 < p;
+}

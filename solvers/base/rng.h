@@ -1,10 +1,11 @@
 /* rng.h - a small seeded generator that gives the same numbers on every
  * machine: splitmix64 (Steele, Lea and Flood's mixer over a Weyl sequence),
  * integer arithmetic only.  Used where an answer must be reproducible from
- * a seed the caller sees (the engine's move). */
+ * a seed the caller sees (the engine's move, a generated puzzle). */
 #ifndef GJ_RNG_H
 #define GJ_RNG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct gj_rng {
@@ -19,5 +20,11 @@ uint64_t gj_rng_next(gj_rng *r);
 
 /* A number in 0..bound-1 (bound >= 1), without modulo bias. */
 uint64_t gj_rng_below(gj_rng *r, uint64_t bound);
+
+/* A number in lo..hi (lo <= hi), any long pair. */
+long gj_rng_range(gj_rng *r, long lo, long hi);
+
+/* True with probability p (0 <= p <= 1), the same on every IEEE machine. */
+bool gj_rng_chance(gj_rng *r, double p);
 
 #endif

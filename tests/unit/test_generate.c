@@ -553,16 +553,16 @@ END_TEST
  * and the harness's own implementation on other seeds. */
 START_TEST(test_prng_pinned)
 {
-    gen_rng r = {0};
-    ck_assert_uint_eq(gen_next(&r), 0xE220A8397B1DCDAFull);
-    ck_assert_uint_eq(gen_next(&r), 0x6E789E6AA1B965F4ull);
-    ck_assert_uint_eq(gen_next(&r), 0x06C45D188009454Full);
+    gj_rng r = {0};
+    ck_assert_uint_eq(gj_rng_next(&r), 0xE220A8397B1DCDAFull);
+    ck_assert_uint_eq(gj_rng_next(&r), 0x6E789E6AA1B965F4ull);
+    ck_assert_uint_eq(gj_rng_next(&r), 0x06C45D188009454Full);
     uint64_t h = 12345;
-    gen_rng s = {12345};
+    gj_rng s = {12345};
     for (int i = 0; i < 1000; i++)
-        ck_assert_uint_eq(gen_next(&s), rng_next(&h));
+        ck_assert_uint_eq(gj_rng_next(&s), rng_next(&h));
     for (int i = 0; i < 10000; i++) {
-        long v = gen_range(&s, -3, 3);
+        long v = gj_rng_range(&s, -3, 3);
         ck_assert(v >= -3 && v <= 3);
     }
 }
