@@ -107,93 +107,95 @@ static void generate(const gj_game *g, const long *limits, const char *in, size_
         json_integer_value(json_object_get(root, "candidates")) < 1)
         abort();
     json_decref(root);
-    /* Through the line wrapper: the frame again, and a line no longer than
-     * max_line allows; through the engine: one move with its level. */
-    static void line_and_move(const gj_game *g, const long *limits, const char *in, size_t len)
-    {
-        gj_error e;
-        gj_buf out;
-        json_error_t err;
-        gj_error_clear(&e);
-        buf_init(&out);
-        if (line_analyze(g, in, len, limits, &out, &e) != 0) {
-            check_failure(&e);
-        } else {
-            json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
-            const json_t *line = json_object_get(root, "line");
-            if (out.failed || !json_is_object(root) ||
-                (line != NULL && (!json_is_array(line) || json_array_size(line) > LINE_MAX_LIMIT)))
-                abort();
-            json_decref(root);
-        }
-        buf_free(&out);
-        gj_error_clear(&e);
-        buf_init(&out);
-        if (engine_move(g, in, len, limits, 42, &out, &e) != 0) {
-            check_failure(&e);
-        } else {
-            json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
-            json_int_t level = json_integer_value(json_object_get(root, "level"));
-            if (out.failed || json_object_get(root, "move") == NULL || level < 1 ||
-                level > ENGINE_LEVELS)
-                abort();
-            json_decref(root);
-        }
-        buf_free(&out);
-    }
+    buf_free(&out);
+}
 
-    /* The cache key of a parsed position is written without failing. */
-    static void check_key(const gj_game *g, const void *pos)
-    {
-        gj_buf key;
-        buf_init(&key);
-        g->write_key(pos, &key);
-        if (key.failed || key.len == 0)
+/* Through the line wrapper: the frame again, and a line no longer than
+ * max_line allows; through the engine: one move with its level. */
+static void line_and_move(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_buf out;
+    json_error_t err;
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (line_analyze(g, in, len, limits, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        const json_t *line = json_object_get(root, "line");
+        if (out.failed || !json_is_object(root) ||
+            (line != NULL && (!json_is_array(line) || json_array_size(line) > LINE_MAX_LIMIT)))
             abort();
-        buf_free(&key);
+        json_decref(root);
     }
-
-    static void run(const gj_game *g, const long *limits, const char *in, size_t len)
-    {
-        if (FUZZ_JSON == 2) {
-            analyze(g, limits, in, len);
-            line_and_move(g, limits, in, len);
-            return;
-        }
-        if (FUZZ_JSON == 3) {
-            generate(g, limits, in, len);
-            return;
-        }
-        gj_error e;
-        gj_error_clear(&e);
-        void *pos =
-            FUZZ_JSON ? g->parse_json(in, len, limits, &e) : g->parse_text(in, len, limits, &e);
-        if (pos == NULL) {
-            check_failure(&e);
-            return;
-        }
-        check_key(g, pos);
-        if (g->solve(pos, &e) == 0)
-            check_answer(g, pos);
-        else
-            check_failure(&e);
-        g->free_position(pos);
+    buf_free(&out);
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (engine_move(g, in, len, limits, 42, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        json_int_t level = json_integer_value(json_object_get(root, "level"));
+        if (out.failed || json_object_get(root, "move") == NULL || level < 1 ||
+            level > ENGINE_LEVELS)
+            abort();
+        json_decref(root);
     }
+    buf_free(&out);
+}
 
-    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-    {
-        const gj_game *g = &FUZZ_GAME;
-        long limits[GEN_NLIMITS];
-        games_default_limits(g, limits);
-        limits[GEN_LIMIT_BUDGET] = GENERATE_CEILING_MS;
-        run(g, limits, (const char *)data, size);
+/* The cache key of a parsed position is written without failing. */
+static void check_key(const gj_game *g, const void *pos)
+{
+    gj_buf key;
+    buf_init(&key);
+    g->write_key(pos, &key);
+    if (key.failed || key.len == 0)
+        abort();
+    buf_free(&key);
+}
 
-        /* Small limits, never below what a game allows nor above its default. */
-        for (int i = 0; i < g->nlimits; i++) {
-            long small = SMALL_LIMIT < g->limits[i].min ? g->limits[i].min : SMALL_LIMIT;
-            if (small < limits[i])
-                limits[i] = small;
-        }
-        run(g, limits, (const char *)data, size);
-        return 0;
+static void run(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    if (FUZZ_JSON == 2) {
+        analyze(g, limits, in, len);
+        line_and_move(g, limits, in, len);
+        return;
     }
+    if (FUZZ_JSON == 3) {
+        generate(g, limits, in, len);
+        return;
+    }
+    gj_error e;
+    gj_error_clear(&e);
+    void *pos = FUZZ_JSON ? g->parse_json(in, len, limits, &e) : g->parse_text(in, len, limits, &e);
+    if (pos == NULL) {
+        check_failure(&e);
+        return;
+    }
+    check_key(g, pos);
+    if (g->solve(pos, &e) == 0)
+        check_answer(g, pos);
+    else
+        check_failure(&e);
+    g->free_position(pos);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const gj_game *g = &FUZZ_GAME;
+    long limits[GEN_NLIMITS];
+    games_default_limits(g, limits);
+    limits[GEN_LIMIT_BUDGET] = GENERATE_CEILING_MS;
+    run(g, limits, (const char *)data, size);
+
+    /* Small limits, never below what a game allows nor above its default. */
+    for (int i = 0; i < g->nlimits; i++) {
+        long small = SMALL_LIMIT < g->limits[i].min ? g->limits[i].min : SMALL_LIMIT;
+        if (small < limits[i])
+            limits[i] = small;
+    }
+    run(g, limits, (const char *)data, size);
+    return 0;
+}
