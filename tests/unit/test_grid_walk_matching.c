@@ -77,8 +77,9 @@ static void fill(char *cells, int rows, int cols, enum layout kind, int permille
                     cells[r * cols + c] = cells[r * cols + c + 1] = '#';
 }
 
-/* The judge text of the grid, parsed under the raised limits. */
-static gw_position *parse(int rows, int cols, const char *cells)
+/* The judge text of the grid, parsed under the raised limits (*e for the
+ * failure message). */
+static gw_position *parse(int rows, int cols, const char *cells, gj_error *e)
 {
     size_t len = (size_t)rows * (size_t)(cols + 1) + 32;
     char *text = malloc(len);
@@ -89,20 +90,18 @@ static gw_position *parse(int rows, int cols, const char *cells)
         at += cols;
         text[at++] = '\n';
     }
-    gj_error e;
-    gj_error_clear(&e);
-    gw_position *pos = game_grid_walk.parse_text(text, (size_t)at, raised, &e);
-    ck_assert_msg(pos != NULL, "%s", e.message);
+    gj_error_clear(e);
+    void *parsed = game_grid_walk.parse_text(text, (size_t)at, raised, e);
+    ck_assert_msg(parsed != NULL, "%s", e->message);
     free(text);
-    return pos;
+    return parsed;
 }
 
 /* Both matchings of the grid: the same size, and the same answer. */
 static void check_grid(int rows, int cols, const char *cells, const char *what)
 {
-    gw_position *pos = parse(rows, cols, cells);
     gj_error e;
-    gj_error_clear(&e);
+    gw_position *pos = parse(rows, cols, cells, &e);
     gw_matching *hk = gw_match_with(pos, GW_HOPCROFT_KARP, &e);
     gw_matching *pr = gw_match_with(pos, GW_PUSH_RELABEL, &e);
     ck_assert_msg(hk != NULL && pr != NULL, "%s", e.message);
@@ -170,19 +169,18 @@ START_TEST(test_cancelled)
     char *cells = malloc((size_t)side * side);
     ck_assert_ptr_nonnull(cells);
     fill(cells, side, side, RANDOM, 50, &seed);
-    gw_position *pos = parse(side, side, cells);
+    gj_error e;
+    gw_position *pos = parse(side, side, cells, &e);
     gj_cancel c;
     gj_cancel_init(&c, 0);
     gj_cancel_raise(&c, GJ_CANCEL_GONE);
     gj_cancel_bind(&c);
     for (int how = GW_PUSH_RELABEL; how <= GW_HOPCROFT_KARP; how++) {
-        gj_error e;
         gj_error_clear(&e);
         ck_assert_int_eq(gw_solve_with(pos, (gw_algorithm)how, &e), -1);
         ck_assert_int_eq(e.kind, GJ_CANCELLED);
     }
     gj_cancel_bind(NULL);
-    gj_error e;
     ck_assert_int_eq(gw_solve(pos, &e), 0);
     gw_free_position(pos);
     free(cells);
