@@ -366,13 +366,13 @@ static int match_hopcroft_karp(graph *g, gj_error *e)
  * takes the neighbour r of smallest label ("double push"): u and r match, r's
  * old mate is left unmatched and carries on, and psi(r) rises to 2 plus the
  * second smallest label round u, which keeps the bound.  Labels of side b
- * only rise and never pass PR_DEAD (more than any path is long), so this
- * ends; an unmatched cell whose neighbours all carry PR_DEAD has no
+ * only rise and never pass `dead` (more than any path is long), so this
+ * ends; an unmatched cell whose neighbours all carry `dead` has no
  * augmenting path, and never will have (augmenting elsewhere creates none),
  * so it is dropped and the matching is maximum once none is left.
  *
  * Global relabelling: a BFS back from the unmatched cells of side b sets
- * every label to its exact distance, and PR_DEAD where no path leads.  It
+ * every label to its exact distance, and `dead` where no path leads.  It
  * starts every round of match_push_relabel. */
 #define PR_CANCEL_STRIDE 4096 /* pushes between cancellation checks */
 
