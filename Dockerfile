@@ -16,7 +16,8 @@ FROM debian:bookworm AS build
 # unpack the pinned Node.js and redocly, which render GET /docs.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      gcc libc6-dev make pkg-config libmicrohttpd-dev libjansson-dev nodejs npm ca-certificates \
+      gcc libc6-dev make pkg-config libmicrohttpd-dev libjansson-dev libxxhash-dev nodejs npm \
+      ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The pinned tools in their own layer for the cache.
@@ -32,10 +33,12 @@ RUN make BUILD=/build all \
  && make BUILD=/build install DESTDIR=/out PREFIX=/usr/local
 
 FROM debian:bookworm-slim
-# libmicrohttpd12 and libjansson4 bring the rest (GnuTLS and its helpers).
+# libmicrohttpd12 and libjansson4 bring the rest (GnuTLS and its helpers);
+# libxxhash0 (the ETag hash) is in bookworm-slim already, for apt, and is
+# named so that the image does not depend on that.
 # apt-get clean drops apt's package caches (80 MB) on any base image.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libxxhash0 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --no-create-home --shell /usr/sbin/nologin gamejudge

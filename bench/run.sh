@@ -266,11 +266,13 @@ log "target 3: small requests under wrk, 64 connections"
     echo "Each game's sample (bench/samples/) POSTed as text/plain to a daemon with"
     echo "\`--cache-bytes 0\`, so each request is solved; requests/s is the median of"
     echo "$RUNS runs.  The ceiling is bench/bare_server.c: libmicrohttpd in the same threading mode"
-    echo "answering a fixed small JSON body.  Target: at least 70% of the ceiling."
+    echo "answering a fixed small JSON body.  Target: at least 90% of the ceiling (issue 15: a"
+    echo "sample is parsed, estimated and solved on the I/O thread, without a hand-off)."
     echo
     echo "| server / game | requests/s | p99 latency | % of ceiling | target |"
     echo "| --- | --- | --- | --- | --- |"
 } >> "$OUT"
+declare -A UNLOADED_RPS
 # wrk_median URL BODY: "median_rps p99_of_that_run"
 wrk_median() {
     local url=$1 body=$2 i
@@ -290,8 +292,9 @@ for g in $GAMES; do
     read -r rps p99 < <(wrk_median "http://127.0.0.1:$PORT/solve/$g" "bench/samples/$g.txt")
     pct=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN { printf "%.0f", 100 * a / b }')
     v=met
-    [ "$pct" -ge 70 ] || v="**missed**"
+    [ "$pct" -ge 90 ] || v="**missed**"
     echo "| $g | $rps | $p99 | $pct% | $v |" >> "$OUT"
+    UNLOADED_RPS[$g]=$rps
     log "  $g $rps req/s"
 done
 stop_server
@@ -301,6 +304,87 @@ read -r rps p99 < <(wrk_median "http://127.0.0.1:$PORT/solve/matrix-game" bench/
 pct=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN { printf "%.0f", 100 * a / b }')
 echo "| matrix-game, cache on (every request a hit) | $rps | $p99 | $pct% | (informational) |" >> "$OUT"
 stop_server
+
+# ---- target 3b: the samples while heavy solves saturate the pool ------------
+log "target 3b: small requests while heavy solves saturate the pool"
+{
+    echo
+    echo "## 3b. Small requests while heavy solves saturate the pool (issue 15)"
+    echo
+    echo "The daemon of table 3 (\`--cache-bytes 0\`, staircase-chess raised to 13 x 13) while"
+    echo "HEAVY_CLIENTS=\${BENCH_HEAVY_CLIENTS:-4} curl loops post bench input chess-13x13 (about"
+    echo "0.3 s a solve, estimated heavy) without pause: every general worker solves one and the"
+    echo "heavy lane has a queue.  Each sample is measured as in table 3 meanwhile.  Targets: p99"
+    echo "under 10 ms, and at least 70% of the same game's unloaded requests/s from table 3."
+    echo
+    echo "| game | requests/s loaded | unloaded (table 3) | % of unloaded | p99 loaded | heavy solves done meanwhile | target |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
+} >> "$OUT"
+start_server "$PORT" "$BIN" serve --port "$PORT" --cache-bytes 0 \
+    --limit staircase-chess.rows=13,staircase-chess.cols=13,staircase-chess.size=26
+HEAVY_PIDS=()
+for _ in $(seq "${BENCH_HEAVY_CLIENTS:-4}"); do
+    (while :; do
+        curl -s -o /dev/null -H 'Content-Type: text/plain' --data-binary @"$IN/chess-13x13" \
+            "http://127.0.0.1:$PORT/solve/staircase-chess" || sleep 0.1
+    done) &
+    HEAVY_PIDS+=($!)
+done
+heavy_done() {
+    curl -s "http://127.0.0.1:$PORT/metrics" |
+        awk '/^gamejudge_solve_seconds_count\{game="staircase-chess"\}/ { print $2 }'
+}
+sleep 1
+for g in $GAMES; do
+    before=$(heavy_done)
+    read -r rps p99 < <(wrk_median "http://127.0.0.1:$PORT/solve/$g" "bench/samples/$g.txt")
+    after=$(heavy_done)
+    base=${UNLOADED_RPS[$g]:-0}
+    pct=$(awk -v a="$rps" -v b="$base" 'BEGIN { if (b > 0) printf "%.0f", 100 * a / b; else print 0 }')
+    p99ms=$(awk -v p="$p99" 'BEGIN { v = p + 0; if (p ~ /us$/) v /= 1000; else if (p ~ /ms$/) v += 0;
+        else if (p ~ /s$/) v *= 1000; printf "%.2f", v }')
+    v=met
+    awk -v p="$p99ms" -v q="$pct" 'BEGIN { exit !(p < 10 && q >= 70) }' || v="**missed**"
+    [ "$g" = staircase-chess ] && done_note="(includes the samples)" || done_note=""
+    echo "| $g | $rps | $base | $pct% | $p99 | $(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }') $done_note | $v |" >> "$OUT"
+    log "  $g loaded: $rps req/s, p99 $p99"
+done
+for pid in "${HEAVY_PIDS[@]}"; do
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+done
+stop_server
+
+# ---- target 3c: the cost models ---------------------------------------------
+log "target 3c: each game's cost estimate against its solve time"
+{
+    echo
+    echo "## 3c. Cost models (\`cost_us\`, issue 15) against solve times"
+    echo
+    echo "bench/cost_fit: the estimate the scheduler uses and the median of $RUNS solves (largest"
+    echo "limits).  Target: measured / estimate below 1 (the model is conservative), or at least no"
+    echo "solve measured in a slower lane than its estimate's: none is sent to the I/O thread"
+    echo "(200 us) or the fast lane (10 ms) that it would overrun."
+    echo
+    echo "| game | input | estimate us | measured us | measured / estimate | target |"
+    echo "| --- | --- | --- | --- | --- | --- |"
+} >> "$OUT"
+for spec in matrix-game:matrix-500-k1,matrix-1000-k1,matrix-2000-k1 \
+    grid-walk:grid-100-5pct,grid-500-5pct,grid-1000-5pct,grid-1000-8pct \
+    nim-shortcuts:nim-10000-wide,nim-300000-wide,nim-1e6-wide \
+    prime-chocolate:choc-500-1pct-odd,choc-3000-1pct-odd,choc-5000-1pct-odd \
+    staircase-chess:chess-8x8,chess-11x11,chess-13x13; do
+    g=${spec%%:*}
+    files=$(echo "${spec#*:}" | tr , '\n' | sed "s|^|$IN/|")
+    # shellcheck disable=SC2086 # one argument per file
+    "$DIR/cost_fit" "$g" "$RUNS" "bench/samples/$g.txt" $files | while read -r name est meas r; do
+        # Missed only when the measured time belongs to a slower lane than the estimate's.
+        v=met
+        awk -v e="$est" -v m="$meas" 'function lane(x) { return x <= 200 ? 0 : x <= 10000 ? 1 : 2 }
+            BEGIN { exit !(m <= e || lane(m) <= lane(e)) }' || v="**missed**"
+        echo "| $g | $name | $est | $meas | $r | $v |" >> "$OUT"
+    done
+done
 
 # ---- target 4 -------------------------------------------------------------
 log "target 4: larger than the originals, limits raised by GAMEJUDGE_LIMITS"

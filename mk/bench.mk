@@ -6,7 +6,7 @@
 # (wrk, gnuplot, g++) are installed with apt-get when running as root.
 
 BENCH_DIR := $(BUILD)/bench
-BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server)
+BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/games.def).
 REFERENCE_GAMES := $(shell sed -n 's/^GAME([a-z_]*, "\(.*\)")$$/\1/p' solvers/games.def)
@@ -33,6 +33,16 @@ bench-deps:
 $(BENCH_DIR)/bare_server: bench/bare_server.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(PKG_LIBS) -o $@
+
+# The cost models against solve times: linked with the solvers.
+$(BENCH_DIR)/cost_fit: bench/cost_fit.c $(BUILD)/libsolvers.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BUILD)/libsolvers.a $(PKG_LIBS) -o $@
+
+# The generator's figures need the solvers themselves (bench/NOTES.md, "Puzzles").
+$(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)

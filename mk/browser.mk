@@ -6,10 +6,14 @@
 .PHONY: browser screenshots
 
 EXTRA_CHECKS += tests/browser/playground.mjs
+# CORS (--cors-origins): pages on a listed and another loopback origin call
+# the daemon with fetch.
+EXTRA_CHECKS += tests/browser/cors.mjs
 
 browser: test-deps
 	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) tests/browser/playground.mjs
+	GJ_BIN=$(BIN) tests/browser/cors.mjs
 
 screenshots: test-deps
 	@$(SUBMAKE) all

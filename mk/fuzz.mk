@@ -5,10 +5,11 @@
 #   make fuzz-replay             build them and run every committed input once
 #   make tsan                    the integration suite and the daemon under TSan
 #
-# Targets: <game>-text, <game>-json and <game>-analyze for every game of
+# Targets: <game>-text, <game>-json, <game>-analyze and <game>-generate for every game of
 # solvers/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
 # http (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge
-# and /batch).  Seeds are tests/fuzz/corpus/<target>/, read-only; what a run
+# and /batch) and query (tests/fuzz/fuzz_query.c: the GET forms' query
+# decoding and If-None-Match, as pure functions).  Seeds are tests/fuzz/corpus/<target>/, read-only; what a run
 # learns goes to build/fuzz/work/<target>/ and crashes to
 # build/fuzz/artifacts/.  Every file in tests/fuzz/regress/<target>/ is
 # replayed before each run.  `make check` runs tests/fuzz/check.sh, which is
@@ -20,12 +21,13 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_GAMES := $(shell sed -n 's/^GAME([a-z_]*, "\(.*\)")$$/\1/p' solvers/games.def)
 # A game target's mode is the last word of its name; the value is fuzz_game.c's FUZZ_JSON.
-FUZZ_MODES := text json analyze
+FUZZ_MODES := text json analyze generate
 FUZZ_MODE_text := 0
 FUZZ_MODE_json := 1
 FUZZ_MODE_analyze := 2
+FUZZ_MODE_generate := 3
 FUZZ_GAME_TARGETS := $(foreach g,$(FUZZ_GAMES),$(addprefix $(g)-,$(FUZZ_MODES)))
-FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http
+FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http query
 FUZZ_GAME_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_GAME_TARGETS))
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_TARGETS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -65,7 +67,7 @@ $(FUZZ_GAME_BINS): $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$(call fuzz_game,$*)) \
 	  -DFUZZ_JSON=$(FUZZ_MODE_$(call fuzz_mode,$*)) $^ $(PKG_LIBS) -o $@
 
-$(FUZZ_BUILD)/bin/http: tests/fuzz/fuzz_http.c $(FUZZ_OBJS)
+$(FUZZ_BUILD)/bin/http $(FUZZ_BUILD)/bin/query: $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(PKG_LIBS) -o $@
 

@@ -3,6 +3,9 @@
 # load.  itest_ops (tests/integration/test_ops.c) covers /metrics with
 # promtool, /readyz and the JSON log; it is built and run with the others.
 EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
+# docker/k8s/ against the Kubernetes schemas (npm's kubernetes-models,
+# pinned) and against the binary: probes, scraping, env, grace, the HPA.
+EXTRA_CHECKS += tests/integration/k8s_manifests.mjs
 
 # The API suite, and the one for /analyze, /judge, /batch and the cache,
 # once more with every daemon and CLI run under valgrind memcheck

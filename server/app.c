@@ -13,6 +13,7 @@
  * HTTP front must be stopped already (no connection left suspended). */
 static void app_free(gj_app *a)
 {
+    admission_free(a->admission);
     conntrack_stop(a->tracker);
     free(a->catalog);
     metrics_free(a->metrics);
@@ -45,6 +46,11 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
         app_free(a);
         return NULL;
     }
+    a->admission = admission_create(cfg, e); /* reads --api-keys: its errors name the file */
+    if (a->admission == NULL) {
+        app_free(a);
+        return NULL;
+    }
     a->hold_fifo = getenv("GAMEJUDGE_TEST_HOLD_FIFO");
     if (a->hold_fifo != NULL && a->hold_fifo[0] == '\0')
         a->hold_fifo = NULL;
@@ -63,6 +69,11 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
 unsigned app_port(const gj_app *a)
 {
     return http_port(a->http);
+}
+
+unsigned app_admin_port(const gj_app *a)
+{
+    return http_admin_port(a->http);
 }
 
 void app_test_hold(const gj_app *a)

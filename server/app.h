@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "admission.h"
 #include "cache.h"
 #include "config.h"
 #include "conntrack.h"
@@ -28,6 +29,7 @@ typedef struct gj_app {
     char *catalog; /* GET /games, rendered once */
     size_t catalog_len;
     gj_conntrack *tracker;
+    gj_admission *admission; /* the memory budget and the quotas */
     gj_http *http;
     atomic_long in_flight; /* requests begun and not yet finished */
     atomic_int draining;   /* 1 from the stop signal on */
@@ -40,6 +42,9 @@ gj_app *app_start(const gj_config *cfg, gj_error *e);
 
 /* The bound port (useful with port 0). */
 unsigned app_port(const gj_app *a);
+
+/* The admin listener's bound port, 0 without --admin-address. */
+unsigned app_admin_port(const gj_app *a);
 
 /* A test hook, off unless GAMEJUDGE_TEST_HOLD_FIFO names a FIFO: then a
  * solve first waits while a writer holds the FIFO open, until it writes a

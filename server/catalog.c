@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine.h"
 #include "games.h"
 
 /* g's limits as {NAME: {value, description, default, max}}, value from `values` (the
@@ -20,6 +21,18 @@ static json_t *describe_limits(const gj_game *g, const long *values)
                                       (json_int_t)d->max));
     }
     return limits;
+}
+
+/* The engine's levels for /move/<name>: {"path", "levels": [{level, doc}]}. */
+static json_t *describe_move(const gj_game *g)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/move/%s", g->name);
+    json_t *levels = json_array();
+    for (int l = 1; l <= ENGINE_LEVELS; l++)
+        json_array_append_new(levels,
+                              json_pack("{s:i, s:s}", "level", l, "doc", engine_level_doc[l - 1]));
+    return json_pack("{s:s, s:o}", "path", path, "levels", levels);
 }
 
 char *catalog_render(const gj_config *cfg, size_t *len)
@@ -41,6 +54,14 @@ char *catalog_render(const gj_config *cfg, size_t *len)
             snprintf(path, sizeof path, "/analyze/%s", g->name);
             json_object_set_new(
                 entry, "analyze",
+                json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
+            json_object_set_new(entry, "move", describe_move(g));
+        }
+        if (entry != NULL && g->generate != NULL && g->example_generate != NULL) {
+            json_t *example = json_loads(g->example_generate, 0, NULL);
+            snprintf(path, sizeof path, "/generate/%s", g->name);
+            json_object_set_new(
+                entry, "generate",
                 json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
         }
         json_array_append_new(list, entry);

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
+#include "client_id.h"
+#include "cors.h"
 #include "games.h"
 
 enum {
@@ -29,8 +32,23 @@ enum {
     OPT_MAX_PER_IP,
     OPT_CACHE_BYTES,
     OPT_BATCH_MAX_ITEMS,
+    OPT_JUDGE_MAX_CASES,
+    OPT_JUDGE_MAX_BYTES,
+    OPT_GENERATE_BUDGET_MS,
     OPT_LOG_FORMAT,
     OPT_LIMIT,
+    OPT_MEMORY_BUDGET,
+    OPT_QUOTA_RATE,
+    OPT_QUOTA_BURST,
+    OPT_QUOTA_CLIENTS,
+    OPT_TRUSTED_PROXIES,
+    OPT_API_KEYS,
+    OPT_TLS_CERT,
+    OPT_TLS_KEY,
+    OPT_ADMIN_ADDRESS,
+    OPT_CORS_ORIGINS,
+    OPT_MAX_QUERY,
+    OPT_CACHE_MAX_AGE,
     OPT_COUNT
 };
 
@@ -62,10 +80,51 @@ static const gj_option options[OPT_COUNT] = {
                          "memory for cached answers, 0 turns the cache off (default 64M)"},
     [OPT_BATCH_MAX_ITEMS] = {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N",
                              "positions one POST /batch may carry (default 100)"},
+    [OPT_JUDGE_MAX_CASES] = {"--judge-max-cases", "GAMEJUDGE_JUDGE_MAX_CASES", "N",
+                             "cases one POST /judge test set may carry (default 1000)"},
+    [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
+                             "a test set's inputs and outputs together, suffix K/M/G allowed "
+                             "(default 16M)"},
+    [OPT_GENERATE_BUDGET_MS] = {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
+                                "most milliseconds one POST /generate may search (default 2000)"},
     [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
                         "access log lines as text or JSON (default text)"},
     [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
                    "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
+    [OPT_MEMORY_BUDGET] = {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
+                           "memory requests may hold at once, each charged its expected peak "
+                           "(3x a text body, 8x JSON); past it 503; 0 for no bound (default: "
+                           "half the machine's memory or cgroup limit)"},
+    [OPT_QUOTA_RATE] = {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",
+                        "worker milliseconds per second each client may use, past it 429; 0 "
+                        "turns the quotas off (default 0)"},
+    [OPT_QUOTA_BURST] = {"--quota-burst", "GAMEJUDGE_QUOTA_BURST", "MS",
+                         "worker milliseconds a client may use at once (default 10000)"},
+    [OPT_QUOTA_CLIENTS] = {"--quota-clients", "GAMEJUDGE_QUOTA_CLIENTS", "N",
+                           "clients whose budgets are kept; idle full ones are dropped first "
+                           "(default 100000)"},
+    [OPT_TRUSTED_PROXIES] = {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
+                             "addresses or CIDRs (comma-separated) whose X-Forwarded-For names "
+                             "the client (default none)"},
+    [OPT_API_KEYS] = {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
+                      "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key "
+                      "(default none)"},
+    [OPT_TLS_CERT] = {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
+                      "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
+    [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
+                     "PEM private key of --tls-cert, unencrypted"},
+    [OPT_ADMIN_ADDRESS] = {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
+                           "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then "
+                           "only there (default: none)"},
+    [OPT_CORS_ORIGINS] = {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "ORIGIN[,...]",
+                          "origins whose pages may call the API, e.g. https://puzzles.example "
+                          "(default: none)"},
+    [OPT_MAX_QUERY] = {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
+                       "longest query of GET /solve and GET /analyze, 414 past it; below "
+                       "--connection-memory/2 (default 8K)"},
+    [OPT_CACHE_MAX_AGE] = {"--cache-max-age", "GAMEJUDGE_CACHE_MAX_AGE", "S",
+                           "seconds caches may keep a GET answer (Cache-Control max-age, "
+                           "default 86400)"},
 };
 
 const gj_option *config_options(size_t *count)
@@ -95,6 +154,15 @@ void config_defaults(gj_config *c)
     c->max_connections_per_ip = 256;
     c->cache_bytes = 64L << 20;
     c->batch_max_items = 100;
+    c->memory_budget = budget_default_bytes();
+    c->quota_burst = 10000;
+    c->quota_clients = 100000;
+    c->admin_port = -1;
+    c->judge_max_cases = 1000;
+    c->judge_max_bytes = 16L << 20;
+    c->max_query = 8L << 10;
+    c->cache_max_age = 86400;
+    c->generate_budget_ms = 2000;
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -209,6 +277,41 @@ static int apply_limits(gj_config *c, const char *value, const char *origin, gj_
     return 0;
 }
 
+/* A file name into dst (PATH_MAX-sized): 0, or -1 when empty or too long.
+ * The file itself is read at start-up (tls.h), where a missing one is named. */
+static int apply_path(char *dst, const char *value, const char *origin, gj_error *e)
+{
+    if (*value == '\0' || strlen(value) >= GJ_PATH_MAX)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the file name must be 1 to %d characters", origin,
+                       GJ_PATH_MAX - 1);
+    snprintf(dst, GJ_PATH_MAX, "%s", value);
+    return 0;
+}
+
+/* "HOST:PORT" or "[V6]:PORT" into the admin host and port: 0, or -1 naming
+ * origin and the form expected. */
+static int apply_admin(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    const char *colon = strrchr(value, ':');
+    const char *host = value;
+    size_t hlen = colon ? (size_t)(colon - value) : 0;
+    if (hlen >= 2 && value[0] == '[' && value[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    long port;
+    if (colon == NULL || hlen == 0 || hlen >= sizeof c->admin_host ||
+        memchr(host, ']', hlen) != NULL || parse_long(colon + 1, 0, 65535, &port) != 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "%s must be HOST:PORT (or [IPV6]:PORT) with a port from 0 to 65535, "
+                       "not '%s'",
+                       origin, value);
+    memcpy(c->admin_host, host, hlen);
+    c->admin_host[hlen] = '\0';
+    c->admin_port = port;
+    return 0;
+}
+
 /* Set option opt from value: 0, or -1 with e naming origin (the flag or variable the value
  * came from) and what is accepted. */
 static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
@@ -230,6 +333,15 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = {0, 65536, 0},
         [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
         [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
+        [OPT_MEMORY_BUDGET] = {0, 1L << 40, 1},
+        [OPT_QUOTA_RATE] = {0, 1000000000L, 0},
+        [OPT_QUOTA_BURST] = {1, 1000000000L, 0},
+        [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
+        [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
+        [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
+        [OPT_MAX_QUERY] = {256, 8L << 20, 1},
+        [OPT_CACHE_MAX_AGE] = {0, 31536000, 0},
+        [OPT_GENERATE_BUDGET_MS] = {1, 600000, 0},
     };
     long *target[OPT_COUNT] = {
         [OPT_PORT] = &c->port,
@@ -245,6 +357,15 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
         [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
         [OPT_CACHE_BYTES] = &c->cache_bytes,
         [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
+        [OPT_MEMORY_BUDGET] = &c->memory_budget,
+        [OPT_QUOTA_RATE] = &c->quota_rate,
+        [OPT_QUOTA_BURST] = &c->quota_burst,
+        [OPT_QUOTA_CLIENTS] = &c->quota_clients,
+        [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
+        [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
+        [OPT_MAX_QUERY] = &c->max_query,
+        [OPT_CACHE_MAX_AGE] = &c->cache_max_age,
+        [OPT_GENERATE_BUDGET_MS] = &c->generate_budget_ms,
     };
 
     if (opt == OPT_HOST) {
@@ -256,6 +377,30 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_LIMIT)
         return apply_limits(c, value, origin, e);
+    if (opt == OPT_API_KEYS) /* the file is read at start (admission.c) */
+        return apply_path(c->api_keys, value, origin, e);
+    if (opt == OPT_TRUSTED_PROXIES) {
+        if (strlen(value) >= sizeof c->trusted_proxies)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
+                           sizeof c->trusted_proxies - 1);
+        if (proxies_parse(value, origin, NULL, e) != 0)
+            return -1;
+        snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
+        return 0;
+    }
+    if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
+        return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
+    if (opt == OPT_ADMIN_ADDRESS)
+        return apply_admin(c, value, origin, e);
+    if (opt == OPT_CORS_ORIGINS) {
+        if (strlen(value) >= sizeof c->cors_origins)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
+                           sizeof c->cors_origins - 1);
+        if (cors_check_list(value, origin, e) != 0)
+            return -1;
+        snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
+        return 0;
+    }
     if (opt == OPT_LOG_FORMAT) {
         if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
             return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
@@ -312,6 +457,20 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
         if (apply(c, opt, value, options[opt].flag, e) != 0)
             return -1;
     }
+    if ((c->tls_cert[0] == '\0') != (c->tls_key[0] == '\0'))
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert and --tls-key go together: %s is set but not %s",
+                       c->tls_cert[0] ? "--tls-cert" : "--tls-key",
+                       c->tls_cert[0] ? "--tls-key" : "--tls-cert");
+    /* libmicrohttpd reads the request line into the connection's memory
+     * and answers a line that does not fit with its own 414, before any of
+     * ours: keep --max-query where our 414 (JSON, naming the bound) is the
+     * one a client meets, with room left for the headers. */
+    if (c->max_query > c->connection_memory / 2)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--max-query (%ld bytes) must be at most half of --connection-memory "
+                       "(%ld bytes), which also holds the request line and headers",
+                       c->max_query, c->connection_memory);
     return 0;
 }
 
@@ -333,15 +492,35 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"max_connections", c->max_connections},
                    {"max_connections_per_ip", c->max_connections_per_ip},
                    {"cache_bytes", c->cache_bytes},
-                   {"batch_max_items", c->batch_max_items}};
+                   {"batch_max_items", c->batch_max_items},
+                   {"memory_budget", c->memory_budget},
+                   {"quota_rate", c->quota_rate},
+                   {"quota_burst", c->quota_burst},
+                   {"quota_clients", c->quota_clients},
+                   {"admin_port", c->admin_port},
+                   {"judge_max_cases", c->judge_max_cases},
+                   {"judge_max_bytes", c->judge_max_bytes},
+                   {"max_query", c->max_query},
+                   {"cache_max_age", c->cache_max_age},
+                   {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 3) + 1)
+    if (cap < 2 * (nnum + 8) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
+    pairs[n++] = "trusted_proxies";
+    pairs[n++] = c->trusted_proxies;
+    pairs[n++] = "api_keys";
+    pairs[n++] = c->api_keys; /* the file's path, never its keys */
     pairs[n++] = "log_format";
     pairs[n++] = c->log_json ? "json" : "text";
+    pairs[n++] = "tls";
+    pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
+    pairs[n++] = "admin_host";
+    pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
+    pairs[n++] = "cors_origins";
+    pairs[n++] = c->cors_origins[0] ? c->cors_origins : "none";
     for (size_t i = 0; i < nnum && used < storage_cap; i++) {
         pairs[n++] = numbers[i].key;
         pairs[n++] = storage + used;

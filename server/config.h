@@ -12,6 +12,7 @@
 #include "game.h"
 
 #define GJ_MAX_GAMES 8
+#define GJ_PATH_MAX  1024
 
 typedef struct gj_config {
     char host[256];
@@ -28,7 +29,23 @@ typedef struct gj_config {
     long max_connections_per_ip;              /* from one client address; 0 = no limit */
     long cache_bytes;                         /* result cache budget; 0 = off */
     long batch_max_items;                     /* items in one POST /batch */
+    long judge_max_cases;                     /* cases in one POST /judge test set */
+    long judge_max_bytes;                     /* their inputs and outputs together */
+    long max_query;                           /* bytes of a GET solve's or analysis's query */
+    long cache_max_age;                       /* seconds in a GET answer's Cache-Control */
+    long generate_budget_ms;                  /* ceiling on a POST /generate's budget_ms */
     int log_json;                             /* access log as JSON lines instead of text */
+    long memory_budget;                       /* bytes requests may hold at once; 0 = no bound */
+    long quota_rate;                          /* worker ms per second per client; 0 = off */
+    long quota_burst;                         /* worker ms a client's bucket holds */
+    long quota_clients;                       /* clients the quota table keeps */
+    char trusted_proxies[1024];               /* addresses/CIDRs whose X-Forwarded-For counts */
+    char api_keys[GJ_PATH_MAX];               /* the API keys file, "" for none */
+    char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
+    char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */
+    char admin_host[256];                     /* the admin listener's address */
+    long admin_port;                          /* -1 = no admin listener, 0 = any port */
+    char cors_origins[2048];                  /* exact origins, comma-separated; "" = off */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 

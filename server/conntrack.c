@@ -1,12 +1,14 @@
 /* conntrack.c - a list of open connections and a reaper thread.
  *
- * One mutex guards the list; it is taken once per connection event and
- * four times a second by the reaper, never on a request's hot path.
+ * One mutex guards the list; it is taken once per connection event, once
+ * per pool job (watch and unwatch), and by the reaper four times a second
+ * (a hundred times while a solve is watched), never per step of a solve.
  * shutdown() (not close()) is safe from another thread: the descriptor
  * stays owned by libmicrohttpd, which is still the one to close it, so it
  * cannot be reused under us while the connection is in the list. */
 #include "conntrack.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -16,19 +18,25 @@ struct tracked {
     int fd;
     int busy;
     int reaped;
-    double deadline; /* monotonic seconds */
+    gj_cancel *cancel; /* the running solve's flag, NULL when none */
+    double deadline;   /* monotonic seconds */
     tracked *prev, *next;
 };
 
 struct gj_conntrack {
     pthread_mutex_t lock;
-    pthread_cond_t stop_signal;
+    pthread_cond_t stop_signal; /* conntrack_stop, or a watch began */
     pthread_t reaper;
     int stopping;
     double limit;
     tracked *head;
     unsigned long reaped;
+    int watched; /* connections with a cancel flag */
+    double next_reap;
 };
+
+#define WATCH_MS 10
+#define REAP_MS  250
 
 /* Monotonic seconds, the clock of every deadline here, so a wall-clock jump neither reaps
  * nor spares a connection. */
@@ -51,7 +59,25 @@ static void reap_expired(gj_conntrack *t)
         }
 }
 
-/* The reaper thread: reap_expired four times a second until conntrack_stop signals. */
+/* Peek without waiting: end of stream or an error (not "no data yet") means gone. */
+static int peer_gone(int fd)
+{
+    char byte;
+    ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Raise the flag of each watched solve whose client has gone.  Caller holds the lock. */
+static void cancel_abandoned(gj_conntrack *t)
+{
+    for (tracked *c = t->head; c != NULL; c = c->next)
+        if (c->cancel != NULL && peer_gone(c->fd))
+            gj_cancel_raise(c->cancel, GJ_CANCEL_GONE);
+}
+
+/* The reaper thread: every WATCH_MS while a solve is watched (else every
+ * REAP_MS) cancel_abandoned, and reap_expired every REAP_MS, until
+ * conntrack_stop signals. */
 static void *reap(void *arg)
 {
     gj_conntrack *t = arg;
@@ -59,13 +85,19 @@ static void *reap(void *arg)
     while (!t->stopping) {
         struct timespec wake;
         clock_gettime(CLOCK_REALTIME, &wake);
-        wake.tv_nsec += 250 * 1000 * 1000;
+        wake.tv_nsec += (t->watched > 0 ? WATCH_MS : REAP_MS) * 1000L * 1000L;
         if (wake.tv_nsec >= 1000000000L) {
             wake.tv_sec++;
             wake.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&t->stop_signal, &t->lock, &wake);
-        reap_expired(t);
+        if (t->watched > 0)
+            cancel_abandoned(t);
+        double now = now_seconds();
+        if (now >= t->next_reap) {
+            reap_expired(t);
+            t->next_reap = now + REAP_MS / 1000.0;
+        }
     }
     pthread_mutex_unlock(&t->lock);
     return NULL;
@@ -128,6 +160,8 @@ void conntrack_close(gj_conntrack *t, tracked *c)
     if (c == NULL)
         return;
     pthread_mutex_lock(&t->lock);
+    if (c->cancel != NULL)
+        t->watched--;
     if (c->prev != NULL)
         c->prev->next = c->next;
     else
@@ -155,4 +189,21 @@ unsigned long conntrack_reaped(gj_conntrack *t)
     unsigned long n = t->reaped;
     pthread_mutex_unlock(&t->lock);
     return n;
+}
+
+int conntrack_gone(const tracked *c)
+{
+    return c != NULL && peer_gone(c->fd);
+}
+
+void conntrack_watch(gj_conntrack *t, tracked *c, gj_cancel *cancel)
+{
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&t->lock);
+    t->watched += (cancel != NULL) - (c->cancel != NULL);
+    c->cancel = cancel;
+    if (cancel != NULL)
+        pthread_cond_signal(&t->stop_signal); /* from the slow tick to the fast one now */
+    pthread_mutex_unlock(&t->lock);
 }

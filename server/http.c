@@ -8,8 +8,9 @@
  *   DISCARDING the body passed --max-body and libmicrohttpd would not take
  *              the 413 early: the rest is read and dropped, 413 at the end
  *   QUEUED     the connection is suspended and a worker owns the request
- *   ANSWERED   the handler finished the job: on this thread (LANE_IO), or a
- *              worker that then resumed the connection (LANE_POOL)
+ *   ANSWERED   the handler finished the job: on this thread (LANE_IO, and
+ *              a LANE_POOL solve that jobs_triage found cheap), or a
+ *              worker that then resumed the connection (the rest)
  *   RESPONDED  a response is queued; nothing more to do but log and free
  *
  * The worker touches the request only between pool_submit and
@@ -23,6 +24,7 @@
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,20 +33,33 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admission.h"
 #include "app.h"
 #include "buf.h"
+#include "cors.h"
 #include "http_error.h"
 #include "jobs.h"
 #include "log.h"
 #include "media.h"
+#include "query.h"
 #include "routes.h"
 #include "solve.h"
+#include "tls.h"
+
+/* What a libmicrohttpd daemon's callbacks are given: the front and which
+ * of its listeners the daemon is. */
+typedef struct listener {
+    gj_http *http;
+    bool admin;
+} listener;
 
 struct gj_http {
     struct MHD_Daemon *daemon;
+    struct MHD_Daemon *admin; /* --admin-address, or NULL */
+    listener public_side, admin_side;
     gj_app *app;
     const gj_config *cfg;
-    unsigned port;
+    unsigned port, admin_port;
     uint64_t id_base;
     atomic_ulong next_id;
 };
@@ -55,6 +70,7 @@ typedef struct request {
     gj_http *http;
     struct MHD_Connection *conn;
     tracked *track; /* the connection's deadline (conntrack.h) */
+    bool preflight; /* an OPTIONS answered with the route's CORS headers */
     req_state state;
     route_match match;
     media_kind input, output;
@@ -62,11 +78,15 @@ typedef struct request {
     char path[256];
     char id[129];
     char client[64];
+    bool begun;      /* on_request's first call filled the request */
+    char *raw_query; /* the target's query as sent (after '?'), or NULL */
     unsigned long long started_ns;
 
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
-    size_t received; /* body bytes read, kept or not */
+    size_t received;    /* body bytes read, kept or not */
+    gj_error dropped;   /* DISCARDING: why the body is dropped, answered at its end */
+    admit_ticket admit; /* quota and memory budget (admission.h) */
 
     /* The route's work: inputs set here, the answer filled by the handler. */
     job job;
@@ -80,6 +100,49 @@ typedef struct request {
 
 /* ---- responses ----------------------------------------------------- */
 
+/* admit_header for admission_answer: add the header to the response ctx. */
+static void add_header(void *ctx, const char *name, const char *value)
+{
+    MHD_add_response_header(ctx, name, value);
+}
+
+/* True when the request is a GET or HEAD, whose solve comes in the query. */
+static bool is_query_form(const request *req)
+{
+    return strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0;
+}
+
+/* The caching headers (etag.h): a solve's or analysis's answer and its 304
+ * carry the tag, and a GET one may be kept by any cache for --cache-max-age
+ * (the answer never changes under its tag); an error is never kept. */
+static void add_cache_headers(const request *req, struct MHD_Response *resp, int status)
+{
+    if (status >= 400) {
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        return;
+    }
+    if (req->state != ANSWERED || req->job.etag[0] == '\0')
+        return;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
+    if (is_query_form(req)) {
+        char control[48];
+        snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
+    }
+}
+
+/* The CORS headers (cors.h) of the answer to req, under --cors-origins. */
+static void add_cors_headers(const request *req, struct MHD_Response *resp)
+{
+    cors_header hs[CORS_MAX_HEADERS];
+    const char *origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin");
+    size_t n = cors_headers(req->http->cfg->cors_origins, origin,
+                            req->preflight ? req->match.row->allow : NULL, hs);
+    for (size_t i = 0; i < n; i++)
+        MHD_add_response_header(resp, hs[i].name, hs[i].value);
+}
+
 /* Queue the answer with the headers every answer carries and those its
  * route or status adds; the body is freed unless it is static. */
 static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
@@ -92,22 +155,30 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
             free(body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (type != NULL) /* NULL: no body, no type (a preflight's 204) */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(resp, "X-Request-Id", req->id);
     if (req->timing[0] != '\0')
         MHD_add_response_header(resp, "Server-Timing", req->timing);
     const route_row *row = req->match.row;
     if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
         MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
+    if ((status == MHD_HTTP_METHOD_NOT_ALLOWED || req->preflight) && row != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
+    add_cors_headers(req, resp);
     const char *retry = http_error_retry_after(status);
     if (retry != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
+    add_cache_headers(req, resp, status);
     if (atomic_load(&req->http->app->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    /* Admission: the solve's worker time is taken from the client's quota,
+     * whose state rides on the answer (RateLimit headers). */
+    const solve_timing *t = &req->job.t;
+    double cost_ms = req->state == ANSWERED ? t->parse_ms + t->solve_ms + t->write_ms : 0;
+    admission_answer(req->http->app->admission, &req->admit, status, cost_ms, add_header, resp);
     enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
     if (rc == MHD_YES) {
@@ -186,6 +257,9 @@ static enum MHD_Result begin_job(request *req)
             return send_errorf(req, GJ_TOO_LARGE,
                                "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                h->cfg->max_body);
+        /* The memory budget: the announced body's peak, before a byte of it. */
+        if (admission_memory(h->app->admission, &req->admit, req->input, (size_t)n, &e) != 0)
+            return send_error(req, &e);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
          * --max-body for a body it never sends. */
@@ -195,6 +269,40 @@ static enum MHD_Result begin_job(request *req)
             return send_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
     }
     req->state = READING;
+    return MHD_YES;
+}
+
+/* A GET or HEAD solve or analysis, its headers checked by begin_job: the
+ * query, under --max-query and decoded strictly (query.h), becomes the body
+ * the POST form would carry, and the request goes on as that POST would. */
+static enum MHD_Result take_query(request *req)
+{
+    const gj_config *cfg = req->http->cfg;
+    const char *length =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if ((length != NULL && strtoull(length, NULL, 10) != 0) ||
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                    MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
+        return send_errorf(req, GJ_BAD_INPUT,
+                           "a %s carries its position in the query, not a body; POST the body "
+                           "to %s instead",
+                           req->method, req->path);
+    size_t n = req->raw_query != NULL ? strlen(req->raw_query) : 0;
+    if (n > (size_t)cfg->max_query)
+        return send_errorf(req, GJ_URI_TOO_LONG,
+                           "the query is %zu bytes; the limit is %ld bytes (--max-query): POST "
+                           "the position to %s instead",
+                           n, cfg->max_query, req->path);
+    query_request q;
+    gj_error e;
+    if (query_request_decode(req->match.row->query, req->raw_query ? req->raw_query : "", n, &q,
+                             &e) != 0)
+        return send_error(req, &e);
+    free(req->body);
+    req->body = q.body;
+    req->len = q.len;
+    req->cap = q.len; /* the decoder left room for the parsers' NUL guard */
+    req->input = q.input;
     return MHD_YES;
 }
 
@@ -215,8 +323,23 @@ static int grow_body(request *req, size_t need)
     return 0;
 }
 
+/* Drop the body read so far and refuse the request with *e: at once when
+ * libmicrohttpd lets us, otherwise the rest of the body is dropped too and
+ * the error answered when it ends. */
+static enum MHD_Result drop_body(request *req, const gj_error *e)
+{
+    free(req->body);
+    req->body = NULL;
+    req->len = req->cap = 0;
+    req->dropped = *e;
+    if (send_error(req, e) != MHD_YES)
+        req->state = DISCARDING;
+    return MHD_YES;
+}
+
 /* Take one chunk of the body: kept for a pool route, counted and dropped
- * otherwise; past --max-body the body is dropped and 413 follows. */
+ * otherwise; past --max-body the body is dropped and 413 follows, past the
+ * memory budget 503. */
 static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
 {
     size_t n = *size;
@@ -225,21 +348,18 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     if (req->state == DISCARDING)
         return MHD_YES;
     size_t max = (size_t)req->http->cfg->max_body;
+    gj_error e;
     if (n > max - req->len) {
-        free(req->body);
-        req->body = NULL;
-        req->len = req->cap = 0;
-        /* Answer at once when libmicrohttpd lets us; otherwise drop the rest
-         * of the body and answer when it ends. */
-        if (send_errorf(req, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)",
-                        max) != MHD_YES)
-            req->state = DISCARDING;
-        return MHD_YES;
+        gj_fail(&e, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)", max);
+        return drop_body(req, &e);
     }
     if (!wants_body(req)) {
         req->len += n; /* no other route reads a body: count it, drop it */
         return MHD_YES;
     }
+    /* A body without Content-Length is charged as it grows. */
+    if (admission_memory(req->http->app->admission, &req->admit, req->input, req->len + n, &e))
+        return drop_body(req, &e);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
         return send_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
     memcpy(req->body + req->len, data, n);
@@ -254,18 +374,46 @@ static void answered_here(job *j)
     req->state = ANSWERED;
 }
 
+/* Append ms milliseconds as "name;dur=M.UUU" (integer formatting: on the
+ * I/O thread's cheap solves, floating-point printf was a visible share). */
+static size_t put_duration(char *out, size_t cap, const char *name, double ms)
+{
+    unsigned long long us = ms > 0 ? (unsigned long long)(ms * 1000 + 0.5) : 0;
+    int n = snprintf(out, cap, "%s;dur=%llu.%03llu", name, us / 1000, us % 1000);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/* Keep a solve's timings for Server-Timing and the access log. */
+static void note_times(request *req)
+{
+    const job *j = &req->job;
+    const solve_timing *t = &j->t;
+    char *o = req->timing;
+    size_t cap = sizeof req->timing, n = 0;
+    n += put_duration(o + n, cap - n, "queue", (double)j->wait_ns / 1e6);
+    n += put_duration(o + n, cap - n, ", parse", t->parse_ms);
+    n += put_duration(o + n, cap - n, ", solve", t->solve_ms);
+    put_duration(o + n, cap - n, ", write", t->write_ms);
+    req->queue_ms = (double)j->wait_ns / 1e6;
+    req->parse_ms = t->parse_ms;
+    req->solve_ms = t->solve_ms;
+}
+
+/* The end of a pool route's job solved on the I/O thread (it was cheap):
+ * send_answer follows when it returns. */
+static void answered_on_io(job *j)
+{
+    request *req = j->ctx;
+    note_times(req);
+    req->state = ANSWERED;
+}
+
 /* The job's end on the worker that finished it: record the times and
  * resume the connection, whose next call sends the answer. */
 static void answered_by_worker(job *j)
 {
     request *req = j->ctx;
-    const solve_timing *t = &j->t;
-    snprintf(req->timing, sizeof req->timing,
-             "queue;dur=%.3f, parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f",
-             (double)j->wait_ns / 1e6, t->parse_ms, t->solve_ms, t->write_ms);
-    req->queue_ms = (double)j->wait_ns / 1e6;
-    req->parse_ms = t->parse_ms;
-    req->solve_ms = t->solve_ms;
+    note_times(req);
     free(req->body);
     req->body = NULL;
     req->state = ANSWERED;
@@ -282,7 +430,10 @@ static void prepare_job(request *req, job_done done)
                      .body = req->body,
                      .len = req->len,
                      .done = done,
-                     .ctx = req};
+                     .ctx = req,
+                     .peer = req->track,
+                     .if_none_match = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                                                  MHD_HTTP_HEADER_IF_NONE_MATCH)};
 }
 
 /* A worker's entry: the route's handler through jobs_start. */
@@ -292,39 +443,14 @@ static void run_job(void *arg)
     jobs_start(&req->job, req->match.row->handler);
 }
 
-/* Hand a complete pool-route request to a worker, or refuse it with 503
- * at once when no queue place is free. */
-static enum MHD_Result dispatch(request *req)
-{
-    if (req->state == DISCARDING)
-        return send_errorf(req, GJ_TOO_LARGE,
-                           "the body exceeds the limit of %ld bytes (--max-body)",
-                           req->http->cfg->max_body);
-    if (req->body == NULL && grow_body(req, 1) != 0)
-        return send_errorf(req, GJ_INTERNAL, "out of memory");
-    req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
-    /* Hold a place first: a refusal is answered right here, and a
-     * connection is suspended only when its job is sure to run. */
-    if (pool_reserve(req->http->app->pool) != 0) {
-        return send_errorf(req, GJ_OVERLOADED,
-                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
-                           req->http->cfg->workers, req->http->cfg->queue);
-    }
-    req->state = QUEUED;
-    prepare_job(req, answered_by_worker);
-    req->job.queued_ns = solve_clock_ns();
-    conntrack_set_busy(req->http->app->tracker, req->track, 1);
-    MHD_suspend_connection(req->conn);
-    pool_submit_reserved(req->http->app->pool, run_job, req);
-    return MHD_YES;
-}
-
 /* Send the finished job's answer, or its error. */
 static enum MHD_Result send_answer(request *req)
 {
     job *j = &req->job;
     if (j->error.kind != GJ_OK)
         return send_error(req, &j->error);
+    if (j->not_modified)
+        return send_response(req, MHD_HTTP_NOT_MODIFIED, j->type, (char *)"", 0, 1);
     if (j->fixed != NULL)
         return send_response(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;
@@ -335,6 +461,45 @@ static enum MHD_Result send_answer(request *req)
             return MHD_NO;
     }
     return send_response(req, j->ok_status, j->type, body, len, 0);
+}
+
+/* A complete pool-route request: triaged (jobs_triage), then answered
+ * here when its solve is cheap, else handed to a worker of its lane, or
+ * refused with 503 at once when that lane has no free place. */
+static enum MHD_Result dispatch(request *req)
+{
+    if (req->state == DISCARDING)
+        return send_error(req, &req->dropped);
+    if (req->body == NULL && grow_body(req, 1) != 0)
+        return send_errorf(req, GJ_INTERNAL, "out of memory");
+    req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
+    gj_app *app = req->http->app;
+    prepare_job(req, answered_on_io);
+    job_lane lane = jobs_triage(&req->job, req->match.row->handler);
+    metrics_job_event(app->metrics, lane == JOB_HERE   ? JOB_LANE_IO
+                                    : lane == JOB_FAST ? JOB_LANE_FAST
+                                                       : JOB_LANE_HEAVY);
+    if (lane == JOB_HERE) {
+        /* Cheaper than the hand-off itself: no suspend, no resume. */
+        jobs_start(&req->job, req->match.row->handler);
+        return send_answer(req);
+    }
+    pool_lane pl = lane == JOB_FAST ? POOL_FAST : POOL_HEAVY;
+    /* Hold a place first: a refusal is answered right here, and a
+     * connection is suspended only when its job is sure to run. */
+    if (pool_reserve(app->pool, pl) != 0) {
+        jobs_release(&req->job);
+        return send_errorf(req, GJ_OVERLOADED,
+                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
+                           req->http->cfg->workers, req->http->cfg->queue);
+    }
+    req->state = QUEUED;
+    req->job.done = answered_by_worker;
+    req->job.queued_ns = solve_clock_ns();
+    conntrack_set_busy(app->tracker, req->track, 1);
+    MHD_suspend_connection(req->conn);
+    pool_submit_reserved(app->pool, pl, run_job, req);
+    return MHD_YES;
 }
 
 /* The request is complete: an error of its route is answered now, an I/O
@@ -380,14 +545,32 @@ static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
                   (socklen_t)cap);
 }
 
-/* A request for this call's method and URL, routed, with its id (the
- * client's X-Request-Id when valid); NULL when memory is short. */
-static request *new_request(gj_http *h, struct MHD_Connection *conn, const char *method,
-                            const char *url)
+/* libmicrohttpd's first sight of a request, before it decodes the target
+ * leniently: the request is allocated here to keep the raw query, which
+ * only query.c decodes; on_request's first call fills in the rest. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
+    (void)cls;
+    (void)conn;
     request *req = calloc(1, sizeof *req);
+    const char *q = strchr(uri, '?');
+    if (req != NULL && q != NULL)
+        req->raw_query = strdup(q + 1); /* short of memory: read as no query, a 400 */
+    return req;
+}
+
+/* The request on_uri began (NULL: none) filled for this call's method and
+ * URL, routed, with its id (the client's X-Request-Id when valid); NULL
+ * when memory is short. */
+static request *new_request(const listener *l, struct MHD_Connection *conn, const char *method,
+                            const char *url, request *req)
+{
+    gj_http *h = l->http;
+    if (req == NULL)
+        req = calloc(1, sizeof *req);
     if (req == NULL)
         return NULL;
+    req->begun = true;
     req->http = h;
     req->conn = conn;
     req->started_ns = solve_clock_ns();
@@ -400,6 +583,7 @@ static request *new_request(gj_http *h, struct MHD_Connection *conn, const char 
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
     routes_match(req->method, req->path, &req->match);
+    routes_restrict(&req->match, req->path, l->admin, h->admin != NULL);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =
@@ -435,10 +619,52 @@ static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+/* Header iterator: append each X-Forwarded-For value to the gj_buf cls,
+ * comma-separated, in the order they came (the last is the nearest hop). */
+static enum MHD_Result join_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
+{
+    (void)kind;
+    gj_buf *b = cls;
+    if (strcasecmp(key, "X-Forwarded-For") != 0 || value == NULL)
+        return MHD_YES;
+    if (b->len > 0)
+        buf_putc(b, ',');
+    buf_puts(b, value);
+    return MHD_YES;
+}
+
+/* Admission (admission.h) for a route that solves: the client and its
+ * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
+static int admit_client(request *req, gj_error *e)
+{
+    const route_row *row = req->match.row;
+    if (req->match.error.kind != GJ_OK || (row->lane != LANE_POOL && !row->game_metrics))
+        return 0;
+    gj_admission *adm = req->http->app->admission;
+    gj_buf xff;
+    buf_init(&xff);
+    if (admission_trusts(adm, req->client)) /* never from anyone else */
+        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, &xff);
+    buf_putc(&xff, '\0');
+    const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
+    int rc = admission_begin(adm, &req->admit, req->client,
+                             xff.failed || xff.len < 2 ? NULL : xff.data, key, e);
+    buf_free(&xff);
+    return rc;
+}
+
 /* The headers are in: refuse what can be refused before the body, then
  * start reading it. */
 static enum MHD_Result first_call(request *req)
 {
+    /* With --cors-origins, OPTIONS on a route is a preflight, answered
+     * once the request is complete (so the connection stays open): 204 with
+     * Allow, and the CORS headers when the origin is listed.  Without, it
+     * stays a 405 like any other method the route does not take. */
+    if (req->match.error.kind == GJ_BAD_METHOD && strcmp(req->method, "OPTIONS") == 0 &&
+        req->http->cfg->cors_origins[0] != '\0')
+        req->preflight = true;
     /* libmicrohttpd reads the first of several Content-Length headers; a
      * proxy in front may have read another, which is how requests are
      * smuggled.  RFC 9112 6.3: differing lengths are an error. */
@@ -454,8 +680,15 @@ static enum MHD_Result first_call(request *req)
                            "Transfer-Encoding '%.40s' is not supported; send the body with "
                            "Content-Length or chunked",
                            coding);
-    if (wants_body(req))
-        return begin_job(req);
+    gj_error refused;
+    if (admit_client(req, &refused) != 0)
+        return send_error(req, &refused); /* 429 or 401, before any body */
+    if (wants_body(req)) {
+        enum MHD_Result rc = begin_job(req);
+        if (rc == MHD_YES && req->state == READING && is_query_form(req))
+            return take_query(req);
+        return rc;
+    }
     req->state = READING;
     return MHD_YES;
 }
@@ -468,10 +701,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
     (void)version;
     request *req = *con_cls;
-    if (req == NULL) {
-        req = new_request(cls, conn, method, url);
-        if (req == NULL)
+    if (req == NULL || !req->begun) {
+        request *begun = new_request(cls, conn, method, url, req);
+        if (begun == NULL) {
+            if (req != NULL)
+                free(req->raw_query);
+            free(req);
+            *con_cls = NULL;
             return MHD_NO;
+        }
+        req = begun;
         *con_cls = req;
         return first_call(req);
     }
@@ -480,6 +719,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
+        if (req->preflight)
+            return send_response(req, MHD_HTTP_NO_CONTENT, NULL, (char *)"", 0, 1);
         return answer_complete(req);
     case ANSWERED:
         return send_answer(req);
@@ -519,6 +760,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request *req = *con_cls;
     if (req == NULL)
         return;
+    if (!req->begun) { /* libmicrohttpd answered it alone, e.g. 431 for its headers */
+        free(req->raw_query);
+        free(req);
+        *con_cls = NULL;
+        return;
+    }
     access_entry a = {
         .method = req->method,
         .path = req->path,
@@ -532,7 +779,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .solve_ms = req->solve_ms,
         .client = req->client,
         .request_id = req->id,
-        .end = termination_name(toe),
+        .end = req->job.abandoned ? "abandoned" : termination_name(toe),
     };
     log_access(&a);
     const route_row *row = req->match.row;
@@ -540,7 +787,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     metrics_request(h->app->metrics, counted ? req->match.game : NULL, req->sent_status,
                     req->received, req->sent_bytes);
     conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
+    admission_end(h->app->admission, &req->admit);      /* its memory charge, released once */
     free(req->body);
+    free(req->raw_query);
     buf_free(&req->job.answer);
     free(req);
     *con_cls = NULL;
@@ -584,23 +833,16 @@ static int resolve(const char *host, long port, struct sockaddr_storage *out, in
     return 0;
 }
 
-gj_http *http_start(gj_app *app, gj_error *e)
+/* Start one libmicrohttpd daemon on host:port for listener l, with the
+ * TLS pair when not NULL; NULL when it cannot start (e says why). */
+static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
+                                       const tls_pair *tls, gj_error *e)
 {
-    const gj_config *cfg = app->cfg;
+    const gj_config *cfg = l->http->cfg;
     struct sockaddr_storage addr;
     int ipv6 = 0;
-    if (resolve(cfg->host, cfg->port, &addr, &ipv6, e) != 0)
+    if (resolve(host, port, &addr, &ipv6, e) != 0)
         return NULL;
-
-    gj_http *h = calloc(1, sizeof *h);
-    if (h == NULL) {
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    h->app = app;
-    h->cfg = cfg;
-    h->id_base = (uint64_t)time(NULL) << 32;
-
     /* poll(), not epoll: libmicrohttpd 0.9.75's epoll loop loses a
      * resumption when a worker resumes a connection right after it was
      * suspended (a tiny solve): a burst of 256 such requests on a fresh
@@ -609,29 +851,97 @@ gj_http *http_start(gj_app *app, gj_error *e)
      * poll() is linear in the open connections, which --max-connections
      * bounds. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
-    h->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR,
+                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
+    struct MHD_OptionItem tls_options[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? tls->key : NULL},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? tls->cert : NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    /* The admin listener answers probes and scrapes only: one thread. */
+    unsigned threads = l->admin ? 1 : (unsigned)cfg->io_threads;
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, on_request, l, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->io_threads, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, h, MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip, MHD_OPTION_END);
-    if (h->daemon == NULL) {
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l->http,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, l->http, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
+        tls ? tls_options : tls_options + 2, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
+        MHD_OPTION_END);
+    if (d == NULL && tls != NULL)
+        gj_fail(e, GJ_BAD_INPUT,
+                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: GnuTLS "
+                "refused them (a damaged PEM body, or a key that is not the certificate's), "
+                "or the address cannot be bound",
+                host, port, cfg->tls_cert, cfg->tls_key);
+    else if (d == NULL)
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
-                cfg->host, cfg->port);
+                host, port);
+    return d;
+}
+
+/* The port daemon d is bound to, `asked` when libmicrohttpd cannot say. */
+static unsigned bound_port(struct MHD_Daemon *d, long asked)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : (unsigned)asked;
+}
+
+gj_http *http_start(gj_app *app, gj_error *e)
+{
+    const gj_config *cfg = app->cfg;
+    tls_pair tls = {NULL, NULL};
+    int https = cfg->tls_cert[0] != '\0';
+    if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+        gj_fail(e, GJ_INTERNAL, "--tls-cert: this libmicrohttpd was built without TLS support");
+        return NULL;
+    }
+    if (https && tls_load(cfg->tls_cert, cfg->tls_key, &tls, e) != 0)
+        return NULL;
+
+    gj_http *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        tls_free(&tls);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    h->app = app;
+    h->cfg = cfg;
+    h->id_base = (uint64_t)time(NULL) << 32;
+    h->public_side = (listener){h, false};
+    h->admin_side = (listener){h, true};
+    /* The admin listener is started first: routes_restrict reads whether
+     * there is one from the first request on. */
+    if (cfg->admin_port >= 0) {
+        h->admin = start_daemon(&h->admin_side, cfg->admin_host, cfg->admin_port, NULL, e);
+        if (h->admin == NULL) {
+            tls_free(&tls);
+            free(h);
+            return NULL;
+        }
+        h->admin_port = bound_port(h->admin, cfg->admin_port);
+    }
+    h->daemon = start_daemon(&h->public_side, cfg->host, cfg->port, https ? &tls : NULL, e);
+    tls_free(&tls); /* GnuTLS holds its own copy once the daemon has started */
+    if (h->daemon == NULL) {
+        if (h->admin != NULL)
+            MHD_stop_daemon(h->admin);
         free(h);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    h->port = info ? info->port : (unsigned)cfg->port;
+    h->port = bound_port(h->daemon, cfg->port);
     return h;
 }
 
 unsigned http_port(const gj_http *h)
 {
     return h->port;
+}
+
+unsigned http_admin_port(const gj_http *h)
+{
+    return h->admin != NULL ? h->admin_port : 0;
 }
 
 void http_stop_accepting(gj_http *h)
@@ -657,5 +967,7 @@ void http_stop(gj_http *h)
     if (h == NULL)
         return;
     MHD_stop_daemon(h->daemon);
+    if (h->admin != NULL)
+        MHD_stop_daemon(h->admin);
     free(h);
 }

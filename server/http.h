@@ -6,6 +6,11 @@
  * it with the answer.  I/O threads never run a solver and workers never
  * touch a socket.  The application (app.h) starts and stops it.
  *
+ * With --tls-cert and --tls-key the public port speaks HTTPS (libmicrohttpd's
+ * GnuTLS).  With --admin-address a second daemon, plain HTTP, serves the
+ * rows routes.h marks for it, on the same application; it keeps answering
+ * probes while a stop drains the public port.
+ *
  * Shutdown: http_stop_accepting, then http_wait_idle (every request that
  * had begun is answered), then pool_drain, then http_stop. */
 #ifndef GJ_HTTP_H
@@ -20,6 +25,9 @@ gj_http *http_start(gj_app *app, gj_error *e);
 
 /* The bound port (useful with port 0). */
 unsigned http_port(const gj_http *h);
+
+/* The admin listener's bound port (--admin-address), 0 when there is none. */
+unsigned http_admin_port(const gj_http *h);
 
 /* Close the listening socket; answers from now on carry Connection: close. */
 void http_stop_accepting(gj_http *h);

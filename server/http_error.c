@@ -22,6 +22,7 @@ static const struct {
     [GJ_RATE_LIMITED] = {429, "rate_limited"},
     [GJ_UNMET] = {422, "unprocessable"},
     [GJ_URI_TOO_LONG] = {414, "uri_too_long"},
+    [GJ_UNAUTHORIZED] = {401, "unauthorized"},
     [GJ_NO_MEMORY] = {500, "internal"},
     [GJ_INTERNAL] = {500, "internal"},
 };

@@ -134,7 +134,7 @@ static void describe(const judge_result *r, char *out, size_t cap)
                  r->expected.text, flen, r->found.text);
 }
 
-void judge_write_json(const char *game, const judge_result *r, gj_buf *out)
+json_t *judge_object(const char *game, const judge_result *r)
 {
     json_t *diff = json_null();
     if (r->verdict != JUDGE_ACCEPTED) {
@@ -146,7 +146,22 @@ void judge_write_json(const char *game, const judge_result *r, gj_buf *out)
                          (json_int_t)r->index, "expected", quote(&r->expected), "found",
                          quote(&r->found), "message", m ? m : json_string("?"));
     }
-    json_t *root = json_pack("{s:s,s:s,s:o*}", "game", game, "verdict",
-                             judge_verdict_name(r->verdict), "first_difference", diff);
-    json_out_append(out, root, JSON_COMPACT);
+    json_t *root = json_pack("{s:s,s:o*}", "verdict", judge_verdict_name(r->verdict),
+                             "first_difference", diff);
+    if (root != NULL && game != NULL) {
+        json_t *named = json_pack("{s:s}", "game", game);
+        if (named != NULL && json_object_update(named, root) == 0) {
+            json_decref(root);
+            return named;
+        }
+        json_decref(named);
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+void judge_write_json(const char *game, const judge_result *r, gj_buf *out)
+{
+    json_out_append(out, judge_object(game, r), JSON_COMPACT);
 }

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 
 typedef enum judge_verdict {
@@ -19,6 +21,8 @@ typedef enum judge_verdict {
     JUDGE_WRONG_ANSWER,
     JUDGE_PRESENTATION_ERROR,
 } judge_verdict;
+
+#define JUDGE_VERDICTS 3 /* how many verdicts there are: 0 .. JUDGE_VERDICTS - 1 */
 
 typedef struct judge_token {
     const char *text; /* NULL: the output ended before this token */
@@ -36,6 +40,11 @@ void judge_compare(const char *expected, size_t expected_len, const char *found,
                    judge_result *r);
 
 const char *judge_verdict_name(judge_verdict v);
+
+/* The answer as a new JSON object: {"game":..,"verdict":..,"first_difference":{..}|null},
+ * without "game" when game is NULL; NULL when memory is short.  The result's tokens must
+ * still be alive: the object copies what it quotes. */
+json_t *judge_object(const char *game, const judge_result *r);
 
 /* The answer's JSON: {"game":..,"verdict":..,"first_difference":{..}|null}.
  * Tokens are quoted up to 64 bytes (cut at a UTF-8 boundary). */

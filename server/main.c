@@ -38,6 +38,7 @@ static void print_usage(FILE *out)
           "       gamejudge solve GAME [options]  answer one position read from stdin\n"
           "       gamejudge healthcheck [PORT]    exit 0 when 127.0.0.1:PORT answers\n"
           "                                       GET /healthz with 200 (PORT defaults to\n"
+          "                                       GAMEJUDGE_ADMIN_ADDRESS's port, then\n"
           "                                       GAMEJUDGE_PORT, then 8080)\n"
           "       gamejudge --help | --version\n"
           "\n"
@@ -84,7 +85,10 @@ static void print_serve_help(void)
         /* "GET, HEAD" lists HEAD for the Allow header; GET says it here. */
         snprintf(left, sizeof left, "%.*s %s%s", (int)strcspn(routes[i].allow, ","),
                  routes[i].allow, routes[i].path, routes[i].per_game ? "<game>" : "");
-        printf("  %-28s %s\n", left, routes[i].doc);
+        static const char *const where[] = {[ON_PUBLIC] = "",
+                                            [ON_BOTH] = " (also on --admin-address)",
+                                            [ON_ADMIN] = " (only on --admin-address when set)"};
+        printf("  %-28s %s%s\n", left, routes[i].doc, where[routes[i].listener]);
     }
     puts("\noptions (each also read from its environment variable; flags win):");
     for (size_t i = 0; i < n; i++) {
@@ -159,8 +163,13 @@ static int serve(int argc, char **argv)
         return 1;
     }
     int bracket = strchr(cfg.host, ':') != NULL;
-    printf("listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.host, bracket ? "]" : "",
-           app_port(app));
+    printf("listening on %s://%s%s%s:%u\n", cfg.tls_cert[0] ? "https" : "http", bracket ? "[" : "",
+           cfg.host, bracket ? "]" : "", app_port(app));
+    if (cfg.admin_port >= 0) {
+        bracket = strchr(cfg.admin_host, ':') != NULL;
+        printf("admin listening on http://%s%s%s:%u\n", bracket ? "[" : "", cfg.admin_host,
+               bracket ? "]" : "", app_admin_port(app));
+    }
     fflush(stdout);
 
     int sig = 0;
@@ -281,10 +290,16 @@ static int solve(int argc, char **argv)
 /* ---- healthcheck --------------------------------------------------------- */
 
 /* A container's HEALTHCHECK without curl in the image: one GET /healthz to
- * the local daemon over a plain socket, a 3-second budget. */
+ * the local daemon over a plain socket, a 3-second budget.  With
+ * GAMEJUDGE_ADMIN_ADDRESS it asks the admin listener, which speaks plain
+ * HTTP even when the public port speaks HTTPS. */
 static int healthcheck(int argc, char **argv)
 {
-    const char *port_text = argc > 0 ? argv[0] : getenv("GAMEJUDGE_PORT");
+    const char *admin = getenv("GAMEJUDGE_ADMIN_ADDRESS");
+    const char *admin_port = admin ? strrchr(admin, ':') : NULL;
+    const char *port_text = argc > 0     ? argv[0]
+                            : admin_port ? admin_port + 1
+                                         : getenv("GAMEJUDGE_PORT");
     long port = port_text ? strtol(port_text, NULL, 10) : 8080;
     if (port < 1 || port > 65535) {
         fprintf(stderr, "gamejudge: healthcheck: bad port '%s'\n", port_text);

@@ -18,7 +18,7 @@
 
 #define MAX_SERIES_GAMES (8 + 1) /* the registry plus "none" */
 
-static const int statuses[] = {200, 400, 404, 405, 413, 415, 500, 503};
+static const int statuses[] = {200, 400, 401, 404, 405, 413, 415, 429, 500, 503};
 #define NSTATUS (sizeof statuses / sizeof statuses[0] + 1) /* + "other" */
 
 /* Upper bounds in seconds; the last bucket is +Inf. */
@@ -38,6 +38,7 @@ struct gj_metrics {
     atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
     atomic_ulong bytes_in, bytes_out;
     histogram parse[MAX_SERIES_GAMES], solve[MAX_SERIES_GAMES];
+    atomic_ulong job_events[JOB_NEVENTS];
 };
 
 gj_metrics *metrics_create(void)
@@ -101,6 +102,11 @@ void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, doubl
     observe(&m->solve[slot], solve_ms);
 }
 
+void metrics_job_event(gj_metrics *m, metrics_job_event_kind k)
+{
+    atomic_fetch_add_explicit(&m->job_events[k], 1, memory_order_relaxed);
+}
+
 /* The game label of a series slot: the game's name, or "none" for the slot past the registry. */
 static const char *game_label(const gj_metrics *m, size_t slot)
 {
@@ -122,6 +128,35 @@ static void put_sample(gj_buf *out, const char *name, const char *labels, double
     snprintf(line, sizeof line, "%s%s%s%s %.9g\n", name, labels[0] ? "{" : "", labels,
              labels[0] ? "}" : "", value);
     buf_puts(out, line);
+}
+
+/* Append the scheduling counters: jobs by lane, dropped, and cancelled. */
+static void render_job_events(gj_metrics *m, gj_buf *out)
+{
+    static const struct {
+        const char *name, *labels;
+    } rows[JOB_NEVENTS] = {
+        [JOB_LANE_IO] = {"gamejudge_jobs_lane_total", "lane=\"io\""},
+        [JOB_LANE_FAST] = {"gamejudge_jobs_lane_total", "lane=\"fast\""},
+        [JOB_LANE_HEAVY] = {"gamejudge_jobs_lane_total", "lane=\"heavy\""},
+        [JOB_DROPPED_ABANDONED] = {"gamejudge_jobs_dropped_total", "reason=\"abandoned\""},
+        [JOB_DROPPED_LATE] = {"gamejudge_jobs_dropped_total", "reason=\"late\""},
+        [JOB_CANCELLED_GONE] = {"gamejudge_jobs_cancelled_total", "reason=\"gone\""},
+        [JOB_CANCELLED_DEADLINE] = {"gamejudge_jobs_cancelled_total", "reason=\"deadline\""},
+    };
+    put_header(out, "gamejudge_jobs_lane_total", "counter",
+               "POST jobs by where they ran: io (solved on the I/O thread), fast, heavy lane.");
+    for (int k = JOB_LANE_IO; k <= JOB_LANE_HEAVY; k++)
+        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
+    put_header(out, "gamejudge_jobs_dropped_total", "counter",
+               "Queued jobs dropped before they started: the client had gone (abandoned) or "
+               "the request timeout had passed (late).");
+    for (int k = JOB_DROPPED_ABANDONED; k <= JOB_DROPPED_LATE; k++)
+        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
+    put_header(out, "gamejudge_jobs_cancelled_total", "counter",
+               "Running solves stopped: the client had gone, or the request timeout passed.");
+    for (int k = JOB_CANCELLED_GONE; k <= JOB_CANCELLED_DEADLINE; k++)
+        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
 }
 
 /* Append histogram family `name` from hs[], one series per game (not "none": only solves
@@ -222,6 +257,7 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
                      out);
     render_histogram(m, m->solve, "gamejudge_solve_seconds",
                      "Time to solve a parsed position, by game.", out);
+    render_job_events(m, out);
     put_header(out, "gamejudge_queue_depth", "gauge", "Solves waiting for a worker.");
     put_sample(out, "gamejudge_queue_depth", "", gauges->queued);
     put_header(out, "gamejudge_queue_capacity", "gauge", "Solves that may wait before 503.");
@@ -239,4 +275,14 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
     put_sample(out, "gamejudge_ready", "", gauges->ready);
     render_cache(gauges->cache, out);
+}
+
+void metrics_family(gj_buf *out, const char *name, const char *type, const char *help)
+{
+    put_header(out, name, type, help);
+}
+
+void metrics_sample(gj_buf *out, const char *name, const char *labels, double value)
+{
+    put_sample(out, name, labels, value);
 }

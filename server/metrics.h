@@ -27,6 +27,22 @@ void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_i
 /* Parse and solve times of one solve, in milliseconds. */
 void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, double solve_ms);
 
+/* Scheduling events: where a pool route's job went, and jobs dropped
+ * before they started or stopped while running (jobs.h). */
+typedef enum metrics_job_event_kind {
+    JOB_LANE_IO,
+    JOB_LANE_FAST,
+    JOB_LANE_HEAVY,
+    JOB_DROPPED_ABANDONED,
+    JOB_DROPPED_LATE,
+    JOB_CANCELLED_GONE,
+    JOB_CANCELLED_DEADLINE,
+    JOB_NEVENTS
+} metrics_job_event_kind;
+
+/* Count one scheduling event. */
+void metrics_job_event(gj_metrics *m, metrics_job_event_kind k);
+
 /* The gauges read at scrape time. */
 typedef struct metrics_gauges {
     int queued, busy, workers, queue_capacity;
@@ -38,5 +54,10 @@ typedef struct metrics_gauges {
 
 /* Append the whole exposition to out. */
 void metrics_render(gj_metrics *m, const metrics_gauges *g, gj_buf *out);
+
+/* For modules that render their own families (budget.c, quota.c): a
+ * family's # HELP and # TYPE lines, and one sample (labels "" for none). */
+void metrics_family(gj_buf *out, const char *name, const char *type, const char *help);
+void metrics_sample(gj_buf *out, const char *name, const char *labels, double value);
 
 #endif

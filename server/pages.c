@@ -55,6 +55,7 @@ void pages_metrics(job *j)
         g.cache = &cs;
     }
     metrics_render(a->metrics, &g, &j->answer);
+    admission_render(a->admission, &j->answer);
     if (j->answer.failed) {
         buf_free(&j->answer);
         gj_fail(&j->error, GJ_INTERNAL, "out of memory while rendering metrics");

@@ -16,24 +16,38 @@
 static const route_row table[] = {
     {.path = "/solve/",
      .per_game = true,
-     .allow = "POST",
+     .allow = "GET, HEAD, POST",
      .lane = LANE_POOL,
      .handler = jobs_solve,
      .text_answer = true,
      .game_metrics = true,
-     .doc = "who wins a position, as JSON or as the judge's output"},
+     .doc = "who wins a position, as JSON or as the judge's output",
+     .query = QUERY_SOLVE},
     {.path = "/analyze/",
+     .per_game = true,
+     .allow = "GET, HEAD, POST",
+     .lane = LANE_POOL,
+     .handler = jobs_analyze,
+     .doc = "every legal move of a position in play, best first, and its perfect-play line",
+     .query = QUERY_ANALYZE},
+    {.path = "/move/",
      .per_game = true,
      .allow = "POST",
      .lane = LANE_POOL,
-     .handler = jobs_analyze,
-     .doc = "every legal move of a position in play, best first"},
+     .handler = jobs_move,
+     .doc = "the engine's move in a position in play, at a level from random to perfect"},
     {.path = "/judge/",
      .per_game = true,
      .allow = "POST",
      .lane = LANE_POOL,
      .handler = jobs_judge,
      .doc = "a submitted output checked against the right one"},
+    {.path = "/generate/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = jobs_generate,
+     .doc = "a fresh position with the outcome asked for, and its answer"},
     {.path = "/batch",
      .allow = "POST",
      .lane = LANE_POOL,
@@ -48,17 +62,20 @@ static const route_row table[] = {
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_health,
-     .doc = "liveness"},
+     .doc = "liveness",
+     .listener = ON_BOTH},
     {.path = "/readyz",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_ready,
-     .doc = "readiness: 503 once a stop has begun"},
+     .doc = "readiness: 503 once a stop has begun",
+     .listener = ON_BOTH},
     {.path = "/metrics",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_metrics,
-     .doc = "Prometheus metrics"},
+     .doc = "Prometheus metrics",
+     .listener = ON_ADMIN},
     {.path = "/openapi.yaml",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
@@ -117,8 +134,9 @@ void routes_match(const char *method, const char *path, route_match *m)
     if (m->row == NULL) {
         gj_fail(&m->error, GJ_NOT_FOUND,
                 "no such path: %s (try GET / for the playground, POST /solve/<game>, "
-                "POST /analyze/<game>, POST /judge/<game>, POST /batch, GET /games, "
-                "GET /healthz, GET /readyz, GET /metrics, GET /openapi.yaml or GET /docs)",
+                "POST /analyze/<game>, POST /move/<game>, POST /judge/<game>, "
+                "POST /generate/<game>, POST /batch, GET /games, GET /healthz, GET /readyz, "
+                "GET /metrics, GET /openapi.yaml or GET /docs)",
                 path);
         return;
     }
@@ -135,4 +153,24 @@ void routes_match(const char *method, const char *path, route_match *m)
     if (!method_allowed(m->row->allow, method))
         gj_fail(&m->error, GJ_BAD_METHOD, "%s is not allowed on %s; use %s", method, path,
                 m->row->allow);
+}
+
+void routes_restrict(route_match *m, const char *path, bool on_admin, bool admin_configured)
+{
+    const route_row *r = m->row;
+    if (!admin_configured || r == NULL)
+        return;
+    if (r->listener == ON_BOTH || (r->listener == ON_ADMIN) == on_admin)
+        return;
+    m->row = NULL;
+    m->game = NULL;
+    gj_error_clear(&m->error);
+    if (on_admin)
+        gj_fail(&m->error, GJ_NOT_FOUND,
+                "no such path on the admin listener: %s (it serves GET /metrics, GET /healthz "
+                "and GET /readyz)",
+                path);
+    else
+        gj_fail(&m->error, GJ_NOT_FOUND,
+                "%s is served on the admin listener (--admin-address) only", path);
 }

@@ -18,11 +18,20 @@
 #include "error.h"
 #include "game.h"
 #include "jobs.h"
+#include "query.h"
 
 typedef enum route_lane {
     LANE_IO,   /* cheap: answered on the I/O thread */
     LANE_POOL, /* a body to work on: a worker answers */
 } route_lane;
+
+/* Which listener serves a row when --admin-address adds a second one; with
+ * no admin listener the public port serves every row. */
+typedef enum route_listener {
+    ON_PUBLIC, /* the API and its pages: the public port only */
+    ON_BOTH,   /* probes: either port, so both can be probed */
+    ON_ADMIN,  /* operators' data (/metrics): the admin port only */
+} route_listener;
 
 typedef struct route_row {
     const char *path;  /* the exact path, or with per_game the prefix */
@@ -34,6 +43,8 @@ typedef struct route_row {
     bool game_metrics; /* counted per game in the request metrics */
     const char *csp;   /* Content-Security-Policy of its answers, or NULL */
     const char *doc;   /* one line for `serve --help` */
+    route_listener listener;
+    query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
 } route_row;
 
 typedef struct route_match {
@@ -47,5 +58,11 @@ const route_row *routes_table(size_t *count);
 
 /* Match method and path against the table into *m. */
 void routes_match(const char *method, const char *path, route_match *m);
+
+/* Restrict the match of `path` to what one listener serves: with an admin listener
+ * (admin_configured), a row the listener (admin or public) does not serve
+ * becomes not_found, naming where it is served.  Without one, nothing
+ * changes. */
+void routes_restrict(route_match *m, const char *path, bool on_admin, bool admin_configured);
 
 #endif

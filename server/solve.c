@@ -49,32 +49,50 @@ static int solve_and_write(const gj_game *g, void *pos, media_kind output, gj_bu
     return rc;
 }
 
-int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
-                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
-                          solve_timing *t, solve_cached *how, gj_error *e)
+void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
+                  size_t len, double *parse_ms, gj_error *e)
+{
+    unsigned long long mark = solve_clock_ns();
+    gj_error_clear(e);
+    void *pos =
+        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
+    *parse_ms = ms_since(&mark);
+    if (pos == NULL && e->kind == GJ_OK)
+        gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
+    return pos;
+}
+
+int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
+                        gj_buf *out, solve_timing *t, solve_cached *how, solve_tag *tag,
+                        gj_error *e)
 {
     unsigned long long mark = solve_clock_ns();
     gj_error_clear(e);
     *how = SOLVE_UNCACHED;
     t->solve_ms = t->write_ms = 0;
-    void *pos =
-        input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
-    t->parse_ms = ms_since(&mark);
-    if (pos == NULL) {
-        if (e->kind == GJ_OK)
-            gj_fail(e, GJ_INTERNAL, "%s: the parser failed without saying why", g->name);
-        return -1;
+    if (tag != NULL) {
+        tag->etag[0] = '\0';
+        tag->not_modified = false;
     }
     cache_ticket *ticket = NULL;
-    if (cache != NULL && g->write_key != NULL) {
+    if ((cache != NULL || tag != NULL) && g->write_key != NULL) {
         gj_buf key;
         buf_init(&key);
         if (build_key(g, pos, output, &key) == 0) {
-            cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
-            *how = r == CACHE_HIT ? SOLVE_HIT : r == CACHE_CLAIMED ? SOLVE_MISS : SOLVE_UNCACHED;
+            if (tag != NULL) {
+                etag_make(g, ETAG_SOLVE, key.data, key.len, tag->etag);
+                /* "*": a position that parsed has an answer. */
+                tag->not_modified = etag_none_match(tag->if_none_match, tag->etag, true);
+            }
+            if (cache != NULL && (tag == NULL || !tag->not_modified)) {
+                cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
+                *how = r == CACHE_HIT       ? SOLVE_HIT
+                       : r == CACHE_CLAIMED ? SOLVE_MISS
+                                            : SOLVE_UNCACHED;
+            }
         }
         buf_free(&key);
-        if (*how == SOLVE_HIT) {
+        if (*how == SOLVE_HIT || (tag != NULL && tag->not_modified)) {
             g->free_position(pos);
             t->write_ms = ms_since(&mark);
             return out->failed ? gj_fail_nomem(e) : 0;
@@ -89,6 +107,29 @@ int solve_position_cached(const gj_game *g, const long *limits, media_kind input
             cache_abandon(cache, ticket);
     }
     return rc;
+}
+
+int solve_position_tagged(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, solve_tag *tag, gj_error *e)
+{
+    *how = SOLVE_UNCACHED;
+    t->solve_ms = t->write_ms = 0;
+    if (tag != NULL) {
+        tag->etag[0] = '\0';
+        tag->not_modified = false;
+    }
+    void *pos = solve_parse(g, limits, input, in, len, &t->parse_ms, e);
+    if (pos == NULL)
+        return -1;
+    return solve_parsed_cached(g, pos, output, cache, out, t, how, tag, e);
+}
+
+int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, gj_error *e)
+{
+    return solve_position_tagged(g, limits, input, in, len, output, cache, out, t, how, NULL, e);
 }
 
 int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,

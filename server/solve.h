@@ -5,11 +5,13 @@
 #ifndef GJ_SOLVE_H
 #define GJ_SOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
 #include "cache.h"
 #include "error.h"
+#include "etag.h"
 #include "game.h"
 #include "media.h"
 
@@ -34,6 +36,34 @@ typedef enum solve_cached {
 int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
                           size_t len, media_kind output, gj_cache *cache, gj_buf *out,
                           solve_timing *t, solve_cached *how, gj_error *e);
+
+/* An answer's tag (etag.h) for solve_position_tagged.  In: the request's
+ * If-None-Match (NULL: none).  Out: the tag ("" when the game has no key)
+ * and whether the header matched it, in which case nothing was solved or
+ * looked up and the answer is empty (a 304). */
+typedef struct solve_tag {
+    const char *if_none_match;
+    char etag[ETAG_MAX];
+    bool not_modified;
+} solve_tag;
+
+/* solve_position_cached that also tags the answer: the key is built right
+ * after the parse, and a matching If-None-Match ends the work there. */
+int solve_position_tagged(const gj_game *g, const long *limits, media_kind input, const char *in,
+                          size_t len, media_kind output, gj_cache *cache, gj_buf *out,
+                          solve_timing *t, solve_cached *how, solve_tag *tag, gj_error *e);
+
+/* The two halves of solve_position_cached, for a caller that decides
+ * between parsing and solving (the server estimates the cost of a parsed
+ * position to choose where it is solved).  solve_parse: the position, or
+ * NULL with *e; *parse_ms its time.  solve_parsed_cached: the rest, tagged as
+ * solve_position_tagged does when tag is not NULL, taking ownership of pos
+ * (always freed); t->parse_ms is left as it is. */
+void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
+                  size_t len, double *parse_ms, gj_error *e);
+int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
+                        gj_buf *out, solve_timing *t, solve_cached *how, solve_tag *tag,
+                        gj_error *e);
 
 /* MEDIA_JSON when the first non-blank byte is '{' (judge input never starts
  * so), for callers that have no Content-Type. */

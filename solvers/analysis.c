@@ -92,3 +92,13 @@ void analysis_end(gj_buf *out, long listed)
 {
     buf_puts(out, listed == 0 ? ",\"moves\":[]}" : "]}");
 }
+
+int analysis_play_set(json_t *req, const char *name, const json_t *value, gj_error *e)
+{
+    if (value == NULL)
+        return gj_fail(e, GJ_INTERNAL, "an analysis entry lacks the member for \"%s\"", name);
+    json_t *copy = json_deep_copy(value);
+    if (copy == NULL || json_object_set_new(req, name, copy) != 0)
+        return gj_fail_nomem(e);
+    return 0;
+}

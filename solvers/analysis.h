@@ -18,6 +18,19 @@
  * `move` and `after` are the game's own: the move, and the position it
  * leads to (whole when small, otherwise what the move changed).
  *
+ * The ranking policy, one for `moves`, the perfect-play line (line.h) and
+ * the engine (engine.h): outcome first (every winning move before every
+ * losing one; staircase-chess: score, highest first), then per game a
+ * deterministic tie-break among moves of equal outcome or score:
+ *   matrix-game      the cell's value, highest first (the mover scores more)
+ *   grid-walk        the cell, row-major (row, then column)
+ *   nim-shortcuts    fewest stones taken, heap 1 before heap 2 on a tie
+ *   prime-chocolate  the square's top-left cell row-major, then the larger
+ *                    square first
+ *   staircase-chess  the stone's row, top row first
+ * so moves[0] is the policy's best move and a list cut at max_moves keeps
+ * its first entries.
+ *
  * The helpers below write that frame, so the five games answer alike. */
 #ifndef GJ_ANALYSIS_H
 #define GJ_ANALYSIS_H
@@ -68,9 +81,16 @@ void analysis_end(gj_buf *out, long listed);
 /* "win" or "lose". */
 const char *analysis_outcome(int wins);
 
-/* Each game's analyze() (game.h), one file each: solvers/<game>_analysis.c. */
+/* req[name] = a copy of `value` (an entry's member, for play_move):
+ * 0, or -1 with *e (GJ_INTERNAL when value is missing). */
+int analysis_play_set(json_t *req, const char *name, const json_t *value, gj_error *e);
+
+/* Each game's analyze() and play_move() (game.h), one file each:
+ * solvers/<game>_analysis.c. */
 #define GAME(ident, url_name)                                                                      \
-    int ident##_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    int ident##_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,              \
+                        gj_error *e);                                                              \
+    int ident##_play_move(json_t *req, const json_t *entry, gj_error *e);
 #include "games.def"
 #undef GAME
 

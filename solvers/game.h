@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "error.h"
 
@@ -67,6 +69,34 @@ typedef struct gj_game {
      * analysis.h for the answer's shape): 0, or -1 with *e filled. */
     int (*analyze)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
     const char *example_analyze; /* a JSON request for analyze() */
+
+    /* The solver's version, part of every answer's ETag (server/etag.h):
+     * bump it whenever this game's answer to some input could change (a
+     * fix, a new field, another tie-break), so caches never keep a stale
+     * answer under a current tag.  A change that only makes it faster
+     * keeps it. */
+    const char *version;
+    /* Generate a fresh position with the properties the JSON request asks
+     * for and write the whole answer object (generate.h says both shapes;
+     * limits has GEN_NLIMITS entries: the game's, then the budget ceiling
+     * in ms): 0, or -1 with *e filled (GJ_UNMET when nothing fitting was
+     * found in the budget). */
+    int (*generate)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    const char *example_generate; /* a JSON request for generate() */
+    /* Play one move on an analyze() request: change `req` (the request's
+     * JSON object, without the line and engine members) in place so that it
+     * describes the position `entry` (one element of the answer's "moves")
+     * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
+     * engine's tests walk the game with it. */
+    int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
+    /* 1 when the game never ends and its positions repeat (matrix-game):
+     * its line stops at the first position seen twice. */
+    int play_repeats;
 } gj_game;
+
+/* The answer format's version, in every ETag beside the game's: bump it when
+ * the server changes what every game's answer looks like (the JSON frame,
+ * the analysis frame, the judge-text writer shared by all). */
+#define GJ_ANSWER_FORMAT_VERSION "1"
 
 #endif

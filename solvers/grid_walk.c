@@ -29,6 +29,7 @@
 #include "analysis.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "grid_row.h"
 #include "grid_walk_core.h"
 #include "json_in.h"
@@ -257,6 +258,22 @@ static void write_key(const void *p, gj_buf *out)
     key_bits(out, pos->open + pos->width + 1, pos->rows, pos->cols, (size_t)pos->width);
 }
 
+/* game.h's cost_us.  Model: 5 us + 80 ns a cell, times sqrt(cells) / 16
+ * (rounded up to a power of 2) for the matching's phases: Hopcroft-Karp's
+ * O(E sqrt V) bound, E <= 2V, with the phase count measured far below
+ * sqrt V.  Conservative on purpose: the time depends on the layout, not
+ * only on the size.  Measured (cost_fit, bench/NOTES.md): measured /
+ * estimate 0.06-0.7 on 10x10 to 2000x2000, open and 8% blocked. */
+static double cost_us(const void *p)
+{
+    const position *pos = p;
+    double cells = (double)pos->rows * (double)pos->cols;
+    double phases = 1; /* sqrt(cells) / 16 rounded up to a power of 2, without libm */
+    while (phases * phases * 256 < cells)
+        phases *= 2;
+    return 5.0 + 0.080 * cells * phases;
+}
+
 const gj_game game_grid_walk = {
     .name = "grid-walk",
     .title = "the start cells from which the player who places the token (A) wins the "
@@ -268,6 +285,7 @@ const gj_game game_grid_walk = {
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = gw_solve,
+    .cost_us = cost_us,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = gw_free_position,
@@ -275,4 +293,8 @@ const gj_game game_grid_walk = {
     .analyze = grid_walk_analyze,
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
+    .version = "1",
+    .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
+    .generate = grid_walk_generate,
+    .play_move = grid_walk_play_move,
 };

@@ -244,3 +244,15 @@ done:
     json_decref(root);
     return rc;
 }
+
+/* The move's cell joins the path (at the opening it is the token's place). */
+int grid_walk_play_move(json_t *req, const json_t *entry, gj_error *e)
+{
+    json_t *path = json_object_get(req, "path");
+    const json_t *cell = json_object_get(entry, "move");
+    if (!json_is_array(path) || cell == NULL)
+        return gj_fail(e, GJ_INTERNAL, "grid-walk: no path or no move to play");
+    if (json_array_append_new(path, json_deep_copy(cell)) != 0)
+        return gj_fail_nomem(e);
+    return 0;
+}

@@ -36,8 +36,10 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "matrix_game_core.h"
@@ -305,8 +307,10 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
 
 /* Mark M's winning cells, walking the values from the largest down.  The
  * packed coordinates are 1-based, which does not matter: only differences
- * of x + y and x - y are compared. */
-static void mark_winners(position *pos)
+ * of x + y and x - y are compared.  Every CHECK_EVERY values it checks
+ * the cancel flag (cancel.h): 0, or -1 with *e when stopped. */
+#define CHECK_EVERY 0xffff /* a mask: about 65536 values, well under a millisecond */
+static int mark_winners(position *pos, gj_error *e)
 {
     long n = pos->n, k = pos->k, stride = n + 1;
     const uint32_t *cell_of = pos->cell_of;
@@ -316,6 +320,8 @@ static void mark_winners(position *pos)
     long sum_lo = x + y - k, sum_hi = x + y + k, diff_lo = x - y - k, diff_hi = x - y + k;
     pos->outcome[(x - 1) * stride + (y - 1)] = 'M';
     for (long v = n * n - 2; v >= 0; v--) {
+        if ((v & CHECK_EVERY) == CHECK_EVERY && gj_cancel_check(e) != 0)
+            return -1;
         c = cell_of[v];
         x = c >> 16;
         y = c & 0xffff;
@@ -332,6 +338,7 @@ static void mark_winners(position *pos)
         if (diff + k < diff_hi)
             diff_hi = diff + k;
     }
+    return 0;
 }
 
 int mg_solve(mg_position *pos, gj_error *e)
@@ -345,8 +352,7 @@ int mg_solve(mg_position *pos, gj_error *e)
         memset(pos->outcome + i * stride, 'G', (size_t)n);
         pos->outcome[i * stride + n] = '\n';
     }
-    mark_winners(pos);
-    return 0;
+    return mark_winners(pos, e);
 }
 
 /* game.h's solve, for the registry's void pointers. */
@@ -408,6 +414,16 @@ static void write_key(const void *p, gj_buf *out)
     out->len += (size_t)nn * 4;
 }
 
+/* game.h's cost_us.  Model: 2 us + 20 ns a cell (n^2 cells: the walk by
+ * value touches each cell once, in random order, so about one cache miss
+ * each once the table outgrows the cache).  Measured (cost_fit,
+ * bench/NOTES.md): measured / estimate 0.03-0.6 from 3x3 to 2000x2000. */
+static double cost_us(const void *p)
+{
+    const position *pos = p;
+    return 2.0 + 0.020 * (double)pos->n * (double)pos->n;
+}
+
 const gj_game game_matrix_game = {
     .name = "matrix-game",
     .title = "from which start cells M wins the matrix jumping game (M or G per cell)",
@@ -418,6 +434,7 @@ const gj_game game_matrix_game = {
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,
+    .cost_us = cost_us,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,
@@ -425,4 +442,9 @@ const gj_game game_matrix_game = {
     .analyze = matrix_game_analyze,
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
+    .version = "1",
+    .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
+    .generate = matrix_game_generate,
+    .play_move = matrix_game_play_move,
+    .play_repeats = 1,
 };

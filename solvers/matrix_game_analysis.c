@@ -209,3 +209,12 @@ int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf 
     mg_free(pos);
     return status;
 }
+
+/* The token goes to the move's cell and the other player moves. */
+int matrix_game_play_move(json_t *req, const json_t *entry, gj_error *e)
+{
+    const json_t *after = json_object_get(entry, "after");
+    if (analysis_play_set(req, "token", json_object_get(entry, "move"), e) != 0)
+        return -1;
+    return analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e);
+}

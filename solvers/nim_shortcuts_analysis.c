@@ -287,3 +287,12 @@ int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_bu
     nim_board_free(&r.b);
     return rc;
 }
+
+/* The heaps become the move's and the other player moves. */
+int nim_shortcuts_play_move(json_t *req, const json_t *entry, gj_error *e)
+{
+    const json_t *after = json_object_get(entry, "after");
+    if (analysis_play_set(req, "heaps", json_object_get(after, "heaps"), e) != 0)
+        return -1;
+    return analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e);
+}

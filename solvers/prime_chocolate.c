@@ -22,8 +22,10 @@
 
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "grid_row.h"
 #include "analysis.h"
+#include "cancel.h"
 #include "json_in.h"
 #include "key.h"
 #include "prime_chocolate_core.h"
@@ -267,16 +269,24 @@ static long survey(const position *pos, unsigned char *pair, box *b)
     return count;
 }
 
+/* Rows between two checks of the cancel flag (cancel.h): 64 rows of at most
+ * 16384 squares, well under a millisecond. */
+#define ROWS_PER_CHECK 64
+
 /* Is there an all-chocolate square of side 1 or an odd prime that touches
  * every block?  A corner more than one row below the top block row (or one
- * column right of the leftmost) misses that block, so only those are tried. */
-static int square_touches(const position *pos, const box *b, const long *prime_floor, int *side)
+ * column right of the leftmost) misses that block, so only those are tried.
+ * 1 or 0; -1 with *e when the solve is cancelled. */
+static int square_touches(const position *pos, const box *b, const long *prime_floor, int *side,
+                          gj_error *e)
 {
     long n = pos->n;
     int *below = side, *here = side + (n + 1);
     memset(below, 0, (size_t)(n + 1) * sizeof *below);
     here[n] = 0;
     for (long i = n - 1; i >= 0; i--) {
+        if (i % ROWS_PER_CHECK == 0 && i > 0 && gj_cancel_check(e) != 0)
+            return -1;
         const unsigned char *row = pos->cell + i * n;
         /* Branch-free: half-eaten bars make `if (row[j])` a coin toss. */
         for (long j = n - 1; j >= 0; j--) {
@@ -323,6 +333,8 @@ static int solve(void *p, gj_error *e)
         return gj_fail_nomem(e);
     long count = survey(pos, pair, &b);
     free(pair);
+    if (pos->n >= ROWS_PER_CHECK && gj_cancel_check(e) != 0)
+        return -1; /* the survey was one pass over the bar; the DP is the second */
     if (count % 2 == 0 || !b.any) {
         /* Even: the 2 x 2 move flips parity.  Odd with no 2 x 2: any single
          * square leaves Dia an even count of odd moves. */
@@ -340,9 +352,12 @@ static int solve(void *p, gj_error *e)
         free(side);
         return gj_fail_nomem(e);
     }
-    pos->ruby_wins = square_touches(pos, &b, prime_floor, side);
+    int touches = square_touches(pos, &b, prime_floor, side, e);
     free(prime_floor);
     free(side);
+    if (touches < 0)
+        return -1;
+    pos->ruby_wins = touches;
     return 0;
 }
 
@@ -375,6 +390,15 @@ static void write_key(const void *p, gj_buf *out)
     key_bits(out, pos->cell, pos->n, pos->n, (size_t)pos->n);
 }
 
+/* game.h's cost_us.  Model: 2 us + 6 ns a square (the two-row DP visits
+ * each of the n^2 squares once, sequentially).  Measured (cost_fit,
+ * bench/NOTES.md): measured / estimate 0.03-0.2 from 4x4 to 3000x3000. */
+static double cost_us(const void *p)
+{
+    const position *pos = p;
+    return 2.0 + 0.006 * (double)pos->n * (double)pos->n;
+}
+
 const gj_game game_prime_chocolate = {
     .name = "prime-chocolate",
     .title = "who eats the last square of a chocolate bar (RUBY moves first, or DIA)",
@@ -385,6 +409,7 @@ const gj_game game_prime_chocolate = {
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,
+    .cost_us = cost_us,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,
@@ -392,4 +417,8 @@ const gj_game game_prime_chocolate = {
     .analyze = prime_chocolate_analyze,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
+    .version = "1",
+    .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
+    .generate = prime_chocolate_generate,
+    .play_move = prime_chocolate_play_move,
 };

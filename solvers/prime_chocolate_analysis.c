@@ -690,3 +690,40 @@ done:
     json_decref(root);
     return rc;
 }
+
+/* The grid rewritten ('-' and 'X') with the move's square eaten; the
+ * primes used and the player to move become the move's. */
+int prime_chocolate_play_move(json_t *req, const json_t *entry, gj_error *e)
+{
+    const json_t *grid = json_object_get(req, "grid"), *move = json_object_get(entry, "move");
+    const json_t *after = json_object_get(entry, "after");
+    long n, row = (long)json_integer_value(json_object_get(move, "row")) - 1;
+    long col = (long)json_integer_value(json_object_get(move, "col")) - 1;
+    long size = (long)json_integer_value(json_object_get(move, "size"));
+    unsigned char *cell = pc_read_grid(grid, (long)json_array_size(grid), &n, e);
+    if (cell == NULL)
+        return -1;
+    json_t *rows = json_array();
+    char *text = malloc((size_t)n + 1);
+    int rc = rows == NULL || text == NULL ? gj_fail_nomem(e) : 0;
+    for (long i = 0; rc == 0 && i < n; i++) {
+        for (long j = 0; j < n; j++) {
+            int eaten = i >= row && i < row + size && j >= col && j < col + size;
+            text[j] = cell[i * n + j] && !eaten ? '-' : 'X';
+        }
+        text[n] = '\0';
+        if (json_array_append_new(rows, json_string(text)) != 0)
+            rc = gj_fail_nomem(e);
+    }
+    free(text);
+    free(cell);
+    if (rc == 0 && json_object_set_new(req, "grid", rows) != 0)
+        return gj_fail_nomem(e);
+    if (rc != 0) {
+        json_decref(rows);
+        return -1;
+    }
+    if (analysis_play_set(req, "primes_used", json_object_get(after, "primes_used"), e) != 0)
+        return -1;
+    return analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e);
+}

@@ -24,8 +24,10 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cancel.h"
 #include "game.h"
 #include "games.h"
+#include "generate.h"
 #include "json_in.h"
 #include "key.h"
 #include "reader.h"
@@ -306,15 +308,22 @@ static uint32_t parity_base(const moves *t)
     return (uint32_t)((rows * cols + rows * (rows - 1) / 2) & 1);
 }
 
-/* Every path, in rank order. */
-static void sweep_all(const moves *t, int32_t *value)
+/* Ranks between two checks of the cancel flag (cancel.h): a mask, about
+ * 65536 states, a fraction of a millisecond. */
+#define CHECK_EVERY 0xffffu
+
+/* Every path, in rank order: 0, or -1 with *e when cancelled. */
+static int sweep_all(const moves *t, int32_t *value, gj_error *e)
 {
     uint32_t base = parity_base(t), mask = (1u << t->rows) - 1;
     value[0] = 0;
     for (uint32_t rank = 1; rank < t->states; rank++) {
+        if ((rank & CHECK_EVERY) == 0 && gj_cancel_check(e) != 0)
+            return -1;
         mask = next_mask(mask);
         value[rank] = best_move(t, value, mask, rank, base);
     }
+    return 0;
 }
 
 /* Only the paths whose j-th down step is never above bit top[j]: the
@@ -322,20 +331,22 @@ static void sweep_all(const moves *t, int32_t *value)
  * from there can reach.  In rank order, the next such path moves up the
  * lowest down step that may still move (below top[j] and below the next
  * down step) and puts every down step under it back at the bottom; the last
- * is `top` itself. */
-static void sweep_above(const moves *t, int32_t *value, const long *top)
+ * is `top` itself.  0, or -1 with *e when cancelled. */
+static int sweep_above(const moves *t, int32_t *value, const long *top, gj_error *e)
 {
     long bit[SC_MAX_SIZE], rows = t->rows;
     uint32_t base = parity_base(t), mask = (1u << rows) - 1, rank = 0;
     for (long j = 0; j < rows; j++)
         bit[j] = j;
     value[0] = 0;
-    for (;;) {
+    for (uint32_t step = 1;; step++) {
+        if ((step & CHECK_EVERY) == 0 && gj_cancel_check(e) != 0)
+            return -1;
         long j = 0;
         while (j < rows && (bit[j] == top[j] || (j + 1 < rows && bit[j] + 1 == bit[j + 1])))
             j++;
         if (j == rows)
-            return;
+            return 0;
         rank += t->binom[bit[j]][j]; /* C(b + 1, j + 1) - C(b, j + 1) */
         mask ^= 3u << bit[j];
         bit[j]++;
@@ -348,18 +359,21 @@ static void sweep_above(const moves *t, int32_t *value, const long *top)
     }
 }
 
-/* Fill value[] for every staircase containing `profile` (NULL: the empty
- * board, so every staircase), in rank order; return profile's value. */
-int32_t sc_sweep(const moves *t, int32_t *value, const long *profile)
+/* The sweep of staircase_chess_core.h: every path, or those above profile. */
+int sc_sweep(const moves *t, int32_t *value, const long *profile, int32_t *result, gj_error *e)
 {
     long top[SC_MAX_SIZE];
     if (profile == NULL) {
-        sweep_all(t, value);
-        return value[t->states - 1];
+        if (sweep_all(t, value, e) != 0)
+            return -1;
+        *result = value[t->states - 1];
+        return 0;
     }
     path_of(t, profile, top);
-    sweep_above(t, value, top);
-    return value[sc_rank(t, profile)];
+    if (sweep_above(t, value, top, e) != 0)
+        return -1;
+    *result = value[sc_rank(t, profile)];
+    return 0;
 }
 
 /* game.h's solve: the score difference under perfect play. */
@@ -377,10 +391,12 @@ static int solve(void *p, gj_error *e)
         free(t);
         return gj_fail_nomem(e);
     }
-    pos->score = sc_sweep(t, value, NULL);
+    int32_t score = 0;
+    int rc = sc_sweep(t, value, NULL, &score, e);
+    pos->score = score;
     free(value);
     free(t);
-    return 0;
+    return rc;
 }
 
 /* game.h's write_text: the score difference. */
@@ -419,6 +435,20 @@ static void write_key(const void *p, gj_buf *out)
     }
 }
 
+/* game.h's cost_us.  Model: 15 us (the move tables) + 12 ns per state and
+ * row: the sweep visits C(n+m, n) states and tries at most min(n, m) moves
+ * in each.  Measured (cost_fit, bench/NOTES.md): measured / estimate
+ * 0.1-0.65 from 2x3 to 14x14. */
+static double cost_us(const void *p)
+{
+    const position *pos = p;
+    long small = pos->n < pos->m ? pos->n : pos->m, size = pos->n + pos->m;
+    double states = 1;
+    for (long i = 1; i <= small; i++)
+        states = states * (double)(size - small + i) / (double)i; /* C(size, small) */
+    return 15.0 + 0.012 * states * (double)small;
+}
+
 const gj_game game_staircase_chess = {
     .name = "staircase-chess",
     .title = "black's score minus white's score on a staircase board under perfect play",
@@ -429,6 +459,7 @@ const gj_game game_staircase_chess = {
     .parse_text = parse_text,
     .parse_json = parse_json,
     .solve = solve,
+    .cost_us = cost_us,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = sc_board_free,
@@ -436,4 +467,8 @@ const gj_game game_staircase_chess = {
     .analyze = staircase_chess_analyze,
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
+    .version = "1",
+    .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
+    .generate = staircase_chess_generate,
+    .play_move = staircase_chess_play_move,
 };

@@ -226,7 +226,9 @@ static int analyze(const request *q, gj_buf *out, gj_error *e)
         goto done;
     }
     /* The empty board takes the solver's own walk over every staircase. */
-    int32_t v = sc_sweep(t, value, rank + 1 == t->states ? NULL : q->profile);
+    int32_t v;
+    if (sc_sweep(t, value, rank + 1 == t->states ? NULL : q->profile, &v, e) != 0)
+        goto done;
     long count = score_moves(q, t, value, list);
     write_answer(out, q, v, list, count);
     rc = 0;
@@ -252,4 +254,25 @@ int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_
     free(q.profile);
     sc_board_free(q.board);
     return rc;
+}
+
+/* A request by profile takes the move's profile; one by stones (or the
+ * empty board) gains the stone, so the score so far stays known. */
+int staircase_chess_play_move(json_t *req, const json_t *entry, gj_error *e)
+{
+    const json_t *after = json_object_get(entry, "after");
+    if (json_object_get(req, "profile") != NULL)
+        return analysis_play_set(req, "profile", json_object_get(after, "profile"), e);
+    json_t *stones = json_object_get(req, "stones");
+    if (stones == NULL) {
+        stones = json_array();
+        if (stones == NULL || json_object_set_new(req, "stones", stones) != 0)
+            return gj_fail_nomem(e);
+    }
+    const json_t *cell = json_object_get(entry, "move");
+    if (!json_is_array(stones) || cell == NULL)
+        return gj_fail(e, GJ_INTERNAL, "staircase-chess: no stones or no move to play");
+    if (json_array_append_new(stones, json_deep_copy(cell)) != 0)
+        return gj_fail_nomem(e);
+    return 0;
 }

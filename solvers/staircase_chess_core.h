@@ -51,6 +51,9 @@ void sc_board_free(void *p);
 sc_board *sc_read_json(const json_t *root, const long *limits, gj_error *e);
 void sc_tabulate(const sc_board *pos, sc_moves *t);
 uint32_t sc_rank(const sc_moves *t, const long *profile);
-int32_t sc_sweep(const sc_moves *t, int32_t *value, const long *profile);
+/* Fill value[] for every staircase containing `profile` (NULL: the empty
+ * board, so every staircase), in rank order; *result is profile's value.
+ * 0, or -1 with *e when cancelled (cancel.h). */
+int sc_sweep(const sc_moves *t, int32_t *value, const long *profile, int32_t *result, gj_error *e);
 
 #endif

@@ -17,6 +17,11 @@ void gj_cancel_bind(gj_cancel *c)
     bound = c;
 }
 
+gj_cancel *gj_cancel_bound(void)
+{
+    return bound;
+}
+
 void gj_cancel_raise(gj_cancel *c, gj_cancel_reason reason)
 {
     int none = GJ_CANCEL_NONE;

@@ -33,6 +33,10 @@ void gj_cancel_init(gj_cancel *c, unsigned long long deadline_ns);
 /* This thread's solves watch c from now on; NULL stops watching. */
 void gj_cancel_bind(gj_cancel *c);
 
+/* The flag this thread's solves watch now, NULL when none: a caller that
+ * binds a stricter flag of its own for a while puts this one back after. */
+gj_cancel *gj_cancel_bound(void);
+
 /* Ask the solve watching c to stop; the first reason given is kept. */
 void gj_cancel_raise(gj_cancel *c, gj_cancel_reason reason);
 

@@ -101,7 +101,7 @@ json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj
         json_decref(root);
         return NULL;
     }
-    if (check_keys(root, keys, e) != 0) {
+    if (keys != NULL && check_keys(root, keys, e) != 0) {
         json_decref(root);
         return NULL;
     }

@@ -15,7 +15,8 @@
 
 /* Parse `buf` as one JSON object.  Every key must be listed in `keys`
  * (NULL-terminated) and every listed key must be present, except those
- * listed as "?name", which are optional.  Duplicate keys,
+ * listed as "?name", which are optional; keys NULL takes any key (a
+ * wrapper that reads its own members first).  Duplicate keys,
  * trailing bytes and invalid UTF-8 are errors.  The caller json_decref()s. */
 json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e);
 

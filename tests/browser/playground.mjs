@@ -4,51 +4,31 @@
 // Starts the daemon on a free loopback port, drives Debian's Chromium
 // through playwright-core, and for each game loads the page, solves the
 // sample, compares what is drawn with the API's own answer (fetched here,
-// from Node), checks that an error is shown beside the line it names, and,
-// for grid-walk, nim-shortcuts and staircase-chess, plays one whole game in
-// play mode, checking each "kept / threw away / already lost" message
-// against /analyze.  Also: keyboard use, phone width, a canvas-drawn large
-// board, and that the page asks nothing of any other origin.
+// from Node), checks that an error is shown beside the line it names, and
+// plays one whole game of each in play mode, checking each "kept / threw
+// away / already lost" message against /analyze.  Also: prime-chocolate's
+// square-side control, links that restore a position and a game in
+// progress (and one that cannot), keyboard use, phone width, a canvas-drawn
+// large board, and that the page asks nothing of any other origin.
 //
 // Run from the repository root after `make all`:
 //   node tests/browser/playground.mjs
 // GJ_BIN overrides the binary, GJ_SCREENSHOTS the screenshot folder
 // (default build/screenshots).  Prints one line per check, then
 // "browser: N passed, M failed"; exits 1 on any failure.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+import { startDaemon } from '../integration/daemon.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
 const { chromium } = require('playwright-core');
 
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
-const CHROMIUM = process.env.GJ_CHROMIUM || '/usr/bin/chromium';
 const DEADLINE_MS = 110_000;
-
-// Flags that keep Chromium off the network: no background fetches, no
-// component or safe-browsing updates, no sync, no proxy lookup, and every
-// host name but the daemon's address resolving to nothing.
-const CHROMIUM_ARGS = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-default-apps',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--disable-breakpad',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
-  '--metrics-recording-only',
-  '--no-pings',
-  '--no-proxy-server',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  '--disable-dev-shm-usage',
-  ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
-];
 
 /* ---------------------------------------------------------------- checks */
 
@@ -79,24 +59,6 @@ async function check(name, fn) {
 
 /* ---------------------------------------------------------------- daemon */
 
-function startDaemon() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error('the daemon did not say where it listens within 10 s')), 10_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/^listening on (http:\/\/\S+)\n/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1] });
-      }
-    });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`daemon exited with ${code}`)); });
-  });
-}
-
 let base = '';
 
 /** POST to the daemon from Node: the API's own answer to compare with. */
@@ -122,14 +84,14 @@ async function analyze(game, body) {
 
 /* ---------------------------------------------------------------- page helpers */
 
-async function openPage(context) {
+async function openPage(context, path) {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   // The browser logs each 4xx answer as an error; those the checks provoke on purpose.
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
   });
-  await page.goto(base + '/');
+  await page.goto(base + (path || '/'));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
   return page;
 }
@@ -334,7 +296,17 @@ async function makeMove(page, game, move, how) {
     await page.click(sel);
     return;
   }
-  const sel = `[data-testid=play-board] [data-r="${move[0]}"][data-c="${move[1]}"]`;
+  let cell = move;
+  if (game === 'prime-chocolate') {
+    // The square's side first, then its top-left corner.
+    await page.selectOption('[data-testid=choc-size]', String(move.size));
+    await page.waitForFunction((size) => {
+      const b = document.querySelector('[data-testid=play-board]');
+      return b && b.dataset.size === String(size);
+    }, move.size);
+    cell = [move.row, move.col];
+  }
+  const sel = `[data-testid=play-board] [data-r="${cell[0]}"][data-c="${cell[1]}"]`;
   if (how === 'keyboard') {
     await page.focus(sel);
     await page.keyboard.press('Enter');
@@ -380,6 +352,8 @@ async function playOneGame(page, game, start) {
   const person = await page.$eval('[data-testid=play-side]', (s) => s.value);
   let loser;
   if (game === 'staircase-chess') loser = end.score_so_far === 0 ? 'draw' : end.score_so_far > 0 ? 'white' : 'black';
+  // matrix-game stops when a position comes back: the loser is who loses it.
+  else if (game === 'matrix-game') loser = end.value === 'win' ? (end.to_move === 'M' ? 'G' : 'M') : end.to_move;
   else loser = end.to_move;
   const winner = loser === 'draw' ? 'draw' : loser === person ? 'engine' : 'you';
   expect(await page.getAttribute('[data-testid=play]', 'data-winner') === winner, `the page names the winner (${winner})`);
@@ -496,7 +470,7 @@ try {
     expect(await page.getAttribute('[data-testid=winner]', 'data-winner') === ans.winner, `the winner drawn is the API's ${ans.winner}`);
   });
 
-  for (const game of ['grid-walk', 'nim-shortcuts', 'staircase-chess']) {
+  for (const game of ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate']) {
     await check(`${game}: one whole game in play mode, each verdict as /analyze says`, async () => {
       await page.goto(`${base}/#${game}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -518,6 +492,10 @@ try {
         };
       }
       const { moves, seen } = await playOneGame(page, game, start);
+      if (game === 'matrix-game') {
+        const said = await page.textContent('[data-testid=play-status]');
+        expect(said.includes('came back'), `the end says the position came back: '${said}'`);
+      }
       await page.locator('[data-testid=play]').scrollIntoViewIfNeeded();
       await shot(page, `${game}-play`);
       console.log(`     (${moves} moves by the person; verdicts seen: ${seen.join(', ')})`);
@@ -525,6 +503,8 @@ try {
   }
 
   await check('staircase-chess: play as white, the engine opens', async () => {
+    await page.goto(`${base}/#staircase-chess`);
+    await page.waitForSelector('body[data-ready="true"]');
     await page.selectOption('[data-testid=play-side]', 'white');
     await page.click('[data-testid=play-start]');
     await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
@@ -533,6 +513,110 @@ try {
     const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
     const opening = await analyze('staircase-chess', { ...request, stones: [] });
     expect(same(request.stones, [opening.moves[0].move]), 'the engine played the first listed move');
+  });
+
+  await check('prime-chocolate: the square-side control offers 1 and the unused primes, and a prime square is eaten whole', async () => {
+    await page.goto(`${base}/#prime-chocolate`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('[data-testid=position]', '3\n---\n---\n---\n');
+    await page.selectOption('[data-testid=play-side]', 'RUBY');
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    expect(await page.isVisible('[data-testid=choc-size]'), 'the control is shown');
+    const sizes = await page.$$eval('[data-testid=choc-size] option', (o) => o.map((x) => +x.value));
+    expect(same(sizes, [1, 2, 3]), `sides offered: ${sizes}`);
+    await page.selectOption('[data-testid=choc-size]', '3');
+    await page.waitForSelector('[data-testid=play-board][data-size="3"]');
+    const corners = await page.$$eval('[data-testid=play-board] button:not([aria-disabled=true])', (b) => b.map((x) => [+x.dataset.r, +x.dataset.c]));
+    expect(same(corners, [[1, 1]]), `only (1, 1) starts a whole 3 x 3 square: ${JSON.stringify(corners)}`);
+    const before = await analyze('prime-chocolate', JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request')));
+    await page.click('[data-testid=play-board] [data-r="1"][data-c="1"]');
+    await page.waitForSelector('[data-testid=play][data-phase=over]');
+    const want = expectedVerdict('prime-chocolate', before, { row: 1, col: 1, size: 3 });
+    expect(await page.getAttribute('[data-testid=play-verdict]', 'data-verdict') === want, `the verdict is /analyze's '${want}'`);
+    expect(await page.getAttribute('[data-testid=play]', 'data-winner') === 'you', 'eating the whole bar wins');
+    const log = await page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+    expect(log.length === 1 && log[0].includes('3 x 3 square from (1, 1) (prime 3)'), `the log says so: ${log}`);
+  });
+
+  await check('prime-chocolate: a prime once used is no longer offered', async () => {
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    await page.selectOption('[data-testid=choc-size]', '2');
+    await page.click('[data-testid=play-board] [data-r="2"][data-c="2"]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]');
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    expect(request.primes_used.includes(2), `prime 2 is used: ${JSON.stringify(request)}`);
+    const log = await page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+    expect(log[0].startsWith('You: ate the 2 x 2 square from (2, 2) (prime 2)'), `the log says so: ${log}`);
+    expect(request.grid[1].slice(1) === 'XX' && request.grid[2].slice(1) === 'XX', `the 2 x 2 square is eaten: ${request.grid}`);
+    if (await page.getAttribute('[data-testid=play]', 'data-phase') === 'your-turn') {
+      const sizes = await page.$$eval('[data-testid=choc-size] option', (o) => o.map((x) => +x.value));
+      expect(!sizes.includes(2), `2 is not offered again: ${sizes}`);
+    }
+  });
+
+  await check('the address holds the game and the position; a link to it restores them', async () => {
+    await page.goto(`${base}/#prime-chocolate`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const text = '4\n--X-\n----\n----\n-X--\n';
+    await page.fill('[data-testid=position]', text);
+    await page.waitForFunction((t) => new URLSearchParams(location.hash.slice(1)).get('pos') === t, text, { timeout: 5000 });
+    const hash = await page.evaluate(() => location.hash);
+    expect(new URLSearchParams(hash.slice(1)).get('game') === 'prime-chocolate', `the address names the game: ${hash}`);
+    expect(await page.getAttribute('[data-testid=share-link]', 'href') === hash, 'the share link is the address');
+    const other = await openPage(context, `/${hash}`);
+    try {
+      expect(await other.$eval('[data-testid=game-select]', (e) => e.value) === 'prime-chocolate', 'the link opens on the game');
+      expect(await other.inputValue('[data-testid=position]') === text, 'the link restores the text');
+    } finally {
+      await other.close();
+    }
+  });
+
+  await check('a link made during a game restores the side and the moves played, and play goes on', async () => {
+    await pickGame(page, 'grid-walk');
+    await page.click('[data-testid=reset]');
+    await page.selectOption('[data-testid=play-side]', 'B');
+    await page.click('[data-testid=play-start]');
+    await page.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    const request = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request'));
+    const hash = await page.evaluate(() => location.hash);
+    const q = new URLSearchParams(hash.slice(1));
+    expect(q.get('side') === 'B' && same(JSON.parse(q.get('moves')), request.path), `the address holds side B and the path ${JSON.stringify(request.path)}: ${hash}`);
+    const other = await openPage(context, `/${hash}`);
+    try {
+      await other.waitForSelector('[data-testid=play][data-phase=your-turn]', { timeout: 10_000 });
+      expect(await other.$eval('[data-testid=play-side]', (e) => e.value) === 'B', 'the side is restored');
+      const again = JSON.parse(await other.getAttribute('[data-testid=play]', 'data-request'));
+      expect(same(again, request), `the position in play is restored: ${JSON.stringify(again)}`);
+      const log = await other.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+      expect(log.length === request.path.length && log.every((x) => x.startsWith('Earlier')), `the moves are listed as played earlier: ${log}`);
+      // Play goes on from there: the person's move is judged as /analyze says.
+      const before = await analyze('grid-walk', again);
+      const pick = before.moves[0];
+      await makeMove(other, 'grid-walk', pick.move, 'click');
+      await other.waitForFunction((n) => document.querySelectorAll('[data-testid=play-log] li').length > n, log.length);
+      const got = await other.getAttribute('[data-testid=play-verdict]', 'data-verdict');
+      expect(got === expectedVerdict('grid-walk', before, pick.move), `the move after the restore is judged (${got})`);
+      const moved = new URLSearchParams((await other.evaluate(() => location.hash)).slice(1));
+      expect(JSON.parse(moved.get('moves')).length > request.path.length, 'the address follows the new moves');
+    } finally {
+      await other.close();
+    }
+  });
+
+  await check('a link with unreadable moves shows its position and says what is wrong', async () => {
+    const q = new URLSearchParams({ game: 'grid-walk', pos: '1 2\n..\n', side: 'A', moves: '[[1,' });
+    const other = await openPage(context, `/#${q}`);
+    try {
+      expect(await other.inputValue('[data-testid=position]') === '1 2\n..\n', 'the position is shown');
+      const status = await other.textContent('[data-testid=status]');
+      expect(status.includes('not JSON'), `the page says the moves are not JSON: '${status}'`);
+      expect(await other.locator('[data-testid=play-log] li').count() === 0, 'no game was started');
+    } finally {
+      await other.close();
+    }
   });
 
   await check('matrix-game: a 60 x 60 board is drawn on a canvas, each cell as the API answers', async () => {
@@ -601,6 +685,165 @@ try {
     const summary = JSON.parse(await page.getAttribute('[data-testid=board]', 'data-summary'));
     expect(summary.winning === ans.winning_cells.length && summary.blocked === 2, `data-summary ${JSON.stringify(summary)}`);
   });
+
+  await check('the level picker, New puzzle and the line display show exactly when the server has them', async () => {
+    // What this daemon has, asked from Node: a missing route answers 404.
+    const has = async (path) => (await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' })).status !== 404;
+    const line = (await api('/analyze/grid-walk', { grid: ['..#', '...'], path: [], line: true })).data.line !== undefined;
+    const want = { move: await has('/move/grid-walk'), generate: await has('/generate/grid-walk'), line };
+    await page.goto(`${base}/#grid-walk`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const features = (await page.getAttribute('body', 'data-features')).split(' ').filter(Boolean);
+    expect(same(features.sort(), Object.keys(want).filter((k) => want[k]).sort()), `the page found ${features}, the server has ${JSON.stringify(want)}`);
+    const catalogueLevels = catalogue.games.find((g) => g.name === 'grid-walk').levels;
+    expect(await page.isHidden('[data-testid=play-level]') === !(want.move && catalogueLevels), 'the level picker');
+    expect(await page.isHidden('[data-testid=puzzle-new]') === !want.generate, 'New puzzle');
+    expect(await page.isHidden('[data-testid=line-show]') === !want.line, 'the line display');
+    console.log(`     (this server: ${JSON.stringify(want)})`);
+  });
+
+  // The same controls against the documented shapes of /move, /generate and
+  // /analyze "line", answered here from the real /analyze (the endpoints
+  // themselves are other work): the page's side of each is exercised.
+  const LEVELS = [1, 2, 3, 4, 5].map((level) => ({ level, name: level === 5 ? 'perfect play' : `level ${level}` }));
+  const fake = { moves: [], lines: 0, plain: 0, generated: [] };
+  /** The principal line by /analyze's first move, for the two games whose body grows by a cell. */
+  async function principalLine(game, body) {
+    const key = game === 'grid-walk' ? 'path' : 'stones';
+    const line = [];
+    let b = { ...body };
+    delete b.line; delete b.max_line;
+    for (let i = 0; i < 200; i++) {
+      const an = await analyze(game, b);
+      if (!an.moves.length) break;
+      line.push(an.moves[0]);
+      b = { ...b, [key]: b[key].concat([an.moves[0].move]) };
+    }
+    return line;
+  }
+  const json = (route, status, data) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(data) });
+  const bad = (route) => json(route, 400, { error: { code: 'bad_input', message: 'the JSON body must be an object' } });
+  async function fakeRoutes(ctx) {
+    await ctx.route('**/games', async (route) => {
+      const real = await (await fetch(base + '/games')).json();
+      for (const g of real.games) g.levels = LEVELS;
+      await json(route, 200, real);
+    });
+    await ctx.route('**/move/*', async (route, req) => {
+      let body;
+      try { body = req.postDataJSON(); } catch (e) { body = null; }
+      if (!body || Array.isArray(body)) return bad(route);
+      const game = new URL(req.url()).pathname.split('/')[2];
+      const { level, ...rest } = body;
+      const an = await analyze(game, rest);
+      fake.moves.push({ game, level });
+      // Level 1 answers the last listed move, level 5 the first.
+      await json(route, 200, level >= 5 ? an.moves[0] : an.moves[an.moves.length - 1]);
+    });
+    await ctx.route('**/generate/*', async (route, req) => {
+      let body;
+      try { body = req.postDataJSON(); } catch (e) { body = null; }
+      if (!body || Array.isArray(body)) return bad(route);
+      fake.generated.push(body);
+      const position = { grid: ['..#', '...'], path: [[1, 1]] };
+      await json(route, 200, { game: 'grid-walk', seed: body.seed, position, input: '2 3\n..#\n...\n', answer: await analyze('grid-walk', position) });
+    });
+    await ctx.route('**/analyze/*', async (route, req) => {
+      const body = req.postDataJSON();
+      const game = new URL(req.url()).pathname.split('/')[2];
+      if (!body || !body.line) { fake.plain += game === 'staircase-chess'; return route.continue(); }
+      fake.lines++;
+      const { line, max_line: maxLine, ...rest } = body;
+      const an = await analyze(game, rest);
+      an.line = game === 'grid-walk' || game === 'staircase-chess' ? await principalLine(game, rest) : [];
+      if (maxLine && an.line.length > maxLine) an.line = an.line.slice(0, maxLine);
+      await json(route, 200, an);
+    });
+  }
+  const faked = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
+  faked.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
+  });
+  await fakeRoutes(faked);
+  const fp = await openPage(faked, '/#grid-walk');
+
+  await check('with /move: the level picker lists /games\' levels, and the engine plays what /move answers at the level chosen', async () => {
+    expect(await fp.getAttribute('body', 'data-features') === 'line move generate', `features: ${await fp.getAttribute('body', 'data-features')}`);
+    const options = await fp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => [x.value, x.textContent]));
+    expect(same(options.map((o) => +o[0]), [1, 2, 3, 4, 5]), `levels offered: ${JSON.stringify(options)}`);
+    expect(await fp.$eval('[data-testid=play-level]', (s) => s.value) === '5', 'perfect play is the default');
+    await fp.selectOption('[data-testid=play-level]', '1');
+    await fp.selectOption('[data-testid=play-side]', 'B');
+    fake.moves.length = 0;
+    await fp.click('[data-testid=play-start]');
+    await fp.waitForSelector('[data-testid=play][data-phase=your-turn]');
+    expect(same(fake.moves, [{ game: 'grid-walk', level: 1 }]), `the engine asked /move at level 1: ${JSON.stringify(fake.moves)}`);
+    const opening = await analyze('grid-walk', { grid: ['..#', '...'], path: [] });
+    const path = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request')).path;
+    expect(same(path, [opening.moves[opening.moves.length - 1].move]), `the engine played /move's answer: ${JSON.stringify(path)}`);
+  });
+
+  await check('with the line: "Perfect play from here" lists the line /analyze answers, in one request', async () => {
+    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
+    const lines = fake.lines;
+    await fp.click('[data-testid=line-show]');
+    await fp.waitForFunction(() => document.querySelectorAll('[data-testid=line] li').length > 0 || document.querySelector('[data-testid=line-note]').textContent);
+    const shown = await fp.$$eval('[data-testid=line] li', (l) => l.map((x) => JSON.parse(x.dataset.move)));
+    const want = (await principalLine('grid-walk', request)).map((e) => e.move);
+    expect(same(shown, want), `the line shown ${JSON.stringify(shown)} is ${JSON.stringify(want)}`);
+    expect(fake.lines === lines + 1, 'one request');
+  });
+
+  await check('with /generate: New puzzle sets the position in play, asks for the winning move and says whether it was found', async () => {
+    await fp.click('[data-testid=puzzle-new]');
+    await fp.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' &&
+      document.querySelector('[data-testid=puzzle-status]').textContent.includes('Find the winning move'));
+    expect(await fp.inputValue('[data-testid=position]') === '2 3\n..#\n...\n', 'the puzzle\'s judge text is in the editor');
+    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
+    expect(same(request.path, [[1, 1]]), `play starts from the puzzle's path: ${JSON.stringify(request.path)}`);
+    const before = await analyze('grid-walk', request);
+    expect(await fp.$eval('[data-testid=play-side]', (s) => s.value) === before.to_move, 'the visitor plays the side to move');
+    expect((await fp.textContent('[data-testid=puzzle-status]')).includes('Find the winning move'), 'the page asks for the winning move');
+    const seed = new URLSearchParams((await fp.evaluate(() => location.hash)).slice(1)).get('puzzle');
+    expect(seed !== null && /^\d+$/.test(seed), `the address holds the puzzle's seed: ${seed}`);
+    const asked = fake.generated[fake.generated.length - 1];
+    expect(same(Object.keys(asked).sort(), ['seed', 'winning_moves']) && asked.winning_moves === 1 && String(asked.seed) === seed,
+      `/generate was asked for the classic puzzle with the seed in the address: ${JSON.stringify(asked)}`);
+    const pick = before.moves[0];
+    await makeMove(fp, 'grid-walk', pick.move, 'click');
+    await fp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
+    const found = before.value === 'win' && pick.outcome === 'win';
+    const said = await fp.textContent('[data-testid=puzzle-status]');
+    expect(said.includes(found ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (found: ${found})`);
+    // A link to the puzzle makes it again from its seed and replays the moves.
+    const hash = await fp.evaluate(() => location.hash);
+    const moves = JSON.parse(new URLSearchParams(hash.slice(1)).get('moves'));
+    const again = await openPage(faked, `/${hash}`);
+    try {
+      await again.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 10_000 });
+      expect(String(fake.generated[fake.generated.length - 1].seed) === seed, 'the link asks /generate for the same seed');
+      const path = JSON.parse(await again.getAttribute('[data-testid=play]', 'data-request')).path;
+      expect(same(path.slice(0, 1 + moves.length), [[1, 1], ...moves]), `the puzzle's path and the moves are restored: ${JSON.stringify(path)}`);
+    } finally {
+      await again.close();
+    }
+  });
+
+  await check('with the line: the staircase-chess stepper takes the whole perfect game in one request', async () => {
+    await fp.goto(`${base}/#staircase-chess`);
+    await fp.waitForSelector('body[data-ready="true"]');
+    fake.lines = 0;
+    fake.plain = 0;
+    await fp.click('[data-testid=reset]');
+    expect(await solveInPage(fp) === 'done', 'solved');
+    expect(fake.lines === 1 && fake.plain === 0, `one line request and no per-stone ones (${fake.lines}, ${fake.plain}; ${await fp.textContent('[data-testid=status]')} ${await fp.$eval('[data-testid=game-select]', (e) => e.value)})`);
+    const sample = samples['staircase-chess'].text;
+    const ans = await solve('staircase-chess', sample);
+    const d = await fp.$eval('[data-testid=stair-score]', (e) => +e.dataset.difference);
+    expect(d === ans.score_difference, `the stepper ends on the perfect score ${ans.score_difference} (${d})`);
+  });
+  await faked.close();
 
   await check('phone width (375 px): no horizontal scroll for any game, boards fit', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });

@@ -4,9 +4,11 @@
  *
  * The build compiles this file once per game and mode, with FUZZ_GAME
  * naming the registry symbol (game_grid_walk) and FUZZ_JSON 0 for judge
- * text, 1 for the JSON twin, 2 for an /analyze request.  Each input runs twice: under the
- * default limits, which are what the service runs with, and under small
- * limits, so that inputs near a limit still solve in microseconds.
+ * text, 1 for the JSON twin, 2 for an /analyze request, 3 for a /generate
+ * request (under a budget ceiling of GENERATE_CEILING_MS, so runs stay
+ * cheap).  Each input runs twice: under the default limits, which are what
+ * the service runs with, and under small limits, so that inputs near a
+ * limit still solve in microseconds.
  *
  * Beyond the sanitizers, the target checks the promises a caller relies on:
  * a failure always says why and is never a broken invariant, and a JSON
@@ -16,13 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "games.h"
+#include "generate.h"
+#include "line.h"
 
 #ifndef FUZZ_GAME
-#error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1|2"
+#error "compile with -DFUZZ_GAME=game_<name> -DFUZZ_JSON=0|1|2|3"
 #endif
 
-#define SMALL_LIMIT 8
+#define SMALL_LIMIT         8
+#define GENERATE_CEILING_MS 5
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -79,6 +85,63 @@ static void analyze(const gj_game *g, const long *limits, const char *in, size_t
     buf_free(&out);
 }
 
+/* A generated answer is one JSON object with the frame of generate.h; a
+ * failure (GJ_UNMET included) says why, and never that the game refused a
+ * position its own generator made (GJ_INTERNAL). */
+static void generate(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_buf out;
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (g->generate(in, len, limits, &out, &e) != 0) {
+        check_failure(&e);
+        buf_free(&out);
+        return;
+    }
+    json_error_t err;
+    json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+    if (out.failed || !json_is_object(json_object_get(root, "position")) ||
+        !json_is_object(json_object_get(root, "answer")) ||
+        !json_is_integer(json_object_get(root, "seed")) ||
+        json_integer_value(json_object_get(root, "candidates")) < 1)
+        abort();
+    json_decref(root);
+/* Through the line wrapper: the frame again, and a line no longer than
+ * max_line allows; through the engine: one move with its level. */
+static void line_and_move(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    gj_error e;
+    gj_buf out;
+    json_error_t err;
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (line_analyze(g, in, len, limits, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        const json_t *line = json_object_get(root, "line");
+        if (out.failed || !json_is_object(root) ||
+            (line != NULL && (!json_is_array(line) || json_array_size(line) > LINE_MAX_LIMIT)))
+            abort();
+        json_decref(root);
+    }
+    buf_free(&out);
+    gj_error_clear(&e);
+    buf_init(&out);
+    if (engine_move(g, in, len, limits, 42, &out, &e) != 0) {
+        check_failure(&e);
+    } else {
+        json_t *root = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &err);
+        json_int_t level = json_integer_value(json_object_get(root, "level"));
+        if (out.failed || json_object_get(root, "move") == NULL || level < 1 ||
+            level > ENGINE_LEVELS)
+            abort();
+        json_decref(root);
+    }
+    buf_free(&out);
+}
+
 /* The cache key of a parsed position is written without failing. */
 static void check_key(const gj_game *g, const void *pos)
 {
@@ -94,6 +157,11 @@ static void run(const gj_game *g, const long *limits, const char *in, size_t len
 {
     if (FUZZ_JSON == 2) {
         analyze(g, limits, in, len);
+        line_and_move(g, limits, in, len);
+        return;
+    }
+    if (FUZZ_JSON == 3) {
+        generate(g, limits, in, len);
         return;
     }
     gj_error e;
@@ -114,8 +182,9 @@ static void run(const gj_game *g, const long *limits, const char *in, size_t len
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const gj_game *g = &FUZZ_GAME;
-    long limits[GJ_MAX_LIMITS];
+    long limits[GEN_NLIMITS];
     games_default_limits(g, limits);
+    limits[GEN_LIMIT_BUDGET] = GENERATE_CEILING_MS;
     run(g, limits, (const char *)data, size);
 
     /* Small limits, never below what a game allows nor above its default. */

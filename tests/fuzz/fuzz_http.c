@@ -7,8 +7,9 @@
  * write side is shut, and the reply is read (see below for how it ends).
  *
  * Configuration is the default except for sizes small enough that a few
- * kilobytes of input reach every limit: a 2 KB body, 8 KB of header memory
- * and game limits of 8, so that solves stay fast.
+ * kilobytes of input reach every limit: a 2 KB body, 8 KB of header memory,
+ * test sets of 4 cases and 256 bytes, a 2 KB query and game limits of 8, so
+ * that solves stay fast.
  *
  * Ending a connection: libmicrohttpd (0.9.75) usually misses a FIN
  * that arrives together with a complete keep-alive request, and then holds
@@ -68,7 +69,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     cfg.queue = 4;
     cfg.max_body = 2048;
     cfg.connection_memory = 8192;
-    cfg.timeout = 600; /* a request that never completes must show as a hang */
+    cfg.timeout = 600;       /* a request that never completes must show as a hang */
+    cfg.judge_max_cases = 4; /* a test set reaches its limits within the body limit */
+    cfg.judge_max_bytes = 256;
+    cfg.max_query = 2048; /* half the header memory, so both 414s are reachable */
     small_limits(&cfg);
 
     signal(SIGPIPE, SIG_IGN); /* the server may close before we finish writing */

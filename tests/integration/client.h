@@ -23,6 +23,13 @@ typedef struct http_call {
 } http_call;
 
 http_reply http_do(const http_call *c);
+
+/* http_do from the local address `from` (e.g. "127.0.0.2"): loopback holds
+ * all of 127/8, so tests get distinct peers on one machine. */
+http_reply http_do_from(const http_call *c, const char *from);
+/* From now on, https calls trust the CA certificate in PEM file `path`
+ * (NULL: the system's CAs again). */
+void http_trust(const char *path);
 void http_reply_free(http_reply *r);
 
 /* A header's value from the raw block (case-insensitive), malloc'd, or NULL. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # contract_api.sh: the API integration suites again (solve; analyze, judge,
-# batch and the cache; the scripted games through /analyze), with every
+# batch and the cache; judge test sets; the GET forms and their caching
+# headers; the scripted games through /analyze), with every
 # request and answer passing the validating proxy (GJ_CONTRACT=1; see
 # daemon.h).  Large bodies stay out: the proxy refuses bodies over 10 MB.
 set -eu
@@ -9,4 +10,6 @@ dir=$(dirname "$bin")/tests
 export GJ_CONTRACT=1
 "$dir/itest_api"
 "$dir/itest_beyond"
+"$dir/itest_judge_set"
+"$dir/itest_edge"
 GJ_PLAY_GAMES=20 "$dir/itest_play"

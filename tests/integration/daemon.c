@@ -70,17 +70,28 @@ void daemon_start(test_daemon *d, const char *const *extra)
     close(log);
     char line[256];
     int rc = read_line(out[0], line, sizeof line, 10000);
-    close(out[0]);
-    ck_assert_msg(rc == 0, "the daemon did not print its address");
     const char *colon = strrchr(line, ':');
-    ck_assert_msg(strncmp(line, "listening on http://127.0.0.1:", 30) == 0 && colon,
+    int https = strncmp(line, "listening on https://127.0.0.1:", 31) == 0;
+    ck_assert_msg(rc == 0, "the daemon did not print its address");
+    ck_assert_msg((https || strncmp(line, "listening on http://127.0.0.1:", 30) == 0) && colon,
                   "unexpected first line: %s", line);
     d->port = (unsigned)atoi(colon + 1);
     ck_assert_uint_gt(d->port, 0);
-    snprintf(d->base, sizeof d->base, "http://127.0.0.1:%u", d->port);
+    snprintf(d->base, sizeof d->base, "http%s://127.0.0.1:%u", https ? "s" : "", d->port);
     snprintf(d->direct, sizeof d->direct, "%s", d->base);
+    for (int i = 6; i < argc; i++)
+        if (strncmp(argv[i], "--admin-address", 15) == 0) {
+            rc = read_line(out[0], line, sizeof line, 10000);
+            colon = strrchr(line, ':');
+            ck_assert_msg(rc == 0 && strncmp(line, "admin listening on http://", 26) == 0 && colon,
+                          "no admin address line: %s", rc == 0 ? line : "(none)");
+            d->admin_port = (unsigned)atoi(colon + 1);
+            snprintf(d->admin, sizeof d->admin, "http://127.0.0.1:%u", d->admin_port);
+        }
+    close(out[0]);
+    /* The proxy speaks plain HTTP to the daemon: an HTTPS one goes without. */
     const char *contract = getenv("GJ_CONTRACT");
-    if (contract != NULL && strcmp(contract, "1") == 0)
+    if (contract != NULL && strcmp(contract, "1") == 0 && !https)
         daemon_start_proxy(d);
 }
 

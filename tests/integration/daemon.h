@@ -1,7 +1,9 @@
 /* daemon.h - start build/gamejudge as a child process for a test.
  *
  * The daemon is started with `serve --host 127.0.0.1 --port 0` plus the
- * test's flags; its first stdout line gives the port; its stderr goes to a
+ * test's flags; its first stdout line gives the port (http or, with
+ * --tls-cert, https), the second the admin port when --admin-address is
+ * among the flags; its stderr goes to a
  * temporary file the test can read.  daemon_stop sends SIGTERM, reaps it
  * and removes the file, so a test never leaves a server behind.
  *
@@ -18,9 +20,11 @@ typedef struct test_daemon {
     pid_t pid;
     pid_t proxy_pid; /* the contract proxy in front of it, 0 when none */
     unsigned port;
-    char base[64];   /* "http://127.0.0.1:PORT": the daemon, or its proxy */
-    char direct[64]; /* the daemon itself, bypassing any proxy */
-    char log[64];    /* file holding the daemon's stderr (the access log) */
+    char base[64];       /* "http://127.0.0.1:PORT": the daemon, or its proxy */
+    char direct[64];     /* the daemon itself, bypassing any proxy */
+    char log[64];        /* file holding the daemon's stderr (the access log) */
+    unsigned admin_port; /* with --admin-address: its port, else 0 */
+    char admin[64];      /* "http://127.0.0.1:PORT" of the admin listener */
 } test_daemon;
 
 /* The binary under test: $GJ_BIN, or build/gamejudge. */

@@ -4,6 +4,15 @@
 # one daemon is stopped with SIGTERM in the middle of the load, and not one
 # request may fail or be answered wrongly.  Loopback only; stops all it starts.
 #
+# Before the load, the edge: every public case by GET through nginx (the
+# test config adds X-Cache-Status, and X-GJ-Bypass to skip nginx's cache).
+# A first GET reaches exactly one daemon (its /metrics request counters say
+# which); repeated GETs are answered by nginx with neither daemon's counters
+# moving; uncached repeats of one position always reach the same daemon; and
+# once the first daemon is stopped its positions move to the second.  Every
+# answer is checked against the case's .out.  The share of GETs nginx
+# answered from its cache is printed.
+#
 # GJ_LB_IMAGE=IMAGE runs the two daemons as containers of that image
 # (host networking, each on its own free loopback port) and stops the first
 # with `docker stop` (scripts/container-test).
@@ -12,6 +21,8 @@ bin=${GJ_BIN:-build/gamejudge}
 image=${GJ_LB_IMAGE:-}
 docker=${DOCKER:-/usr/bin/docker}
 work=$(mktemp -d)
+# nginx's workers drop root and must reach the cache directory inside.
+chmod 711 "$work"
 pids=""
 cids=""
 cleanup() {
@@ -67,6 +78,8 @@ for attempt in 1 2 3 4 5; do
         -e "s|access_log /dev/stdout;.*|access_log $work/nginx.access;|" \
         -e "s|server gamejudge:8080 \(.*\);.*|server 127.0.0.1:$port_1 \1; server 127.0.0.1:$port_2 \1;|" \
         -e "s|listen 80;.*|listen 127.0.0.1:$port;|" \
+        -e "s|proxy_cache_path /var/cache/nginx/gamejudge \(.*\);.*|proxy_cache_path $work/cache \1;|" \
+        -e "s|^\( *\)proxy_cache answers;|&\n\1add_header X-Cache-Status \$upstream_cache_status always;\n\1proxy_cache_bypass \$http_x_gj_bypass;|" \
         docker/nginx.conf > "$work/nginx.conf"
     printf 'client_body_temp_path %s/body;\nproxy_temp_path %s/proxy;\n' "$work" "$work" > "$work/temp.conf"
     sed -i "s|^http {|http {\n    include $work/temp.conf;|" "$work/nginx.conf"
@@ -75,6 +88,66 @@ for attempt in 1 2 3 4 5; do
 done
 for _ in $(seq 100); do [ -s "$work/nginx.pid" ] && break; sleep 0.05; done
 [ -s "$work/nginx.pid" ] || { echo "nginx did not start:"; cat "$work/nginx.start" "$work/nginx.err"; exit 1; }
+
+# ---- the edge: cached GETs, consistent hashing ------------------------------
+passed=0 failed=0
+verdict() { if [ "$2" = yes ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "nginx: FAILED: $1"; fi; }
+solves() { # solves N: the solve requests daemon N has answered, from its own /metrics
+    eval "p=\$port_$1"
+    curl -s --max-time 5 "http://127.0.0.1:$p/metrics" |
+        awk '/^gamejudge_requests_total[{]game="/ && !/game="none"/ { s += $2 } END { print s + 0 }'
+}
+cases=$(ls tests/data/*/*.in | sed 's/[.]in$//')
+gets=0 hits=0 wrong=0
+fetch() { # fetch CASE [HEADER]: GET the case through nginx, check the answer; X-Cache-Status in cstat
+    game=$(basename "$(dirname "$1")")
+    code=$(curl -s --max-time 30 -G -D "$work/h" -o "$work/b" -w '%{http_code}' \
+        --data-urlencode "input@$1.in" --data format=text ${2:+-H "$2"} "http://127.0.0.1:$port/solve/$game")
+    cstat=$(tr -d '\r' < "$work/h" | sed -n 's/^X-Cache-Status: //p')
+    if [ "$code" != 200 ] || ! cmp -s "$work/b" "$1.out"; then
+        wrong=$((wrong + 1))
+        echo "GET $1: $code $cstat" >> "$work/failures"
+    fi
+    if [ -z "${2:-}" ]; then gets=$((gets + 1)); [ "$cstat" = HIT ] && hits=$((hits + 1)); fi
+    return 0
+}
+# First sight of each position: one miss, answered by exactly one daemon.
+owners="" misses=0 unowned=0
+for c in $cases; do
+    a=$(solves 1) b=$(solves 2)
+    fetch "$c"
+    [ "$cstat" = MISS ] && misses=$((misses + 1))
+    da=$(( $(solves 1) - a )) db=$(( $(solves 2) - b ))
+    if [ "$da" = 1 ] && [ "$db" = 0 ]; then owners="$owners $c=1"
+    elif [ "$da" = 0 ] && [ "$db" = 1 ]; then owners="$owners $c=2"
+    else unowned=$((unowned + 1)); fi
+done
+ncases=$(printf '%s\n' $cases | wc -l)
+verdict "each of $ncases first GETs was a miss ($misses) that reached exactly one daemon ($unowned did not)" \
+    "$([ "$misses" -eq "$ncases" ] && [ "$unowned" -eq 0 ] && echo yes)"
+# Repeats: answered by nginx, the daemons untouched.
+before=$(( $(solves 1) + $(solves 2) ))
+repeat_hits=$hits
+for round in 1 2 3 4; do for c in $cases; do fetch "$c"; done; done
+after=$(( $(solves 1) + $(solves 2) ))
+verdict "4 x $ncases repeated GETs were cache hits ($((hits - repeat_hits))) and reached no daemon (counters moved by $((after - before)))" \
+    "$([ $((hits - repeat_hits)) -eq $((4 * ncases)) ] && [ "$after" -eq "$before" ] && echo yes)"
+owner_of() { printf '%s\n' $owners | sed -n "s|^$1=||p"; }
+# Past the cache: one position, one daemon, every time.
+strays=0 own1=0
+for c in $cases; do
+    o=$(owner_of "$c")
+    [ "$o" = 1 ] && own1=$((own1 + 1))
+    a=$(solves 1) b=$(solves 2)
+    fetch "$c" "X-GJ-Bypass:1"
+    fetch "$c" "X-GJ-Bypass:1"
+    da=$(( $(solves 1) - a )) db=$(( $(solves 2) - b ))
+    if [ "$o" = 1 ]; then [ "$da" = 2 ] && [ "$db" = 0 ] || strays=$((strays + 1)); fi
+    if [ "$o" = 2 ]; then [ "$db" = 2 ] && [ "$da" = 0 ] || strays=$((strays + 1)); fi
+done
+verdict "uncached repeats of a position reached its first daemon ($own1 positions on the first, $((ncases - own1)) on the second; $strays strayed)" \
+    "$([ "$strays" -eq 0 ] && echo yes)"
+echo "nginx: consistent hash: $own1 of $ncases positions on the first daemon, $((ncases - own1)) on the second"
 
 # Three clients, 120 solves each, every answer checked.
 client() { # client N
@@ -105,12 +178,27 @@ wait $c1 $c2 $c3
 bad=$(( $(cat "$work/client1.bad") + $(cat "$work/client2.bad") + $(cat "$work/client3.bad") ))
 served1=$(grep -c 'POST /solve' "$work/d1.log")
 served2=$(grep -c 'POST /solve' "$work/d2.log")
-passed=0 failed=0
-verdict() { if [ "$2" = yes ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "nginx: FAILED: $1"; fi; }
+
+# The first daemon is gone: its positions move to the second, the cached
+# answers are still served.
+moved=0 kept=0
+for c in $cases; do
+    b=$(solves 2)
+    fetch "$c" "X-GJ-Bypass:1"
+    [ $(( $(solves 2) - b )) -eq 1 ] && moved=$((moved + 1))
+    fetch "$c"
+    [ "$cstat" = HIT ] && kept=$((kept + 1))
+done
+verdict "with the first daemon stopped, all $ncases positions reach the second ($moved did)" \
+    "$([ "$moved" -eq "$ncases" ] && echo yes)"
+verdict "and nginx still answers each from its cache ($kept did)" "$([ "$kept" -eq "$ncases" ] && echo yes)"
+verdict "every GET answered right ($wrong wrong)" "$([ "$wrong" -eq 0 ] && echo yes)"
+echo "nginx: answered $hits of $gets GET requests from its cache ($((100 * hits / gets))%), the daemons the other $((gets - hits))"
 verdict "both daemons served (first $served1, second $served2)" "$([ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && echo yes)"
 verdict "every one of 360 requests answered right ($bad failed)" "$([ "$bad" -eq 0 ] && echo yes)"
 verdict "the stopped daemon exited 0 (status $stop_status)" "$([ "$stop_status" -eq 0 ] && echo yes)"
 verdict "the second daemon took the rest ($served2 of 360)" "$([ $((served1 + served2)) -ge 360 ] && echo yes)"
 [ -f "$work/failures" ] && head -5 "$work/failures"
+[ "$failed" -eq 0 ] || tail -5 "$work/nginx.err" 2>/dev/null
 echo "nginx: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // spec_examples.mjs: post every example request of api/openapi.yaml to a
-// live daemon and compare the answer with the documented example response.
+// live daemon (and GET every example query of the GET forms) and compare
+// the answer with the documented example response.
 // A request example and the response example it produces share a name
 // ("sample", "malformed", ...); the JSON answer is compared as data, the
 // text answer byte for byte.  Prints "spec-examples: N passed, N failed".
@@ -62,6 +63,38 @@ function verdict(ok, what, detail) {
   }
 }
 
+// Ask for each response that documents example `name` (fetchFor(accept)
+// sends the request) and compare the answer with it; `extra(res)` names
+// what else a right answer lacks, or null.
+async function expectDocumented(op, name, label, fetchFor, extra = () => null) {
+  const expected = documented(op, name);
+  verdict(expected.length > 0, `${label} example '${name}'`, 'no response documents it');
+  for (const want of expected) {
+    const res = await fetchFor(want.type === 'text/plain' ? 'text/plain' : 'application/json');
+    const text = await res.text();
+    const what = `${label} '${name}' -> ${want.status} ${want.type}`;
+    const lacks = res.status === want.status ? extra(res) : null;
+    if (res.status !== want.status) {
+      verdict(false, what, `status ${res.status}: ${text}`);
+    } else if (lacks !== null) {
+      verdict(false, what, lacks);
+    } else if (want.type === 'text/plain') {
+      verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
+    } else {
+      verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
+    }
+  }
+}
+
+// A 200 of a GET form carries its ETag and Cache-Control; null when it does.
+function cachingHeaders(res) {
+  const etag = res.headers.get('etag');
+  const control = res.headers.get('cache-control');
+  const ok = res.status !== 200 ||
+    (/^"[^"]+-[0-9a-f]{16}"$/.test(etag) && /^public, max-age=\d+$/.test(control));
+  return ok ? null : `caching headers: ${etag}, ${control}`;
+}
+
 try {
   for (const [path, item] of Object.entries(spec.paths)) {
     const op = item.post;
@@ -69,29 +102,31 @@ try {
     for (const [type, media] of Object.entries(op.requestBody.content)) {
       for (const [name, example] of Object.entries(media.examples || {})) {
         const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value);
-        const expected = documented(op, name);
-        verdict(expected.length > 0, `${path} ${type} example '${name}'`, 'no response documents it');
-        for (const want of expected) {
-          const accept = want.type === 'text/plain' ? 'text/plain' : 'application/json';
-          const res = await fetch(base + concrete(path, item), {
-            method: 'POST', body,
-            headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
-          });
-          const text = await res.text();
-          const what = `${path} ${type} '${name}' -> ${want.status} ${want.type}`;
-          if (res.status !== want.status) {
-            verdict(false, what, `status ${res.status}: ${text}`);
-          } else if (want.type === 'text/plain') {
-            verdict(text === want.value, what, `got ${JSON.stringify(text)}`);
-          } else {
-            verdict(isDeepStrictEqual(JSON.parse(text), want.value), what, `got ${text}`);
-          }
-        }
+        await expectDocumented(op, name, `${path} ${type}`, (accept) => fetch(base + concrete(path, item), {
+          method: 'POST', body,
+          headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
+        }));
       }
+    }
+  }
+  // The GET forms: the query parameters' examples of one name make one
+  // query, answered as the response examples of that name document, with
+  // the caching headers on a 200.
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.get;
+    const params = ((op && op.parameters) || []).filter((p) => p.in === 'query' && p.examples);
+    const names = new Set(params.flatMap((p) => Object.keys(p.examples)));
+    for (const name of names) {
+      const query = params.filter((p) => p.examples[name])
+        .map((p) => `${p.name}=${encodeURIComponent(p.examples[name].value)}`).join('&');
+      await expectDocumented(op, name, `GET ${path}`, (accept) => fetch(
+        `${base}${concrete(path, item)}?${query}`,
+        { headers: { Accept: accept, 'X-Request-Id': 'example' } }), cachingHeaders);
     }
   }
   for (const [path, item] of Object.entries(spec.paths)) {
     const op = item.get;
+    if (op && (op.parameters || []).some((p) => p.in === 'query' && p.examples)) continue;
     const ok = op && op.responses['200'] && op.responses['200'].content;
     const media = ok && op.responses['200'].content['application/json'];
     for (const [name, example] of Object.entries((media && media.examples) || {})) {

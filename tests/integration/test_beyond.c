@@ -552,7 +552,8 @@ START_TEST(test_analyze_http_errors)
         const char *code;
     } cases[] = {
         {"POST", "/analyze/chess", "application/json", "{}", 404, "unknown_game"},
-        {"GET", "/analyze/grid-walk", NULL, NULL, 405, "method_not_allowed"},
+        {"PUT", "/analyze/grid-walk", NULL, NULL, 405, "method_not_allowed"},
+        {"GET", "/analyze/grid-walk", NULL, NULL, 400, "bad_input"}, /* no request= */
         {"POST", "/analyze/grid-walk", "application/json", "{\"grid\": [\".\"]", 400, "bad_input"},
         {"POST", "/analyze/grid-walk", "application/xml", "<a/>", 415, "unsupported_media_type"},
         {"POST", "/analyze/grid-walk?format=text", "application/json",

@@ -21,6 +21,7 @@
 
 #include "client.h"
 #include "daemon.h"
+#include "query.h" /* query_hex_value, for the \xHH escapes */
 #include "rawhttp.h"
 
 #define LIMITS                                                                                     \
@@ -48,9 +49,11 @@ typedef enum generator {
     GEN_MANY_VALUES,
     GEN_AT_MAX_BODY,
     GEN_OVER_MAX_BODY,
+    GEN_OVER_MEMORY_BUDGET,
     GEN_HEADER_FLOOD,
     GEN_HUGE_HEADER,
     GEN_HUGE_URL,
+    GEN_LONG_QUERY,
 } generator;
 
 /* The names a case file gives the generators, indexed by generator; the
@@ -64,9 +67,11 @@ static const char *const generator_names[] = {
     "many-values",
     "at-max-body",
     "over-max-body",
+    "over-memory-budget",
     "header-flood",
     "huge-header",
     "huge-url",
+    "long-query",
 };
 
 /* One case as read from its file; every string is malloc'd and decoded. */
@@ -90,18 +95,6 @@ static bad_case *cases;
 static size_t ncases;
 
 /* ---- reading the case files ------------------------------------------- */
-
-/* The value of one hex digit, or -1: escapes are spelled out in full. */
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* Append the decoded form of s[0..n) to *dst (malloc'd, NUL-terminated,
  * *dlen bytes); returns 0, or -1 on an unknown escape so a typo in a case
@@ -131,8 +124,8 @@ static int append_decoded(char **dst, size_t *dlen, const char *s, size_t n)
                 c = '\\';
                 break;
             case 'x': {
-                int hi = i + 2 < n ? hex_digit(s[i + 1]) : -1;
-                int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
+                int hi = i + 2 < n ? query_hex_value(s[i + 1]) : -1;
+                int lo = hi >= 0 ? query_hex_value(s[i + 2]) : -1;
                 if (lo < 0)
                     return -1;
                 c = (char)(hi * 16 + lo);
@@ -421,12 +414,17 @@ static char *generate(generator g, size_t *len)
     case GEN_AT_MAX_BODY:
     case GEN_OVER_MAX_BODY:
         return filled("1\n-\n", ' ', (size_t)MAX_BODY - 4 + (g == GEN_OVER_MAX_BODY), "", len);
+    case GEN_OVER_MEMORY_BUDGET: /* JSON is charged 8x: 3.5 MB of it passes the 24M budget */
+        return filled("{\"matrix\":", ' ', (size_t)3500000, "}", len);
     case GEN_HEADER_FLOOD:
         return repeated("GET /healthz HTTP/1.1\r\n" CLOSE, "X-Flood: v\r\n", 10000, "\r\n", len);
     case GEN_HUGE_HEADER:
         return filled("GET /healthz HTTP/1.1\r\n" CLOSE "X-Huge: ", 'v', 100000, "\r\n\r\n", len);
     case GEN_HUGE_URL:
         return filled("GET /", 'u', 100000, " HTTP/1.1\r\n" CLOSE "\r\n", len);
+    case GEN_LONG_QUERY: /* one byte past the default --max-query of 8 KiB */
+        return filled("GET /solve/grid-walk?input=", 'x', 8192 - 6 + 1,
+                      " HTTP/1.1\r\n" CLOSE "\r\n", len);
     case GEN_NONE:
         break;
     }
@@ -594,7 +592,17 @@ END_TEST
 /* The one daemon every case is sent to. */
 static void start_server(void)
 {
-    const char *flags[] = {"--limit", LIMITS, "--max-body", "4M", NULL};
+    const char *flags[] = {"--limit",
+                           LIMITS,
+                           "--max-body",
+                           "4M",
+                           "--judge-max-cases",
+                           "3",
+                           "--judge-max-bytes",
+                           "256",
+                           "--memory-budget",
+                           "24M",
+                           NULL};
     daemon_start(&server, flags);
 }
 

@@ -43,6 +43,11 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.connection_memory, 32L << 10);
     ck_assert_int_eq(c.grace, 30);
     ck_assert_int_eq(c.log_json, 0);
+    ck_assert_int_eq(c.judge_max_cases, 1000);
+    ck_assert_int_eq(c.judge_max_bytes, 16L << 20);
+    ck_assert_int_eq(c.max_query, 8L << 10);
+    ck_assert_int_eq(c.cache_max_age, 86400);
+    ck_assert_int_eq(c.generate_budget_ms, 2000);
     size_t n;
     const gj_game *const *games = games_all(&n);
     for (size_t i = 0; i < n; i++) {
@@ -58,15 +63,27 @@ START_TEST(test_env_then_flags)
 {
     gj_config c;
     gj_error e;
-    const char *env[] = {
-        "GAMEJUDGE_PORT", "9000", "GAMEJUDGE_WORKERS", "3", "GAMEJUDGE_HOST", "::1", NULL};
-    const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", NULL};
+    const char *env[] = {"GAMEJUDGE_PORT",
+                         "9000",
+                         "GAMEJUDGE_WORKERS",
+                         "3",
+                         "GAMEJUDGE_HOST",
+                         "::1",
+                         "GAMEJUDGE_JUDGE_MAX_CASES",
+                         "7",
+                         "GAMEJUDGE_JUDGE_MAX_BYTES",
+                         "5",
+                         NULL};
+    const char *args[] = {"--port", "9100", "--queue=5", "--max-body", "2K", "--judge-max-bytes",
+                          "3K",     NULL};
     ck_assert_int_eq(load(&c, env, args, &e), 0);
     ck_assert_int_eq(c.port, 9100); /* flag wins */
     ck_assert_int_eq(c.workers, 3); /* env applies */
     ck_assert_str_eq(c.host, "::1");
     ck_assert_int_eq(c.queue, 5);
     ck_assert_int_eq(c.max_body, 2048);
+    ck_assert_int_eq(c.judge_max_cases, 7);    /* env applies */
+    ck_assert_int_eq(c.judge_max_bytes, 3072); /* flag wins, with a suffix */
 }
 END_TEST
 
@@ -89,7 +106,62 @@ static const struct {
     {"--limit", "grid-walk", "--limit: 'grid-walk' is not GAME.NAME=VALUE"},
     {"--grace", "3601", "--grace must be an integer from 0 to 3600, not '3601'"},
     {"--log-format", "xml", "--log-format must be 'text' or 'json', not 'xml'"},
+    {"--memory-budget", "2T",
+     "--memory-budget must be a size in bytes (K/M/G allowed) from 0 to 1099511627776, not '2T'"},
+    {"--memory-budget", "-1", "--memory-budget must be a size in bytes"},
+    {"--quota-rate", "-5", "--quota-rate must be an integer from 0 to 1000000000, not '-5'"},
+    {"--quota-burst", "0", "--quota-burst must be an integer from 1 to 1000000000, not '0'"},
+    {"--quota-clients", "0", "--quota-clients must be an integer from 1 to 10000000, not '0'"},
+    {"--trusted-proxies", "10.0.0.0/8,proxy.local",
+     "--trusted-proxies: 'proxy.local' is not an IP address or CIDR block"},
+    {"--trusted-proxies", "127.0.0.1/40", "--trusted-proxies: '127.0.0.1/40' is not an IP"},
+    {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
+    {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
+    {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
+    {"--tls-cert", "", "--tls-cert: the file name must be 1 to 1023 characters"},
+    {"--tls-cert", "cert.pem",
+     "--tls-cert and --tls-key go together: --tls-cert is set but not "
+     "--tls-key"},
+    {"--tls-key", "key.pem",
+     "--tls-cert and --tls-key go together: --tls-key is set but not "
+     "--tls-cert"},
+    {"--admin-address", "127.0.0.1",
+     "--admin-address must be HOST:PORT (or [IPV6]:PORT) with a "
+     "port from 0 to 65535, not '127.0.0.1'"},
+    {"--admin-address", ":9090", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "127.0.0.1:65536", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "127.0.0.1:", "--admin-address must be HOST:PORT"},
+    {"--admin-address", "[::1]x:90", "--admin-address must be HOST:PORT"},
+    {"--cors-origins", "https://a.example/",
+     "--cors-origins: 'https://a.example/' is not an "
+     "origin"},
+    {"--cors-origins", "https://a.example,", "--cors-origins: '' is not an origin"},
+    {"--cors-origins", "https://a.example, https://b.example",
+     "--cors-origins: ' https://b.example' is not an origin"},
+    {"--cors-origins", "*", "--cors-origins: '*' is not an origin"},
+    {"--judge-max-cases", "0", "--judge-max-cases must be an integer from 1 to 100000, not '0'"},
+    {"--judge-max-bytes", "0",
+     "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
+    {"--generate-budget-ms", "0",
+     "--generate-budget-ms must be an integer from 1 to 600000, not '0'"},
 };
+
+START_TEST(test_query_bounds)
+{
+    gj_config c;
+    gj_error e;
+    /* --max-query may grow with --connection-memory, in either order. */
+    const char *args[] = {"--max-query", "64K", "--connection-memory", "128K", "--cache-max-age",
+                          "0",           NULL};
+    ck_assert_int_eq(load(&c, NULL, args, &e), 0);
+    ck_assert_int_eq(c.max_query, 64L << 10);
+    ck_assert_int_eq(c.cache_max_age, 0);
+    const char *env[] = {"GAMEJUDGE_MAX_QUERY", "16K", "GAMEJUDGE_CACHE_MAX_AGE", "60", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), 0);
+    ck_assert_int_eq(c.max_query, 16L << 10);
+    ck_assert_int_eq(c.cache_max_age, 60);
+}
+END_TEST
 
 START_TEST(test_bad_values)
 {
@@ -181,6 +253,78 @@ START_TEST(test_sizes)
 }
 END_TEST
 
+/* The TLS files, the admin address and the CORS list: set from the
+ * environment and flags like every option, and off by default. */
+START_TEST(test_edge_options)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_str_eq(c.tls_cert, "");
+    ck_assert_str_eq(c.tls_key, "");
+    ck_assert_int_eq(c.admin_port, -1);
+    ck_assert_str_eq(c.cors_origins, "");
+
+    const char *env[] = {"GAMEJUDGE_TLS_CERT",     "/etc/gj/cert.pem",        "GAMEJUDGE_TLS_KEY",
+                         "/etc/gj/key.pem",        "GAMEJUDGE_ADMIN_ADDRESS", "0.0.0.0:9090",
+                         "GAMEJUDGE_CORS_ORIGINS", "https://a.example",       NULL};
+    const char *args[] = {"--cors-origins", "https://puzzles.example,http://127.0.0.1:3000",
+                          "--admin-address=[::1]:0", NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_str_eq(c.tls_cert, "/etc/gj/cert.pem");
+    ck_assert_str_eq(c.tls_key, "/etc/gj/key.pem");
+    ck_assert_str_eq(c.admin_host, "::1"); /* the flag wins over the variable */
+    ck_assert_int_eq(c.admin_port, 0);
+    ck_assert_str_eq(c.cors_origins, "https://puzzles.example,http://127.0.0.1:3000");
+
+    const char *v4[] = {"--admin-address", "10.0.0.7:9090", NULL};
+    ck_assert_int_eq(load(&c, NULL, v4, &e), 0);
+    ck_assert_str_eq(c.admin_host, "10.0.0.7");
+    ck_assert_int_eq(c.admin_port, 9090);
+}
+END_TEST
+
+START_TEST(test_admission_options)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_int_gt(c.memory_budget, 0); /* half the machine's memory */
+    ck_assert_int_eq(c.quota_rate, 0);    /* quotas off */
+    ck_assert_int_eq(c.quota_burst, 10000);
+    ck_assert_int_eq(c.quota_clients, 100000);
+    ck_assert_str_eq(c.trusted_proxies, "");
+    ck_assert_str_eq(c.api_keys, "");
+    const char *env[] = {"GAMEJUDGE_MEMORY_BUDGET",
+                         "2G",
+                         "GAMEJUDGE_QUOTA_RATE",
+                         "50",
+                         "GAMEJUDGE_TRUSTED_PROXIES",
+                         "10.0.0.0/8",
+                         NULL};
+    const char *args[] = {"--memory-budget",
+                          "512M",
+                          "--quota-burst=3000",
+                          "--quota-clients",
+                          "7",
+                          "--trusted-proxies",
+                          "127.0.0.1, ::1/128",
+                          "--api-keys",
+                          "/etc/gamejudge/keys",
+                          NULL};
+    ck_assert_int_eq(load(&c, env, args, &e), 0);
+    ck_assert_int_eq(c.memory_budget, 512L << 20); /* flag wins */
+    ck_assert_int_eq(c.quota_rate, 50);            /* env applies */
+    ck_assert_int_eq(c.quota_burst, 3000);
+    ck_assert_int_eq(c.quota_clients, 7);
+    ck_assert_str_eq(c.trusted_proxies, "127.0.0.1, ::1/128");
+    ck_assert_str_eq(c.api_keys, "/etc/gamejudge/keys"); /* read at start, not here */
+    const char *off[] = {"--memory-budget", "0", NULL};
+    ck_assert_int_eq(load(&c, NULL, off, &e), 0);
+    ck_assert_int_eq(c.memory_budget, 0);
+}
+END_TEST
+
 /* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *config_suite(void)
 {
@@ -188,6 +332,8 @@ static Suite *config_suite(void)
         {"config", test_defaults},          {"config", test_env_then_flags},
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
+        {"config", test_query_bounds},      {"config", test_edge_options},
+        {"config", test_admission_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),

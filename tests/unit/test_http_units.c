@@ -19,9 +19,10 @@ static const struct {
     job_handler handler; /* the row matched, NULL when none */
     const char *game, *allow;
 } routes[] = {
-    {"POST", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "POST"},
-    {"POST", "/solve/staircase-chess", GJ_OK, jobs_solve, "staircase-chess", "POST"},
-    {"GET", "/solve/grid-walk", GJ_BAD_METHOD, jobs_solve, "grid-walk", "POST"},
+    {"POST", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "GET, HEAD, POST"},
+    {"POST", "/solve/staircase-chess", GJ_OK, jobs_solve, "staircase-chess", "GET, HEAD, POST"},
+    {"GET", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "GET, HEAD, POST"},
+    {"PUT", "/solve/grid-walk", GJ_BAD_METHOD, jobs_solve, "grid-walk", "GET, HEAD, POST"},
     {"POST", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"GET", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"POST", "/solve/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
@@ -39,11 +40,15 @@ static const struct {
     {"GET", "/", GJ_OK, pages_playground, NULL, "GET, HEAD"},
     {"POST", "/", GJ_BAD_METHOD, pages_playground, NULL, "GET, HEAD"},
     {"GET", "//", GJ_NOT_FOUND, NULL, NULL, NULL},
-    {"POST", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "POST"},
-    {"GET", "/analyze/grid-walk", GJ_BAD_METHOD, jobs_analyze, "grid-walk", "POST"},
+    {"POST", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
+    {"GET", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
+    {"DELETE", "/analyze/grid-walk", GJ_BAD_METHOD, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
     {"POST", "/analyze/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"POST", "/judge/nim-shortcuts", GJ_OK, jobs_judge, "nim-shortcuts", "POST"},
     {"POST", "/judge/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"POST", "/generate/staircase-chess", GJ_OK, jobs_generate, "staircase-chess", "POST"},
+    {"GET", "/generate/grid-walk", GJ_BAD_METHOD, jobs_generate, "grid-walk", "POST"},
+    {"POST", "/generate/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"POST", "/batch", GJ_OK, jobs_batch, NULL, "POST"},
     {"GET", "/batch", GJ_BAD_METHOD, jobs_batch, NULL, "POST"},
     {"POST", "/batch/", GJ_NOT_FOUND, NULL, NULL, NULL},
@@ -65,7 +70,9 @@ START_TEST(test_route_table)
         ck_assert_msg(m.row->handler == routes[_i].handler, "%s %s: another handler",
                       routes[_i].method, routes[_i].path);
         /* A body to work on goes to the pool; everything else stays on the I/O thread. */
-        ck_assert_int_eq(m.row->lane, strcmp(m.row->allow, "POST") == 0 ? LANE_POOL : LANE_IO);
+        ck_assert_int_eq(m.row->lane, strstr(m.row->allow, "POST") != NULL ? LANE_POOL : LANE_IO);
+        /* Only the pool rows may take their body from a GET's query. */
+        ck_assert(m.row->query == QUERY_NONE || m.row->lane == LANE_POOL);
     } else if (routes[_i].error == GJ_NOT_FOUND) {
         ck_assert_ptr_null(m.row);
     }

@@ -136,14 +136,41 @@ START_TEST(test_bad_sizes)
 }
 END_TEST
 
+/* The one general worker is held by a heavy job, with another heavy one
+ * queued: a fast job still runs (on the reserved fast-lane thread), and a
+ * fast place is refused only when the fast lane itself is full. */
+START_TEST(test_fast_lane_passes_heavy)
+{
+    gate heavy = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    atomic_int fast = 0;
+    gj_pool *p = pool_create(1, 2);
+    ck_assert_int_eq(pool_submit(p, gated_job, &heavy), 0);
+    wait_busy(p, 1);
+    ck_assert_int_eq(pool_submit(p, gated_job, &heavy), 0);
+    ck_assert_int_eq(pool_reserve(p, POOL_FAST), 0);
+    pool_submit_reserved(p, POOL_FAST, count_job, &fast);
+    for (int i = 0; i < 5000 && atomic_load(&fast) == 0; i++)
+        sleep_ms(1);
+    ck_assert_int_eq(atomic_load(&fast), 1);      /* ran while the heavy ones wait */
+    ck_assert_int_eq(atomic_load(&heavy.ran), 0); /* the gate is still shut */
+    ck_assert_int_eq(pool_reserve(p, POOL_HEAVY), 0);
+    ck_assert_int_eq(pool_reserve(p, POOL_HEAVY), -1); /* heavy lane: 1 queued + 1 held */
+    pool_submit_reserved(p, POOL_HEAVY, count_job, &fast);
+    open_gate(&heavy);
+    pool_drain(p);
+    ck_assert_int_eq(atomic_load(&heavy.ran), 2);
+    ck_assert_int_eq(atomic_load(&fast), 2);
+    pool_destroy(p);
+}
+END_TEST
+
 /* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *pool_suite(void)
 {
     const harness_case cases[] = {
-        {"pool", test_runs_every_job_once},
-        {"pool", test_full_queue_refuses},
-        {"pool", test_fifo_and_drain_finishes_queue},
-        {"pool", test_bad_sizes},
+        {"pool", test_runs_every_job_once},           {"pool", test_full_queue_refuses},
+        {"pool", test_fifo_and_drain_finishes_queue}, {"pool", test_bad_sizes},
+        {"pool", test_fast_lane_passes_heavy},
     };
     return harness_suite("pool", cases, sizeof cases / sizeof cases[0], 60);
 }

@@ -1,0 +1,166 @@
+/* admission.c - the memory budget and the quotas, for the HTTP front
+ * (admission.h). */
+#include "admission.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api_keys.h"
+#include "budget.h"
+#include "client_id.h"
+
+struct gj_admission {
+    gj_budget *budget;
+    gj_quota *quota;
+    int metering;      /* 0: the quotas are off */
+    gj_api_keys *keys; /* NULL without --api-keys */
+    proxy_list proxies;
+    quota_policy address; /* rate_ms 0: addresses unmetered */
+};
+
+gj_admission *admission_create(const gj_config *cfg, gj_error *e)
+{
+    gj_admission *a = calloc(1, sizeof *a);
+    if (a == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    a->address.rate_ms = (double)cfg->quota_rate;
+    a->address.burst_ms = (double)cfg->quota_burst;
+    a->budget = budget_create((size_t)cfg->memory_budget);
+    if (a->budget == NULL ||
+        proxies_parse(cfg->trusted_proxies, "--trusted-proxies", &a->proxies, e) != 0) {
+        if (a->budget == NULL)
+            gj_fail_nomem(e);
+        admission_free(a);
+        return NULL;
+    }
+    if (cfg->api_keys[0] != '\0' && (a->keys = api_keys_load(cfg->api_keys, e)) == NULL) {
+        admission_free(a);
+        return NULL;
+    }
+    a->metering = cfg->quota_rate > 0 || a->keys != NULL;
+    if ((a->quota = quota_create((size_t)cfg->quota_clients)) == NULL) {
+        gj_fail_nomem(e);
+        admission_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void admission_free(gj_admission *a)
+{
+    if (a == NULL)
+        return;
+    budget_free(a->budget);
+    quota_free(a->quota);
+    api_keys_free(a->keys);
+    proxies_free(&a->proxies);
+    free(a);
+}
+
+/* Seconds on the monotonic clock. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int admission_trusts(const gj_admission *a, const char *peer)
+{
+    return a->proxies.n > 0 && proxies_contain(&a->proxies, peer);
+}
+
+int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const char *xff,
+                    const char *key, gj_error *e)
+{
+    if (!a->metering)
+        return 0;
+    if (a->keys != NULL && key != NULL) {
+        double rate, burst;
+        int i = api_keys_find(a->keys, key, &rate, &burst);
+        if (i < 0) {
+            quota_throttled(a->quota, QUOTA_UNKNOWN_KEY);
+            return gj_fail(e, GJ_UNAUTHORIZED,
+                           "the " ADMISSION_KEY_HEADER " header holds no key this server knows; "
+                           "send a configured key, or no header to be served by address");
+        }
+        snprintf(t->client, sizeof t->client, "key#%d", i + 1);
+        t->policy = (quota_policy){rate, burst};
+        t->by_key = 1;
+    } else {
+        if (a->address.rate_ms <= 0)
+            return 0; /* only keys are metered */
+        client_address(&a->proxies, peer, xff, t->client, sizeof t->client);
+        t->policy = a->address;
+    }
+    t->metered = 1;
+    if (quota_admit(a->quota, t->client, &t->policy, now_s(), &t->view) == 0)
+        return 0;
+    quota_throttled(a->quota, t->by_key ? QUOTA_KEY_COST : QUOTA_ADDRESS_COST);
+    t->cost_taken = 1; /* a refusal costs nothing */
+    return gj_fail(e, GJ_RATE_LIMITED,
+                   "this client used more than its budget of worker time (%.0f ms, refilled at "
+                   "%.0f ms a second): %.0f ms over; retry in %ld s",
+                   t->policy.burst_ms, t->policy.rate_ms, -t->view.remaining_ms,
+                   t->view.retry_after);
+}
+
+int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t body, gj_error *e)
+{
+    if (budget_cover(a->budget, &t->charged, in, body) == 0)
+        return 0;
+    size_t need = budget_peak(in, body), limit = budget_limit(a->budget);
+    if (need > limit) /* no retry helps: say so */
+        return gj_fail(e, GJ_OVERLOADED,
+                       "a %zu-byte %s body needs about %zu bytes, more than the whole memory "
+                       "budget of %zu bytes (--memory-budget); send a smaller position",
+                       body, in == MEDIA_JSON ? "JSON" : "text", need, limit);
+    return gj_fail(e, GJ_OVERLOADED,
+                   "a %zu-byte %s body needs about %zu bytes, and the requests in progress hold "
+                   "%zu of the %zu-byte memory budget (--memory-budget); retry shortly",
+                   body, in == MEDIA_JSON ? "JSON" : "text", budget_peak(in, body),
+                   budget_charged(a->budget), budget_limit(a->budget));
+}
+
+void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms,
+                      admit_header add, void *ctx)
+{
+    if (status == 401) /* RFC 9110 11.6.1: a 401 names how to authenticate */
+        add(ctx, "WWW-Authenticate", "ApiKey header=\"" ADMISSION_KEY_HEADER "\"");
+    if (!t->metered)
+        return;
+    if (!t->cost_taken) {
+        t->cost_taken = 1;
+        quota_charge(a->quota, t->client, &t->policy, cost_ms > 0 ? cost_ms : 0, now_s(), &t->view);
+    }
+    /* draft-ietf-httpapi-ratelimit-headers: a policy named "cost" whose
+     * quota is the bucket (worker ms) over the window that refills it. */
+    char value[128];
+    long window = (long)(t->policy.burst_ms / t->policy.rate_ms + 0.999999);
+    snprintf(value, sizeof value, "\"cost\";q=%.0f;w=%ld", t->policy.burst_ms,
+             window > 0 ? window : 1);
+    add(ctx, "RateLimit-Policy", value);
+    double left = t->view.remaining_ms > 0 ? t->view.remaining_ms : 0;
+    snprintf(value, sizeof value, "\"cost\";r=%ld;t=%ld", (long)left, t->view.reset);
+    add(ctx, "RateLimit", value);
+    if (status == 429) {
+        snprintf(value, sizeof value, "%ld", t->view.retry_after);
+        add(ctx, "Retry-After", value);
+    }
+}
+
+void admission_end(gj_admission *a, admit_ticket *t)
+{
+    budget_release(a->budget, t->charged);
+    t->charged = 0;
+}
+
+void admission_render(gj_admission *a, gj_buf *out)
+{
+    budget_render(a->budget, out);
+    quota_render(a->quota, out);
+}

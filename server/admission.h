@@ -1,0 +1,78 @@
+/* admission.h - admission control: who may be served, and how much memory
+ * may be held, decided for the HTTP front (http.c) in four calls a request.
+ *
+ *   admission_begin   headers in: the client (client_id.h, an API key from
+ *                     api_keys.h) and its quota (quota.h): 429 when it is
+ *                     over its budget, 401 for an unknown API key
+ *   admission_memory  the body's expected peak charged to the memory budget
+ *                     (budget.h), before the body when Content-Length
+ *                     announces it, else as it grows: 503 past the budget
+ *   admission_answer  the answer is being sent: its worker time is taken
+ *                     from the client's bucket (once), and the RateLimit,
+ *                     RateLimit-Policy and (429) Retry-After headers made
+ *   admission_end     the request ended, whichever way: the memory charge
+ *                     is released (once)
+ *
+ * A request's state is an admit_ticket inside the request, zeroed at its
+ * start.  The quotas are on with --quota-rate above 0 (every address gets
+ * that budget) or with --api-keys (each key its own; a request without a
+ * key is then an address client, unmetered when --quota-rate is 0).  Each
+ * replica keeps its own buckets and its own budget. */
+#ifndef GJ_ADMISSION_H
+#define GJ_ADMISSION_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "config.h"
+#include "error.h"
+#include "media.h"
+#include "quota.h"
+
+#define ADMISSION_KEY_HEADER "X-Api-Key"
+
+typedef struct gj_admission gj_admission;
+
+typedef struct admit_ticket {
+    size_t charged;  /* bytes charged to the memory budget */
+    int metered;     /* 1 when a bucket applies */
+    int by_key;      /* 1 when the client is an API key */
+    int cost_taken;  /* 1 once the answer's cost was taken */
+    char client[72]; /* the bucket's name: an address or "key#N" */
+    quota_policy policy;
+    quota_view view;
+} admit_ticket;
+
+/* From the configuration: reads --api-keys; NULL with *e (naming the file
+ * and line) when it cannot. */
+gj_admission *admission_create(const gj_config *cfg, gj_error *e);
+void admission_free(gj_admission *a);
+
+/* 1 when X-Forwarded-For from this peer (address text) is to be read. */
+int admission_trusts(const gj_admission *a, const char *peer);
+
+/* The request's headers are in: `peer` the peer's address, `xff` every
+ * X-Forwarded-For value joined by commas (NULL: none or not trusted),
+ * `key` the X-Api-Key header (NULL: none).  0, or -1 with *e. */
+int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const char *xff,
+                    const char *key, gj_error *e);
+
+/* Cover a body of `body` bytes of kind `in` (see above): 0, or -1 with *e
+ * (GJ_OVERLOADED, 503), nothing more charged. */
+int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t body, gj_error *e);
+
+/* A header for the answer: name and value, both only valid during the call. */
+typedef void (*admit_header)(void *ctx, const char *name, const char *value);
+
+/* The answer (status) is being sent after `cost_ms` of worker time: take
+ * the cost once and add the quota headers through add(ctx, ...). */
+void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms,
+                      admit_header add, void *ctx);
+
+/* The request is over: release its memory charge (once). */
+void admission_end(gj_admission *a, admit_ticket *t);
+
+/* Append the budget's and the quotas' metrics (Prometheus text). */
+void admission_render(gj_admission *a, gj_buf *out);
+
+#endif

@@ -1,0 +1,104 @@
+/* etag.c - answer tags from xxHash, and If-None-Match matching (etag.h). */
+#include "etag.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX])
+{
+    /* The kind seeds the hash, so a solve's key and an analysis's key of
+     * equal bytes still get different tags. */
+    XXH64_hash_t h = XXH3_64bits_withSeed(key, len, kind == ETAG_SOLVE ? 0x501e : 0xa7a1);
+    const char *v = g->version != NULL ? g->version : "0";
+    snprintf(out, ETAG_MAX, "\"%.24s.%.8s-%016llx\"", v, GJ_ANSWER_FORMAT_VERSION,
+             (unsigned long long)h);
+}
+
+int etag_analysis(const gj_game *g, const char *body, size_t len, char out[ETAG_MAX])
+{
+    out[0] = '\0';
+    /* The flags the games' own parser uses (json_in.c), so two requests
+     * with one canonical form are one request to the analysis too. */
+    json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    if (root == NULL)
+        return -1;
+    char *canon = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    json_decref(root);
+    if (canon == NULL)
+        return -1;
+    size_t name_len = strlen(g->name), canon_len = strlen(canon);
+    char *key = malloc(name_len + 1 + canon_len);
+    if (key == NULL) {
+        free(canon);
+        return -1;
+    }
+    memcpy(key, g->name, name_len + 1);
+    memcpy(key + name_len + 1, canon, canon_len);
+    etag_make(g, ETAG_ANALYZE, key, name_len + 1 + canon_len, out);
+    free(key);
+    free(canon);
+    return 0;
+}
+
+/* Skip optional whitespace (RFC 9110 OWS) from p. */
+static const char *skip_ows(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* Parse one entity-tag at p: the opaque tag (quotes included) in *tag and
+ * *tag_len, and the byte after it; NULL when p is not an entity-tag. */
+static const char *parse_tag(const char *p, const char **tag, size_t *tag_len)
+{
+    if (p[0] == 'W' && p[1] == '/')
+        p += 2;
+    if (*p != '"')
+        return NULL;
+    const char *start = p++;
+    /* etagc = %x21 / %x23-7E / obs-text */
+    while (*p != '"') {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\0' || c < 0x21 || c == 0x7f)
+            return NULL;
+        p++;
+    }
+    p++;
+    *tag = start;
+    *tag_len = (size_t)(p - start);
+    return p;
+}
+
+bool etag_none_match(const char *header, const char *etag, bool star_matches)
+{
+    if (header == NULL)
+        return false;
+    const char *p = skip_ows(header);
+    if (*p == '*')
+        return star_matches && *skip_ows(p + 1) == '\0';
+    bool matched = false, any = false;
+    size_t want = strlen(etag);
+    /* 1#entity-tag: empty list elements are allowed (RFC 9110 5.6.1). */
+    while (*p != '\0') {
+        if (*p == ',') {
+            p = skip_ows(p + 1);
+            continue;
+        }
+        const char *tag;
+        size_t len;
+        p = parse_tag(p, &tag, &len);
+        if (p == NULL)
+            return false; /* not the grammar: match nothing */
+        any = true;
+        if (len == want && memcmp(tag, etag, want) == 0)
+            matched = true;
+        p = skip_ows(p);
+        if (*p != ',' && *p != '\0')
+            return false;
+    }
+    return any && matched;
+}

@@ -1,0 +1,44 @@
+/* etag.h - the strong entity tag of an answer, and If-None-Match.
+ *
+ * An answer is a pure function of its canonical request, so its tag is
+ *
+ *   "<game version>.<answer format version>-<xxh3-64 of the canonical key, 16 hex>"
+ *
+ * (game.h: gj_game.version and GJ_ANSWER_FORMAT_VERSION; either changes
+ * whenever an answer could).  The canonical key of a solve is the result
+ * cache's key (the game, the answer's media, write_key of the parsed
+ * position), so the judge text and the JSON twin of one position share a
+ * tag; the key of an analysis is the game and the request parsed by jansson
+ * and written back compact with sorted keys (the position and every option,
+ * such as max_moves, in one canonical spelling).  The two are prefixed
+ * differently, so a solve and an analysis never share a tag.
+ *
+ * If-None-Match (RFC 9110 13.1.2) is "*" or a comma-separated list of
+ * entity tags, weak (W/"...") or strong, compared weakly.  A header that is
+ * not that grammar matches nothing: the answer is sent in full, as if the
+ * header were absent. */
+#ifndef GJ_ETAG_H
+#define GJ_ETAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "game.h"
+
+/* A tag with its quotes and NUL fits: two versions of up to 24 bytes, '.', '-', 16 hex. */
+#define ETAG_MAX 72
+
+typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE } etag_kind;
+
+/* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
+void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);
+
+/* The tag of the analysis of the JSON request body[len] by game g: 0, or
+ * -1 (out is "") when body is not JSON, which the analysis itself reports. */
+int etag_analysis(const gj_game *g, const char *body, size_t len, char out[ETAG_MAX]);
+
+/* True when the If-None-Match value `header` (NULL: absent) matches `etag`;
+ * `star_matches` says whether "*" does (see etag.c). */
+bool etag_none_match(const char *header, const char *etag, bool star_matches);
+
+#endif

@@ -1,0 +1,26 @@
+/* analysis_call.h - a game's analysis of a request held as JSON, read back.
+ *
+ * The perfect-play line and the engine both work over the analysis answer
+ * (analysis.h), never inside a game: they run the game's own analyze() on
+ * a request they have changed (a move played, max_moves set) and read the
+ * ranked moves from its JSON.  So the ranking policy is the game's, the
+ * same in `moves`, in the line and for the engine. */
+#ifndef GJ_ANALYSIS_CALL_H
+#define GJ_ANALYSIS_CALL_H
+
+#include <jansson.h>
+
+#include "error.h"
+#include "game.h"
+
+/* g's analysis of `req` (an analyze() request object, left unchanged) with
+ * "max_moves" set to max_moves: the answer as JSON (the caller
+ * json_decref()s it), or NULL with *e filled as analyze() filled it. */
+json_t *analysis_call(const gj_game *g, const json_t *req, long max_moves, const long *limits,
+                      gj_error *e);
+
+/* The members `names` (NULL-terminated) of req that only the wrapper reads:
+ * the first one present, or NULL. */
+const char *analysis_first_member(const json_t *req, const char *const *names);
+
+#endif

@@ -1,0 +1,171 @@
+/* engine.c - the engine's move at a level (engine.h). */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_call.h"
+#include "json_in.h"
+#include "rng.h"
+
+#define LOSS_MAX 16
+
+const char *const engine_level_doc[ENGINE_LEVELS] = {
+    "random: any legal move, all alike",
+    "weak: often picks a wrong but plausible move, more often the more moves there are",
+    "club: sometimes picks a wrong move, mostly one that is close to the best",
+    "strong: now and then slips, in positions with many moves",
+    "perfect: the best move of the ranking policy, every time",
+};
+
+/* Per level, W(q + 1) / W(q) in 16-bit fixed point: 65536 * E^(1/16), so
+ * that W(16) / W(0) = E, the chance a wrong outcome is weighed at: 1/2 for
+ * level 2, 1/6 for 3, 1/30 for 4.  Levels 1 and 5 weigh nothing. */
+static const uint32_t ratio[ENGINE_LEVELS] = {0, 62757, 58593, 52986, 0};
+
+/* The integer weight of a move of loss q at rank i, at level 2..4. */
+static uint64_t weight(int level, int q, long i)
+{
+    uint64_t w = UINT64_C(1) << 20;
+    for (int k = 0; k < q; k++)
+        w = w * ratio[level - 1] >> 16;
+    return w * 4 / ((uint64_t)i + 4);
+}
+
+long engine_pick(int level, const int *q, long n, uint64_t seed)
+{
+    if (level >= ENGINE_LEVELS || n <= 1)
+        return 0;
+    gj_rng r;
+    gj_rng_seed(&r, seed);
+    if (level == 1)
+        return (long)gj_rng_below(&r, (uint64_t)n);
+    uint64_t total = 0;
+    for (long i = 0; i < n; i++)
+        total += weight(level, q[i], i);
+    uint64_t x = gj_rng_below(&r, total);
+    for (long i = 0; i < n; i++) {
+        uint64_t w = weight(level, q[i], i);
+        if (x < w)
+            return i;
+        x -= w;
+    }
+    return 0; /* not reached: x < total */
+}
+
+/* Each listed move's loss against moves[0] (engine.h): malloc'd, or NULL. */
+static int *losses(const json_t *moves, long n)
+{
+    int *q = malloc((size_t)n * sizeof *q);
+    if (q == NULL)
+        return NULL;
+    const json_t *first = json_array_get(moves, 0);
+    const json_t *score0 = json_object_get(first, "score");
+    const char *outcome0 = json_string_value(json_object_get(first, "outcome"));
+    json_int_t best = json_integer_value(score0);
+    json_int_t worst = json_integer_value(json_object_get(json_array_get(moves, n - 1), "score"));
+    for (long i = 0; i < n; i++) {
+        const json_t *m = json_array_get(moves, (size_t)i);
+        if (json_is_integer(score0)) {
+            json_int_t gap = best - json_integer_value(json_object_get(m, "score"));
+            q[i] =
+                best == worst ? 0 : (int)((LOSS_MAX * gap + (best - worst) - 1) / (best - worst));
+        } else {
+            const char *o = json_string_value(json_object_get(m, "outcome"));
+            q[i] = o != NULL && outcome0 != NULL && strcmp(o, outcome0) == 0 ? 0 : LOSS_MAX;
+        }
+    }
+    return q;
+}
+
+typedef struct move_request {
+    long level;
+    long long seed;
+} move_request;
+
+/* Read and remove "level" and "seed" from root; refuse the members that
+ * /analyze takes but /move does not.  0, or -1 with *e. */
+static int take_options(json_t *root, uint64_t fallback_seed, move_request *q, gj_error *e)
+{
+    static const char *const refused[] = {"max_moves", "line", "max_line", NULL};
+    const char *bad = analysis_first_member(root, refused);
+    if (bad != NULL)
+        return gj_fail_field(e, bad,
+                             "not taken by /move, which weighs up to %d ranked moves itself; "
+                             "ask /analyze for the list or the line",
+                             ENGINE_CANDIDATES);
+    const json_t *level = json_object_get(root, "level"), *seed = json_object_get(root, "seed");
+    if (level == NULL)
+        return gj_fail_field(e, "level",
+                             "missing required field: 1 (random moves) to %d (perfect play)",
+                             ENGINE_LEVELS);
+    if (jin_long(level, "level", -1, -1, 1, ENGINE_LEVELS, &q->level, e) != 0)
+        return -1;
+    long s = (long)fallback_seed;
+    if (seed != NULL && jin_long(seed, "seed", -1, -1, 0, ENGINE_SEED_MAX, &s, e) != 0)
+        return -1;
+    q->seed = s;
+    json_object_del(root, "level");
+    json_object_del(root, "seed");
+    return 0;
+}
+
+/* The answer: game, level, seed, then the chosen entry's members. */
+static int write_move(const gj_game *g, const move_request *q, const json_t *entry, gj_buf *out,
+                      gj_error *e)
+{
+    json_t *o = json_pack("{s:s, s:I, s:I}", "game", g->name, "level", (json_int_t)q->level, "seed",
+                          (json_int_t)q->seed);
+    char *text = NULL;
+    if (o != NULL && json_object_update(o, (json_t *)entry) == 0)
+        text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (text == NULL)
+        return gj_fail_nomem(e);
+    buf_puts(out, text);
+    free(text);
+    return 0;
+}
+
+/* The move for root's position (options removed): 0, or -1 with *e. */
+static int choose(const gj_game *g, const json_t *root, const move_request *q, const long *limits,
+                  gj_buf *out, gj_error *e)
+{
+    long listed = q->level == ENGINE_LEVELS ? 1 : ENGINE_CANDIDATES;
+    json_t *answer = analysis_call(g, root, listed, limits, e);
+    if (answer == NULL)
+        return -1;
+    const json_t *moves = json_object_get(answer, "moves");
+    long n = (long)json_array_size(moves);
+    int rc = -1;
+    if (n == 0) {
+        gj_fail(e, GJ_UNMET,
+                "no legal move: the game is over in this position (its analysis has "
+                "moves_total 0), so the engine has nothing to play");
+    } else {
+        int *loss = losses(moves, n);
+        if (loss == NULL) {
+            gj_fail_nomem(e);
+        } else {
+            long pick = engine_pick((int)q->level, loss, n, (uint64_t)q->seed);
+            rc = write_move(g, q, json_array_get(moves, (size_t)pick), out, e);
+            free(loss);
+        }
+    }
+    json_decref(answer);
+    return rc;
+}
+
+int engine_move(const gj_game *g, const char *buf, size_t len, const long *limits,
+                uint64_t fallback_seed, gj_buf *out, gj_error *e)
+{
+    json_t *root = jin_load_object(buf, len, NULL, e);
+    if (root == NULL)
+        return -1;
+    move_request q;
+    int rc = take_options(root, fallback_seed, &q, e);
+    if (rc == 0)
+        rc = choose(g, root, &q, limits, out, e);
+    json_decref(root);
+    return rc;
+}

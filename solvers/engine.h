@@ -1,0 +1,65 @@
+/* engine.h - POST /move: the engine's move at a chosen strength.
+ *
+ * The request is an /analyze request plus "level" (1..ENGINE_LEVELS) and
+ * an optional "seed" (0..ENGINE_SEED_MAX; absent: the caller's fallback,
+ * echoed so the move can be replayed).  The engine runs the game's own
+ * analysis (analysis_call.h), takes the ranked moves and picks one; the
+ * answer is that entry, shaped like the analysis' "moves" entries, with
+ * the game, the level and the seed:
+ *
+ *   {"game":"nim-shortcuts","level":3,"seed":42,
+ *    "move":{"heap":1,"take":2},"outcome":"win","after":{...}}
+ *
+ * Game-agnostic: a move is judged only by what the analysis says of it.
+ * Its loss q is 0 for a move as good as the best (the same outcome, or for
+ * scored games the same score) and otherwise 1..16: 16 for a win/lose
+ * game's wrong outcome, ceil(16 (best - score) / (best - worst)) for a score
+ * (worst: the lowest listed).  Its rank i is its place in the ranked list.
+ * The levels:
+ *   1  a random legal move, every candidate alike;
+ *   2  a weak player: weight W2(q) * 4 / (i + 4), where W(q) falls from 1
+ *      at q = 0 to 1/2 at q = 16 geometrically;
+ *   3  a club player: the same with W3(16) = 1/6;
+ *   4  a strong player: W4(16) = 1/30;
+ *   5  perfect play: moves[0], the best move under the ranking policy.
+ * With one winning move among 4, levels 2, 3 and 4 miss it 50%, 25% and
+ * 6% of the time; among 10, 69%, 42% and 13%; among 100, 86%, 68% and 30%.
+ * So a mistake costs more the worse it is, comes more often where there
+ * are more moves to go wrong with (each wrong move adds its weight), and
+ * falls on the moves ranked near the top, the ones that look good: a
+ * high cell in matrix-game, few stones in nim-shortcuts, a large square in
+ * prime-chocolate, a score close to the best in staircase-chess.  The
+ * weights are integers (no floating point), so a seed gives the same move
+ * on every machine.  The candidates are the first ENGINE_CANDIDATES ranked
+ * moves: every legal move of any position with no more. */
+#ifndef GJ_ENGINE_H
+#define GJ_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "error.h"
+#include "game.h"
+
+#define ENGINE_LEVELS     5
+#define ENGINE_CANDIDATES 10000
+/* The largest seed: 2^53 - 1, the largest integer every JSON reader keeps exactly. */
+#define ENGINE_SEED_MAX 9007199254740991LL
+
+/* One line per level, 1-based: engine_level_doc[level - 1], for /games. */
+extern const char *const engine_level_doc[ENGINE_LEVELS];
+
+/* The engine's move for the request (see above), written to out; the seed
+ * is `fallback_seed` (at most ENGINE_SEED_MAX) when the request has none.
+ * 0, or -1 with *e filled: bad_input for a bad member, unprocessable
+ * (GJ_UNMET) for a position with no legal move. */
+int engine_move(const gj_game *g, const char *buf, size_t len, const long *limits,
+                uint64_t fallback_seed, gj_buf *out, gj_error *e);
+
+/* The index the engine picks among n ranked moves with losses q[0..n)
+ * (0..16, q[0] = 0) at `level`, drawing from the generator seeded with
+ * `seed`.  Exposed for the tests. */
+long engine_pick(int level, const int *q, long n, uint64_t seed);
+
+#endif

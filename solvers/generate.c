@@ -1,0 +1,450 @@
+/* generate.c - the seeded sample-solve-keep loop behind POST /generate
+ * (generate.h). */
+#include "generate.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cancel.h"
+#include "json_in.h"
+
+/* ---- the PRNG --------------------------------------------------------- */
+
+/* splitmix64: a fixed, portable sequence, so a seed means one puzzle on
+ * every machine and every build. */
+uint64_t gen_next(gen_rng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Rejection of the top partial range keeps every value equally likely. */
+uint64_t gen_below(gen_rng *r, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = gen_next(r);
+    while (x >= limit);
+    return x % n;
+}
+
+/* The span hi - lo + 1 fits in uint64_t for every long pair. */
+long gen_range(gen_rng *r, long lo, long hi)
+{
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    return span == 0 ? (long)gen_next(r) : (long)((uint64_t)lo + gen_below(r, span));
+}
+
+/* 53 random bits scaled by 2^-53 is exact in IEEE doubles, so the
+ * comparison is the same everywhere. */
+bool gen_chance(gen_rng *r, double p)
+{
+    return (double)(gen_next(r) >> 11) * 0x1p-53 < p;
+}
+
+/* ---- reading the request ---------------------------------------------- */
+
+long gen_cap(long limit, long cap)
+{
+    return limit < cap ? limit : cap;
+}
+
+int gen_long(const json_t *root, const char *name, long lo, long hi, const char *limit, long *out,
+             gj_error *e)
+{
+    const json_t *v = json_object_get(root, name);
+    if (v == NULL)
+        return 0;
+    if (!json_is_integer(v))
+        return gj_fail_field(e, name, "expected an integer");
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return gj_fail_field(e, name, "%lld is out of range: expected %ld..%ld%s%s", (long long)x,
+                             lo, hi, limit ? ", the limit in force being " : "",
+                             limit ? limit : "");
+    *out = (long)x;
+    return 0;
+}
+
+int gen_share(const json_t *root, const char *name, double lo, double hi, double *out, gj_error *e)
+{
+    const json_t *v = json_object_get(root, name);
+    if (v == NULL)
+        return 0;
+    if (!json_is_number(v))
+        return gj_fail_field(e, name, "expected a number from %g to %g", lo, hi);
+    double x = json_number_value(v);
+    if (!(x >= lo && x <= hi))
+        return gj_fail_field(e, name, "%g is out of range: expected a number from %g to %g", x, lo,
+                             hi);
+    *out = x;
+    return 0;
+}
+
+int gen_pair(const json_t *root, const char *name, long min, long max, long out[2], bool *present,
+             gj_error *e)
+{
+    const json_t *v = json_object_get(root, name);
+    *present = v != NULL;
+    if (v == NULL)
+        return 0;
+    if (jin_array(v, name, -1, 2, 2, e) != 0)
+        return -1;
+    for (long i = 0; i < 2; i++)
+        if (jin_long(json_array_get(v, (size_t)i), name, i, -1, min, max, &out[i], e) != 0)
+            return -1;
+    if (out[0] > out[1])
+        return gj_fail_field(e, name,
+                             "[%ld, %ld] is empty: the first bound must not exceed "
+                             "the second",
+                             out[0], out[1]);
+    return 0;
+}
+
+/* A seed from the clock when the caller gave none: any value will do, the
+ * answer echoes it. */
+static long long clock_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gen_rng r = {((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ gj_cancel_now_ns()};
+    return (long long)(gen_next(&r) & (uint64_t)GEN_SEED_MAX);
+}
+
+/* "seed", "budget_ms", "outcome", "winning_moves" into req; 0, or -1. */
+static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_error *e)
+{
+    const json_t *root = req->root;
+    const json_t *v = json_object_get(root, "seed");
+    if (v == NULL)
+        req->seed = clock_seed();
+    else if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+             json_integer_value(v) > GEN_SEED_MAX)
+        return gj_fail_field(e, "seed", "expected an integer from 0 to %lld (2^53 - 1)",
+                             (long long)GEN_SEED_MAX);
+    else
+        req->seed = (long long)json_integer_value(v);
+    req->budget_ms = gen_cap(GEN_BUDGET_DEFAULT_MS, ceiling);
+    char limit[64];
+    snprintf(limit, sizeof limit, "--generate-budget-ms %ld", ceiling);
+    if (gen_long(root, "budget_ms", 1, ceiling, limit, &req->budget_ms, e) != 0)
+        return -1;
+    v = json_object_get(root, "outcome");
+    req->outcome = GEN_ANY;
+    if (v != NULL) {
+        const char *s = json_string_value(v);
+        if (s != NULL && strcmp(s, "win") == 0 && json_string_length(v) == 3)
+            req->outcome = GEN_WIN;
+        else if (s != NULL && strcmp(s, "lose") == 0 && json_string_length(v) == 4)
+            req->outcome = GEN_LOSE;
+        else
+            return gj_fail_field(e, "outcome", "expected \"win\" or \"lose\"");
+    }
+    req->winning_moves = -1;
+    if (gen_long(root, "winning_moves", 0, 1000000, NULL, &req->winning_moves, e) != 0)
+        return -1;
+    req->in_play = req->winning_moves >= 0;
+    if (spec->scored)
+        return 0;
+    if (req->winning_moves > 0 && req->outcome == GEN_LOSE)
+        return gj_fail_field(e, "winning_moves",
+                             "a position with a winning move is won: winning_moves %ld "
+                             "contradicts outcome \"lose\"",
+                             req->winning_moves);
+    if (req->winning_moves == 0 && req->outcome == GEN_WIN)
+        return gj_fail_field(e, "winning_moves",
+                             "a won position has a winning move: winning_moves 0 contradicts "
+                             "outcome \"win\"");
+    return 0;
+}
+
+/* winning_moves below the game's bound on the moves, so one move loses. */
+static int check_moves(const gen_request *req, gj_error *e)
+{
+    if (req->winning_moves >= 0 && req->winning_moves >= req->most_moves)
+        return gj_fail_field(e, "winning_moves",
+                             "%ld is impossible here: a position of this size has at most %lld "
+                             "move%s, and one of them must not win",
+                             req->winning_moves, req->most_moves, req->most_moves == 1 ? "" : "s");
+    return 0;
+}
+
+/* Parse the whole request: the common members, then the game's knobs. */
+static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
+                            void *knobs, gen_request *req, gj_error *e)
+{
+    static const char *const common[] = {"?seed", "?budget_ms", "?outcome", "?winning_moves"};
+    const char *keys[4 + GEN_MAX_KNOBS + 1];
+    char own[GEN_MAX_KNOBS][40];
+    size_t n = 0;
+    for (; n < 4; n++)
+        keys[n] = common[n];
+    for (size_t k = 0; k < GEN_MAX_KNOBS && spec->knobs[k] != NULL; k++) {
+        snprintf(own[k], sizeof own[k], "?%s", spec->knobs[k]);
+        keys[n++] = own[k];
+    }
+    keys[n] = NULL;
+    json_t *root = jin_load_object(buf, len, keys, e);
+    if (root == NULL)
+        return NULL;
+    memset(req, 0, sizeof *req);
+    req->root = root;
+    if (read_common(spec, req, limits[GEN_LIMIT_BUDGET], e) != 0 ||
+        spec->read(req, limits, knobs, e) != 0 || check_moves(req, e) != 0) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* ---- writing candidates ------------------------------------------------ */
+
+int gen_score_word(const json_t *v, const char *win, long long *out)
+{
+    const char *s = json_string_value(v);
+    if (s == NULL)
+        return -1;
+    *out = strcmp(s, win) == 0 ? 1 : -1;
+    return 0;
+}
+
+void gen_put_row(gen_candidate *c, long i, const char *row, size_t n)
+{
+    buf_puts(&c->position, i ? ",\"" : "\"");
+    buf_append(&c->position, row, n);
+    buf_putc(&c->position, '"');
+    buf_append(&c->input, row, n);
+    buf_putc(&c->input, '\n');
+}
+
+/* ---- judging a candidate ---------------------------------------------- */
+
+/* Which of the asked constraints a candidate failed. */
+enum { MISS_OUTCOME, MISS_WINNING, MISS_SCORE, NMISS };
+
+/* The position's answer into `answer`: /solve's or /analyze's, computed by
+ * the game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
+static int answer_of(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                     const long *limits, gj_buf *answer, gj_error *e)
+{
+    const gj_game *g = spec->game;
+    if (req->in_play)
+        return g->analyze(c->position.data, c->position.len, limits, answer, e);
+    void *pos = g->parse_json(c->position.data, c->position.len, limits, e);
+    if (pos == NULL)
+        return -1;
+    int rc = g->solve(pos, e);
+    if (rc == 0)
+        g->write_json(pos, answer);
+    g->free_position(pos);
+    return rc;
+}
+
+/* The mover's score and winning move count from an answer; 0, or -1. */
+static int read_answer(const gen_spec *spec, const gen_request *req, const json_t *a,
+                       long long *score, long long *winning, long long *total)
+{
+    *winning = -1;
+    *total = -1;
+    if (!req->in_play)
+        return spec->score(a, score);
+    const json_t *v = json_object_get(a, "value");
+    const char *s = json_string_value(v);
+    if (json_is_integer(v))
+        *score = (long long)json_integer_value(v);
+    else if (s != NULL && (strcmp(s, "win") == 0 || strcmp(s, "lose") == 0))
+        *score = strcmp(s, "win") == 0 ? 1 : -1;
+    else
+        return -1;
+    v = json_object_get(a, "winning_moves");
+    if (!json_is_integer(v))
+        return -1;
+    *winning = (long long)json_integer_value(v);
+    v = json_object_get(a, "moves_total");
+    if (!json_is_integer(v))
+        return -1;
+    *total = (long long)json_integer_value(v);
+    return 0;
+}
+
+/* The first constraint the answer misses, or NMISS when it fits. */
+static int miss(const gen_request *req, long long score, long long winning, long long total)
+{
+    if ((req->outcome == GEN_WIN && score <= 0) || (req->outcome == GEN_LOSE && score >= 0))
+        return MISS_OUTCOME;
+    if (req->winning_moves >= 0 && (winning != req->winning_moves || total <= winning))
+        return MISS_WINNING;
+    if (req->has_score && (score < req->score_lo || score > req->score_hi))
+        return MISS_SCORE;
+    return NMISS;
+}
+
+/* GJ_UNMET: what was asked, how often each part failed, how many tried. */
+static int unmet(const gen_request *req, const long misses[NMISS], long tried, gj_error *e)
+{
+    static const char *const field[NMISS] = {"outcome", "winning_moves", "score"};
+    char what[200] = "";
+    size_t used = 0;
+    int worst = MISS_OUTCOME;
+    for (int m = 0; m < NMISS; m++) {
+        bool asked = m == MISS_OUTCOME   ? req->outcome != GEN_ANY
+                     : m == MISS_WINNING ? req->winning_moves >= 0
+                                         : req->has_score;
+        if (!asked)
+            continue;
+        if (misses[m] > misses[worst])
+            worst = m;
+        char value[48];
+        if (m == MISS_OUTCOME)
+            snprintf(value, sizeof value, "\"%s\"", req->outcome == GEN_WIN ? "win" : "lose");
+        else if (m == MISS_WINNING)
+            snprintf(value, sizeof value, "%ld", req->winning_moves);
+        else
+            snprintf(value, sizeof value, "[%lld, %lld]", req->score_lo, req->score_hi);
+        used += (size_t)snprintf(what + used, sizeof what - used, "%s%s %s (missed by %ld)",
+                                 used ? ", " : "", field[m], value, misses[m]);
+        if (used >= sizeof what)
+            break;
+    }
+    gj_fail(e, GJ_UNMET,
+            "%s: no position met %s within budget_ms %ld (%ld candidate%s tried); try another "
+            "size, looser constraints or a larger budget",
+            field[worst], what, req->budget_ms, tried, tried == 1 ? "" : "s");
+    snprintf(e->field, sizeof e->field, "%s", field[worst]);
+    return -1;
+}
+
+/* A JSON string of judge text: printable ASCII and newlines only. */
+static void put_text(gj_buf *out, const gj_buf *text)
+{
+    buf_putc(out, '"');
+    for (size_t i = 0; i < text->len; i++) {
+        char ch = text->data[i];
+        if (ch == '\n')
+            buf_puts(out, "\\n");
+        else {
+            if (ch == '"' || ch == '\\')
+                buf_putc(out, '\\');
+            buf_putc(out, ch);
+        }
+    }
+    buf_putc(out, '"');
+}
+
+/* The answer frame around the kept candidate. */
+static void write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                        const gj_buf *answer, long tried, gj_buf *out)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, spec->game->name);
+    buf_puts(out, "\",\"seed\":");
+    buf_put_long(out, req->seed);
+    buf_puts(out, ",\"position\":");
+    buf_append(out, c->position.data, c->position.len);
+    if (!req->in_play) {
+        buf_puts(out, ",\"input\":");
+        put_text(out, &c->input);
+    }
+    buf_puts(out, ",\"answer\":");
+    buf_append(out, answer->data, answer->len);
+    buf_puts(out, ",\"candidates\":");
+    buf_put_long(out, tried);
+    buf_putc(out, '}');
+}
+
+/* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
+ * -1 with *e (the deadline passed, or the solver refused the position).
+ * The solve watches a flag with the budget's deadline, or the caller's
+ * (`outer`, may be NULL) when that is sooner; the caller's is bound again
+ * after. */
+static int try_one(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                   const long *limits, unsigned long long deadline, gj_cancel *outer, long tried,
+                   long misses[NMISS], gj_buf *out, gj_error *e)
+{
+    gj_buf answer;
+    buf_init(&answer);
+    gj_cancel cancel;
+    if (outer != NULL && outer->deadline_ns != 0 && outer->deadline_ns < deadline)
+        deadline = outer->deadline_ns;
+    gj_cancel_init(&cancel, deadline);
+    gj_cancel_bind(&cancel);
+    int rc = answer_of(spec, req, c, limits, &answer, e);
+    gj_cancel_bind(outer);
+    if (rc != 0 || answer.failed) {
+        if (rc == 0)
+            gj_fail_nomem(e);
+        else if (e->kind != GJ_CANCELLED && e->kind != GJ_NO_MEMORY)
+            /* A sampler's position the game refuses is a bug here. */
+            gj_fail(e, GJ_INTERNAL, "%s: generated a position the solver refuses: %.300s",
+                    spec->game->name, e->message);
+        buf_free(&answer);
+        return -1;
+    }
+    json_t *a = json_loadb(answer.data, answer.len, 0, NULL);
+    long long score = 0, winning = -1, total = -1;
+    if (a == NULL || read_answer(spec, req, a, &score, &winning, &total) != 0) {
+        json_decref(a);
+        buf_free(&answer);
+        return gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome",
+                       spec->game->name);
+    }
+    json_decref(a);
+    int m = miss(req, score, winning, total);
+    if (m == NMISS)
+        write_frame(spec, req, c, &answer, tried, out);
+    else
+        misses[m]++;
+    buf_free(&answer);
+    return m == NMISS;
+}
+
+int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+            gj_buf *out, gj_error *e)
+{
+    gen_request req;
+    json_t *root = read_request(spec, buf, len, limits, knobs, &req, e);
+    if (root == NULL)
+        return -1;
+    unsigned long long deadline =
+        gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
+    gen_rng rng = {(uint64_t)req.seed};
+    /* The caller's flag (the server's job: client gone, request timeout)
+     * stops the search too, as itself rather than as an unmet budget. */
+    gj_cancel *outer = gj_cancel_bound();
+    long misses[NMISS] = {0, 0, 0};
+    int rc = 0;
+    for (long tried = 1;; tried++) {
+        gen_candidate c;
+        buf_init(&c.position);
+        buf_init(&c.input);
+        int kept = 0;
+        if (spec->sample(&rng, &req, knobs, &c) == 0) {
+            if (c.position.failed || c.input.failed)
+                kept = gj_fail_nomem(e);
+            else
+                kept = try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, e);
+        }
+        buf_free(&c.position);
+        buf_free(&c.input);
+        if (kept != 0) {
+            rc = kept == 1 ? 0 : -1;
+            if (kept < 0 && e->kind == GJ_CANCELLED && gj_cancel_check(e) == 0)
+                rc = unmet(&req, misses, tried, e);
+            break;
+        }
+        if (gj_cancel_check(e) != 0) {
+            rc = -1;
+            break;
+        }
+        if (gj_cancel_now_ns() > deadline) {
+            rc = unmet(&req, misses, tried, e);
+            break;
+        }
+    }
+    json_decref(root);
+    return rc;
+}

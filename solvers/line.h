@@ -1,0 +1,47 @@
+/* line.h - POST /analyze with "line": the perfect-play line.
+ *
+ * line_analyze() is what /analyze runs for every game.  A request without
+ * the line members goes to the game's analyze() unchanged.  With
+ * "line": true it answers the game's analysis plus
+ *
+ *   "line": [entry, ...], "line_truncated": false, "line_cycle": false
+ *
+ * where the entries, shaped like the "moves" entries, are the moves both
+ * sides play from the position under perfect play: each is moves[0], the
+ * best move by the game's ranking policy (analysis.h), of the position the
+ * previous ones lead to.  The line ends where the game ends (a position
+ * with no legal move) or after "max_line" moves (1..LINE_MAX_LIMIT, default
+ * LINE_MAX_DEFAULT); "line_truncated" is true when it stopped at max_line
+ * with moves still to play.  Each move re-reads the whole position, so a
+ * line re-reads at most LINE_WORK_BYTES: on a position of len bytes
+ * max_line may be at most LINE_WORK_BYTES / len (422 past it, naming the
+ * bound), and the default shrinks to it.  A game whose positions repeat (matrix-game,
+ * which never ends) stops at the first move that leads to a position the
+ * line has already reached: "line_cycle" is then true and
+ * "line_cycle_start" is the index of the first move of the cycle, so
+ * line[line_cycle_start..] repeats forever.
+ *
+ * Cost: one analysis of the game per move of the line (the first is the
+ * answer's own), plus one to see whether the game goes on; the loop checks
+ * the cancel flag between them, so a deadline stops a long line.  Each
+ * analysis re-reads the whole position, so on the largest positions (a
+ * 2000 x 2000 matrix) a line costs a few seconds per move. */
+#ifndef GJ_LINE_H
+#define GJ_LINE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+#include "game.h"
+
+#define LINE_MAX_DEFAULT 100
+#define LINE_MAX_LIMIT   10000
+#define LINE_WORK_BYTES  (64 << 20)
+
+/* The analysis of the request (analysis.h), with the line when asked for:
+ * 0, or -1 with *e filled. */
+int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limits, gj_buf *out,
+                 gj_error *e);
+
+#endif

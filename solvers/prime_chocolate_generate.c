@@ -1,0 +1,137 @@
+/* prime_chocolate_generate.c - POST /generate/prime-chocolate: random bars.
+ *
+ * Knobs: "n" (the side, default 4, at most the limit in force and
+ * PC_GEN_MAX_N), "eaten" (the share of squares already eaten, 0..1,
+ * default 0.3: each square is eaten with that chance) and "primes_used"
+ * (primes already chosen, each at most n; giving it makes the position one
+ * in play, as does "winning_moves"; with 2 used every move has the same
+ * outcome, so a winning_moves above 0 is refused).  RUBY is to move: the opening's
+ * outcome is hers; in play the /analyze body leaves to_move at its default,
+ * RUBY. */
+#include <stdio.h>
+
+#include "games.h"
+#include "generate.h"
+#include "json_in.h"
+
+#define PC_GEN_MAX_N 64
+
+typedef struct knobs {
+    long n;
+    double eaten;
+    long primes[PC_GEN_MAX_N]; /* primes_used */
+    long nprimes;
+} knobs;
+
+static const char *const knob_names[] = {"n", "eaten", "primes_used", NULL};
+
+/* Trial division: the sides are small. */
+static int is_prime(long p)
+{
+    if (p < 2)
+        return 0;
+    for (long d = 2; d * d <= p; d++)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
+/* "primes_used": distinct primes up to n, in k->primes. */
+static int read_primes(const json_t *v, knobs *k, gj_error *e)
+{
+    if (jin_array(v, "primes_used", -1, 0, (size_t)k->n, e) != 0)
+        return -1;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        long p;
+        char field[48];
+        jin_field_name(field, sizeof field, "primes_used", (long)i, -1);
+        if (jin_long(json_array_get(v, i), "primes_used", (long)i, -1, 2, k->n, &p, e) != 0)
+            return -1;
+        if (!is_prime(p))
+            return gj_fail_field(e, field, "%ld is not a prime", p);
+        for (long j = 0; j < k->nprimes; j++)
+            if (k->primes[j] == p)
+                return gj_fail_field(e, field, "%ld is listed twice", p);
+        k->primes[k->nprimes++] = p;
+    }
+    return 0;
+}
+
+/* The limit in force: n (prime_chocolate.c's only one). */
+static int read_knobs(gen_request *req, const long *limits, void *out, gj_error *e)
+{
+    knobs *k = out;
+    char limit[48];
+    k->n = gen_cap(4, limits[0]); /* the default fits any limit in force */
+    k->eaten = 0.3;
+    k->nprimes = 0;
+    snprintf(limit, sizeof limit, "prime-chocolate.n %ld or %d", limits[0], PC_GEN_MAX_N);
+    if (gen_long(req->root, "n", 1, gen_cap(limits[0], PC_GEN_MAX_N), limit, &k->n, e) != 0 ||
+        gen_share(req->root, "eaten", 0, 1, &k->eaten, e) != 0)
+        return -1;
+    const json_t *v = json_object_get(req->root, "primes_used");
+    if (v != NULL) {
+        if (read_primes(v, k, e) != 0)
+            return -1;
+        req->in_play = true;
+    }
+    for (long i = 0; i < k->nprimes && req->winning_moves > 0; i++)
+        if (k->primes[i] == 2)
+            return gj_fail_field(e, "winning_moves",
+                                 "%ld is impossible with 2 used: every move then eats an odd "
+                                 "count, so all moves win or all lose",
+                                 req->winning_moves);
+    req->most_moves = k->n * k->n; /* one square anywhere, then each prime's squares */
+    for (long p = 2; p <= k->n; p++)
+        if (is_prime(p))
+            req->most_moves += (k->n - p + 1) * (k->n - p + 1);
+    return 0;
+}
+
+/* One random bar. */
+static int sample(gen_rng *r, const gen_request *req, const void *in, gen_candidate *c)
+{
+    const knobs *k = in;
+    buf_put_long(&c->input, k->n);
+    buf_putc(&c->input, '\n');
+    buf_puts(&c->position, "{\"grid\":[");
+    for (long i = 0; i < k->n; i++) {
+        char row[PC_GEN_MAX_N];
+        for (long j = 0; j < k->n; j++)
+            row[j] = gen_chance(r, k->eaten) ? 'X' : '-';
+        gen_put_row(c, i, row, (size_t)k->n);
+    }
+    buf_putc(&c->position, ']');
+    if (req->in_play) {
+        buf_puts(&c->position, ",\"primes_used\":[");
+        for (long i = 0; i < k->nprimes; i++) {
+            if (i)
+                buf_putc(&c->position, ',');
+            buf_put_long(&c->position, k->primes[i]);
+        }
+        buf_putc(&c->position, ']');
+    }
+    buf_putc(&c->position, '}');
+    return 0;
+}
+
+/* RUBY moves first. */
+static int score(const json_t *answer, long long *out)
+{
+    return gen_score_word(json_object_get(answer, "winner"), "RUBY", out);
+}
+
+static const gen_spec spec = {
+    .game = &game_prime_chocolate,
+    .knobs = knob_names,
+    .read = read_knobs,
+    .sample = sample,
+    .score = score,
+};
+
+int prime_chocolate_generate(const char *buf, size_t len, const long *limits, gj_buf *out,
+                             gj_error *e)
+{
+    knobs k;
+    return gen_run(&spec, buf, len, limits, &k, out, e);
+}

@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// k8s_manifests.mjs: the Kubernetes manifests (docker/k8s/*.yaml), which
+// cannot run here, checked two ways.
+//
+//  1. Every object against the Kubernetes API schemas, with npm's
+//     kubernetes-models (pinned in package.json): each kind's class and its
+//     validate(), offline.
+//  2. What a schema cannot know, against the binary itself: the pod's env
+//     and args start a real `gamejudge serve` here (on loopback, free
+//     ports), so every value must be one it accepts; each probe's path must
+//     answer 200 on the port the probe names and the Prometheus annotation's
+//     path must answer metrics on its port (the manifest's ports mapped to
+//     the ones bound here); every env var is one `serve --help` documents;
+//     the termination grace exceeds preStop + --grace; selectors match the
+//     pod labels; the Service targets a container port; the HPA targets a
+//     Deployment of these files, whose containers request CPU.
+//
+// The checks are then run on broken copies of the manifests (a probe on a
+// path nothing serves, an undocumented variable, a short grace, an HPA
+// aimed elsewhere, ...), each of which must be caught: a check that cannot
+// fail is not run.
+//
+// Run from the repository root after `make all`:
+//   node tests/integration/k8s_manifests.mjs
+// GJ_BIN overrides the binary.  Prints one line per check, then
+// "k8s: N passed, M failed"; exits 1 on any failure.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { finish, report, startDaemon } from './daemon.mjs';
+
+const require = createRequire(join(process.cwd(), 'package.json'));
+const yaml = require('js-yaml');
+const MODELS = join(process.cwd(), 'node_modules', 'kubernetes-models');
+const BIN = process.env.GJ_BIN || 'build/gamejudge';
+const DIR = 'docker/k8s';
+
+/* ---------------------------------------------------------- the binary */
+
+/** What `serve --help` says: env names, routes (with their listener), defaults. */
+function readHelp() {
+  const text = execFileSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
+  const env = new Set(text.match(/GAMEJUDGE_[A-Z_]+/g));
+  const routes = [];
+  for (const m of text.matchAll(/^ {2}GET (\/\S*)\s+(.*)$/gm)) {
+    const where = /only on --admin-address/.test(m[2]) ? 'admin' : /also on --admin-address/.test(m[2]) ? 'both' : 'public';
+    routes.push({ path: m[1], where });
+  }
+  const grace = Number((text.match(/--grace S\s+\S+\s+.*\(default (\d+)\)/) || [])[1]);
+  const port = Number((text.match(/--port P\s+\S+\s+.*\(default (\d+)\)/) || [])[1]);
+  return { env, routes, grace, port };
+}
+
+/**
+ * Start the binary with a container's env and args on loopback, every
+ * listener on a free port (startDaemon); resolves to { public, admin,
+ * stop() } with the bound ports (admin null without one).
+ */
+async function startLike(container) {
+  const env = { PATH: process.env.PATH };
+  for (const e of container.env || []) env[e.name] = String(e.value ?? '');
+  if (env.GAMEJUDGE_ADMIN_ADDRESS !== undefined) env.GAMEJUDGE_ADMIN_ADDRESS = '127.0.0.1:0';
+  const args = (container.args || []).map(String);
+  const d = await startDaemon({ bin: BIN, args, env });
+  const port = (url) => (url ? Number(url.slice(url.lastIndexOf(':') + 1)) : null);
+  return { public: port(d.base), admin: port(d.admin), stop: d.stop };
+}
+
+/** GET a path on a loopback port: { status, body }, status 0 when unreachable. */
+async function get(port, path) {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}${path}`);
+    return { status: r.status, body: await r.text() };
+  } catch {
+    return { status: 0, body: '' };
+  }
+}
+
+/* ------------------------------------------------------------ schemas */
+
+/** The kubernetes-models class for an object's apiVersion and kind, or null. */
+async function modelClass(obj) {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return null;
+  const parts = obj.apiVersion.split('/');
+  const folder = parts.length === 1 ? parts[0] : `${parts[0]}/${parts[1]}`;
+  try {
+    const mod = await import(pathToFileURL(join(MODELS, folder, `${obj.kind}.js`)));
+    return mod[obj.kind] || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Schema problems of one object (empty when it validates). */
+async function schemaProblems(obj) {
+  const Cls = await modelClass(obj);
+  if (Cls === null) return [`no Kubernetes schema for apiVersion ${obj.apiVersion} kind ${obj.kind}`];
+  try {
+    new Cls(obj).validate();
+    return [];
+  } catch (e) {
+    return [String(e.message || e).split('\n')[0]];
+  }
+}
+
+/* ------------------------------------------------- beyond the schemas */
+
+/** The port of `value` (a number or a container port's name) in container c, or null. */
+function containerPort(c, value) {
+  for (const p of c.ports || []) if (p.name === value || p.containerPort === value) return p.containerPort;
+  return null;
+}
+
+/** The manifest's own port numbers for the public and admin listeners of container c. */
+function manifestPorts(c, help) {
+  const env = Object.fromEntries((c.env || []).map((e) => [e.name, String(e.value ?? '')]));
+  const arg = (flag) => {
+    const args = (c.args || []).map(String);
+    const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    if (i < 0) return undefined;
+    return args[i].includes('=') ? args[i].slice(flag.length + 1) : args[i + 1];
+  };
+  const pub = Number(arg('--port') ?? env.GAMEJUDGE_PORT ?? help.port);
+  const adminText = arg('--admin-address') ?? env.GAMEJUDGE_ADMIN_ADDRESS;
+  const admin = adminText === undefined ? null : Number(adminText.slice(adminText.lastIndexOf(':') + 1));
+  const grace = Number(arg('--grace') ?? env.GAMEJUDGE_GRACE ?? help.grace);
+  return { pub, admin, grace };
+}
+
+/** 1 when labels (an object) hold every pair of selector. */
+function selects(selector, labels) {
+  return Object.entries(selector || {}).every(([k, v]) => (labels || {})[k] === v);
+}
+
+/**
+ * Every problem a schema cannot see, over all objects; `live(container)`
+ * starts the binary like the container (startLike) so probes are asked
+ * for real.
+ */
+async function meaningProblems(objects, help, live) {
+  const problems = [];
+  const deployments = objects.filter((o) => o.kind === 'Deployment');
+  if (deployments.length === 0) problems.push('no Deployment in the manifests');
+  for (const d of deployments) {
+    const pod = d.spec?.template ?? {};
+    const name = `Deployment ${d.metadata?.name}`;
+    if (!selects(d.spec?.selector?.matchLabels, pod.metadata?.labels))
+      problems.push(`${name}: spec.selector.matchLabels does not select its own pod labels`);
+    for (const c of pod.spec?.containers ?? []) {
+      const where = `${name} container ${c.name}`;
+      for (const e of c.env ?? [])
+        if (e.name.startsWith('GAMEJUDGE_') && !help.env.has(e.name))
+          problems.push(`${where}: env ${e.name} is not one that serve --help documents`);
+      const ports = manifestPorts(c, help);
+      for (const p of c.ports ?? [])
+        if (p.containerPort !== ports.pub && p.containerPort !== ports.admin)
+          problems.push(`${where}: containerPort ${p.containerPort} is neither the service's port (${ports.pub}) nor its admin port (${ports.admin ?? 'none'})`);
+      const sleep = c.lifecycle?.preStop?.sleep?.seconds ?? 0;
+      const term = pod.spec?.terminationGracePeriodSeconds ?? 30;
+      if (!(term > ports.grace + sleep))
+        problems.push(`${where}: terminationGracePeriodSeconds ${term} does not exceed preStop ${sleep} s + --grace ${ports.grace} s`);
+      if (!c.resources?.requests?.cpu) problems.push(`${where}: no CPU request, which the HPA's utilisation is measured against`);
+
+      // Probes and the scrape annotation, asked of the running binary.
+      const asks = [];
+      for (const kind of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+        const h = c[kind]?.httpGet;
+        if (!c[kind]) continue;
+        if (!h) {
+          problems.push(`${where}: ${kind} is not an httpGet probe`);
+          continue;
+        }
+        if (h.scheme && h.scheme !== 'HTTP') problems.push(`${where}: ${kind} uses ${h.scheme}; the probes' listener speaks HTTP`);
+        if (!help.routes.some((r) => r.path === h.path)) problems.push(`${where}: ${kind} path ${h.path} is no GET route of serve --help`);
+        const port = containerPort(c, h.port);
+        if (port === null) problems.push(`${where}: ${kind} names port ${h.port}, which the container does not declare`);
+        else asks.push({ what: `${kind} GET ${h.path} on port ${port}`, port, path: h.path, metrics: false });
+      }
+      const ann = pod.metadata?.annotations ?? {};
+      if (ann['prometheus.io/scrape'] === 'true') {
+        const port = Number(ann['prometheus.io/port'] ?? ports.pub);
+        asks.push({ what: `Prometheus GET ${ann['prometheus.io/path'] ?? '/metrics'} on port ${port}`, port, path: ann['prometheus.io/path'] ?? '/metrics', metrics: true });
+      }
+      if (asks.length === 0) continue;
+      let run;
+      try {
+        run = await live(c);
+      } catch (e) {
+        problems.push(`${where}: the binary does not start with this env and args: ${e.message}`);
+        continue;
+      }
+      try {
+        for (const a of asks) {
+          const bound = a.port === ports.pub ? run.public : a.port === ports.admin ? run.admin : null;
+          if (bound === null) {
+            problems.push(`${where}: ${a.what}: nothing listens on that port`);
+            continue;
+          }
+          const r = await get(bound, a.path);
+          const ok = r.status === 200 && (!a.metrics || /^gamejudge_/m.test(r.body));
+          if (!ok) problems.push(`${where}: ${a.what} answers ${r.status}, not 200${a.metrics ? ' with metrics' : ''}`);
+        }
+      } finally {
+        await run.stop();
+      }
+    }
+  }
+  for (const s of objects.filter((o) => o.kind === 'Service')) {
+    const pods = deployments.filter((d) => selects(s.spec?.selector, d.spec?.template?.metadata?.labels));
+    if (pods.length === 0) problems.push(`Service ${s.metadata?.name}: its selector matches no Deployment's pods`);
+    for (const p of s.spec?.ports ?? [])
+      for (const d of pods)
+        if (!(d.spec.template.spec.containers ?? []).some((c) => containerPort(c, p.targetPort ?? p.port) !== null))
+          problems.push(`Service ${s.metadata?.name}: targetPort ${p.targetPort} is no container port of ${d.metadata.name}`);
+  }
+  for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) {
+    const t = h.spec?.scaleTargetRef ?? {};
+    const target = deployments.find((d) => t.kind === 'Deployment' && t.apiVersion === d.apiVersion && t.name === d.metadata?.name);
+    if (!target) problems.push(`HorizontalPodAutoscaler ${h.metadata?.name}: scaleTargetRef ${t.apiVersion} ${t.kind} ${t.name} is no Deployment of these files`);
+    if ((h.spec?.minReplicas ?? 1) > h.spec?.maxReplicas) problems.push(`HorizontalPodAutoscaler ${h.metadata?.name}: minReplicas exceeds maxReplicas`);
+  }
+  return problems;
+}
+
+/* ----------------------------------------------------------------- run */
+
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+  .sort();
+const objects = [];
+for (const f of files) {
+  for (const doc of yaml.loadAll(readFileSync(join(DIR, f), 'utf8'))) if (doc) objects.push({ file: f, doc });
+}
+report(objects.length >= 3, `docker/k8s holds objects (${objects.map((o) => `${o.file}: ${o.doc.kind}`).join(', ')})`);
+
+for (const { file, doc } of objects) {
+  const problems = await schemaProblems(doc);
+  report(problems.length === 0, `${file}: ${doc.kind} ${doc.metadata?.name} matches the Kubernetes schema`, problems.join('; '));
+}
+
+const help = readHelp();
+report(help.routes.length > 0 && help.env.size > 0 && help.grace > 0, 'serve --help lists routes, variables and the grace');
+const docs = objects.map((o) => o.doc);
+const found = await meaningProblems(docs, help, startLike);
+report(found.length === 0, 'the manifests agree with the binary (probes, scraping, env, grace, selectors, HPA)', found.join('\n     '));
+
+// Broken copies: each must be caught, by the schema or by the checks above.
+const clone = () => structuredClone(docs);
+const dep = (d) => d.find((o) => o.kind === 'Deployment');
+const ctr = (d) => dep(d).spec.template.spec.containers[0];
+const broken = [
+  ['a probe on a path nothing serves', (d) => (ctr(d).readinessProbe.httpGet.path = '/ready'), /readinessProbe GET \/ready .* answers 404/],
+  ['a probe on an undeclared port', (d) => (ctr(d).livenessProbe.httpGet.port = 'probes'), /livenessProbe names port probes/],
+  ['/metrics scraped on the public port', (d) => (dep(d).spec.template.metadata.annotations['prometheus.io/port'] = '8080'), /Prometheus GET \/metrics on port 8080 answers 404/],
+  ['an undocumented variable', (d) => ctr(d).env.push({ name: 'GAMEJUDGE_WORKER', value: '2' }), /env GAMEJUDGE_WORKER is not/],
+  ['a value the binary refuses', (d) => (ctr(d).env.find((e) => e.name === 'GAMEJUDGE_GRACE').value = 'soon'), /does not start with this env/],
+  ['a grace as long as the stop', (d) => (dep(d).spec.template.spec.terminationGracePeriodSeconds = 35), /terminationGracePeriodSeconds 35 does not exceed/],
+  ['an HPA aimed at another Deployment', (d) => (d.find((o) => o.kind === 'HorizontalPodAutoscaler').spec.scaleTargetRef.name = 'judge'), /scaleTargetRef apps\/v1 Deployment judge/],
+  ['a selector missing the pods', (d) => (dep(d).spec.selector.matchLabels = { app: 'other' }), /does not select its own pod labels/],
+  ['a Service on a port the pods lack', (d) => (d.find((o) => o.kind === 'Service').spec.ports[0].targetPort = 'web'), /targetPort web is no container port/],
+];
+for (const [what, mutate, expected] of broken) {
+  const d = clone();
+  mutate(d);
+  const problems = await meaningProblems(d, help, startLike);
+  report(problems.some((p) => expected.test(p)), `caught: ${what}`, `problems were: ${problems.join('; ') || 'none'}`);
+}
+const schemaBroken = [
+  ['a port given as text', (d) => (ctr(d).ports[0].containerPort = '8080')],
+  ['replicas as text', (d) => (dep(d).spec.replicas = 'two')],
+  ['an HPA without maxReplicas', (d) => delete d.find((o) => o.kind === 'HorizontalPodAutoscaler').spec.maxReplicas],
+];
+for (const [what, mutate] of schemaBroken) {
+  const d = clone();
+  mutate(d);
+  let problems = [];
+  for (const o of d) problems = problems.concat(await schemaProblems(o));
+  report(problems.length > 0, `schema catches: ${what}`, 'no schema error');
+}
+
+finish('k8s');

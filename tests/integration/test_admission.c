@@ -1,0 +1,439 @@
+/* test_admission.c - admission control against the real daemon: the memory
+ * budget (many concurrent large bodies, announced and chunked: every answer
+ * 200 or 503, the peak RSS under the budget plus a stated slack, every
+ * charge released, the daemon answering afterwards) and the quotas by
+ * worker time (a heavy client throttled while a light one is served, a
+ * spoofed X-Forwarded-For ignored, a trusted proxy's X-Forwarded-For
+ * naming the client, API keys with their own budgets, an unknown key 401,
+ * a bad key file refused at start).  Distinct clients are distinct
+ * loopback addresses (127.0.0.2, ...): the client binds its socket there.
+ * No assertion depends on how fast a solve is beyond "a 1000 x 1000
+ * matrix takes more than 5 ms of worker time". */
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "daemon.h"
+
+/* ---- inputs ---------------------------------------------------------- */
+
+/* splitmix64: the fixed-seed source of the permutation. */
+static uint64_t next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A matrix-game position: n x n, a shuffled permutation of 1..n^2, k 1.
+ * Malloc'd text, its length in *len. */
+static char *matrix(int n, uint64_t seed, size_t *len)
+{
+    size_t cells = (size_t)n * (size_t)n;
+    unsigned *v = malloc(cells * sizeof *v);
+    char *s = malloc(cells * 9 + 32);
+    ck_assert(v != NULL && s != NULL);
+    for (size_t i = 0; i < cells; i++)
+        v[i] = (unsigned)i + 1;
+    for (size_t i = cells - 1; i > 0; i--) {
+        size_t j = (size_t)(next(&seed) % (i + 1));
+        unsigned t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+    size_t o = (size_t)sprintf(s, "%d 1\n", n);
+    for (size_t i = 0; i < cells; i++)
+        o += (size_t)sprintf(s + o, "%u%c", v[i], (i + 1) % (size_t)n ? ' ' : '\n');
+    free(v);
+    *len = o;
+    return s;
+}
+
+/* The first public matrix-game case, with its answer from tests/data. */
+static char *sample, *sample_out;
+static size_t sample_len;
+
+/* Load the sample once per test process. */
+static void load_sample(void)
+{
+    if (sample == NULL) {
+        sample = read_file_or_fail("tests/data/matrix-game/01.in", &sample_len);
+        sample_out = read_file_or_fail("tests/data/matrix-game/01.out", NULL);
+    }
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* POST body to /solve/matrix-game on d from address `from` with the extra headers. */
+static http_reply post(const test_daemon *d, const char *from, const char *body, size_t len,
+                       const char *const *headers)
+{
+    char url[128];
+    snprintf(url, sizeof url, "%s/solve/matrix-game?format=text", d->direct);
+    http_call c = {"POST", url, headers, body, len, 0};
+    return from != NULL ? http_do_from(&c, from) : http_do(&c);
+}
+
+/* The sample solve from `from`: must be 200 with the right answer. */
+static void expect_sample(const test_daemon *d, const char *from, const char *const *headers)
+{
+    http_reply r = post(d, from, sample, sample_len, headers);
+    ck_assert_msg(r.status == 200, "sample from %s: %ld %s", from, r.status, r.body);
+    ck_assert_str_eq(r.body, sample_out);
+    http_reply_free(&r);
+}
+
+/* The value of metric `line` ("name{labels}") in d's /metrics, or -1. */
+static double metric(const test_daemon *d, const char *line)
+{
+    char url[96], needle[160];
+    snprintf(url, sizeof url, "%s/metrics", d->direct);
+    http_call c = {"GET", url, NULL, NULL, 0, 0};
+    http_reply r = http_do(&c);
+    ck_assert_int_eq(r.status, 200);
+    snprintf(needle, sizeof needle, "\n%s ", line);
+    const char *at = strstr(r.body, needle);
+    double v = -1;
+    if (at != NULL)
+        sscanf(at + strlen(needle), "%lf", &v);
+    http_reply_free(&r);
+    return v;
+}
+
+/* A field of /proc/<pid>/status in KiB (VmHWM: the peak resident set). */
+static long proc_kib(pid_t pid, const char *field)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    long kib = -1;
+    size_t n = strlen(field);
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, field, n) == 0 && line[n] == ':')
+            kib = strtol(line + n + 1, NULL, 10);
+    fclose(f);
+    return kib;
+}
+
+/* ---- the memory budget ------------------------------------------------- */
+
+#define BUDGET_MIB 48
+/* What the process holds besides the requests' charges: the binary and
+ * its libraries, libmicrohttpd's connection buffers, the threads' stacks
+ * and malloc's slack (a daemon at rest is about 6 MiB). */
+#define SLACK_MIB 32
+
+START_TEST(test_memory_budget_bounds_the_process)
+{
+    test_daemon d;
+    const char *flags[] = {
+        "--memory-budget", "48M", "--cache-bytes", "0", "--workers", "2", "--queue", "64", NULL};
+    daemon_start(&d, flags);
+    size_t len;
+    char *big = matrix(1000, 42, &len); /* about 6.9 MB: charged about 20.7 MB */
+    http_reply alone = post(&d, NULL, big, len, NULL);
+    ck_assert_int_eq(alone.status, 200);
+
+    enum { ANNOUNCED = 12, CHUNKED = 6, N = ANNOUNCED + CHUNKED };
+    char url[128];
+    snprintf(url, sizeof url, "%s/solve/matrix-game?format=text", d.direct);
+    http_call calls[N];
+    http_reply replies[N];
+    for (int i = 0; i < N; i++)
+        calls[i] = (http_call){"POST", url, NULL, big, len, i >= ANNOUNCED};
+    http_do_parallel(calls, replies, N);
+    int ok = 0, refused = 0;
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(replies[i].status == 200 || replies[i].status == 503,
+                      "request %d (%s): %ld, curl %d", i, i >= ANNOUNCED ? "chunked" : "announced",
+                      replies[i].status, replies[i].curl_error);
+        if (replies[i].status == 200) {
+            ck_assert_str_eq(replies[i].body, alone.body);
+            ok++;
+        } else {
+            ck_assert_ptr_nonnull(strstr(replies[i].body, "\"code\":\"overloaded\""));
+            ck_assert_ptr_nonnull(strstr(replies[i].body, "--memory-budget"));
+            char *retry = http_header(&replies[i], "Retry-After");
+            ck_assert_ptr_nonnull(retry);
+            free(retry);
+            refused++;
+        }
+        http_reply_free(&replies[i]);
+    }
+
+    long hwm = proc_kib(d.pid, "VmHWM");
+    fprintf(stderr,
+            "memory budget: %d answered, %d refused; peak RSS %ld KiB (budget %d MiB + "
+            "slack %d MiB)\n",
+            ok, refused, hwm, BUDGET_MIB, SLACK_MIB);
+    ck_assert_int_gt(ok, 0);
+    ck_assert_int_gt(refused, 0); /* 18 x 20.7 MB cannot fit in 48 MiB */
+    ck_assert_int_gt(hwm, 0);
+    ck_assert_int_le(hwm, (BUDGET_MIB + SLACK_MIB) * 1024L);
+
+    /* Alone, a chunked body is refused once it crosses the budget: as JSON
+     * it is charged 8x, 55 MB, more than the whole 48 MiB. */
+    const char *json[] = {"Content-Type: application/json", NULL};
+    http_call streamed = {"POST", url, json, big, len, 1};
+    http_reply r = http_do(&streamed);
+    ck_assert_msg(r.status == 503, "%ld %s", r.status, r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
+    http_reply_free(&r);
+
+    /* Every charge released exactly once: nothing held, nothing negative. */
+    ck_assert(metric(&d, "gamejudge_memory_charged_bytes") == 0);
+    ck_assert(metric(&d, "gamejudge_memory_refused_total") == refused + 1);
+    ck_assert(metric(&d, "gamejudge_memory_budget_bytes") == 48.0 * 1024 * 1024);
+    expect_sample(&d, NULL, NULL);
+    http_reply again = post(&d, NULL, big, len, NULL); /* and a big one fits again */
+    ck_assert_int_eq(again.status, 200);
+    http_reply_free(&again);
+    http_reply_free(&alone);
+    free(big);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* ---- quotas by cost ------------------------------------------------------ */
+
+/* A heavy client's loop: the big matrix from 127.0.0.2 until refused. */
+typedef struct heavy_run {
+    const test_daemon *d;
+    const char *body;
+    size_t len;
+    int answered, throttled;
+    long first_status;
+    char *policy, *ratelimit, *retry_after, *error;
+} heavy_run;
+
+/* Send up to 10 heavy solves from 127.0.0.2; stop at the first 429. */
+static void *heavy(void *arg)
+{
+    heavy_run *h = arg;
+    for (int i = 0; i < 10 && h->throttled == 0; i++) {
+        http_reply r = post(h->d, "127.0.0.2", h->body, h->len, NULL);
+        if (i == 0)
+            h->first_status = r.status;
+        if (r.status == 200)
+            h->answered++;
+        if (r.status == 429) {
+            h->throttled++;
+            h->policy = http_header(&r, "RateLimit-Policy");
+            h->ratelimit = http_header(&r, "RateLimit");
+            h->retry_after = http_header(&r, "Retry-After");
+            h->error = strdup(r.body);
+        }
+        http_reply_free(&r);
+    }
+    return NULL;
+}
+
+START_TEST(test_heavy_client_throttled_light_client_served)
+{
+    test_daemon d;
+    const char *flags[] = {"--quota-rate", "2", "--quota-burst", "5", "--cache-bytes", "0", NULL};
+    daemon_start(&d, flags);
+    size_t len;
+    char *big = matrix(1000, 7, &len);
+    heavy_run h = {.d = &d, .body = big, .len = len};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, heavy, &h), 0);
+    /* Meanwhile the light client's every request is answered. */
+    for (int i = 0; i < 40; i++) {
+        http_reply r = post(&d, "127.0.0.3", sample, sample_len, NULL);
+        ck_assert_msg(r.status == 200, "light request %d: %ld %s", i, r.status, r.body);
+        char *rl = http_header(&r, "RateLimit");
+        ck_assert_ptr_nonnull(rl); /* the remaining budget rides on every answer */
+        ck_assert_msg(strncmp(rl, "\"cost\";r=", 9) == 0, "RateLimit: %s", rl);
+        free(rl);
+        http_reply_free(&r);
+    }
+    pthread_join(t, NULL);
+    ck_assert_int_eq(h.first_status, 200);
+    ck_assert_int_eq(h.throttled, 1);
+    ck_assert_ptr_nonnull(strstr(h.error, "\"code\":\"rate_limited\""));
+    ck_assert_str_eq(h.policy, "\"cost\";q=5;w=3");
+    ck_assert_msg(strncmp(h.ratelimit, "\"cost\";r=0;t=", 13) == 0, "RateLimit: %s", h.ratelimit);
+    ck_assert_int_ge(atol(h.retry_after), 1);
+    /* The heavy one is still throttled; the light one still served. */
+    http_reply r = post(&d, "127.0.0.2", sample, sample_len, NULL);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    expect_sample(&d, "127.0.0.3", NULL);
+
+    /* A spoofed X-Forwarded-For from an untrusted peer changes nothing:
+     * the heavy client cannot pass as another, nor frame another. */
+    const char *spoof_other[] = {"X-Forwarded-For: 198.51.100.9", NULL};
+    r = post(&d, "127.0.0.2", sample, sample_len, spoof_other);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    const char *frame_heavy[] = {"X-Forwarded-For: 127.0.0.2", NULL};
+    expect_sample(&d, "127.0.0.4", frame_heavy);
+
+    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"address_cost\"}") == 3);
+    ck_assert(metric(&d, "gamejudge_quota_clients") == 3);
+    free(h.policy);
+    free(h.ratelimit);
+    free(h.retry_after);
+    free(h.error);
+    free(big);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+START_TEST(test_trusted_proxy_names_the_client)
+{
+    test_daemon d;
+    const char *flags[] = {"--quota-rate",
+                           "2",
+                           "--quota-burst",
+                           "5",
+                           "--trusted-proxies",
+                           "127.0.0.5",
+                           "--cache-bytes",
+                           "0",
+                           NULL};
+    daemon_start(&d, flags);
+    size_t len;
+    char *big = matrix(1000, 9, &len);
+    const char *as_heavy[] = {"X-Forwarded-For: 198.51.100.7", NULL};
+    http_reply r = post(&d, "127.0.0.5", big, len, as_heavy);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    r = post(&d, "127.0.0.5", sample, sample_len, as_heavy);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    /* What the client wrote left of its address does not help it. */
+    const char *spoofed[] = {"X-Forwarded-For: 203.0.113.1, 198.51.100.7", NULL};
+    r = post(&d, "127.0.0.5", sample, sample_len, spoofed);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    /* Headers in two lines (a proxy that adds its own): the last one counts. */
+    const char *two[] = {"X-Forwarded-For: 198.51.100.8", "X-Forwarded-For: 198.51.100.7", NULL};
+    r = post(&d, "127.0.0.5", sample, sample_len, two);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    /* Other clients behind the proxy, the proxy itself, and an untrusted
+     * peer naming the heavy client are all served. */
+    const char *other[] = {"X-Forwarded-For: 198.51.100.8", NULL};
+    expect_sample(&d, "127.0.0.5", other);
+    expect_sample(&d, "127.0.0.5", NULL);
+    expect_sample(&d, "127.0.0.6", as_heavy);
+    free(big);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+#define TIGHT_KEY "tight-key-0123456789abcdef"
+#define ROOMY_KEY "roomy-key-fedcba9876543210"
+
+START_TEST(test_api_keys_have_their_own_budgets)
+{
+    char path[] = "/tmp/gj-keys-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = "# test keys\n" TIGHT_KEY " 2 5\n" ROOMY_KEY " 1000000 1000000\n";
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    test_daemon d;
+    const char *flags[] = {"--api-keys", path, "--cache-bytes", "0", NULL};
+    daemon_start(&d, flags);
+    size_t len;
+    char *big = matrix(1000, 11, &len);
+
+    const char *tight[] = {"X-Api-Key: " TIGHT_KEY, NULL};
+    const char *roomy[] = {"X-Api-Key: " ROOMY_KEY, NULL};
+    http_reply r = post(&d, "127.0.0.2", big, len, tight);
+    ck_assert_int_eq(r.status, 200);
+    char *policy = http_header(&r, "RateLimit-Policy");
+    ck_assert_str_eq(policy, "\"cost\";q=5;w=3");
+    free(policy);
+    http_reply_free(&r);
+    r = post(&d, "127.0.0.2", big, len, tight); /* the first took more than 5 ms */
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    /* The key is the client, from whichever address. */
+    r = post(&d, "127.0.0.3", sample, sample_len, tight);
+    ck_assert_int_eq(r.status, 429);
+    http_reply_free(&r);
+    for (int i = 0; i < 3; i++) {
+        r = post(&d, "127.0.0.2", big, len, roomy);
+        ck_assert_int_eq(r.status, 200);
+        policy = http_header(&r, "RateLimit-Policy");
+        ck_assert_str_eq(policy, "\"cost\";q=1000000;w=1");
+        free(policy);
+        http_reply_free(&r);
+    }
+    /* No key: an address client, unmetered without --quota-rate. */
+    r = post(&d, "127.0.0.2", sample, sample_len, NULL);
+    ck_assert_int_eq(r.status, 200);
+    char *none = http_header(&r, "RateLimit");
+    ck_assert_ptr_null(none);
+    http_reply_free(&r);
+    /* An unknown key is a clear 401, never served as an address. */
+    const char *wrong[] = {"X-Api-Key: " TIGHT_KEY "x", NULL};
+    r = post(&d, "127.0.0.4", sample, sample_len, wrong);
+    ck_assert_int_eq(r.status, 401);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"unauthorized\""));
+    ck_assert_ptr_null(strstr(r.body, TIGHT_KEY));
+    char *how = http_header(&r, "WWW-Authenticate");
+    ck_assert_ptr_nonnull(how);
+    free(how);
+    http_reply_free(&r);
+
+    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"key_cost\"}") == 2);
+    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"unknown_key\"}") == 1);
+    free(big);
+    /* Keys are never logged (the last answer's log line is written by now). */
+    char *log = daemon_wait_log(&d, "/metrics");
+    ck_assert_ptr_nonnull(log);
+    ck_assert_ptr_null(strstr(log, TIGHT_KEY));
+    ck_assert_ptr_null(strstr(log, ROOMY_KEY));
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(test_bad_key_file_stops_the_start)
+{
+    char path[] = "/tmp/gj-keys-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = ROOMY_KEY " 10 100\nshort-key 1 1\n";
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    const char *args[] = {"serve", "--port", "0", "--api-keys", path, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = run_cli(args, "", 0, &out, &err);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_msg(strstr(err, path) != NULL && strstr(err, "line 2") != NULL, "stderr: %s", err);
+    ck_assert_ptr_null(strstr(err, "short-key"));
+    ck_assert_ptr_null(strstr(err, ROOMY_KEY));
+    free(out);
+    free(err);
+    unlink(path);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("admission");
+    TCase *tc = tcase_create("admission");
+    tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, load_sample, NULL);
+    tcase_add_test(tc, test_memory_budget_bounds_the_process);
+    tcase_add_test(tc, test_heavy_client_throttled_light_client_served);
+    tcase_add_test(tc, test_trusted_proxy_names_the_client);
+    tcase_add_test(tc, test_api_keys_have_their_own_budgets);
+    tcase_add_test(tc, test_bad_key_file_stops_the_start);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}

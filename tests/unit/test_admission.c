@@ -1,0 +1,197 @@
+/* test_admission.c - the admission glue without HTTP: a metered client's
+ * headers (RateLimit-Policy, RateLimit, Retry-After on 429), the cost
+ * taken once per answer, quotas off by default, API keys winning over the
+ * address, an unknown key refused and counted, the memory charge refused
+ * past the budget and released exactly once. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "admission.h"
+
+/* The headers one answer got, "Name: value\n" each. */
+typedef struct seen {
+    char text[512];
+} seen;
+
+/* admit_header collecting into a seen. */
+static void collect(void *ctx, const char *name, const char *value)
+{
+    seen *s = ctx;
+    size_t used = strlen(s->text);
+    snprintf(s->text + used, sizeof s->text - used, "%s: %s\n", name, value);
+}
+
+/* A configuration with the defaults and quotas of rate/burst ms. */
+static gj_config config(long rate, long burst)
+{
+    gj_config c;
+    config_defaults(&c);
+    c.quota_rate = rate;
+    c.quota_burst = burst;
+    c.memory_budget = 1L << 20;
+    return c;
+}
+
+START_TEST(test_off_by_default)
+{
+    gj_config c;
+    config_defaults(&c);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    ck_assert_ptr_nonnull(a);
+    admit_ticket t;
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "some-key-0123456789", &e), 0);
+    seen s = {""};
+    admission_answer(a, &t, 200, 1e9, collect, &s);
+    ck_assert_str_eq(s.text, ""); /* unmetered: no headers */
+    admission_end(a, &t);
+    admission_free(a);
+}
+END_TEST
+
+START_TEST(test_metered_headers_and_cost_once)
+{
+    gj_config c = config(10, 100);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    admit_ticket t;
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    seen s = {""};
+    admission_answer(a, &t, 200, 30, collect, &s);
+    ck_assert_str_eq(s.text,
+                     "RateLimit-Policy: \"cost\";q=100;w=10\nRateLimit: \"cost\";r=70;t=3\n");
+    seen again = {""};
+    admission_answer(a, &t, 200, 30, collect, &again); /* a second send costs nothing more */
+    ck_assert_ptr_nonnull(strstr(again.text, "r=70;"));
+    admission_end(a, &t);
+
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    seen big = {""};
+    admission_answer(a, &t, 200, 120, collect, &big); /* 70 - 120: 50 below zero */
+    ck_assert_ptr_nonnull(strstr(big.text, "RateLimit: \"cost\";r=0;t="));
+    admission_end(a, &t);
+
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_RATE_LIMITED);
+    ck_assert_ptr_nonnull(strstr(e.message, "retry in 5 s"));
+    seen refused = {""};
+    admission_answer(a, &t, 429, 0, collect, &refused);
+    ck_assert_ptr_nonnull(strstr(refused.text, "Retry-After: 5\n"));
+    admission_end(a, &t);
+
+    memset(&t, 0, sizeof t); /* another address is its own client */
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.3", NULL, NULL, &e), 0);
+    admission_end(a, &t);
+    admission_free(a);
+}
+END_TEST
+
+START_TEST(test_keys_win_and_unknown_key_refused)
+{
+    char path[] = "/tmp/gj-unit-keys-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = "unit-key-0123456789abcdef 1 2\n";
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    gj_config c = config(0, 100); /* addresses unmetered, keys metered */
+    snprintf(c.api_keys, sizeof c.api_keys, "%s", path);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    ck_assert_ptr_nonnull(a);
+    admit_ticket t;
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "unit-key-0123456789abcdef", &e), 0);
+    ck_assert_str_eq(t.client, "key#1");
+    seen s = {""};
+    admission_answer(a, &t, 200, 0, collect, &s);
+    ck_assert_ptr_nonnull(strstr(s.text, "RateLimit-Policy: \"cost\";q=2;w=2\n"));
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "unit-key-0123456789abcdeF", &e),
+                     -1);
+    ck_assert_int_eq(e.kind, GJ_UNAUTHORIZED);
+    ck_assert_ptr_null(strstr(e.message, "unit-key"));
+    seen u = {""};
+    admission_answer(a, &t, 401, 0, collect, &u);
+    ck_assert_str_eq(u.text, "WWW-Authenticate: ApiKey header=\"X-Api-Key\"\n");
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    ck_assert_int_eq(t.metered, 0);
+    gj_buf out;
+    buf_init(&out);
+    admission_render(a, &out);
+    buf_putc(&out, '\0');
+    ck_assert_ptr_nonnull(
+        strstr(out.data, "gamejudge_throttled_total{reason=\"unknown_key\"} 1\n"));
+    buf_free(&out);
+    admission_free(a);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(test_memory_charged_and_released_once)
+{
+    gj_config c = config(0, 100); /* a 1 MiB budget */
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    admit_ticket t1, t2;
+    memset(&t1, 0, sizeof t1);
+    memset(&t2, 0, sizeof t2);
+    ck_assert_int_eq(admission_memory(a, &t1, MEDIA_TEXT, 200000, &e), 0);
+    ck_assert_int_eq(admission_memory(a, &t1, MEDIA_TEXT, 300000, &e), 0); /* grows */
+    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 50000, &e), -1); /* 400 KB more: over */
+    ck_assert_int_eq(e.kind, GJ_OVERLOADED);
+    ck_assert_ptr_nonnull(strstr(e.message, "retry shortly"));
+    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 200000, &e), -1);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than the whole memory budget"));
+    admission_end(a, &t1);
+    admission_end(a, &t1); /* a second end releases nothing */
+    admission_end(a, &t2);
+    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 50000, &e), 0);
+    admission_end(a, &t2);
+    gj_buf out;
+    buf_init(&out);
+    admission_render(a, &out);
+    buf_putc(&out, '\0');
+    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_charged_bytes 0\n"));
+    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_refused_total 2\n"));
+    buf_free(&out);
+    admission_free(a);
+}
+END_TEST
+
+START_TEST(test_missing_key_file_fails_create)
+{
+    gj_config c = config(5, 100);
+    snprintf(c.api_keys, sizeof c.api_keys, "/nonexistent/keys");
+    gj_error e;
+    ck_assert_ptr_null(admission_create(&c, &e));
+    ck_assert_ptr_nonnull(strstr(e.message, "/nonexistent/keys"));
+}
+END_TEST
+
+/* One Check test case per test, so a timeout or a crash names its test. */
+static Suite *admission_suite(void)
+{
+    const harness_case cases[] = {
+        {"admission", test_off_by_default},
+        {"admission", test_metered_headers_and_cost_once},
+        {"admission", test_keys_win_and_unknown_key_refused},
+        {"admission", test_memory_charged_and_released_once},
+        {"admission", test_missing_key_file_fails_create},
+    };
+    return harness_suite("admission", cases, sizeof cases / sizeof cases[0], 0);
+}
+
+int main(void)
+{
+    return harness_main(admission_suite());
+}

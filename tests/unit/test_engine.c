@@ -1,0 +1,201 @@
+/* test_engine.c - the engine's choice (engine.h), its generator (rng.h)
+ * and the line wrapper's options (line.h), in process.
+ *
+ * The generator must give splitmix64's published numbers, so a seed means
+ * the same move on every machine.  The choice is checked on fixed seeds,
+ * deterministically: the top level always takes the best move; a weaker
+ * level errs more than a stronger one, more often with more moves, and
+ * mostly on the moves ranked near the top. */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "games.h"
+#include "harness.h"
+#include "line.h"
+#include "rng.h"
+
+#define SEEDS 4000
+
+START_TEST(test_rng_is_splitmix64)
+{
+    gj_rng r;
+    gj_rng_seed(&r, 0);
+    ck_assert_uint_eq(gj_rng_next(&r), UINT64_C(0xe220a8397b1dcdaf));
+    ck_assert_uint_eq(gj_rng_next(&r), UINT64_C(0x6e789e6aa1b965f4));
+    gj_rng_seed(&r, 7);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_uint_lt(gj_rng_below(&r, 3), 3);
+}
+END_TEST
+
+/* How often `level` picks a move other than one of the first `good`
+ * (loss 0) among n, the rest of loss `loss`, over SEEDS seeds. */
+static int mistakes(int level, long n, long good, int loss)
+{
+    int *q = malloc((size_t)n * sizeof *q), wrong = 0;
+    ck_assert_ptr_nonnull(q);
+    for (long i = 0; i < n; i++)
+        q[i] = i < good ? 0 : loss;
+    for (uint64_t seed = 0; seed < SEEDS; seed++) {
+        long pick = engine_pick(level, q, n, seed);
+        ck_assert(pick >= 0 && pick < n);
+        wrong += pick >= good;
+    }
+    free(q);
+    return wrong;
+}
+
+START_TEST(test_levels_err_less_as_they_rise)
+{
+    int previous = SEEDS + 1;
+    for (int level = 1; level <= ENGINE_LEVELS; level++) {
+        int wrong = mistakes(level, 10, 1, 16);
+        ck_assert_msg(wrong < previous, "level %d errs %d times, level %d %d", level, wrong,
+                      level - 1, previous);
+        previous = wrong;
+    }
+    ck_assert_int_eq(previous, 0); /* perfect play never errs */
+}
+END_TEST
+
+START_TEST(test_more_moves_more_mistakes)
+{
+    for (int level = 2; level < ENGINE_LEVELS; level++)
+        ck_assert_int_lt(mistakes(level, 3, 1, 16), mistakes(level, 300, 1, 16));
+}
+END_TEST
+
+START_TEST(test_small_losses_are_likelier)
+{
+    /* For scores: a move a little below the best is taken more often than
+     * one far below. */
+    for (int level = 2; level < ENGINE_LEVELS; level++)
+        ck_assert_int_gt(mistakes(level, 5, 1, 2), mistakes(level, 5, 1, 16));
+}
+END_TEST
+
+START_TEST(test_same_seed_same_move)
+{
+    int q[50] = {0};
+    for (int i = 1; i < 50; i++)
+        q[i] = 16;
+    for (uint64_t seed = 0; seed < 100; seed++)
+        for (int level = 1; level <= ENGINE_LEVELS; level++)
+            ck_assert_int_eq(engine_pick(level, q, 50, seed), engine_pick(level, q, 50, seed));
+    ck_assert_int_eq(engine_pick(ENGINE_LEVELS, q, 50, 123), 0);
+}
+END_TEST
+
+/* engine_move on a C string: the answer as JSON, or NULL with *e. */
+static json_t *move(const gj_game *g, const char *body, gj_error *e)
+{
+    long limits[GJ_MAX_LIMITS];
+    gj_buf out;
+    games_default_limits(g, limits);
+    buf_init(&out);
+    gj_error_clear(e);
+    json_t *answer = NULL;
+    if (engine_move(g, body, strlen(body), limits, 5, &out, e) == 0)
+        answer = json_loadb(out.data, out.len, 0, NULL);
+    buf_free(&out);
+    return answer;
+}
+
+START_TEST(test_move_echoes_and_defaults_the_seed)
+{
+    gj_error e;
+    json_t *a =
+        move(&game_nim_shortcuts, "{\"shortcuts\": [], \"heaps\": [3, 4], \"level\": 2}", &e);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(json_integer_value(json_object_get(a, "seed")), 5); /* the fallback */
+    ck_assert_int_eq(json_integer_value(json_object_get(a, "level")), 2);
+    json_decref(a);
+    a = move(&game_nim_shortcuts, "{\"shortcuts\": [], \"heaps\": [3, 4], \"level\": 5}", &e);
+    /* Plain nim: the only winning move evens the heaps. */
+    ck_assert_str_eq(json_string_value(json_object_get(a, "outcome")), "win");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(a, "move"), "heap")), 2);
+    json_decref(a);
+    ck_assert_ptr_null(
+        move(&game_nim_shortcuts, "{\"shortcuts\": [], \"heaps\": [0, 0], \"level\": 3}", &e));
+    ck_assert_int_eq(e.kind, GJ_UNMET);
+}
+END_TEST
+
+/* line_analyze on a C string: its error kind and field (GJ_OK on success). */
+static gj_error line_error(const gj_game *g, const char *body)
+{
+    long limits[GJ_MAX_LIMITS];
+    gj_buf out;
+    gj_error e;
+    games_default_limits(g, limits);
+    buf_init(&out);
+    gj_error_clear(&e);
+    if (line_analyze(g, body, strlen(body), limits, &out, &e) == 0)
+        gj_error_clear(&e);
+    buf_free(&out);
+    return e;
+}
+
+START_TEST(test_line_options)
+{
+    const gj_game *g = &game_nim_shortcuts;
+    ck_assert_int_eq(line_error(g, "{\"shortcuts\": [], \"heaps\": [1, 2], \"line\": false}").kind,
+                     GJ_OK);
+    gj_error e = line_error(g, "{\"shortcuts\": [], \"heaps\": [1, 2], \"line\": \"yes\"}");
+    ck_assert_str_eq(e.field, "line");
+    e = line_error(g,
+                   "{\"shortcuts\": [], \"heaps\": [1, 2], \"line\": true, \"max_line\": 10001}");
+    ck_assert_str_eq(e.field, "max_line");
+    e = line_error(g, "{\"shortcuts\": [], \"heaps\": [1, 2], \"line\": true, \"lines\": 1}");
+    ck_assert_str_eq(e.field, "lines"); /* the game names members it does not know */
+}
+END_TEST
+
+/* A nim-shortcuts request of about 900 KB (60000 shortcuts far from the
+ * heaps) with `extra` members, malloc'd. */
+static char *big_request(const char *extra)
+{
+    size_t cap = 60000 * 24 + 256, len = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    len += (size_t)snprintf(b, cap, "{\"shortcuts\": [");
+    for (int i = 0; i < 60000; i++)
+        len += (size_t)snprintf(b + len, cap - len, "%s[%d, %d]", i ? ", " : "", 1000 + i, 7);
+    snprintf(b + len, cap - len, "], \"heaps\": [2, 3], \"line\": true%s}", extra);
+    return b;
+}
+
+START_TEST(test_line_work_bound)
+{
+    /* 64 MiB over ~900 KB: about 70 moves.  Asking for 100 is refused and
+     * names the bound; the default shrinks to it and the line still ends. */
+    char *body = big_request(", \"max_line\": 100");
+    gj_error e = line_error(&game_nim_shortcuts, body);
+    ck_assert_int_eq(e.kind, GJ_UNMET);
+    ck_assert_str_eq(e.field, "max_line");
+    ck_assert_ptr_nonnull(strstr(e.message, "at most"));
+    free(body);
+    body = big_request("");
+    ck_assert_int_eq(line_error(&game_nim_shortcuts, body).kind, GJ_OK);
+    free(body);
+}
+END_TEST
+
+int main(void)
+{
+    const harness_case cases[] = {
+        {"generator", test_rng_is_splitmix64},
+        {"levels", test_levels_err_less_as_they_rise},
+        {"levels", test_more_moves_more_mistakes},
+        {"levels", test_small_losses_are_likelier},
+        {"levels", test_same_seed_same_move},
+        {"move", test_move_echoes_and_defaults_the_seed},
+        {"line", test_line_options},
+        {"line", test_line_work_bound},
+    };
+    return harness_main(harness_suite("engine", cases, sizeof cases / sizeof cases[0], 60));
+}

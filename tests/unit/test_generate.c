@@ -1,0 +1,774 @@
+/* test_generate.c - POST /generate's generators, for every game of
+ * games.def, through the gj_game interface as the server calls them.
+ *
+ * Every generated position (many seeds) is solved again by the game's own
+ * solver, from its JSON twin and from its judge text, and must give the
+ * answer reported; the brute-force oracles (tests/oracle/) judge it too, at
+ * the default sizes, which they reach.  The outcomes over seeds are counted
+ * (both occur where the game allows), each constraint asked for is met
+ * whenever a position comes back, the same request gives the same bytes,
+ * and bad requests fail with the field and the limit named. */
+#include <check.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cancel.h"
+#include "games.h"
+#include "generate.h"
+#include "grid_walk_oracle.h"
+#include "harness.h"
+#include "matrix_game_oracle.h"
+#include "nim_shortcuts_oracle.h"
+#include "prime_chocolate_oracle.h"
+#include "staircase_chess_oracle.h"
+
+#define SEEDS 200
+
+/* The i-th game of games.def. */
+static const gj_game *game_at(int i)
+{
+    size_t n;
+    const gj_game *const *all = games_all(&n);
+    ck_assert_int_lt(i, (int)n);
+    return all[i];
+}
+
+/* True when g is the game called `name`. */
+static int is(const gj_game *g, const char *name)
+{
+    return strcmp(g->name, name) == 0;
+}
+
+/* g's generate() on the C string `req` under the default limits and a
+ * budget ceiling of `ceiling_ms`: the parsed answer, or NULL with *e. */
+static json_t *generate(const gj_game *g, const char *req, long ceiling_ms, char **bytes,
+                        gj_error *e)
+{
+    long limits[GEN_NLIMITS];
+    gj_buf out;
+    buf_init(&out);
+    games_default_limits(g, limits);
+    limits[GEN_LIMIT_BUDGET] = ceiling_ms;
+    gj_error_clear(e);
+    if (g->generate(req, strlen(req), limits, &out, e) != 0) {
+        ck_assert_int_ne(e->kind, GJ_OK);
+        buf_free(&out);
+        return NULL;
+    }
+    ck_assert(!out.failed);
+    json_error_t je;
+    json_t *a = json_loadb(out.data, out.len, 0, &je);
+    ck_assert_msg(a != NULL, "%s: the answer is no JSON: %s", g->name, je.text);
+    if (bytes != NULL) {
+        buf_putc(&out, '\0');
+        *bytes = buf_take(&out, NULL);
+    }
+    buf_free(&out);
+    return a;
+}
+
+/* The same, failing the test on an error. */
+static json_t *generate_ok(const gj_game *g, const char *req)
+{
+    gj_error e;
+    json_t *a = generate(g, req, 2000, NULL, &e);
+    ck_assert_msg(a != NULL, "%s %s: %s", g->name, req, e.message);
+    return a;
+}
+
+/* v as compact JSON, malloc'd. */
+static char *dump(const json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Fails unless v dumps as `expected`. */
+static void dump_eq(const json_t *v, const char *expected)
+{
+    char *s = dump(v);
+    ck_assert_str_eq(s, expected);
+    free(s);
+}
+
+/* The game's own answer for JSON `in` (parse, solve, write as JSON), parsed. */
+static json_t *solve_json(const gj_game *g, harness_input how, const char *in)
+{
+    gj_error e;
+    char *out = harness_run(g, how, in, strlen(in), OUT_JSON, NULL, &e);
+    ck_assert_msg(out != NULL, "%s: %s on %s", g->name, e.message, in);
+    json_t *a = json_loads(out, 0, NULL);
+    free(out);
+    ck_assert_ptr_nonnull(a);
+    return a;
+}
+
+/* The game's own analysis of body `in`, parsed. */
+static json_t *analyze_json(const gj_game *g, const char *in)
+{
+    long limits[GJ_MAX_LIMITS];
+    gj_error e;
+    gj_buf out;
+    buf_init(&out);
+    games_default_limits(g, limits);
+    ck_assert_msg(g->analyze(in, strlen(in), limits, &out, &e) == 0, "%s: %s", g->name, e.message);
+    json_t *a = json_loadb(out.data, out.len, 0, NULL);
+    buf_free(&out);
+    ck_assert_ptr_nonnull(a);
+    return a;
+}
+
+/* The next integer of judge text at *p. */
+static long tok_long(const char **p)
+{
+    char *end;
+    long v = strtol(*p, &end, 10);
+    ck_assert_ptr_ne(end, *p);
+    *p = end;
+    return v;
+}
+
+/* The next whitespace-free word of judge text at *p into out (cap bytes). */
+static void tok_word(const char **p, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (**p == ' ' || **p == '\n')
+        (*p)++;
+    while (**p != '\0' && **p != ' ' && **p != '\n' && n + 1 < cap)
+        out[n++] = *(*p)++;
+    out[n] = '\0';
+}
+
+/* The oracle's judge output for the opening judge text `in`, malloc'd;
+ * NULL when the position is beyond the oracle. */
+static char *oracle_opening(const gj_game *g, const char *in)
+{
+    char out[4096], word[128];
+    const char *p = in;
+    if (is(g, "matrix-game")) {
+        int n = (int)tok_long(&p), k = (int)tok_long(&p), value[64];
+        if (n > MG_ORACLE_MAX_SIDE)
+            return NULL;
+        for (int i = 0; i < n * n; i++)
+            value[i] = (int)tok_long(&p);
+        return matrix_game_oracle(n, k, value, out, sizeof out) == 0 ? strdup(out) : NULL;
+    }
+    if (is(g, "grid-walk")) {
+        int rows = (int)tok_long(&p), cols = (int)tok_long(&p);
+        char cells[1024] = "";
+        for (int i = 0; i < rows; i++) {
+            tok_word(&p, word, sizeof word);
+            strcat(cells, word);
+        }
+        return grid_walk_oracle(rows, cols, cells);
+    }
+    if (is(g, "nim-shortcuts")) {
+        long n = tok_long(&p), m = tok_long(&p), sx[64], sy[64], qa[1], qb[1];
+        ck_assert_int_le(n, 64);
+        ck_assert_int_eq(m, 1);
+        for (long i = 0; i < n; i++) {
+            sx[i] = tok_long(&p);
+            sy[i] = tok_long(&p);
+        }
+        qa[0] = tok_long(&p);
+        qb[0] = tok_long(&p);
+        return nim_shortcuts_oracle(sx, sy, n, qa, qb, 1);
+    }
+    if (is(g, "prime-chocolate")) {
+        int n = (int)tok_long(&p);
+        unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+        if (n > PC_ORACLE_MAX_SIDE)
+            return NULL;
+        for (int i = 0; i < n; i++) {
+            tok_word(&p, word, sizeof word);
+            for (int j = 0; j < n; j++)
+                cell[i * n + j] = word[j] == '-';
+        }
+        const char *r = prime_chocolate_oracle(n, cell);
+        return r ? strdup(r) : NULL;
+    }
+    int n = (int)tok_long(&p), m = (int)tok_long(&p);
+    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
+    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
+        return NULL;
+    for (int i = 0; i < n * m; i++)
+        a[i] = tok_long(&p);
+    for (int i = 0; i < n * m; i++)
+        b[i] = tok_long(&p);
+    return staircase_chess_oracle(n, m, a, b, out, sizeof out) == 0 ? strdup(out) : NULL;
+}
+
+/* An integer member of an object. */
+static long long member_int(const json_t *o, const char *name)
+{
+    const json_t *v = json_object_get(o, name);
+    ck_assert_msg(json_is_integer(v), "no integer \"%s\"", name);
+    return (long long)json_integer_value(v);
+}
+
+/* The i-th element of array v as an integer. */
+static long at(const json_t *v, size_t i)
+{
+    ck_assert(json_is_integer(json_array_get(v, i)));
+    return (long)json_integer_value(json_array_get(v, i));
+}
+
+/* The oracle's (value, winning moves) of a position in play; 0 when the
+ * game has no mid-play oracle that counts, 1 when it filled both, 2 when it
+ * filled only the value (+1 win, -1 lose, or staircase-chess's score). */
+static int oracle_in_play(const gj_game *g, const json_t *pos, long long *value, long long *wins)
+{
+    if (is(g, "matrix-game")) {
+        const json_t *mat = json_object_get(pos, "matrix"), *tok = json_object_get(pos, "token");
+        int n = (int)json_array_size(mat), v[64];
+        signed char outcome[64];
+        if (n > MG_ORACLE_MAX_SIDE)
+            return 0;
+        for (int i = 0; i < n * n; i++)
+            v[i] = (int)at(json_array_get(mat, (size_t)(i / n)), (size_t)(i % n));
+        int t = (int)((at(tok, 0) - 1) * n + at(tok, 1) - 1);
+        int r = matrix_game_oracle_moves(n, (int)member_int(pos, "k"), v, t, outcome);
+        ck_assert_int_ge(r, 0);
+        *value = r ? 1 : -1;
+        *wins = 0;
+        for (int d = 0; d < n * n; d++)
+            *wins += outcome[d] == 1;
+        return 1;
+    }
+    if (is(g, "grid-walk")) {
+        const json_t *grid = json_object_get(pos, "grid"), *path = json_object_get(pos, "path");
+        int rows = (int)json_array_size(grid);
+        int cols = (int)strlen(json_string_value(json_array_get(grid, 0)));
+        char cells[1024] = "";
+        unsigned char seen[1024] = {0};
+        for (int i = 0; i < rows; i++)
+            strcat(cells, json_string_value(json_array_get(grid, (size_t)i)));
+        gw_tree *t = gw_tree_new(rows, cols, cells);
+        if (t == NULL)
+            return 0;
+        int r = 0, c = 0;
+        for (size_t i = 0; i < json_array_size(path); i++) {
+            r = (int)at(json_array_get(path, i), 0) - 1;
+            c = (int)at(json_array_get(path, i), 1) - 1;
+            seen[r * cols + c] = 1;
+        }
+        *value = gw_tree_mover_wins(t, r, c, seen) ? 1 : -1;
+        *wins = 0;
+        static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};
+        for (int d = 0; d < 4; d++) {
+            int nr = r + dr[d], nc = c + dc[d];
+            if (nr < 0 || nr >= rows || nc < 0 || nc >= cols || cells[nr * cols + nc] != '.' ||
+                seen[nr * cols + nc])
+                continue;
+            seen[nr * cols + nc] = 1;
+            *wins += !gw_tree_mover_wins(t, nr, nc, seen);
+            seen[nr * cols + nc] = 0;
+        }
+        gw_tree_free(t);
+        return 1;
+    }
+    if (is(g, "nim-shortcuts")) {
+        const json_t *s = json_object_get(pos, "shortcuts"), *h = json_object_get(pos, "heaps");
+        long n = (long)json_array_size(s), sx[64], sy[64], qa[256], qb[256], m = 0;
+        long x = at(h, 0), y = at(h, 1);
+        ck_assert_int_le(n, 64);
+        ck_assert_int_lt(x + y, 255);
+        for (long i = 0; i < n; i++) {
+            sx[i] = at(json_array_get(s, (size_t)i), 0);
+            sy[i] = at(json_array_get(s, (size_t)i), 1);
+        }
+        qa[m] = x;
+        qb[m++] = y;
+        for (long i = 0; i < x; i++, m++) {
+            qa[m] = i;
+            qb[m] = y;
+        }
+        for (long j = 0; j < y; j++, m++) {
+            qa[m] = x;
+            qb[m] = j;
+        }
+        char *text = nim_shortcuts_oracle(sx, sy, n, qa, qb, m);
+        ck_assert_ptr_nonnull(text);
+        int shortcut = 0;
+        for (long i = 0; i < n; i++)
+            shortcut |= sx[i] == x && sy[i] == y;
+        *value = strncmp(text, "WIN", 3) == 0 ? 1 : -1;
+        *wins = 0;
+        for (const char *line = strchr(text, '\n') + 1; *line != '\0';
+             line = strchr(line, '\n') + 1)
+            *wins += !shortcut && strncmp(line, "LOSE", 4) == 0;
+        free(text);
+        return 1;
+    }
+    if (is(g, "prime-chocolate")) {
+        const json_t *grid = json_object_get(pos, "grid");
+        int n = (int)json_array_size(grid);
+        unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+        if (n > PC_ORACLE_MAX_SIDE || json_array_size(json_object_get(pos, "primes_used")) > 0)
+            return 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                cell[i * n + j] = json_string_value(json_array_get(grid, (size_t)i))[j] == '-';
+        const char *r = prime_chocolate_oracle(n, cell);
+        if (r == NULL)
+            return 0;
+        *value = strcmp(r, "RUBY\n") == 0 ? 1 : -1;
+        return 2;
+    }
+    const json_t *ja = json_object_get(pos, "a"), *jb = json_object_get(pos, "b"),
+                 *prof = json_object_get(pos, "profile");
+    int n = (int)json_array_size(ja), m = (int)json_array_size(json_array_get(ja, 0)), stones = 0;
+    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
+    unsigned char stone[STAIRCASE_CHESS_ORACLE_CELLS] = {0};
+    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
+        return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            a[i * m + j] = at(json_array_get(ja, (size_t)i), (size_t)j);
+            b[i * m + j] = at(json_array_get(jb, (size_t)i), (size_t)j);
+            stone[i * m + j] = j < at(prof, (size_t)i);
+            stones += stone[i * m + j];
+        }
+    *value = staircase_chess_oracle_margin(n, m, a, b, stone);
+    *wins = 0;
+    for (int c = 0; c < n * m; c++) {
+        if (!staircase_chess_oracle_legal(n, m, stone, c / m, c % m))
+            continue;
+        stone[c] = 1;
+        long gain = stones % 2 == 0 ? a[c] : b[c];
+        *wins += gain - staircase_chess_oracle_margin(n, m, a, b, stone) == *value;
+        stone[c] = 0;
+    }
+    return 1;
+}
+
+/* The mover's outcome in /solve's answer a: +1 win, -1 lose, or the score. */
+static long long opening_score(const gj_game *g, const json_t *a)
+{
+    if (is(g, "matrix-game")) {
+        size_t i;
+        const json_t *row;
+        json_array_foreach(json_object_get(a, "outcomes"), i,
+                           row) if (strchr(json_string_value(row), 'M')) return 1;
+        return -1;
+    }
+    if (is(g, "grid-walk"))
+        return strcmp(json_string_value(json_object_get(a, "verdict")), "WIN") == 0 ? 1 : -1;
+    if (is(g, "nim-shortcuts"))
+        return strcmp(json_string_value(json_array_get(json_object_get(a, "answers"), 0)), "WIN") ==
+                       0
+                   ? 1
+                   : -1;
+    if (is(g, "prime-chocolate"))
+        return strcmp(json_string_value(json_object_get(a, "winner")), "RUBY") == 0 ? 1 : -1;
+    return member_int(a, "score_difference");
+}
+
+/* The mover's outcome in an analysis a: +1 win, -1 lose, or the score. */
+static long long in_play_score(const json_t *a)
+{
+    const json_t *v = json_object_get(a, "value");
+    if (json_is_integer(v))
+        return (long long)json_integer_value(v);
+    return strcmp(json_string_value(v), "win") == 0 ? 1 : -1;
+}
+
+/* Check one generated answer: its frame, the solver's answer from the
+ * JSON twin and from the judge text, the oracle's; the mover's outcome. */
+static long long check_answer(const gj_game *g, const json_t *root, long long seed)
+{
+    ck_assert_str_eq(json_string_value(json_object_get(root, "game")), g->name);
+    ck_assert_int_eq(member_int(root, "seed"), seed);
+    ck_assert_int_ge(member_int(root, "candidates"), 1);
+    const json_t *pos = json_object_get(root, "position"),
+                 *answer = json_object_get(root, "answer");
+    const json_t *input = json_object_get(root, "input");
+    char *pos_text = dump(pos);
+    long long score, oracle_value, oracle_wins;
+    if (input == NULL) {
+        json_t *again = analyze_json(g, pos_text);
+        ck_assert_msg(json_equal(again, answer), "%s: analysis differs for %s", g->name, pos_text);
+        json_decref(again);
+        score = in_play_score(answer);
+        int got = oracle_in_play(g, pos, &oracle_value, &oracle_wins);
+        if (got > 0)
+            ck_assert_msg(oracle_value == score, "%s: oracle value %lld, answer %lld for %s",
+                          g->name, oracle_value, score, pos_text);
+        if (got == 1)
+            ck_assert_msg(oracle_wins == member_int(answer, "winning_moves"),
+                          "%s: oracle counts %lld winning moves for %s", g->name, oracle_wins,
+                          pos_text);
+    } else {
+        const char *text = json_string_value(input);
+        ck_assert_ptr_nonnull(text);
+        json_t *from_json = solve_json(g, IN_JSON, pos_text);
+        json_t *from_text = solve_json(g, IN_TEXT, text);
+        ck_assert_msg(json_equal(from_json, answer), "%s: answer differs for %s", g->name,
+                      pos_text);
+        ck_assert_msg(json_equal(from_text, answer), "%s: judge text differs from %s", g->name,
+                      pos_text);
+        json_decref(from_json);
+        json_decref(from_text);
+        char *oracle = oracle_opening(g, text);
+        ck_assert_msg(oracle != NULL, "%s: the default size is beyond the oracle", g->name);
+        char *mine = harness_text(g, text);
+        ck_assert_str_eq(mine, oracle);
+        free(mine);
+        free(oracle);
+        score = opening_score(g, answer);
+    }
+    free(pos_text);
+    return score;
+}
+
+/* Every default position of SEEDS seeds: checked, and both outcomes
+ * occur in sensible shares (matrix-game's opening is always M's). */
+START_TEST(test_openings_resolved_and_distributed)
+{
+    const gj_game *g = game_at(_i);
+    int wins = 0, losses = 0;
+    for (long long seed = 0; seed < SEEDS; seed++) {
+        char req[64];
+        snprintf(req, sizeof req, "{\"seed\": %lld}", seed);
+        json_t *root = generate_ok(g, req);
+        long long s = check_answer(g, root, seed);
+        wins += s > 0;
+        losses += s < 0;
+        json_decref(root);
+    }
+    if (is(g, "matrix-game")) {
+        ck_assert_int_eq(wins, SEEDS);
+    } else {
+        ck_assert_msg(wins >= SEEDS / 20 && losses >= SEEDS / 20, "%s: %d wins, %d losses", g->name,
+                      wins, losses);
+    }
+}
+END_TEST
+
+/* Positions in play with 0, 1 and 2 winning moves: re-analysed, judged by
+ * the oracle, and the count met; the classic puzzle nearly always found. */
+START_TEST(test_winning_moves_met)
+{
+    const gj_game *g = game_at(_i);
+    for (long w = 0; w <= 2; w++) {
+        int found = 0;
+        if (w == 0 && is(g, "staircase-chess"))
+            continue; /* refused: some move always reaches the best score */
+        for (long long seed = 0; seed < 60; seed++) {
+            char req[96];
+            gj_error e;
+            snprintf(req, sizeof req, "{\"seed\": %lld, \"winning_moves\": %ld}", seed, w);
+            json_t *root = generate(g, req, 2000, NULL, &e);
+            if (root == NULL) {
+                ck_assert_msg(e.kind == GJ_UNMET, "%s %s: %s", g->name, req, e.message);
+                continue;
+            }
+            found++;
+            long long s = check_answer(g, root, seed);
+            const json_t *a = json_object_get(root, "answer");
+            ck_assert_int_eq(member_int(a, "winning_moves"), w);
+            ck_assert_int_gt(member_int(a, "moves_total"), w);
+            if (!is(g, "staircase-chess"))
+                ck_assert_int_eq(s, w > 0 ? 1 : -1);
+            json_decref(root);
+        }
+        if (w == 1)
+            ck_assert_msg(found >= 57, "%s: only %d classic puzzles in 60 seeds", g->name, found);
+    }
+}
+END_TEST
+
+/* "outcome" win and lose: met by every position that comes back. */
+START_TEST(test_outcome_met)
+{
+    const gj_game *g = game_at(_i);
+    static const char *const outcome[2] = {"win", "lose"};
+    for (int o = 0; o < 2; o++) {
+        int found = 0;
+        for (long long seed = 0; seed < 40; seed++) {
+            char req[96];
+            gj_error e;
+            snprintf(req, sizeof req, "{\"seed\": %lld, \"outcome\": \"%s\"}", seed, outcome[o]);
+            json_t *root = generate(g, req, 2000, NULL, &e);
+            if (root == NULL) {
+                ck_assert_msg(o == 1 && is(g, "matrix-game") && e.kind == GJ_BAD_INPUT, "%s %s: %s",
+                              g->name, req, e.message);
+                continue;
+            }
+            found++;
+            long long s = check_answer(g, root, seed);
+            ck_assert_msg(o == 0 ? s > 0 : s < 0, "%s %s: score %lld", g->name, req, s);
+            json_decref(root);
+        }
+        ck_assert_int_eq(found, o == 1 && is(g, "matrix-game") ? 0 : 40);
+    }
+}
+END_TEST
+
+/* The same request gives the same bytes; another seed another position. */
+START_TEST(test_deterministic)
+{
+    const gj_game *g = game_at(_i);
+    gj_error e;
+    char *a, *b, *c;
+    json_t *x = generate(g, g->example_generate, 2000, &a, &e);
+    ck_assert_msg(x != NULL, "%s: %s", g->name, e.message);
+    json_t *y = generate(g, g->example_generate, 2000, &b, &e);
+    json_t *z = generate(g, "{\"seed\": 43}", 2000, &c, &e);
+    ck_assert_ptr_nonnull(y);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_str_eq(a, b);
+    ck_assert_str_ne(a, c);
+    json_decref(x);
+    json_decref(y);
+    json_decref(z);
+    free(a);
+    free(b);
+    free(c);
+}
+END_TEST
+
+/* A request without a seed gets one, echoed, that replays the position. */
+START_TEST(test_seed_echoed)
+{
+    const gj_game *g = game_at(_i);
+    json_t *first = generate_ok(g, "{}");
+    long long seed = member_int(first, "seed");
+    ck_assert_int_ge(seed, 0);
+    ck_assert_int_le(seed, GEN_SEED_MAX);
+    char req[64];
+    snprintf(req, sizeof req, "{\"seed\": %lld}", seed);
+    json_t *again = generate_ok(g, req);
+    ck_assert(json_equal(first, again));
+    json_decref(first);
+    json_decref(again);
+}
+END_TEST
+
+/* The PRNG is splitmix64 exactly: the published first outputs of seed 0,
+ * and the harness's own implementation on other seeds. */
+START_TEST(test_prng_pinned)
+{
+    gen_rng r = {0};
+    ck_assert_uint_eq(gen_next(&r), 0xE220A8397B1DCDAFull);
+    ck_assert_uint_eq(gen_next(&r), 0x6E789E6AA1B965F4ull);
+    ck_assert_uint_eq(gen_next(&r), 0x06C45D188009454Full);
+    uint64_t h = 12345;
+    gen_rng s = {12345};
+    for (int i = 0; i < 1000; i++)
+        ck_assert_uint_eq(gen_next(&s), rng_next(&h));
+    for (int i = 0; i < 10000; i++) {
+        long v = gen_range(&s, -3, 3);
+        ck_assert(v >= -3 && v <= 3);
+    }
+}
+END_TEST
+
+/* The knobs shape the position: sizes, density, values, k, range. */
+START_TEST(test_knobs_shape)
+{
+    json_t *r = generate_ok(&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":7,\"density\":0}");
+    const json_t *grid = json_object_get(json_object_get(r, "position"), "grid");
+    ck_assert_int_eq(json_array_size(grid), 2);
+    ck_assert_str_eq(json_string_value(json_array_get(grid, 1)), ".......");
+    json_decref(r);
+    r = generate_ok(&game_matrix_game, "{\"seed\":1,\"n\":6,\"k\":3}");
+    ck_assert_int_eq(member_int(json_object_get(r, "position"), "k"), 3);
+    ck_assert_int_eq(json_array_size(json_object_get(json_object_get(r, "position"), "matrix")), 6);
+    json_decref(r);
+    r = generate_ok(&game_prime_chocolate, "{\"seed\":1,\"n\":3,\"eaten\":0}");
+    ck_assert_str_eq(json_string_value(json_object_get(r, "input")), "3\n---\n---\n---\n");
+    json_decref(r);
+    r = generate_ok(&game_staircase_chess,
+                    "{\"seed\":1,\"rows\":2,\"cols\":2,\"values\":[5,5],\"score\":[-100,100]}");
+    ck_assert_str_eq(json_string_value(json_object_get(r, "input")), "2 2\n5 5\n5 5\n5 5\n5 5\n");
+    json_decref(r);
+    r = generate_ok(&game_nim_shortcuts, "{\"seed\":1,\"shortcuts\":4,\"range\":2}");
+    const json_t *sc = json_object_get(json_object_get(r, "position"), "shortcuts");
+    ck_assert_int_eq(json_array_size(sc), 4);
+    for (size_t i = 0; i < 4; i++)
+        ck_assert(at(json_array_get(sc, i), 0) < 2 && at(json_array_get(sc, i), 1) < 2);
+    dump_eq(json_object_get(r, "answer"), "{\"game\":\"nim-shortcuts\",\"answers\":[\"LOSE\"]}");
+    json_decref(r);
+    r = generate_ok(&game_prime_chocolate, "{\"seed\":1,\"primes_used\":[3,2]}");
+    dump_eq(json_object_get(json_object_get(r, "position"), "primes_used"), "[3,2]");
+    ck_assert_ptr_null(json_object_get(r, "input"));
+    json_decref(r);
+}
+END_TEST
+
+/* staircase-chess's score range is met. */
+START_TEST(test_score_range_met)
+{
+    for (long long seed = 0; seed < 40; seed++) {
+        char req[96];
+        snprintf(req, sizeof req, "{\"seed\": %lld, \"score\": [4, 6]}", seed);
+        json_t *root = generate_ok(&game_staircase_chess, req);
+        long long s = check_answer(&game_staircase_chess, root, seed);
+        ck_assert(s >= 4 && s <= 6);
+        json_decref(root);
+        snprintf(req, sizeof req, "{\"seed\": %lld, \"score\": [-2, 0], \"winning_moves\": 1}",
+                 seed);
+        root = generate_ok(&game_staircase_chess, req);
+        s = check_answer(&game_staircase_chess, root, seed);
+        ck_assert(s >= -2 && s <= 0);
+        json_decref(root);
+    }
+}
+END_TEST
+
+static const struct {
+    const gj_game *game;
+    const char *req;
+    gj_error_kind kind;
+    const char *field, *message;
+} bad[] = {
+    {&game_grid_walk, "{\"seed\":1,\"colour\":2}", GJ_BAD_INPUT, "colour",
+     "colour: unknown field; expected only \"seed\", \"budget_ms\", \"outcome\", "
+     "\"winning_moves\", \"rows\", \"cols\", \"density\""},
+    {&game_grid_walk, "{\"seed\":-1}", GJ_BAD_INPUT, "seed",
+     "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
+    {&game_grid_walk, "{\"seed\":\"42\"}", GJ_BAD_INPUT, "seed",
+     "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
+    {&game_grid_walk, "{\"seed\":9007199254740992}", GJ_BAD_INPUT, "seed",
+     "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
+    {&game_grid_walk, "{\"budget_ms\":0}", GJ_BAD_INPUT, "budget_ms",
+     "budget_ms: 0 is out of range: expected 1..2000, the limit in force being "
+     "--generate-budget-ms 2000"},
+    {&game_grid_walk, "{\"budget_ms\":2001}", GJ_BAD_INPUT, "budget_ms",
+     "budget_ms: 2001 is out of range: expected 1..2000, the limit in force being "
+     "--generate-budget-ms 2000"},
+    {&game_grid_walk, "{\"outcome\":\"draw\"}", GJ_BAD_INPUT, "outcome",
+     "outcome: expected \"win\" or \"lose\""},
+    {&game_grid_walk, "{\"rows\":33}", GJ_BAD_INPUT, "rows",
+     "rows: 33 is out of range: expected 1..32, the limit in force being grid-walk.rows 100 or "
+     "32"},
+    {&game_grid_walk, "{\"density\":1.5}", GJ_BAD_INPUT, "density",
+     "density: 1.5 is out of range: expected a number from 0 to 1"},
+    {&game_grid_walk, "{\"winning_moves\":4}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 4 is impossible here: a position of this size has at most 4 moves, and one "
+     "of them must not win"},
+    {&game_grid_walk, "{\"winning_moves\":1,\"outcome\":\"lose\"}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: a position with a winning move is won: winning_moves 1 contradicts outcome "
+     "\"lose\""},
+    {&game_grid_walk, "{\"winning_moves\":0,\"outcome\":\"win\"}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: a won position has a winning move: winning_moves 0 contradicts outcome "
+     "\"win\""},
+    {&game_matrix_game, "{\"n\":65}", GJ_BAD_INPUT, "n",
+     "n: 65 is out of range: expected 3..64, the limit in force being matrix-game.n 2000 or 64"},
+    {&game_matrix_game, "{\"n\":5,\"k\":4}", GJ_BAD_INPUT, "k",
+     "k: 4 is out of range: expected 1..3"},
+    {&game_matrix_game, "{\"outcome\":\"lose\"}", GJ_BAD_INPUT, "outcome",
+     "outcome: M always wins the opening (she starts on the largest value); ask for "
+     "\"winning_moves\": 0 to get a lost position in play"},
+    {&game_nim_shortcuts, "{\"shortcuts\":5,\"range\":2}", GJ_BAD_INPUT, "shortcuts",
+     "shortcuts: 5 distinct shortcuts do not fit in a range of 2 (2^2 positions)"},
+    {&game_nim_shortcuts, "{\"shortcuts\":1001}", GJ_BAD_INPUT, "shortcuts",
+     "shortcuts: 1001 is out of range: expected 0..1000, the limit in force being "
+     "nim-shortcuts.shortcuts 100000 or 1000"},
+    {&game_prime_chocolate, "{\"n\":5,\"primes_used\":[4]}", GJ_BAD_INPUT, "primes_used[0]",
+     "primes_used[0]: 4 is not a prime"},
+    {&game_prime_chocolate, "{\"n\":5,\"primes_used\":[7]}", GJ_BAD_INPUT, "primes_used[0]",
+     "primes_used[0]: must be between 2 and 5, found 7"},
+    {&game_prime_chocolate, "{\"primes_used\":[2,2]}", GJ_BAD_INPUT, "primes_used[1]",
+     "primes_used[1]: 2 is listed twice"},
+    {&game_prime_chocolate, "{\"primes_used\":[2],\"winning_moves\":1}", GJ_BAD_INPUT,
+     "winning_moves",
+     "winning_moves: 1 is impossible with 2 used: every move then eats an odd count, so all moves "
+     "win or all lose"},
+    {&game_staircase_chess, "{\"rows\":11}", GJ_BAD_INPUT, "rows",
+     "rows: 11 is out of range: expected 1..10, the limit in force being staircase-chess.rows "
+     "10"},
+    {&game_staircase_chess, "{\"values\":[5,4]}", GJ_BAD_INPUT, "values",
+     "values: [5, 4] is empty: the first bound must not exceed the second"},
+    {&game_staircase_chess, "{\"values\":[0,100001]}", GJ_BAD_INPUT, "values[1]", "values[1]: "},
+    {&game_staircase_chess, "{\"outcome\":\"win\",\"score\":[-5,0]}", GJ_BAD_INPUT, "score",
+     "score: [-5, 0] holds no score of outcome \"win\" (win: above 0, lose: below 0)"},
+    {&game_staircase_chess, "{\"winning_moves\":0}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 0 is impossible: some move always reaches the best score"},
+    {&game_staircase_chess, "{\"rows\":1,\"winning_moves\":1}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 1 is impossible here: a position of this size has at most 1 move, and one "
+     "of them must not win"},
+    {&game_prime_chocolate, "[1]", GJ_BAD_INPUT, "", ""},
+    /* Valid, but never met: with range 1 the heaps are (0, 0), a loss. */
+    {&game_nim_shortcuts,
+     "{\"seed\":1,\"range\":1,\"shortcuts\":0,\"outcome\":\"win\","
+     "\"budget_ms\":20}",
+     GJ_UNMET, "outcome", "outcome: no position met outcome \"win\" (missed by "},
+    /* A 2 x 2 token has at most 2 neighbours. */
+    {&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3,\"budget_ms\":20}",
+     GJ_UNMET, "winning_moves", "winning_moves: no position met winning_moves 3 (missed by "},
+    {&game_grid_walk, "{\"rows\":1,\"cols\":2,\"winning_moves\":2}", GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 2 is impossible here: a position of this size has at most 2 moves, and one "
+     "of them must not win"},
+};
+
+/* Each bad request fails with its kind, field and message. */
+START_TEST(test_bad_requests)
+{
+    gj_error e;
+    json_t *a = generate(bad[_i].game, bad[_i].req, 2000, NULL, &e);
+    ck_assert_msg(a == NULL, "%s %s: accepted", bad[_i].game->name, bad[_i].req);
+    ck_assert_int_eq(e.kind, bad[_i].kind);
+    ck_assert_str_eq(e.field, bad[_i].field);
+    ck_assert_msg(strncmp(e.message, bad[_i].message, strlen(bad[_i].message)) == 0,
+                  "%s: got \"%s\"", bad[_i].req, e.message);
+    if (e.kind == GJ_UNMET)
+        ck_assert_msg(strstr(e.message, "candidates tried") != NULL, "%s", e.message);
+}
+END_TEST
+
+/* A budget far below one large solve still ends, as GJ_UNMET. */
+START_TEST(test_budget_bounds_large_candidates)
+{
+    gj_error e;
+    json_t *a =
+        generate(&game_matrix_game, "{\"seed\":3,\"n\":64,\"winning_moves\":4000,\"budget_ms\":1}",
+                 1, NULL, &e);
+    ck_assert_ptr_null(a);
+    ck_assert_int_eq(e.kind, GJ_UNMET);
+}
+END_TEST
+
+/* The caller's flag stops the search as itself (the client went away),
+ * not as an unmet budget, and is bound again afterwards. */
+START_TEST(test_caller_cancel_wins)
+{
+    gj_cancel outer;
+    gj_cancel_init(&outer, 0);
+    gj_cancel_raise(&outer, GJ_CANCEL_GONE);
+    gj_cancel_bind(&outer);
+    gj_error e;
+    json_t *a = generate(&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3}",
+                         2000, NULL, &e);
+    ck_assert_ptr_eq(gj_cancel_bound(), &outer);
+    gj_cancel_bind(NULL);
+    ck_assert_ptr_null(a);
+    ck_assert_int_eq(e.kind, GJ_CANCELLED);
+    ck_assert_ptr_nonnull(strstr(e.message, "client closed its connection"));
+}
+END_TEST
+
+int main(void)
+{
+    size_t n;
+    games_all(&n);
+    Suite *s = suite_create("generate");
+    harness_add_loop(s, "openings", test_openings_resolved_and_distributed, (int)n, 120);
+    harness_add_loop(s, "winning_moves", test_winning_moves_met, (int)n, 120);
+    harness_add_loop(s, "outcome", test_outcome_met, (int)n, 120);
+    harness_add_loop(s, "deterministic", test_deterministic, (int)n, 0);
+    harness_add_loop(s, "seed", test_seed_echoed, (int)n, 0);
+    harness_add_loop(s, "bad", test_bad_requests, (int)(sizeof bad / sizeof bad[0]), 0);
+    const harness_case cases[] = {
+        {"prng", test_prng_pinned},          {"knobs", test_knobs_shape},
+        {"score", test_score_range_met},     {"budget", test_budget_bounds_large_candidates},
+        {"cancel", test_caller_cancel_wins},
+    };
+    harness_add(s, cases, sizeof cases / sizeof cases[0], 60);
+    return harness_main(s);
+}
