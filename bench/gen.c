@@ -2,6 +2,12 @@
  *
  *   gen matrix N K SEED [json]        a random permutation of 1..N^2
  *   gen grid ROWS COLS PERMILLE SEED  '#' with the given chance per mille
+ *   gen gridlayout KIND ROWS COLS PERMILLE SEED   a structured grid, KIND one of
+ *       maze      a binary-tree maze (rooms on odd cells), each other wall
+ *                 knocked out with the chance per mille
+ *       snake     one serpentine corridor three cells wide, holes per mille
+ *       domino    brick-laid dominoes, each removed (both cells '#') per mille
+ *       colour    only cells of one chessboard colour blocked, per mille
  *   gen nim N M MAXCOORD SEED         N distinct shortcuts, M queries, values < MAXCOORD
  *   gen chocolate N PERMILLE PARITY SEED   'X' per mille; PARITY odd|even|any
  *   gen chess N M SEED                two N x M matrices of 0..100000
@@ -76,6 +82,80 @@ static int grid(long rows, long cols, long permille)
             putchar(below(1000) < (uint64_t)permille ? '#' : '.');
         putchar('\n');
     }
+    return 0;
+}
+
+/* One cell of a structured grid (see the top of the file); -1 for an unknown kind. */
+static int layout_cell(const char *kind, long r, long c, long rows, long cols, long permille)
+{
+    int hole = below(1000) < (uint64_t)permille;
+    if (strcmp(kind, "maze") == 0) {
+        if (r % 2 == 1 && c % 2 == 1)
+            return 1; /* a room */
+        if (r % 2 == 0 && c % 2 == 0)
+            return 0; /* a pillar */
+        return hole;  /* a wall; binary_tree_maze() carves the passages */
+    }
+    if (strcmp(kind, "snake") == 0) {
+        long band = r / 4;
+        int gap = band % 2 ? c == 0 : c == cols - 1;
+        if (r % 4 == 3 && r + 1 < rows && !gap)
+            return 0;
+        return !hole;
+    }
+    if (strcmp(kind, "colour") == 0)
+        return (r + c) % 2 != 0 || !hole;
+    if (strcmp(kind, "domino") == 0)
+        return 1; /* domino_holes() removes the pairs */
+    return -1;
+}
+
+/* Each maze room opens north or west (either, where both exist). */
+static void binary_tree_maze(char *g, long rows, long cols)
+{
+    for (long r = 1; r < rows; r += 2)
+        for (long c = 1; c < cols; c += 2) {
+            int north = r >= 2, west = c >= 2;
+            if (north && (!west || below(2)))
+                g[(r - 1) * cols + c] = '.';
+            else if (west)
+                g[r * cols + c - 1] = '.';
+        }
+}
+
+/* Brick-laid horizontal dominoes, each taken out with the chance per mille. */
+static void domino_holes(char *g, long rows, long cols, long permille)
+{
+    for (long r = 0; r < rows; r++)
+        for (long c = r % 2; c + 1 < cols; c += 2)
+            if (below(1000) < (uint64_t)permille)
+                g[r * cols + c] = g[r * cols + c + 1] = '#';
+}
+
+static int grid_layout(const char *kind, long rows, long cols, long permille)
+{
+    char *g = malloc((size_t)(rows * cols));
+    if (g == NULL)
+        return 1;
+    for (long r = 0; r < rows; r++)
+        for (long c = 0; c < cols; c++) {
+            int free_cell = layout_cell(kind, r, c, rows, cols, permille);
+            if (free_cell < 0) {
+                free(g);
+                return 2;
+            }
+            g[r * cols + c] = free_cell ? '.' : '#';
+        }
+    if (strcmp(kind, "maze") == 0)
+        binary_tree_maze(g, rows, cols);
+    if (strcmp(kind, "domino") == 0)
+        domino_holes(g, rows, cols, permille);
+    printf("%ld %ld\n", rows, cols);
+    for (long r = 0; r < rows; r++) {
+        fwrite(g + r * cols, 1, (size_t)cols, stdout);
+        putchar('\n');
+    }
+    free(g);
     return 0;
 }
 
@@ -167,6 +247,9 @@ int main(int argc, char **argv)
     } else if (strcmp(what, "grid") == 0 && argc == 6) {
         state = (uint64_t)arg(argv, 5);
         rc = grid(arg(argv, 2), arg(argv, 3), arg(argv, 4));
+    } else if (strcmp(what, "gridlayout") == 0 && argc == 7) {
+        state = (uint64_t)arg(argv, 6);
+        rc = grid_layout(argv[2], arg(argv, 3), arg(argv, 4), arg(argv, 5));
     } else if (strcmp(what, "nim") == 0 && argc == 6) {
         state = (uint64_t)arg(argv, 5);
         rc = nim(arg(argv, 2), arg(argv, 3), arg(argv, 4));

@@ -79,6 +79,19 @@ gen chess-10x10 chess 10 10 501
 gen grid-1000-open grid 1000 1000 0 211
 gen grid-1000-1pct grid 1000 1000 10 212
 gen grid-1000-8pct grid 1000 1000 80 213
+# Target 4b (grid-walk's matching): densities and structured layouts, 1000 and 2000 a side.
+GW_MATCH_INPUTS=
+for n in 1000 2000; do
+    for p in 0 10 50 80 100 200 300 400; do
+        gen grid-$n-r$p grid $n $n $p $((n + p))
+        GW_MATCH_INPUTS="$GW_MATCH_INPUTS grid-$n-r$p"
+    done
+    for spec in maze:0 maze:50 snake:0 snake:20 domino:20 domino:100 colour:50 colour:200; do
+        kind=${spec%:*} p=${spec#*:}
+        gen grid-$n-$kind$p gridlayout "$kind" $n $n "$p" $((n + p + 7))
+        GW_MATCH_INPUTS="$GW_MATCH_INPUTS grid-$n-$kind$p"
+    done
+done
 gen nim-1e6-wide nim 1000000 1000000 1000000000 311
 gen choc-5000-1pct-odd chocolate 5000 10 odd 411
 gen chess-13x13 chess 13 13 511
@@ -394,6 +407,35 @@ for spec in grid-1000-open:1000 grid-1000-1pct:1000 grid-1000-5pct:1000 grid-100
     awk -v t="$ours" -v b="$bound" 'BEGIN { exit !(t * 1000 < b) }' && [ "$rc" = 0 ] || v="**missed**"
     echo "| $name | $(awk -v b="$(bytes_of "$f")" 'BEGIN { printf "%.1f", b / 1e6 }') | $(ms "$ours") | $(mib "$kib") | $bound | $v |" >> "$OUT"
     log "  $name: $ours s"
+done
+
+# ---- target 4b: grid-walk's matching, old and new -------------------------
+# GAMEJUDGE_GRID_MATCHING=hk makes grid-walk use its former Hopcroft-Karp
+# matching (read by solvers/grid_walk.c for this table only).
+log "target 4b: grid-walk push-relabel against Hopcroft-Karp"
+{
+    echo
+    echo "## 4b. grid-walk: push-relabel against the former Hopcroft-Karp matching"
+    echo
+    echo "Target: every 1000 x 1000 grid under 250 ms, every 2000 x 2000 grid under 1 s (whole"
+    echo "process, \`--limit grid-walk.rows=2000,grid-walk.cols=2000\`).  rN: N per mille blocked at"
+    echo "random; maze, snake (3-wide corridor), domino (brick-laid dominoes taken out), colour (one"
+    echo "colour blocked): see bench/gen.c.  Both columns from the same run."
+    echo
+    echo "| input | Hopcroft-Karp ms | push-relabel ms | new / old | same answer | bound ms | target |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
+} >> "$OUT"
+for name in $GW_MATCH_INPUTS; do
+    f=$IN/$name
+    case $name in grid-1000-*) bound=250 ;; *) bound=1000 ;; esac
+    read -r old _ _ _ < <(measure "$f" "$WORK/$name.hk" env GAMEJUDGE_GRID_MATCHING=hk \
+        "$BIN" solve grid-walk --limit grid-walk.rows=2000,grid-walk.cols=2000)
+    read -r new _ _ rc < <(measure "$f" "$WORK/$name.pr" \
+        "$BIN" solve grid-walk --limit grid-walk.rows=2000,grid-walk.cols=2000)
+    v=met
+    awk -v t="$new" -v b="$bound" 'BEGIN { exit !(t * 1000 < b) }' && [ "$rc" = 0 ] || v="**missed**"
+    echo "| $name | $(ms "$old") | $(ms "$new") | $(ratio "$new" "$old") | $(same_output "$WORK/$name.hk" "$WORK/$name.pr") | $bound | $v |" >> "$OUT"
+    log "  $name: $old s -> $new s"
 done
 
 # ---- plots ----------------------------------------------------------------

@@ -15,11 +15,10 @@
  * The cells missed by some maximum matching are the unmatched cells of one
  * maximum matching plus every cell reachable from them along an alternating
  * path (any edge, then a matching edge, again and again), which never
- * changes colour.  A Karp-Sipser greedy start, Kuhn rounds then
- * Hopcroft-Karp phases (O(E sqrt V), E <= 2V) and one BFS give them all.  Everything is
- * iterative, and the graph is never stored: neighbours are read off the
- * grid, padded with a blocked border.  Memory: about 12 bytes per cell of
- * the padded grid and 16 per free cell.  The matching and the JSON grid
+ * changes colour.  grid_walk_matching.c finds the matching (push-relabel
+ * from a greedy start; neighbours are read off the padded grid) and one BFS
+ * marks them all.  Memory: about 12 bytes per cell of the padded grid and 16
+ * per free cell.  The matching and the JSON grid
  * reader serve POST /analyze too (grid_walk_core.h, grid_walk_analysis.c). */
 #include <stdbool.h>
 #include <limits.h>
@@ -168,402 +167,6 @@ static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *
     return pos;
 }
 
-/* The free cells as a bipartite graph, kept in the padded grid itself: the
- * neighbours of cell c are c - width, c - 1, c + 1 and c + width, and the
- * blocked border spares every bounds check.  Indexing by cell keeps a cell,
- * its neighbours and their partners a few cache lines apart, and memory
- * latency is what the searches are bound by.  The two colours (the parity
- * of row + column) are the two sides. */
-#define UNMATCHED (-1)
-#define BLOCKED   (-2)
-#define FAR       INT_MAX /* a layer not reached this phase, or done with */
-
-typedef struct node {
-    int mate;  /* the partner cell, UNMATCHED, or BLOCKED */
-    int layer; /* cells of the searching side: the BFS layer, or FAR */
-} node;
-
-typedef struct graph {
-    int step[4];           /* the offsets of the four neighbours */
-    int nfree;             /* free cells */
-    int nside[2];          /* free cells of each colour */
-    int *side[2];          /* the free cells of each colour, row-major */
-    node *at;              /* per padded cell */
-    unsigned char *next;   /* per cell: the next direction the DFS tries */
-    unsigned char *degree; /* per cell: unmatched neighbours, for the greedy start */
-    int *queue;            /* nfree cells */
-    int *stack;            /* the cells of the path being grown */
-} graph;
-
-/* Free what build_graph allocated (any of it may be NULL). */
-static void free_graph(graph *g)
-{
-    free(g->side[0]);
-    free(g->at);
-    free(g->next);
-    free(g->degree);
-    free(g->queue);
-    free(g->stack);
-}
-
-/* The cells, sides and scratch of the matching for pos: 0, or -1 when out of memory. */
-static int build_graph(graph *g, const position *pos)
-{
-    size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
-    memset(g, 0, sizeof *g);
-    for (size_t c = 0; c < cells; c++)
-        g->nfree += pos->open[c];
-    for (long r = 1; r <= pos->rows; r++)
-        for (long j = 2 - r % 2; j <= pos->cols; j += 2)
-            g->nside[0] += pos->open[r * pos->width + j];
-    g->nside[1] = g->nfree - g->nside[0];
-    size_t n = (size_t)g->nfree + 1;
-    g->side[0] = malloc(n * sizeof *g->side[0]);
-    g->at = malloc(cells * sizeof *g->at);
-    g->next = malloc(cells);
-    g->degree = malloc(cells);
-    g->queue = malloc(n * sizeof *g->queue);
-    g->stack = malloc(n * sizeof *g->stack);
-    if (g->side[0] == NULL || g->at == NULL || g->next == NULL || g->degree == NULL ||
-        g->queue == NULL || g->stack == NULL)
-        return -1;
-    g->side[1] = g->side[0] + g->nside[0];
-    g->step[0] = -pos->width;
-    g->step[1] = -1;
-    g->step[2] = 1;
-    g->step[3] = pos->width;
-    for (size_t c = 0; c < cells; c++) {
-        g->at[c].mate = pos->open[c] ? UNMATCHED : BLOCKED;
-        g->at[c].layer = FAR;
-    }
-    int count[2] = {0, 0};
-    for (long r = 1; r <= pos->rows; r++) {
-        for (long j = 1; j <= pos->cols; j++) {
-            int c = (int)(r * pos->width + j), colour = (int)((r + j) % 2);
-            if (pos->open[c])
-                g->side[colour][count[colour]++] = c;
-        }
-    }
-    return 0;
-}
-
-/* Match u and w with each other. */
-static void match(graph *g, int u, int w)
-{
-    g->at[u].mate = w;
-    g->at[w].mate = u;
-}
-
-/* Matching v takes it out of the graph the greedy start still works on. */
-static void remove_cell(graph *g, int v, int *tail)
-{
-    for (int d = 0; d < 4; d++) {
-        int x = v + g->step[d];
-        if (g->at[x].mate == UNMATCHED && --g->degree[x] == 1)
-            g->queue[(*tail)++] = x;
-    }
-}
-
-/* The unmatched neighbour of v with the fewest unmatched neighbours, or -1. */
-static int tightest_neighbour(const graph *g, int v)
-{
-    int best = -1;
-    for (int d = 0; d < 4; d++) {
-        int w = v + g->step[d];
-        if (g->at[w].mate == UNMATCHED && (best < 0 || g->degree[w] < g->degree[best]))
-            best = w;
-    }
-    return best;
-}
-
-/* Karp-Sipser: a cell with a single unmatched neighbour may take it without
- * losing a maximum matching, so those go first, and only when none is left
- * does an arbitrary cell take a neighbour.  Each cell enters the queue at
- * most once, when its degree drops to 1. */
-static void match_greedily(graph *g, int cells)
-{
-    int head = 0, tail = 0;
-    for (int c = 0; c < cells; c++) {
-        g->degree[c] = 0;
-        if (g->at[c].mate == BLOCKED)
-            continue;
-        for (int d = 0; d < 4; d++)
-            g->degree[c] += g->at[c + g->step[d]].mate != BLOCKED;
-        if (g->degree[c] == 1)
-            g->queue[tail++] = c;
-    }
-    for (int scan = 0;;) {
-        while (head < tail) {
-            int v = g->queue[head++];
-            int w = g->at[v].mate == UNMATCHED ? tightest_neighbour(g, v) : -1;
-            if (w >= 0) {
-                match(g, v, w);
-                remove_cell(g, v, &tail);
-                remove_cell(g, w, &tail);
-            }
-        }
-        while (scan < cells && (g->at[scan].mate != UNMATCHED || g->degree[scan] == 0))
-            scan++;
-        if (scan == cells)
-            return;
-        int w = tightest_neighbour(g, scan);
-        match(g, scan, w);
-        remove_cell(g, scan, &tail);
-        remove_cell(g, w, &tail);
-    }
-}
-
-/* Layer the free cells of side s by their distance from its unmatched
- * cells along alternating paths (an edge to the other side, then that
- * cell's matching edge back), all the way, since relaxed phases use every
- * layer.  Returns the layer of the first cell seen next to an unmatched
- * cell of the other side (where the shortest augmenting paths end), or FAR
- * when there is none: the matching is maximum. */
-static int build_layers(graph *g, int s)
-{
-    int head = 0, tail = 0, limit = FAR;
-    for (int i = 0; i < g->nside[s]; i++) {
-        int u = g->side[s][i];
-        g->at[u].layer = FAR;
-        g->next[u] = 0;
-        if (g->at[u].mate == UNMATCHED) {
-            g->at[u].layer = 0;
-            g->queue[tail++] = u;
-        }
-    }
-    while (head < tail) {
-        int u = g->queue[head++];
-        for (int d = 0; d < 4; d++) {
-            int m = g->at[u + g->step[d]].mate;
-            if (m == UNMATCHED) {
-                if (limit == FAR)
-                    limit = g->at[u].layer;
-            } else if (m != BLOCKED && g->at[m].layer == FAR) {
-                g->at[m].layer = g->at[u].layer + 1;
-                g->queue[tail++] = m;
-            }
-        }
-    }
-    return limit;
-}
-
-/* Flip the path on the stack: each cell takes the neighbour it last tried,
- * whose old partner is the next cell up the stack.  The path's cells leave
- * the phase, so its paths stay vertex-disjoint. */
-static void flip_path(graph *g, int top)
-{
-    for (int i = top - 1; i >= 0; i--) {
-        int u = g->stack[i];
-        match(g, u, u + g->step[g->next[u] - 1]);
-        g->at[u].layer = FAR;
-    }
-}
-
-/* How a DFS pass may move: STRICT follows the layers one at a time up to
- * `limit`, as Hopcroft-Karp does; RELAXED may skip layers, which still gives
- * simple alternating paths because layers only grow along them; FREE
- * ignores the layers (Kuhn's search): any cell not visited this pass. */
-enum search { STRICT, RELAXED, FREE };
-
-/* May the DFS go from u on to m, the partner of u's neighbour? */
-static bool may_step(const graph *g, int u, int m, int limit, enum search mode)
-{
-    int lu = g->at[u].layer, lm = g->at[m].layer;
-    if (g->next[m] != 0)
-        return false; /* visited this pass */
-    if (mode == FREE)
-        return true;
-    if (mode == RELAXED)
-        return lm > lu && lm != FAR;
-    return lu < limit && lm == lu + 1;
-}
-
-/* Depth-first search from the unmatched cell `root` for an augmenting path
- * (strict: one ending at layer `limit`), with an explicit stack.  A cell
- * that fails stays visited: the cells it could go on to only get fewer.
- * So a pass costs O(E). */
-static int augment_from(graph *g, int root, int limit, enum search mode)
-{
-    int top = 0;
-    g->stack[top++] = root;
-    while (top > 0) {
-        int u = g->stack[top - 1];
-        if (g->next[u] == 4) {
-            top--;
-            continue;
-        }
-        int m = g->at[u + g->step[g->next[u]++]].mate;
-        if (m == UNMATCHED) {
-            if (mode != STRICT || g->at[u].layer == limit) {
-                flip_path(g, top);
-                return 1;
-            }
-        } else if (m != BLOCKED && may_step(g, u, m, limit, mode)) {
-            g->stack[top++] = m;
-        }
-    }
-    return 0;
-}
-
-/* One DFS pass from every unmatched cell of side s; returns the paths found. */
-static int augment_all(graph *g, int s, int limit, enum search mode)
-{
-    int found = 0;
-    for (int i = 0; i < g->nside[s]; i++) {
-        int u = g->side[s][i];
-        if (g->at[u].mate == UNMATCHED && (mode == FREE || g->at[u].layer == 0) && g->next[u] == 0)
-            found += augment_from(g, u, limit, mode);
-    }
-    return found;
-}
-
-/* Mark every cell of side s unvisited for the next search. */
-static void forget_visits(graph *g, int s)
-{
-    for (int i = 0; i < g->nside[s]; i++)
-        g->next[g->side[s][i]] = 0;
-}
-
-/* Kuhn rounds: a FREE pass from every unmatched cell of the side with fewer,
- * the visit marks shared within a round, until a round finds nothing (then
- * no augmenting path exists, since a pass that changes nothing explores
- * every alternating path: return 1) or `rounds` have run (return 0).  On a
- * grid with a few percent blocked the greedy start leaves a few hundred
- * cells whose augmenting paths run for hundreds of steps in every
- * direction; a layered phase finds the few that climb its layers, after a
- * full BFS, while a free pass takes paths of any shape and needs no BFS. */
-static int match_by_rounds(graph *g, int unmatched[2], int rounds)
-{
-    for (int round = 0; round < rounds; round++) {
-        int s = unmatched[1] < unmatched[0];
-        forget_visits(g, s);
-        int found = augment_all(g, s, 0, FREE);
-        if (found == 0)
-            return 1;
-        unmatched[0] -= found;
-        unmatched[1] -= found;
-    }
-    return 0;
-}
-
-/* First at most sqrt(V) Kuhn rounds (above).  If they have not finished,
- * Hopcroft-Karp phases, each searching from the side with fewer unmatched
- * cells (augmenting paths read the same both ways); started from any
- * matching they take O(E sqrt V), so that bound holds overall.  Grids with a few
- * blocked cells leave long augmenting paths, one length per phase, so the
- * first sqrt(V) phases follow their strict pass with a relaxed one, which
- * finds paths of many lengths at once.  The phases after them are plain
- * Hopcroft-Karp, which keeps the O(E sqrt V) bound. */
-static int match_maximum(graph *g, int cells)
-{
-    int relaxed_phases = 1;
-    while ((long)relaxed_phases * relaxed_phases < g->nfree)
-        relaxed_phases++;
-    match_greedily(g, cells);
-    int unmatched[2] = {0, 0};
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < g->nside[s]; i++)
-            unmatched[s] += g->at[g->side[s][i]].mate == UNMATCHED;
-    if (match_by_rounds(g, unmatched, relaxed_phases))
-        return 0;
-    for (int phase = 0;; phase++) {
-        int s = unmatched[1] < unmatched[0];
-        int limit = build_layers(g, s);
-        if (limit == FAR)
-            return 0;
-        int found = augment_all(g, s, limit, STRICT);
-        if (found == 0)
-            return -1; /* a shortest path exists, so the strict pass must find one */
-        if (phase < relaxed_phases) {
-            /* Flipped cells stay out (layer FAR); the rest may be visited again. */
-            forget_visits(g, s);
-            found += augment_all(g, s, limit, RELAXED);
-        }
-        unmatched[0] -= found;
-        unmatched[1] -= found;
-    }
-}
-
-struct gw_matching {
-    graph g;
-    int cells; /* padded cells */
-};
-
-void gw_free_matching(gw_matching *m)
-{
-    if (m == NULL)
-        return;
-    free_graph(&m->g);
-    free(m);
-}
-
-gw_matching *gw_match(const gw_position *pos, gj_error *e)
-{
-    gw_matching *m = malloc(sizeof *m);
-    if (m == NULL) {
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    m->cells = (int)((pos->rows + 2) * pos->width);
-    if (build_graph(&m->g, pos) != 0) {
-        gw_free_matching(m);
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    if (match_maximum(&m->g, m->cells) != 0) {
-        gw_free_matching(m);
-        gj_fail(e, GJ_INTERNAL, "grid-walk: a matching phase made no progress");
-        return NULL;
-    }
-    return m;
-}
-
-/* The side (chessboard colour) of cell c: the parity of row + column. */
-static int colour(const graph *g, int c)
-{
-    int width = g->step[3];
-    return (c / width + c % width) % 2;
-}
-
-/* Every augmenting path of the smaller graph would end at v's former mate u
- * (any other would have augmented the old matching), so one free search
- * from u decides whether the maximum shrank. */
-bool gw_drop_cell(gw_matching *m, int v)
-{
-    graph *g = &m->g;
-    int u = g->at[v].mate;
-    g->at[v].mate = BLOCKED;
-    if (u < 0)
-        return false;
-    g->at[u].mate = UNMATCHED;
-    forget_visits(g, colour(g, u));
-    return !augment_from(g, u, 0, FREE);
-}
-
-/* Mark the unmatched cells and everything an alternating path reaches from
- * them: from v along any non-matching edge to w, then to w's partner.  w is
- * always matched, or the matching would not be maximum. */
-void gw_mark_avoidable(gw_matching *m, unsigned char *mark)
-{
-    graph *g = &m->g;
-    int head = 0, tail = 0;
-    for (int c = 0; c < m->cells; c++) {
-        mark[c] = g->at[c].mate == UNMATCHED;
-        if (mark[c])
-            g->queue[tail++] = c;
-    }
-    while (head < tail) {
-        int v = g->queue[head++];
-        for (int d = 0; d < 4; d++) {
-            int w = v + g->step[d], mate = g->at[w].mate;
-            if (w == g->at[v].mate || mate < 0 || mark[mate])
-                continue;
-            mark[mate] = 1;
-            g->queue[tail++] = mate;
-        }
-    }
-}
-
 /* The marked cells, in order, into pos->winners: 0, or -1 when out of memory. */
 static int collect_winners(position *pos, const unsigned char *mark, int cells)
 {
@@ -580,24 +183,35 @@ static int collect_winners(position *pos, const unsigned char *mark, int cells)
     return 0;
 }
 
-int gw_solve(void *p, gj_error *e)
+int gw_solve_with(void *p, gw_algorithm how, gj_error *e)
 {
     position *pos = p;
     free(pos->winners);
     pos->winners = NULL;
     pos->nwinners = 0;
-    gw_matching *m = gw_match(pos, e);
+    gw_matching *m = gw_match_with(pos, how, e);
     if (m == NULL)
         return -1;
-    unsigned char *mark = malloc((size_t)m->cells);
+    int cells = (int)((pos->rows + 2) * pos->width);
+    unsigned char *mark = malloc((size_t)cells);
     int rc = -1;
     if (mark != NULL) {
         gw_mark_avoidable(m, mark);
-        rc = collect_winners(pos, mark, m->cells);
+        rc = collect_winners(pos, mark, cells);
     }
     free(mark);
     gw_free_matching(m);
     return rc == 0 ? 0 : gj_fail_nomem(e);
+}
+
+/* game.h's solve.  GAMEJUDGE_GRID_MATCHING=hk selects the former
+ * Hopcroft-Karp matching: for bench/run.sh's side-by-side table only, not a
+ * documented option (the answer is the same either way). */
+int gw_solve(void *p, gj_error *e)
+{
+    const char *how = getenv("GAMEJUDGE_GRID_MATCHING");
+    bool hk = how != NULL && strcmp(how, "hk") == 0;
+    return gw_solve_with(p, hk ? GW_HOPCROFT_KARP : GW_PUSH_RELABEL, e);
 }
 
 /* game.h's write_text: LOSE, or WIN and a winning start cell a line. */

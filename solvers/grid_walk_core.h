@@ -4,9 +4,8 @@
  *
  * Cells are numbered in the padded grid: the cell in 1-based row r and
  * column c is r * width + c, and open[] has a blocked border all round, so
- * its four neighbours are always valid indices.  A matching is built from
- * the free cells of open[] as they are when gw_match runs; later changes to
- * open[] do not reach it (gw_drop_cell is the way to take a cell out). */
+ * its four neighbours are always valid indices.  The matching is in
+ * grid_walk_matching.h. */
 #ifndef GJ_GRID_WALK_CORE_H
 #define GJ_GRID_WALK_CORE_H
 
@@ -14,6 +13,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "grid_walk_matching.h"
 
 enum { GW_LIMIT_ROWS, GW_LIMIT_COLS };
 
@@ -36,21 +36,8 @@ gw_position *gw_parse_grid(const json_t *grid, const long *limits, gj_error *e);
  * with *e filled. */
 int gw_solve(void *pos, gj_error *e);
 
-/* A maximum matching of the free cells, as bipartite graph (chessboard
- * colours). */
-typedef struct gw_matching gw_matching;
-
-/* NULL with *e filled (out of memory, or a broken invariant). */
-gw_matching *gw_match(const gw_position *pos, gj_error *e);
-void gw_free_matching(gw_matching *m);
-
-/* Take the free cell v out of the graph and keep the matching maximum (one
- * augmenting search from v's former mate).  True when the maximum shrank,
- * that is when every maximum matching covered v. */
-bool gw_drop_cell(gw_matching *m, int v);
-
-/* mark[c] = 1 for every free cell that some maximum matching leaves
- * unmatched, 0 for every other cell; mark has one byte per padded cell. */
-void gw_mark_avoidable(gw_matching *m, unsigned char *mark);
+/* gw_solve with the matching built by `how` (grid_walk_matching.h): the
+ * bench and the tests compare the two.  0, or -1 with *e filled. */
+int gw_solve_with(void *pos, gw_algorithm how, gj_error *e);
 
 #endif
