@@ -10,6 +10,14 @@
 // square-side control, links that restore a position and a game in
 // progress (and one that cannot), keyboard use, phone width, a canvas-drawn
 // large board, and that the page asks nothing of any other origin.
+// Per game, against the real /move, /generate and /analyze "line" (the
+// page's requests are watched, never answered by the test): the level
+// picker (the engine plays /move's answer at the chosen level, and /move
+// with the echoed seed answers it again), the perfect-play line (one
+// request, the moves /analyze answers, matrix-game's cycle marked), and
+// New puzzle (one winning move, found or missed as the puzzle's analysis
+// says, and a link to it made again from its seed); the staircase-chess
+// stepper's one request.
 //
 // Run from the repository root after `make all`:
 //   node tests/browser/playground.mjs
@@ -84,8 +92,10 @@ async function analyze(game, body) {
 
 /* ---------------------------------------------------------------- page helpers */
 
-async function openPage(context, path) {
+/** A new page on `path`; `init` (optional) runs in it before the page's own script. */
+async function openPage(context, path, init) {
   const page = await context.newPage();
+  if (init) await page.addInitScript(init);
   page.on('pageerror', (e) => pageErrors.push(e.message));
   // The browser logs each 4xx answer as an error; those the checks provoke on purpose.
   page.on('console', (m) => {
@@ -692,7 +702,16 @@ try {
   // the page's requests are watched (never answered here) and their answers re-asked from Node.
   const GAMES = ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate'];
   const sent = [];
-  const rp = await openPage(context, '/');
+  // Math.random fixed (mulberry32, seed 20261201): the puzzles' seeds and the engine's are the same every run.
+  const rp = await openPage(context, '/', () => {
+    let a = 20261201;
+    Math.random = () => {
+      a = (a + 0x6D2B79F5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  });
   rp.on('request', (req) => {
     const u = new URL(req.url());
     if (req.method() === 'POST' && u.origin === origin) {
@@ -738,15 +757,16 @@ try {
       await rp.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 15_000 });
       const asked = since(n, `/move/${game}`);
       expect(asked.length >= 1, 'the page asked /move');
-      expect(asked.every((x) => x.body.level === level && !('max_moves' in x.body) && !('line' in x.body)), `/move was asked at level ${level}: ${JSON.stringify(asked.map((x) => x.body.level))}`);
-      expect(got.status === 200 && got.data.level === level, `/move answered ${got && got.status}`);
+      expect(asked.every((x) => x.body.level === level && Number.isInteger(x.body.seed) && !('max_moves' in x.body) && !('line' in x.body)),
+        `/move was asked at level ${level}, with a seed: ${JSON.stringify(asked.map((x) => [x.body.level, x.body.seed]))}`);
+      expect(got.status === 200 && got.data.level === level && got.data.seed === asked[0].body.seed, `/move answered ${got.status}: ${JSON.stringify(got.data)}`);
       expect(same(JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-engine')), got.data) || asked.length > 1, 'the page kept /move\'s answer');
       if (asked.length === 1) {
         const request = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
         expect(afterMatches(game, request, got.data), `the engine played /move's ${JSON.stringify(got.data.move)}: the page is at ${JSON.stringify(request)}`);
       }
       // The same body and seed give the same move (the seed makes the engine reproducible).
-      const again = await api(`/move/${game}`, { ...asked[0].body, seed: got.data.seed });
+      const again = await api(`/move/${game}`, asked[0].body);
       expect(again.status === 200 && same(again.data.move, got.data.move), `/move with seed ${got.data.seed} answers ${JSON.stringify(again.data.move)} again`);
       const log = await rp.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
       expect(log[0].startsWith(`Engine (level ${level})`), `the log names the level: ${log[0]}`);
@@ -780,6 +800,10 @@ try {
         expect(!truth.line_cycle && d.cycleStart === '-1', 'no cycle outside matrix-game');
       }
       if (truth.line_truncated) expect(note.includes('goes on past'), `the truncation is said: '${note}'`);
+      if (game === 'matrix-game') {
+        await rp.locator('[data-testid=line]').scrollIntoViewIfNeeded();
+        await shot(rp, 'perfect-line');
+      }
     });
 
     const findIt = i % 2 === 0; // play the winning move in some games, a wrong one in the others
@@ -808,6 +832,7 @@ try {
       expect(win.length === 1 && answer.winning_moves === 1, `the puzzle has one winning move (${win.length})`);
       const hash = new URLSearchParams((await rp.evaluate(() => location.hash)).slice(1));
       expect(hash.get('puzzle') === String(seed), `the address holds the seed: ${hash.get('puzzle')}`);
+      console.log(`     (seed ${seed}: ${answer.moves.length} moves listed, ${puzzle.data.candidates} candidates tried)`);
       const pick = findIt ? win[0] : answer.moves.find((m) => m !== win[0]);
       await makeMove(rp, game, pick.move, 'click');
       await rp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
@@ -816,6 +841,10 @@ try {
       expect(verdict === (findIt ? 'solved' : 'missed') && said.startsWith(findIt ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (${verdict})`);
       // A link to the puzzle makes it again from its seed and replays the moves.
       await rp.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]');
+      if (game === 'grid-walk') {
+        await rp.locator('[data-testid=play]').scrollIntoViewIfNeeded();
+        await shot(rp, 'puzzle');
+      }
       const link = await rp.evaluate(() => location.hash);
       const now = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
       const again = await openPage(context, `/${link}`);
