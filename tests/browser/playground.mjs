@@ -10,6 +10,14 @@
 // square-side control, links that restore a position and a game in
 // progress (and one that cannot), keyboard use, phone width, a canvas-drawn
 // large board, and that the page asks nothing of any other origin.
+// Per game, against the real /move, /generate and /analyze "line" (the
+// page's requests are watched, never answered by the test): the level
+// picker (the engine plays /move's answer at the chosen level, and /move
+// with the echoed seed answers it again), the perfect-play line (one
+// request, the moves /analyze answers, matrix-game's cycle marked), and
+// New puzzle (one winning move, found or missed as the puzzle's analysis
+// says, and a link to it made again from its seed); the staircase-chess
+// stepper's one request.
 //
 // Run from the repository root after `make all`:
 //   node tests/browser/playground.mjs
@@ -28,7 +36,7 @@ const { chromium } = require('playwright-core');
 
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
-const DEADLINE_MS = 110_000;
+const DEADLINE_MS = 200_000;
 
 /* ---------------------------------------------------------------- checks */
 
@@ -84,8 +92,10 @@ async function analyze(game, body) {
 
 /* ---------------------------------------------------------------- page helpers */
 
-async function openPage(context, path) {
+/** A new page on `path`; `init` (optional) runs in it before the page's own script. */
+async function openPage(context, path, init) {
   const page = await context.newPage();
+  if (init) await page.addInitScript(init);
   page.on('pageerror', (e) => pageErrors.push(e.message));
   // The browser logs each 4xx answer as an error; those the checks provoke on purpose.
   page.on('console', (m) => {
@@ -669,6 +679,8 @@ try {
     const rows = Array.from({ length: 50 }, () => '.'.repeat(50));
     await page.fill('[data-testid=position]', `50 50\n${rows.join('\n')}\n`);
     await page.waitForSelector('canvas[data-testid=board]');
+    // Earlier checks may leave the page scrolled (a hash-only goto keeps the scroll).
+    await page.evaluate(() => document.querySelector('canvas[data-testid=board]').scrollIntoView({ block: 'start' }));
     const box = await page.locator('canvas[data-testid=board]').boundingBox();
     // Click the middle of row 10, column 20.
     await page.mouse.click(box.x + (19.5 / 50) * box.width, box.y + (9.5 / 50) * box.height);
@@ -686,164 +698,185 @@ try {
     expect(summary.winning === ans.winning_cells.length && summary.blocked === 2, `data-summary ${JSON.stringify(summary)}`);
   });
 
-  await check('the level picker, New puzzle and the line display show exactly when the server has them', async () => {
-    // What this daemon has, asked from Node: a missing route answers 404.
-    const has = async (path) => (await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' })).status !== 404;
-    const line = (await api('/analyze/grid-walk', { grid: ['..#', '...'], path: [], line: true })).data.line !== undefined;
-    const want = { move: await has('/move/grid-walk'), generate: await has('/generate/grid-walk'), line };
-    await page.goto(`${base}/#grid-walk`);
-    await page.waitForSelector('body[data-ready="true"]');
-    const features = (await page.getAttribute('body', 'data-features')).split(' ').filter(Boolean);
-    expect(same(features.sort(), Object.keys(want).filter((k) => want[k]).sort()), `the page found ${features}, the server has ${JSON.stringify(want)}`);
-    const catalogueLevels = catalogue.games.find((g) => g.name === 'grid-walk').levels;
-    expect(await page.isHidden('[data-testid=play-level]') === !(want.move && catalogueLevels), 'the level picker');
-    expect(await page.isHidden('[data-testid=puzzle-new]') === !want.generate, 'New puzzle');
-    expect(await page.isHidden('[data-testid=line-show]') === !want.line, 'the line display');
-    console.log(`     (this server: ${JSON.stringify(want)})`);
+  // The engine, the line and puzzles, against the real /move, /analyze "line" and /generate:
+  // the page's requests are watched (never answered here) and their answers re-asked from Node.
+  const GAMES = ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate'];
+  const sent = [];
+  // Math.random fixed (mulberry32, seed 20261201): the puzzles' seeds and the engine's are the same every run.
+  const rp = await openPage(context, '/', () => {
+    let a = 20261201;
+    Math.random = () => {
+      a = (a + 0x6D2B79F5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
   });
-
-  // The same controls against the documented shapes of /move, /generate and
-  // /analyze "line", answered here from the real /analyze (the endpoints
-  // themselves are other work): the page's side of each is exercised.
-  const LEVELS = [1, 2, 3, 4, 5].map((level) => ({ level, name: level === 5 ? 'perfect play' : `level ${level}` }));
-  const fake = { moves: [], lines: 0, plain: 0, generated: [] };
-  /** The principal line by /analyze's first move, for the two games whose body grows by a cell. */
-  async function principalLine(game, body) {
-    const key = game === 'grid-walk' ? 'path' : 'stones';
-    const line = [];
-    let b = { ...body };
-    delete b.line; delete b.max_line;
-    for (let i = 0; i < 200; i++) {
-      const an = await analyze(game, b);
-      if (!an.moves.length) break;
-      line.push(an.moves[0]);
-      b = { ...b, [key]: b[key].concat([an.moves[0].move]) };
-    }
-    return line;
-  }
-  const json = (route, status, data) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(data) });
-  const bad = (route) => json(route, 400, { error: { code: 'bad_input', message: 'the JSON body must be an object' } });
-  async function fakeRoutes(ctx) {
-    await ctx.route('**/games', async (route) => {
-      const real = await (await fetch(base + '/games')).json();
-      for (const g of real.games) g.levels = LEVELS;
-      await json(route, 200, real);
-    });
-    await ctx.route('**/move/*', async (route, req) => {
-      let body;
-      try { body = req.postDataJSON(); } catch (e) { body = null; }
-      if (!body || Array.isArray(body)) return bad(route);
-      const game = new URL(req.url()).pathname.split('/')[2];
-      const { level, ...rest } = body;
-      const an = await analyze(game, rest);
-      fake.moves.push({ game, level });
-      // Level 1 answers the last listed move, level 5 the first.
-      await json(route, 200, level >= 5 ? an.moves[0] : an.moves[an.moves.length - 1]);
-    });
-    await ctx.route('**/generate/*', async (route, req) => {
-      let body;
-      try { body = req.postDataJSON(); } catch (e) { body = null; }
-      if (!body || Array.isArray(body)) return bad(route);
-      fake.generated.push(body);
-      const position = { grid: ['..#', '...'], path: [[1, 1]] };
-      await json(route, 200, { game: 'grid-walk', seed: body.seed, position, input: '2 3\n..#\n...\n', answer: await analyze('grid-walk', position) });
-    });
-    await ctx.route('**/analyze/*', async (route, req) => {
-      const body = req.postDataJSON();
-      const game = new URL(req.url()).pathname.split('/')[2];
-      if (!body || !body.line) { fake.plain += game === 'staircase-chess'; return route.continue(); }
-      fake.lines++;
-      const { line, max_line: maxLine, ...rest } = body;
-      const an = await analyze(game, rest);
-      an.line = game === 'grid-walk' || game === 'staircase-chess' ? await principalLine(game, rest) : [];
-      if (maxLine && an.line.length > maxLine) an.line = an.line.slice(0, maxLine);
-      await json(route, 200, an);
-    });
-  }
-  const faked = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
-  faked.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
-  });
-  await fakeRoutes(faked);
-  const fp = await openPage(faked, '/#grid-walk');
-
-  await check('with /move: the level picker lists /games\' levels, and the engine plays what /move answers at the level chosen', async () => {
-    expect(await fp.getAttribute('body', 'data-features') === 'line move generate', `features: ${await fp.getAttribute('body', 'data-features')}`);
-    const options = await fp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => [x.value, x.textContent]));
-    expect(same(options.map((o) => +o[0]), [1, 2, 3, 4, 5]), `levels offered: ${JSON.stringify(options)}`);
-    expect(await fp.$eval('[data-testid=play-level]', (s) => s.value) === '5', 'perfect play is the default');
-    await fp.selectOption('[data-testid=play-level]', '1');
-    await fp.selectOption('[data-testid=play-side]', 'B');
-    fake.moves.length = 0;
-    await fp.click('[data-testid=play-start]');
-    await fp.waitForSelector('[data-testid=play][data-phase=your-turn]');
-    expect(same(fake.moves, [{ game: 'grid-walk', level: 1 }]), `the engine asked /move at level 1: ${JSON.stringify(fake.moves)}`);
-    const opening = await analyze('grid-walk', { grid: ['..#', '...'], path: [] });
-    const path = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request')).path;
-    expect(same(path, [opening.moves[opening.moves.length - 1].move]), `the engine played /move's answer: ${JSON.stringify(path)}`);
-  });
-
-  await check('with the line: "Perfect play from here" lists the line /analyze answers, in one request', async () => {
-    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
-    const lines = fake.lines;
-    await fp.click('[data-testid=line-show]');
-    await fp.waitForFunction(() => document.querySelectorAll('[data-testid=line] li').length > 0 || document.querySelector('[data-testid=line-note]').textContent);
-    const shown = await fp.$$eval('[data-testid=line] li', (l) => l.map((x) => JSON.parse(x.dataset.move)));
-    const want = (await principalLine('grid-walk', request)).map((e) => e.move);
-    expect(same(shown, want), `the line shown ${JSON.stringify(shown)} is ${JSON.stringify(want)}`);
-    expect(fake.lines === lines + 1, 'one request');
-  });
-
-  await check('with /generate: New puzzle sets the position in play, asks for the winning move and says whether it was found', async () => {
-    await fp.click('[data-testid=puzzle-new]');
-    await fp.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' &&
-      document.querySelector('[data-testid=puzzle-status]').textContent.includes('Find the winning move'));
-    expect(await fp.inputValue('[data-testid=position]') === '2 3\n..#\n...\n', 'the puzzle\'s judge text is in the editor');
-    const request = JSON.parse(await fp.getAttribute('[data-testid=play]', 'data-request'));
-    expect(same(request.path, [[1, 1]]), `play starts from the puzzle's path: ${JSON.stringify(request.path)}`);
-    const before = await analyze('grid-walk', request);
-    expect(await fp.$eval('[data-testid=play-side]', (s) => s.value) === before.to_move, 'the visitor plays the side to move');
-    expect((await fp.textContent('[data-testid=puzzle-status]')).includes('Find the winning move'), 'the page asks for the winning move');
-    const seed = new URLSearchParams((await fp.evaluate(() => location.hash)).slice(1)).get('puzzle');
-    expect(seed !== null && /^\d+$/.test(seed), `the address holds the puzzle's seed: ${seed}`);
-    const asked = fake.generated[fake.generated.length - 1];
-    expect(same(Object.keys(asked).sort(), ['seed', 'winning_moves']) && asked.winning_moves === 1 && String(asked.seed) === seed,
-      `/generate was asked for the classic puzzle with the seed in the address: ${JSON.stringify(asked)}`);
-    const pick = before.moves[0];
-    await makeMove(fp, 'grid-walk', pick.move, 'click');
-    await fp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
-    const found = before.value === 'win' && pick.outcome === 'win';
-    const said = await fp.textContent('[data-testid=puzzle-status]');
-    expect(said.includes(found ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (found: ${found})`);
-    // A link to the puzzle makes it again from its seed and replays the moves.
-    const hash = await fp.evaluate(() => location.hash);
-    const moves = JSON.parse(new URLSearchParams(hash.slice(1)).get('moves'));
-    const again = await openPage(faked, `/${hash}`);
-    try {
-      await again.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 10_000 });
-      expect(String(fake.generated[fake.generated.length - 1].seed) === seed, 'the link asks /generate for the same seed');
-      const path = JSON.parse(await again.getAttribute('[data-testid=play]', 'data-request')).path;
-      expect(same(path.slice(0, 1 + moves.length), [[1, 1], ...moves]), `the puzzle's path and the moves are restored: ${JSON.stringify(path)}`);
-    } finally {
-      await again.close();
+  rp.on('request', (req) => {
+    const u = new URL(req.url());
+    if (req.method() === 'POST' && u.origin === origin) {
+      let body = null;
+      try { body = req.postDataJSON(); } catch (e) { body = req.postData(); }
+      sent.push({ path: u.pathname, body });
     }
   });
+  const since = (n, prefix) => sent.slice(n).filter((x) => x.path.startsWith(prefix));
+  async function openGame(game) {
+    await rp.goto(`${base}/#${game}`);
+    await rp.waitForSelector('body[data-ready="true"]');
+    await rp.click('[data-testid=reset]');
+  }
+  /** The position a move's `after` describes, checked against the page's next /analyze body. */
+  function afterMatches(game, request, entry) {
+    if (game === 'grid-walk') return same(request.path[request.path.length - 1], entry.move);
+    if (game === 'staircase-chess') return same(request.stones[request.stones.length - 1], entry.move);
+    if (game === 'nim-shortcuts') return same(request.heaps, entry.after.heaps) && request.to_move === entry.after.to_move;
+    if (game === 'matrix-game') return same(request.token, entry.after.token) && request.to_move === entry.after.to_move;
+    const left = request.grid.join('').split('').filter((ch) => ch === '-').length;
+    return left === entry.after.chocolate_left && same(request.primes_used, entry.after.primes_used) && request.to_move === entry.after.to_move;
+  }
 
-  await check('with the line: the staircase-chess stepper takes the whole perfect game in one request', async () => {
-    await fp.goto(`${base}/#staircase-chess`);
-    await fp.waitForSelector('body[data-ready="true"]');
-    fake.lines = 0;
-    fake.plain = 0;
-    await fp.click('[data-testid=reset]');
-    expect(await solveInPage(fp) === 'done', 'solved');
-    expect(fake.lines === 1 && fake.plain === 0, `one line request and no per-stone ones (${fake.lines}, ${fake.plain}; ${await fp.textContent('[data-testid=status]')} ${await fp.$eval('[data-testid=game-select]', (e) => e.value)})`);
-    const sample = samples['staircase-chess'].text;
-    const ans = await solve('staircase-chess', sample);
-    const d = await fp.$eval('[data-testid=stair-score]', (e) => +e.dataset.difference);
-    expect(d === ans.score_difference, `the stepper ends on the perfect score ${ans.score_difference} (${d})`);
+  for (const [i, game] of GAMES.entries()) {
+    const level = [1, 2, 3, 4, 5][i];
+    await check(`${game}: the level picker lists /games' levels, and the engine plays /move's answer at level ${level}`, async () => {
+      await openGame(game);
+      const info = catalogue.games.find((g) => g.name === game);
+      const options = await rp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => ({ level: +x.value, doc: x.title })));
+      expect(same(options, info.move.levels), `levels offered ${JSON.stringify(options)}, /games lists ${JSON.stringify(info.move.levels)}`);
+      expect(await rp.$eval('[data-testid=play-level]', (s) => s.value) === '5', 'perfect play is the default');
+      await rp.selectOption('[data-testid=play-level]', String(level));
+      expect(await rp.textContent('[data-testid=level-doc]') === info.move.levels[level - 1].doc, 'the chosen level\'s description is shown');
+      // The engine moves first: the person takes the second side.
+      const second = await rp.$$eval('[data-testid=play-side] option', (o) => o[1].value);
+      await rp.selectOption('[data-testid=play-side]', second);
+      const n = sent.length;
+      const moved = rp.waitForResponse((r) => new URL(r.url()).pathname === `/move/${game}`, { timeout: 15_000 });
+      await rp.click('[data-testid=play-start]');
+      const res = await moved;
+      const got = { status: res.status(), data: await res.json() };
+      await rp.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 15_000 });
+      const asked = since(n, `/move/${game}`);
+      expect(asked.length >= 1, 'the page asked /move');
+      expect(asked.every((x) => x.body.level === level && Number.isInteger(x.body.seed) && !('max_moves' in x.body) && !('line' in x.body)),
+        `/move was asked at level ${level}, with a seed: ${JSON.stringify(asked.map((x) => [x.body.level, x.body.seed]))}`);
+      expect(got.status === 200 && got.data.level === level && got.data.seed === asked[0].body.seed, `/move answered ${got.status}: ${JSON.stringify(got.data)}`);
+      expect(same(JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-engine')), got.data) || asked.length > 1, 'the page kept /move\'s answer');
+      if (asked.length === 1) {
+        const request = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
+        expect(afterMatches(game, request, got.data), `the engine played /move's ${JSON.stringify(got.data.move)}: the page is at ${JSON.stringify(request)}`);
+      }
+      // The same body and seed give the same move (the seed makes the engine reproducible).
+      const again = await api(`/move/${game}`, asked[0].body);
+      expect(again.status === 200 && same(again.data.move, got.data.move), `/move with seed ${got.data.seed} answers ${JSON.stringify(again.data.move)} again`);
+      const log = await rp.$$eval('[data-testid=play-log] li', (l) => l.map((x) => x.textContent));
+      expect(log[0].startsWith(`Engine (level ${level})`), `the log names the level: ${log[0]}`);
+    });
+
+    await check(`${game}: "Perfect play from here" shows /analyze's line, from one request`, async () => {
+      // A fresh game with the visitor to move (the engine's game above may be over already).
+      const first = await rp.$$eval('[data-testid=play-side] option', (o) => o[0].value);
+      await rp.selectOption('[data-testid=play-side]', first);
+      await rp.click('[data-testid=play-start]');
+      await rp.waitForSelector('[data-testid=play][data-phase=your-turn]', { timeout: 15_000 });
+      const request = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
+      const n = sent.length;
+      await rp.click('[data-testid=line-show]');
+      await rp.waitForFunction(() => document.querySelectorAll('[data-testid=line] li').length > 0 || document.querySelector('[data-testid=line-note]').textContent);
+      const asked = since(n, '/');
+      expect(asked.length === 1 && asked[0].path === `/analyze/${game}` && asked[0].body.line === true, `one /analyze with line: ${JSON.stringify(asked.map((x) => x.path))}`);
+      const truth = await analyze(game, { ...request, line: true });
+      const shown = await rp.$$eval('[data-testid=line] li', (l) => l.map((x) => JSON.parse(x.dataset.move)));
+      expect(shown.length > 0, 'a line is shown');
+      expect(same(shown, truth.line.map((e) => e.move)), `the line shown ${JSON.stringify(shown)} is /analyze's ${JSON.stringify(truth.line.map((e) => e.move))}`);
+      const d = await rp.$eval('[data-testid=line]', (e) => ({ ...e.dataset }));
+      expect(d.truncated === String(truth.line_truncated) && d.cycle === String(truth.line_cycle), `the marks ${JSON.stringify(d)}`);
+      const note = await rp.textContent('[data-testid=line-note]');
+      if (game === 'matrix-game') {
+        expect(truth.line_cycle && +d.cycleStart === truth.line_cycle_start, `the cycle starts at ${d.cycleStart}, /analyze says ${truth.line_cycle_start}`);
+        expect(note.includes(`From move ${truth.line_cycle_start + 1} on, the same moves repeat`), `the note: '${note}'`);
+        const marked = await rp.$$eval('[data-testid=line] li', (l) => l.map((x) => x.dataset.cycle === 'true'));
+        expect(same(marked, marked.map((_, j) => j >= truth.line_cycle_start)), `the repeating moves are marked: ${marked}`);
+      } else {
+        expect(!truth.line_cycle && d.cycleStart === '-1', 'no cycle outside matrix-game');
+      }
+      if (truth.line_truncated) expect(note.includes('goes on past'), `the truncation is said: '${note}'`);
+      if (game === 'matrix-game') {
+        await rp.locator('[data-testid=line]').scrollIntoViewIfNeeded();
+        await shot(rp, 'perfect-line');
+      }
+    });
+
+    const findIt = i % 2 === 0; // play the winning move in some games, a wrong one in the others
+    await check(`${game}: New puzzle asks /generate for one winning move, and says whether the move ${findIt ? 'found' : 'missed'} it`, async () => {
+      await openGame(game);
+      const n = sent.length;
+      const made = rp.waitForResponse((r) => new URL(r.url()).pathname === `/generate/${game}`, { timeout: 15_000 });
+      await rp.click('[data-testid=puzzle-new]');
+      const res = await made;
+      const puzzle = { status: res.status(), data: await res.json() };
+      await rp.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' &&
+        /^Find the/.test(document.querySelector('[data-testid=puzzle-status]').textContent), null, { timeout: 15_000 });
+      const asked = since(n, `/generate/${game}`);
+      expect(asked.length === 1 && same(Object.keys(asked[0].body).sort(), ['seed', 'winning_moves']) && asked[0].body.winning_moves === 1,
+        `/generate was asked for the classic puzzle: ${JSON.stringify(asked.map((x) => x.body))}`);
+      expect(puzzle.status === 200, `/generate answered ${puzzle.status}: ${JSON.stringify(puzzle.data)}`);
+      const { seed, answer } = puzzle.data;
+      expect(seed === asked[0].body.seed, 'the seed asked for is the seed used');
+      // The page plays from the puzzle's position: /analyze of its body answers the puzzle's answer.
+      const request = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
+      const here = await analyze(game, request);
+      expect(same(here.moves.map((m) => [m.move, m.outcome, m.score]), answer.moves.map((m) => [m.move, m.outcome, m.score])) && here.value === answer.value,
+        `the page's position ${JSON.stringify(request)} is the puzzle's ${JSON.stringify(puzzle.data.position)}`);
+      expect(await rp.$eval('[data-testid=play-side]', (s) => s.value) === here.to_move, 'the visitor plays the side to move');
+      const win = answer.moves.filter((m) => (m.outcome !== undefined ? m.outcome === 'win' : m.score === answer.value));
+      expect(win.length === 1 && answer.winning_moves === 1, `the puzzle has one winning move (${win.length})`);
+      const hash = new URLSearchParams((await rp.evaluate(() => location.hash)).slice(1));
+      expect(hash.get('puzzle') === String(seed), `the address holds the seed: ${hash.get('puzzle')}`);
+      console.log(`     (seed ${seed}: ${answer.moves.length} moves listed, ${puzzle.data.candidates} candidates tried)`);
+      const pick = findIt ? win[0] : answer.moves.find((m) => m !== win[0]);
+      await makeMove(rp, game, pick.move, 'click');
+      await rp.waitForFunction(() => document.querySelector('[data-testid=puzzle-status]').dataset.verdict);
+      const said = await rp.textContent('[data-testid=puzzle-status]');
+      const verdict = await rp.getAttribute('[data-testid=puzzle-status]', 'data-verdict');
+      expect(verdict === (findIt ? 'solved' : 'missed') && said.startsWith(findIt ? 'Puzzle solved' : 'Not the winning move'), `the page says '${said}' (${verdict})`);
+      // A link to the puzzle makes it again from its seed and replays the moves.
+      await rp.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]');
+      if (game === 'grid-walk') {
+        await rp.locator('[data-testid=play]').scrollIntoViewIfNeeded();
+        await shot(rp, 'puzzle');
+      }
+      const link = await rp.evaluate(() => location.hash);
+      const now = JSON.parse(await rp.getAttribute('[data-testid=play]', 'data-request'));
+      const again = await openPage(context, `/${link}`);
+      const regen = [];
+      again.on('request', (req) => { if (req.url().includes('/generate/')) regen.push(req.postDataJSON()); });
+      try {
+        await again.waitForSelector('[data-testid=play][data-phase=your-turn], [data-testid=play][data-phase=over]', { timeout: 15_000 });
+        const restored = JSON.parse(await again.getAttribute('[data-testid=play]', 'data-request'));
+        const moves = JSON.parse(new URLSearchParams(link.slice(1)).get('moves'));
+        expect(moves.length >= 1 && same(moves[0], pick.move), `the link holds the move: ${JSON.stringify(moves)}`);
+        expect(same(restored, now), `the link restores the position ${JSON.stringify(now)}: ${JSON.stringify(restored)}`);
+        expect(await again.getAttribute('[data-testid=puzzle-status]', 'data-verdict') === verdict, 'and the puzzle\'s verdict');
+        expect(new URLSearchParams((await again.evaluate(() => location.hash)).slice(1)).get('puzzle') === String(seed), 'and keeps the seed');
+      } finally {
+        await again.close();
+      }
+    });
+  }
+
+  await check('staircase-chess: the stepper takes the whole perfect game from one /analyze', async () => {
+    await openGame('staircase-chess');
+    const n = sent.length;
+    expect(await solveInPage(rp) === 'done', 'solved');
+    const asked = since(n, '/analyze/');
+    expect(asked.length === 1 && asked[0].body.line === true, `one /analyze, with line (${asked.length})`);
+    const sample = samples['staircase-chess'];
+    const truth = await analyze('staircase-chess', { a: sample.json.a, b: sample.json.b, stones: [], line: true, max_line: 100 });
+    const ans = await solve('staircase-chess', sample.text);
+    const s = await rp.$eval('[data-testid=stair-score]', (e) => ({ ...e.dataset }));
+    expect(+s.step === truth.line.length && +s.difference === ans.score_difference, `the stepper ends on the perfect score ${ans.score_difference}: ${JSON.stringify(s)}`);
   });
-  await faked.close();
+  await rp.close();
 
   await check('phone width (375 px): no horizontal scroll for any game, boards fit', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
