@@ -176,7 +176,11 @@ START_TEST(test_memory_budget_bounds_the_process)
     ck_assert_int_gt(ok, 0);
     ck_assert_int_gt(refused, 0); /* 18 x 20.7 MB cannot fit in 48 MiB */
     ck_assert_int_gt(hwm, 0);
-    ck_assert_int_le(hwm, (BUDGET_MIB + SLACK_MIB) * 1024L);
+    /* ThreadSanitizer maps shadow memory for every byte the daemon touches,
+     * several times its size, so under `make tsan` the peak measures the
+     * sanitizer; make check and make asan hold the bound. */
+    if (getenv("TSAN_OPTIONS") == NULL)
+        ck_assert_int_le(hwm, (BUDGET_MIB + SLACK_MIB) * 1024L);
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
      * it is charged 8x, 55 MB, more than the whole 48 MiB. */
