@@ -187,7 +187,13 @@ size_t api_keys_count(const gj_api_keys *k)
 
 int api_keys_find(const gj_api_keys *k, const char *given, double *rate_ms, double *burst_ms)
 {
+    /* A field value's leading and trailing blanks are not part of it (RFC
+     * 9110 5.5); libmicrohttpd drops the leading ones only. */
+    while (*given == ' ' || *given == '\t')
+        given++;
     size_t glen = strlen(given);
+    while (glen > 0 && (given[glen - 1] == ' ' || given[glen - 1] == '\t'))
+        glen--;
     if (glen > API_KEY_MAX)
         return -1;
     api_key probe;

@@ -27,7 +27,8 @@ gj_api_keys *api_keys_parse(const char *text, size_t len, const char *path, gj_e
 
 size_t api_keys_count(const gj_api_keys *k);
 
-/* The 0-based index of the key `given`, its rate and burst in *rate_ms and
+/* The 0-based index of the key `given` (a header value: blanks before and
+ * after it are not part of it), its rate and burst in *rate_ms and
  * *burst_ms; -1 when no key matches. */
 int api_keys_find(const gj_api_keys *k, const char *given, double *rate_ms, double *burst_ms);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Parse an address (IPv4, IPv6, IPv4-mapped IPv6 taken as IPv4) of len
  * bytes at s into net->addr and net->v4: 0, or -1. */
@@ -32,6 +33,39 @@ static int parse_addr(const char *s, size_t len, proxy_net *net)
     memcpy(net->addr, six, 16);
     net->v4 = 0;
     return 0;
+}
+
+/* 1 when s[0..len) is one or more decimal digits (a port). */
+static int all_digits(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return len > 0;
+}
+
+/* Parse one forwarded hop of len bytes as proxies write it: an address,
+ * "IPv4:PORT", "[IPv6]" or "[IPv6]:PORT" (the port is not the client's
+ * name): 0, or -1. */
+static int parse_hop(const char *s, size_t len, proxy_net *net)
+{
+    if (len > 0 && s[0] == '[') {
+        const char *close = memchr(s, ']', len);
+        if (close == NULL)
+            return -1;
+        size_t after = len - (size_t)(close + 1 - s);
+        if (after > 0 && (close[1] != ':' || !all_digits(close + 2, after - 1)))
+            return -1;
+        return parse_addr(s + 1, (size_t)(close - s - 1), net);
+    }
+    const char *colon = memchr(s, ':', len);
+    if (colon != NULL && memchr(colon + 1, ':', len - (size_t)(colon + 1 - s)) == NULL) {
+        /* One colon: IPv4 and a port (an IPv6 address has at least two). */
+        if (!all_digits(colon + 1, len - (size_t)(colon + 1 - s)))
+            return -1;
+        return parse_addr(s, (size_t)(colon - s), net) == 0 && net->v4 ? 0 : -1;
+    }
+    return parse_addr(s, len, net);
 }
 
 /* Parse one "ADDR" or "ADDR/BITS" item of len bytes: 0, or -1. */
@@ -135,6 +169,14 @@ static int contains(const proxy_list *l, const proxy_net *a)
     return 0;
 }
 
+int proxies_cover_all(const proxy_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->nets[i].bits == 0)
+            return 1;
+    return 0;
+}
+
 int proxies_contain(const proxy_list *l, const char *addr)
 {
     proxy_net a;
@@ -175,7 +217,7 @@ void client_address(const proxy_list *l, const char *peer, const char *xff, char
             const char *item = trim(xff + start, &len);
             proxy_net hop;
             if (len > 0) {
-                if (parse_addr(item, len, &hop) != 0)
+                if (parse_hop(item, len, &hop) != 0)
                     break;
                 at = hop;
                 if (!contains(l, &hop))
@@ -185,4 +227,67 @@ void client_address(const proxy_list *l, const char *peer, const char *xff, char
         }
     }
     put_addr(&at, out, cap);
+}
+
+/* The end of the RFC 7239 value (token or quoted-string) at p, its bytes
+ * unquoted into out (at most cap - 1, NUL-terminated). */
+static const char *take_value(const char *p, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p != '\0' && *p != '"'; p++) {
+            if (*p == '\\' && p[1] != '\0')
+                p++;
+            if (n + 1 < cap)
+                out[n++] = *p;
+        }
+        if (*p == '"')
+            p++;
+    } else {
+        for (; *p != '\0' && *p != ';' && *p != ',' && *p != ' ' && *p != '\t'; p++)
+            if (n + 1 < cap)
+                out[n++] = *p;
+    }
+    out[n] = '\0';
+    return p;
+}
+
+void forwarded_for(const char *value, gj_buf *out)
+{
+    char node[96];
+    const char *p = value;
+    while (*p != '\0') {
+        /* One element: pairs separated by ';', up to a ',' outside quotes. */
+        int have = 0;
+        while (*p != '\0' && *p != ',') {
+            while (*p == ' ' || *p == '\t' || *p == ';')
+                p++;
+            const char *name = p;
+            while (*p != '\0' && *p != '=' && *p != ';' && *p != ',')
+                p++;
+            size_t name_len = (size_t)(p - name);
+            while (name_len > 0 && (name[name_len - 1] == ' ' || name[name_len - 1] == '\t'))
+                name_len--;
+            if (*p != '=')
+                continue;
+            p = take_value(p + 1, node, sizeof node);
+            if (name_len == 3 && strncasecmp(name, "for", 3) == 0 && !have) {
+                have = 1;
+                if (out->len > 0)
+                    buf_putc(out, ',');
+                buf_puts(out, node);
+            }
+            while (*p == ' ' || *p == '\t')
+                p++;
+        }
+        if (!have) { /* an element with no node: nothing left of it is vouched for */
+            if (out->len > 0)
+                buf_putc(out, ',');
+            buf_puts(out, "unknown");
+        }
+        if (*p == ',')
+            p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+    }
 }

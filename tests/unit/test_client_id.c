@@ -48,7 +48,57 @@ START_TEST(test_trusted_peer_right_most_untrusted)
     /* garbage stops the walk at the last trusted hop */
     ck_assert_str_eq(who("127.0.0.0/8", "127.0.0.5", "198.51.100.7, bogus, 127.0.0.8"),
                      "127.0.0.8");
-    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "198.51.100.7:4711"), "127.0.0.5");
+}
+END_TEST
+
+/* Hops with ports, as proxies write them, name the address; a malformed
+ * port is garbage and stops the walk. */
+START_TEST(test_hops_with_ports)
+{
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "198.51.100.7:4711"), "198.51.100.7");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "1.2.3.4:80"), "1.2.3.4");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "[2001:db8::1]:443"), "2001:db8::1");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "[2001:DB8::1]"), "2001:db8::1");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "2001:db8::1"), "2001:db8::1");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "1.2.3.4:"), "127.0.0.5");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "1.2.3.4:8x"), "127.0.0.5");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "[2001:db8::1]443"), "127.0.0.5");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "[2001:db8::1"), "127.0.0.5");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", "[1.2.3.4]:80"), "1.2.3.4");
+}
+END_TEST
+
+/* forwarded_for's list for one Forwarded value. */
+static const char *forwarded(const char *value)
+{
+    static char out[256];
+    gj_buf b;
+    buf_init(&b);
+    forwarded_for(value, &b);
+    buf_putc(&b, '\0');
+    ck_assert(!b.failed);
+    snprintf(out, sizeof out, "%s", b.data);
+    buf_free(&b);
+    return out;
+}
+
+/* RFC 7239: every element's for= node, unquoted, in order; no node is
+ * "unknown", which client_address does not take for an address. */
+START_TEST(test_forwarded_header)
+{
+    ck_assert_str_eq(forwarded("for=192.0.2.60;proto=http;by=203.0.113.43"), "192.0.2.60");
+    ck_assert_str_eq(forwarded("For=\"[2001:db8:cafe::17]:4711\""), "[2001:db8:cafe::17]:4711");
+    ck_assert_str_eq(forwarded("for=192.0.2.43, for=198.51.100.17"), "192.0.2.43,198.51.100.17");
+    ck_assert_str_eq(forwarded("proto=https, for=198.51.100.17 ; by=x"), "unknown,198.51.100.17");
+    ck_assert_str_eq(forwarded("for=\"_hidden\", for=unknown"), "_hidden,unknown");
+    ck_assert_str_eq(forwarded("for=\"a,b\";by=c"), "a,b");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", forwarded("for=\"[2001:db8::7]:80\"")),
+                     "2001:db8::7");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", forwarded("for=198.51.100.7;proto=http")),
+                     "198.51.100.7");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", forwarded("for=_x, for=198.51.100.7")),
+                     "198.51.100.7");
+    ck_assert_str_eq(who("127.0.0.5", "127.0.0.5", forwarded("by=1.2.3.4")), "127.0.0.5");
 }
 END_TEST
 
@@ -120,7 +170,11 @@ START_TEST(test_keys_parse_and_find)
     ck_assert(rate == 1 && burst == 5);
     ck_assert_int_eq(api_keys_find(k, "k3y-for-the-puzzle-sitE", &rate, &burst), -1);
     ck_assert_int_eq(api_keys_find(k, "k3y-for-the-puzzle-sit", &rate, &burst), -1);
-    ck_assert_int_eq(api_keys_find(k, "k3y-for-the-puzzle-site ", &rate, &burst), -1);
+    /* Blanks around a header value are not part of it: one rule for both ends. */
+    ck_assert_int_eq(api_keys_find(k, "k3y-for-the-puzzle-site \t", &rate, &burst), 0);
+    ck_assert_int_eq(api_keys_find(k, "  k3y-for-the-puzzle-site", &rate, &burst), 0);
+    ck_assert_int_eq(api_keys_find(k, "k3y-for-the puzzle-site", &rate, &burst), -1);
+    ck_assert_int_eq(api_keys_find(k, " \t ", &rate, &burst), -1);
     ck_assert_int_eq(api_keys_find(k, "", &rate, &burst), -1);
     char huge[400];
     memset(huge, 'a', sizeof huge - 1);
@@ -170,6 +224,8 @@ static Suite *client_id_suite(void)
         {"client_id", test_untrusted_peer_ignores_the_header},
         {"client_id", test_trusted_peer_right_most_untrusted},
         {"client_id", test_ipv6_and_canonical_names},
+        {"client_id", test_hops_with_ports},
+        {"client_id", test_forwarded_header},
         {"client_id", test_cidr_edges},
         {"api_keys", test_keys_parse_and_find},
         {"api_keys", test_keys_file_missing},
