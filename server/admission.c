@@ -10,6 +10,7 @@
 #include "api_keys.h"
 #include "budget.h"
 #include "client_id.h"
+#include "log.h"
 
 struct gj_admission {
     gj_budget *budget;
@@ -36,6 +37,13 @@ gj_admission *admission_create(const gj_config *cfg, gj_error *e)
             gj_fail_nomem(e);
         admission_free(a);
         return NULL;
+    }
+    if (proxies_cover_all(&a->proxies)) {
+        const char *fields[] = {"trusted_proxies", cfg->trusted_proxies, NULL};
+        log_event("warn",
+                  "--trusted-proxies trusts every address: any client can name itself in "
+                  "X-Forwarded-For and pick its own quota bucket; list only your proxies",
+                  fields);
     }
     if (cfg->api_keys[0] != '\0' && (a->keys = api_keys_load(cfg->api_keys, e)) == NULL) {
         admission_free(a);
@@ -114,8 +122,8 @@ int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t bod
     if (budget_cover(a->budget, &t->charged, in, body) == 0)
         return 0;
     size_t need = budget_peak(in, body), limit = budget_limit(a->budget);
-    if (need > limit) /* no retry helps: say so */
-        return gj_fail(e, GJ_OVERLOADED,
+    if (need > limit) /* no retry helps: 413, with no Retry-After to loop on */
+        return gj_fail(e, GJ_TOO_LARGE,
                        "a %zu-byte %s body needs about %zu bytes, more than the whole memory "
                        "budget of %zu bytes (--memory-budget); send a smaller position",
                        body, in == MEDIA_JSON ? "JSON" : "text", need, limit);
@@ -126,17 +134,24 @@ int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t bod
                    budget_charged(a->budget), budget_limit(a->budget));
 }
 
-void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms,
+/* Take the request's worker time from its client's bucket, once. */
+static void take_cost(gj_admission *a, admit_ticket *t, double cost_ms)
+{
+    if (!t->metered || t->cost_taken)
+        return;
+    t->cost_taken = 1;
+    quota_charge(a->quota, t->client, &t->policy, cost_ms > 0 ? cost_ms : 0, now_s(), &t->view);
+}
+
+void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms, int shared,
                       admit_header add, void *ctx)
 {
     if (status == 401) /* RFC 9110 11.6.1: a 401 names how to authenticate */
         add(ctx, "WWW-Authenticate", "ApiKey header=\"" ADMISSION_KEY_HEADER "\"");
-    if (!t->metered)
+    take_cost(a, t, cost_ms);
+    /* A shared cache would hand one client's budget to every other. */
+    if (!t->metered || shared)
         return;
-    if (!t->cost_taken) {
-        t->cost_taken = 1;
-        quota_charge(a->quota, t->client, &t->policy, cost_ms > 0 ? cost_ms : 0, now_s(), &t->view);
-    }
     /* draft-ietf-httpapi-ratelimit-headers: a policy named "cost" whose
      * quota is the bucket (worker ms) over the window that refills it. */
     char value[128];
@@ -153,8 +168,9 @@ void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_
     }
 }
 
-void admission_end(gj_admission *a, admit_ticket *t)
+void admission_end(gj_admission *a, admit_ticket *t, double cost_ms)
 {
+    take_cost(a, t, cost_ms); /* the client left before its answer: it still pays */
     budget_release(a->budget, t->charged);
     t->charged = 0;
 }

@@ -6,12 +6,16 @@
  *                     over its budget, 401 for an unknown API key
  *   admission_memory  the body's expected peak charged to the memory budget
  *                     (budget.h), before the body when Content-Length
- *                     announces it, else as it grows: 503 past the budget
+ *                     announces it, else as it grows: 503 past the budget,
+ *                     413 for a body that the whole budget could never hold
  *   admission_answer  the answer is being sent: its worker time is taken
  *                     from the client's bucket (once), and the RateLimit,
- *                     RateLimit-Policy and (429) Retry-After headers made
- *   admission_end     the request ended, whichever way: the memory charge
- *                     is released (once)
+ *                     RateLimit-Policy and (429) Retry-After headers made,
+ *                     except on an answer a shared cache may keep
+ *   admission_end     the request ended, whichever way: its worker time is
+ *                     taken if no answer took it (the client hung up: work
+ *                     done for a client is charged to it however the job
+ *                     ended), and the memory charge released (once)
  *
  * A request's state is an admit_ticket inside the request, zeroed at its
  * start.  The quotas are on with --quota-rate above 0 (every address gets
@@ -58,19 +62,23 @@ int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const ch
                     const char *key, gj_error *e);
 
 /* Cover a body of `body` bytes of kind `in` (see above): 0, or -1 with *e
- * (GJ_OVERLOADED, 503), nothing more charged. */
+ * (GJ_OVERLOADED, 503, or GJ_TOO_LARGE, 413, when the body's peak is more
+ * than the whole budget), nothing more charged. */
 int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t body, gj_error *e);
 
 /* A header for the answer: name and value, both only valid during the call. */
 typedef void (*admit_header)(void *ctx, const char *name, const char *value);
 
 /* The answer (status) is being sent after `cost_ms` of worker time: take
- * the cost once and add the quota headers through add(ctx, ...). */
-void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms,
+ * the cost once and add the quota headers through add(ctx, ...), unless
+ * `shared` (the answer may be kept by a shared cache and served to other
+ * clients: a per-client header must not ride on it). */
+void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_ms, int shared,
                       admit_header add, void *ctx);
 
-/* The request is over: release its memory charge (once). */
-void admission_end(gj_admission *a, admit_ticket *t);
+/* The request is over: take its `cost_ms` of worker time if no answer
+ * did, and release its memory charge (once). */
+void admission_end(gj_admission *a, admit_ticket *t, double cost_ms);
 
 /* Append the budget's and the quotas' metrics (Prometheus text). */
 void admission_render(gj_admission *a, gj_buf *out);

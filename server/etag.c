@@ -1,9 +1,7 @@
 /* etag.c - answer tags from xxHash, and If-None-Match matching (etag.h). */
 #include "etag.h"
 
-#include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -15,32 +13,6 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
     const char *v = g->version != NULL ? g->version : "0";
     snprintf(out, ETAG_MAX, "\"%.24s.%.8s-%016llx\"", v, GJ_ANSWER_FORMAT_VERSION,
              (unsigned long long)h);
-}
-
-int etag_analysis(const gj_game *g, const char *body, size_t len, char out[ETAG_MAX])
-{
-    out[0] = '\0';
-    /* The flags the games' own parser uses (json_in.c), so two requests
-     * with one canonical form are one request to the analysis too. */
-    json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
-    if (root == NULL)
-        return -1;
-    char *canon = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    json_decref(root);
-    if (canon == NULL)
-        return -1;
-    size_t name_len = strlen(g->name), canon_len = strlen(canon);
-    char *key = malloc(name_len + 1 + canon_len);
-    if (key == NULL) {
-        free(canon);
-        return -1;
-    }
-    memcpy(key, g->name, name_len + 1);
-    memcpy(key + name_len + 1, canon, canon_len);
-    etag_make(g, ETAG_ANALYZE, key, name_len + 1 + canon_len, out);
-    free(key);
-    free(canon);
-    return 0;
 }
 
 /* Skip optional whitespace (RFC 9110 OWS) from p. */

@@ -8,15 +8,20 @@
  * whenever an answer could).  The canonical key of a solve is the result
  * cache's key (the game, the answer's media, write_key of the parsed
  * position), so the judge text and the JSON twin of one position share a
- * tag; the key of an analysis is the game and the request parsed by jansson
- * and written back compact with sorted keys (the position and every option,
- * such as max_moves, in one canonical spelling).  The two are prefixed
- * differently, so a solve and an analysis never share a tag.
+ * tag; the key of an analysis is the game and line.h's canonical form of
+ * the parsed request (sorted keys, compact, the line options in effect
+ * included, so a default that depends on the position is in the key).
+ * Neither is ever taken from the body's bytes: padding, key order and
+ * escapes cannot split or merge tags.  The two are seeded differently, so a
+ * solve and an analysis never share a tag.  The rule the tests hold: equal
+ * tags, byte-identical bodies.
  *
  * If-None-Match (RFC 9110 13.1.2) is "*" or a comma-separated list of
  * entity tags, weak (W/"...") or strong, compared weakly.  A header that is
  * not that grammar matches nothing: the answer is sent in full, as if the
- * header were absent. */
+ * header were absent.  The server matches only an answer it has made (or
+ * found in its cache), so a 304 (GET, HEAD) or 412 (POST) is only ever
+ * given where the same request without the header is a 200. */
 #ifndef GJ_ETAG_H
 #define GJ_ETAG_H
 
@@ -32,10 +37,6 @@ typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE } etag_kind;
 
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);
-
-/* The tag of the analysis of the JSON request body[len] by game g: 0, or
- * -1 (out is "") when body is not JSON, which the analysis itself reports. */
-int etag_analysis(const gj_game *g, const char *body, size_t len, char out[ETAG_MAX]);
 
 /* True when the If-None-Match value `header` (NULL: absent) matches `etag`;
  * `star_matches` says whether "*" does (see etag.c). */

@@ -4,9 +4,9 @@
  *
  * A request moves through these states (one struct request per request):
  *
- *   READING    headers checked, body arriving into req->body
- *   DISCARDING the body passed --max-body and libmicrohttpd would not take
- *              the 413 early: the rest is read and dropped, 413 at the end
+ *   READING    headers checked, body arriving into req->body (a body that
+ *              passes --max-body or the memory budget is refused there and
+ *              then, and the connection closed: drop_body)
  *   QUEUED     the connection is suspended and a worker owns the request
  *   ANSWERED   the handler finished the job: on this thread (LANE_IO, and
  *              a LANE_POOL solve that jobs_triage found cheap), or a
@@ -30,12 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "admission.h"
 #include "app.h"
 #include "buf.h"
+#include "client_id.h"
 #include "cors.h"
 #include "http_error.h"
 #include "jobs.h"
@@ -64,13 +66,15 @@ struct gj_http {
     atomic_ulong next_id;
 };
 
-typedef enum req_state { READING, DISCARDING, QUEUED, ANSWERED, RESPONDED } req_state;
+typedef enum req_state { READING, QUEUED, ANSWERED, RESPONDED } req_state;
 
 typedef struct request {
     gj_http *http;
     struct MHD_Connection *conn;
     tracked *track; /* the connection's deadline (conntrack.h) */
     bool preflight; /* an OPTIONS answered with the route's CORS headers */
+    bool admin;     /* on the admin listener */
+    bool cut;       /* refused mid-body: answered on the socket and closed (drop_body) */
     req_state state;
     route_match match;
     media_kind input, output;
@@ -85,7 +89,6 @@ typedef struct request {
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
     size_t received;    /* body bytes read, kept or not */
-    gj_error dropped;   /* DISCARDING: why the body is dropped, answered at its end */
     admit_ticket admit; /* quota and memory budget (admission.h) */
 
     /* The route's work: inputs set here, the answer filled by the handler. */
@@ -112,6 +115,14 @@ static bool is_query_form(const request *req)
     return strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0;
 }
 
+/* True when the answer (status) may be kept by a shared cache: a GET or
+ * HEAD solve's or analysis's 200 or 304, which carries its tag.  Such an
+ * answer is served to other clients, so nothing of this client's rides on it. */
+static bool shared_cacheable(const request *req, int status)
+{
+    return status < 400 && req->state == ANSWERED && req->job.etag[0] != '\0' && is_query_form(req);
+}
+
 /* The caching headers (etag.h): a solve's or analysis's answer and its 304
  * carry the tag, and a GET one may be kept by any cache for --cache-max-age
  * (the answer never changes under its tag); an error is never kept. */
@@ -124,7 +135,7 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
     if (req->state != ANSWERED || req->job.etag[0] == '\0')
         return;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
-    if (is_query_form(req)) {
+    if (shared_cacheable(req, status)) {
         char control[48];
         snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
@@ -132,19 +143,72 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
     }
 }
 
-/* The CORS headers (cors.h) of the answer to req, under --cors-origins. */
+/* The methods a preflight answer allows: the route's, or for a path that
+ * names no endpoint those the API takes, so that the real request is sent
+ * and carries its helpful 404. */
+static const char *preflight_methods(const request *req)
+{
+    return req->match.row != NULL ? req->match.row->allow : "GET, HEAD, POST, OPTIONS";
+}
+
+/* The CORS headers (cors.h) of the answer to req, under --cors-origins;
+ * none from the admin listener, whose metrics no web page may read. */
 static void add_cors_headers(const request *req, struct MHD_Response *resp)
 {
+    if (req->admin)
+        return;
     cors_header hs[CORS_MAX_HEADERS];
     const char *origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin");
     size_t n = cors_headers(req->http->cfg->cors_origins, origin,
-                            req->preflight ? req->match.row->allow : NULL, hs);
+                            req->preflight ? preflight_methods(req) : NULL, hs);
     for (size_t i = 0; i < n; i++)
         MHD_add_response_header(resp, hs[i].name, hs[i].value);
 }
 
-/* Queue the answer with the headers every answer carries and those its
- * route or status adds; the body is freed unless it is static. */
+/* Queue resp (status, content type `type`, NULL for none; `len` body
+ * bytes for the log) with the headers every answer carries and those its
+ * route or status adds; resp is released. */
+static enum MHD_Result queue_response(request *req, int status, const char *type,
+                                      struct MHD_Response *resp, size_t len)
+{
+    if (type != NULL) /* NULL: no body, no type (a preflight's 204, a 304) */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(resp, "X-Request-Id", req->id);
+    if (req->timing[0] != '\0')
+        MHD_add_response_header(resp, "Server-Timing", req->timing);
+    const route_row *row = req->match.row;
+    if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
+        MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
+    else if (req->preflight)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, preflight_methods(req));
+    add_cors_headers(req, resp);
+    const char *retry = http_error_retry_after(status);
+    if (retry != NULL)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
+    if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
+        MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
+    add_cache_headers(req, resp, status);
+    if (atomic_load(&req->http->app->draining))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    /* Admission: the job's worker time is taken from the client's quota,
+     * whose state rides on the answer (RateLimit headers) unless a shared
+     * cache may keep it. */
+    admission_answer(req->http->app->admission, &req->admit, status, req->job.work_ms,
+                     shared_cacheable(req, status), add_header, resp);
+    enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
+    MHD_destroy_response(resp);
+    if (rc == MHD_YES) {
+        req->state = RESPONDED;
+        req->sent_status = status;
+        req->sent_bytes = len;
+    }
+    return rc;
+}
+
+/* Queue the answer body[len] (see queue_response); the body is freed
+ * unless it is static. */
 static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
                                      size_t len, int body_is_static)
 {
@@ -155,38 +219,29 @@ static enum MHD_Result send_response(request *req, int status, const char *type,
             free(body);
         return MHD_NO;
     }
-    if (type != NULL) /* NULL: no body, no type (a preflight's 204) */
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(resp, "X-Request-Id", req->id);
-    if (req->timing[0] != '\0')
-        MHD_add_response_header(resp, "Server-Timing", req->timing);
-    const route_row *row = req->match.row;
-    if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
-        MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
-    if ((status == MHD_HTTP_METHOD_NOT_ALLOWED || req->preflight) && row != NULL)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
-    add_cors_headers(req, resp);
-    const char *retry = http_error_retry_after(status);
-    if (retry != NULL)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
-    if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
-        MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    add_cache_headers(req, resp, status);
-    if (atomic_load(&req->http->app->draining))
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-    /* Admission: the solve's worker time is taken from the client's quota,
-     * whose state rides on the answer (RateLimit headers). */
-    const solve_timing *t = &req->job.t;
-    double cost_ms = req->state == ANSWERED ? t->parse_ms + t->solve_ms + t->write_ms : 0;
-    admission_answer(req->http->app->admission, &req->admit, status, cost_ms, add_header, resp);
-    enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
-    MHD_destroy_response(resp);
-    if (rc == MHD_YES) {
-        req->state = RESPONDED;
-        req->sent_status = status;
-        req->sent_bytes = len;
-    }
-    return rc;
+    return queue_response(req, status, type, resp, len);
+}
+
+/* A 304's body reader: never called, as libmicrohttpd sends no body with
+ * a 304; says the end at once if it ever were. */
+static ssize_t no_body(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)cls;
+    (void)pos;
+    (void)buf;
+    (void)max;
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+/* Answer 304 for an answer of `len` bytes: no body and no Content-Type;
+ * libmicrohttpd always writes a Content-Length, so it is the 200's own
+ * (RFC 9110 8.6 allows only that value), from a reader of that size. */
+static enum MHD_Result send_not_modified(request *req, size_t len)
+{
+    struct MHD_Response *resp = MHD_create_response_from_callback(len, 64, no_body, NULL, NULL);
+    if (resp == NULL)
+        return MHD_NO;
+    return queue_response(req, MHD_HTTP_NOT_MODIFIED, NULL, resp, 0);
 }
 
 /* Answer the error e: its status and JSON body, from server/http_error.c. */
@@ -223,18 +278,42 @@ static int wants_body(const request *req)
     return req->match.error.kind == GJ_OK && req->match.row->lane == LANE_POOL;
 }
 
+/* The `format` query parameter into *format (NULL when absent): 0, or -1
+ * with *e for one that `format=json` or `format=text` cannot be read from:
+ * a bare `format` (no '=') and a value holding a NUL byte are refused as
+ * `format=` is, never read as absent or cut at the NUL. */
+static int read_format(const request *req, const char **format, gj_error *e)
+{
+    size_t len = 0;
+    *format = NULL;
+    if (MHD_lookup_connection_value_n(req->conn, MHD_GET_ARGUMENT_KIND, "format", 6, format,
+                                      &len) != MHD_YES)
+        return 0;
+    if (*format == NULL)
+        return gj_fail_field(e, "format",
+                             "given without a value; write format=json or format=text");
+    if (strlen(*format) != len)
+        return gj_fail_field(e, "format",
+                             "the value holds a NUL byte (%%00); write format=json or format=text");
+    return 0;
+}
+
 /* Check what can be checked before a byte of the body is read. */
 static enum MHD_Result begin_job(request *req)
 {
     gj_http *h = req->http;
     const char *type =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    if (media_input(type, &req->input) != 0)
+    /* A GET or HEAD has no body to type (its position is in the query, and
+     * take_query refuses a body): a Content-Type there describes nothing. */
+    if (!is_query_form(req) && media_input(type, &req->input) != 0)
         return send_errorf(req, GJ_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
                            type, media_accepted_inputs);
 
     gj_error e;
-    const char *format = MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, "format");
+    const char *format = NULL;
+    if (read_format(req, &format, &e) != 0)
+        return send_error(req, &e);
     const char *accept =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     if (media_output(format, accept, &req->output, &e) != 0)
@@ -323,18 +402,95 @@ static int grow_body(request *req, size_t need)
     return 0;
 }
 
-/* Drop the body read so far and refuse the request with *e: at once when
- * libmicrohttpd lets us, otherwise the rest of the body is dropped too and
- * the error answered when it ends. */
+/* admit_header for a raw answer: "Name: value" and CRLF, appended to the
+ * gj_buf ctx. */
+static void put_raw_header(void *ctx, const char *name, const char *value)
+{
+    gj_buf *b = ctx;
+    buf_puts(b, name);
+    buf_puts(b, ": ");
+    buf_puts(b, value);
+    buf_puts(b, "\r\n");
+}
+
+/* The whole answer to req for the error e (status line, the headers an
+ * error carries, Connection: close, the JSON body) into out. */
+static void render_raw_error(request *req, const gj_error *e, gj_buf *out)
+{
+    int status = http_error_status(e->kind);
+    size_t len = 0;
+    char *body = http_error_render(e, req->id, &len);
+    const char *reason = MHD_get_reason_phrase_for((unsigned)status);
+    char line[128];
+    snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, reason ? reason : "Error");
+    buf_puts(out, line);
+    put_raw_header(out, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    snprintf(line, sizeof line, "%zu", body ? len : 0);
+    put_raw_header(out, MHD_HTTP_HEADER_CONTENT_LENGTH, line);
+    put_raw_header(out, MHD_HTTP_HEADER_CONNECTION, "close");
+    put_raw_header(out, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    put_raw_header(out, "X-Request-Id", req->id);
+    const char *retry = http_error_retry_after(status);
+    if (retry != NULL)
+        put_raw_header(out, MHD_HTTP_HEADER_RETRY_AFTER, retry);
+    cors_header hs[CORS_MAX_HEADERS];
+    size_t n = req->admin
+                   ? 0
+                   : cors_headers(req->http->cfg->cors_origins,
+                                  MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin"),
+                                  NULL, hs);
+    for (size_t i = 0; i < n; i++)
+        put_raw_header(out, hs[i].name, hs[i].value);
+    admission_answer(req->http->app->admission, &req->admit, status, 0, 0, put_raw_header, out);
+    buf_puts(out, "\r\n");
+    if (body != NULL)
+        buf_append(out, body, len);
+    free(body);
+    req->sent_bytes = body ? len : 0;
+}
+
+/* Refuse the request with *e while its body is still arriving (past
+ * --max-body, or past the memory budget), and stop reading it.
+ * libmicrohttpd 0.9.75 queues a response only before the body or after
+ * its end, so over plain HTTP the answer is written to the socket here,
+ * with Connection: close, and the connection is then closed (MHD_NO):
+ * the client reads the error at once instead of sending the rest first.
+ * Over TLS the socket belongs to GnuTLS: the connection is only closed. */
 static enum MHD_Result drop_body(request *req, const gj_error *e)
 {
     free(req->body);
     req->body = NULL;
     req->len = req->cap = 0;
-    req->dropped = *e;
-    if (send_error(req, e) != MHD_YES)
-        req->state = DISCARDING;
-    return MHD_YES;
+    req->cut = true;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    bool tls = !req->admin && req->http->cfg->tls_cert[0] != '\0';
+    if (tls || info == NULL)
+        return MHD_NO;
+    gj_buf out;
+    buf_init(&out);
+    render_raw_error(req, e, &out);
+    if (!out.failed) {
+        int fd = info->connect_fd;
+        size_t sent = 0;
+        while (sent < out.len) { /* a few hundred bytes: the socket buffer takes them */
+            ssize_t n = send(fd, out.data + sent, out.len - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n <= 0)
+                break;
+            sent += (size_t)n;
+        }
+        if (sent == out.len)
+            req->sent_status = http_error_status(e->kind);
+        /* Our FIN after the answer; the body bytes already here are read
+         * and dropped, so the close that follows does not reset the
+         * connection under an answer the client has not read yet. */
+        shutdown(fd, SHUT_WR);
+        char sink[4096];
+        for (int k = 0; k < 256 && recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; k++)
+            ;
+    }
+    buf_free(&out);
+    return MHD_NO;
 }
 
 /* Take one chunk of the body: kept for a pool route, counted and dropped
@@ -345,8 +501,6 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     size_t n = *size;
     *size = 0;
     req->received += n;
-    if (req->state == DISCARDING)
-        return MHD_YES;
     size_t max = (size_t)req->http->cfg->max_body;
     gj_error e;
     if (n > max - req->len) {
@@ -449,8 +603,16 @@ static enum MHD_Result send_answer(request *req)
     job *j = &req->job;
     if (j->error.kind != GJ_OK)
         return send_error(req, &j->error);
+    /* RFC 9110 13.1.2: a matching If-None-Match is a 304 for GET and HEAD,
+     * a 412 for any other method. */
+    if (j->not_modified && is_query_form(req))
+        return send_not_modified(req, j->answer.len);
     if (j->not_modified)
-        return send_response(req, MHD_HTTP_NOT_MODIFIED, j->type, (char *)"", 0, 1);
+        return send_errorf(req, GJ_PRECONDITION,
+                           "If-None-Match matches this answer's tag %s: a %s is not answered "
+                           "conditionally (RFC 9110 13.1.2); send it without If-None-Match, or "
+                           "revalidate with the GET form",
+                           j->etag, req->method);
     if (j->fixed != NULL)
         return send_response(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;
@@ -468,8 +630,6 @@ static enum MHD_Result send_answer(request *req)
  * refused with 503 at once when that lane has no free place. */
 static enum MHD_Result dispatch(request *req)
 {
-    if (req->state == DISCARDING)
-        return send_error(req, &req->dropped);
     if (req->body == NULL && grow_body(req, 1) != 0)
         return send_errorf(req, GJ_INTERNAL, "out of memory");
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
@@ -572,6 +732,7 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
         return NULL;
     req->begun = true;
     req->http = h;
+    req->admin = l->admin;
     req->conn = conn;
     req->started_ns = solve_clock_ns();
     snprintf(req->method, sizeof req->method, "%s", method);
@@ -634,6 +795,17 @@ static enum MHD_Result join_forwarded(void *cls, enum MHD_ValueKind kind, const 
     return MHD_YES;
 }
 
+/* Header iterator: append the for= nodes of each Forwarded value (RFC
+ * 7239) to the gj_buf cls, as join_forwarded does for X-Forwarded-For. */
+static enum MHD_Result join_rfc7239(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    if (strcasecmp(key, "Forwarded") == 0 && value != NULL)
+        forwarded_for(value, cls);
+    return MHD_YES;
+}
+
 /* Admission (admission.h) for a route that solves: the client and its
  * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
 static int admit_client(request *req, gj_error *e)
@@ -644,8 +816,11 @@ static int admit_client(request *req, gj_error *e)
     gj_admission *adm = req->http->app->admission;
     gj_buf xff;
     buf_init(&xff);
-    if (admission_trusts(adm, req->client)) /* never from anyone else */
+    if (admission_trusts(adm, req->client)) { /* never from anyone else */
         MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, &xff);
+        if (xff.len == 0) /* the standard header, when the proxy sends only that */
+            MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, &xff);
+    }
     buf_putc(&xff, '\0');
     const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
     int rc = admission_begin(adm, &req->admit, req->client,
@@ -660,10 +835,18 @@ static enum MHD_Result first_call(request *req)
 {
     /* With --cors-origins, OPTIONS on a route is a preflight, answered
      * once the request is complete (so the connection stays open): 204 with
-     * Allow, and the CORS headers when the origin is listed.  Without, it
-     * stays a 405 like any other method the route does not take. */
-    if (req->match.error.kind == GJ_BAD_METHOD && strcmp(req->method, "OPTIONS") == 0 &&
-        req->http->cfg->cors_origins[0] != '\0')
+     * Allow, and the CORS headers when the origin is listed.  On a path that
+     * names no endpoint or game it is answered so only for a listed origin,
+     * whose page then sends the real request and reads its 404 and error
+     * code (a refused preflight shows only "Failed to fetch").  Without a
+     * list, and on the admin listener, OPTIONS stays a 405 or 404 like any
+     * other method. */
+    const char *cors = req->http->cfg->cors_origins;
+    gj_error_kind k = req->match.error.kind;
+    if (strcmp(req->method, "OPTIONS") == 0 && cors[0] != '\0' && !req->admin &&
+        (k == GJ_BAD_METHOD ||
+         ((k == GJ_NOT_FOUND || k == GJ_UNKNOWN_GAME) &&
+          cors_allowed(cors, MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin")))))
         req->preflight = true;
     /* libmicrohttpd reads the first of several Content-Length headers; a
      * proxy in front may have read another, which is how requests are
@@ -716,7 +899,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     switch (req->state) {
     case READING:
-    case DISCARDING:
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
         if (req->preflight)
@@ -779,7 +961,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .solve_ms = req->solve_ms,
         .client = req->client,
         .request_id = req->id,
-        .end = req->job.abandoned ? "abandoned" : termination_name(toe),
+        .end = req->job.abandoned ? "abandoned"
+               : req->cut         ? "cut"
+                                  : termination_name(toe),
     };
     log_access(&a);
     const route_row *row = req->match.row;
@@ -787,7 +971,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     metrics_request(h->app->metrics, counted ? req->match.game : NULL, req->sent_status,
                     req->received, req->sent_bytes);
     conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
-    admission_end(h->app->admission, &req->admit);      /* its memory charge, released once */
+    /* The job's work is charged even when no answer was sent (the client
+     * hung up), and its memory charge released, once each. */
+    admission_end(h->app->admission, &req->admit, req->job.work_ms);
     free(req->body);
     free(req->raw_query);
     buf_free(&req->job.answer);
@@ -924,6 +1110,11 @@ gj_http *http_start(gj_app *app, gj_error *e)
     }
     h->daemon = start_daemon(&h->public_side, cfg->host, cfg->port, https ? &tls : NULL, e);
     tls_free(&tls); /* GnuTLS holds its own copy once the daemon has started */
+    if (h->daemon == NULL && h->admin != NULL && cfg->port == cfg->admin_port)
+        gj_fail(e, GJ_BAD_INPUT,
+                "cannot listen on %s port %ld: --admin-address %s:%ld took that port first; give "
+                "the admin listener a port of its own",
+                cfg->host, cfg->port, cfg->admin_host, cfg->admin_port);
     if (h->daemon == NULL) {
         if (h->admin != NULL)
             MHD_stop_daemon(h->admin);

@@ -23,6 +23,7 @@ static const struct {
     [GJ_UNMET] = {422, "unprocessable"},
     [GJ_URI_TOO_LONG] = {414, "uri_too_long"},
     [GJ_UNAUTHORIZED] = {401, "unauthorized"},
+    [GJ_PRECONDITION] = {412, "precondition_failed"},
     [GJ_NO_MEMORY] = {500, "internal"},
     [GJ_INTERNAL] = {500, "internal"},
 };

@@ -43,6 +43,16 @@ static void finish(job *j, int rc)
     j->done(j);
 }
 
+/* Milliseconds since *since, which is then zeroed (0: nothing to count). */
+static double take_ms(unsigned long long *since)
+{
+    if (*since == 0)
+        return 0;
+    double ms = (double)(solve_clock_ns() - *since) / 1e6;
+    *since = 0;
+    return ms;
+}
+
 /* The limits in force for the job's game. */
 static const long *job_limits(const job *j, const gj_game *g)
 {
@@ -139,10 +149,45 @@ void jobs_solve(job *j)
     memcpy(j->etag, tag.etag, sizeof j->etag);
     j->not_modified = rc == 0 && tag.not_modified;
     /* Failed parses count too: a parse histogram without them would hide
-     * the time spent refusing input.  A 304 solved nothing and is not a solve. */
-    if (!j->not_modified)
-        metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
+     * the time spent refusing input. */
+    metrics_solve_times(j->app->metrics, g, j->t.parse_ms, j->t.solve_ms);
     finish(j, rc);
+}
+
+/* The analysis of the prepared request q through the result cache, keyed
+ * on q's canonical form (line.h), and its tag into j->etag: 0, or -1 with
+ * j->error.  A cached analysis answers a revalidation without running. */
+static int analyze_cached(job *j, line_request *q)
+{
+    const gj_game *g = j->game;
+    gj_buf key;
+    buf_init(&key);
+    buf_puts(&key, g->name);
+    buf_putc(&key, '\0');
+    buf_putc(&key, 'a'); /* a solve's key has 'j' or 't' here: never equal */
+    buf_append(&key, q->canonical, q->canonical_len);
+    if (key.failed) {
+        buf_free(&key);
+        return gj_fail_nomem(&j->error);
+    }
+    etag_make(g, ETAG_ANALYZE, key.data, key.len, j->etag);
+    cache_ticket *ticket = NULL;
+    cache_result r = CACHE_BYPASS;
+    if (j->app->cache != NULL)
+        r = cache_get(j->app->cache, key.data, key.len, &j->answer, &ticket);
+    buf_free(&key);
+    if (r == CACHE_HIT)
+        return j->answer.failed ? gj_fail_nomem(&j->error) : 0;
+    watch(j);
+    int rc = line_run(g, q, job_limits(j, g), &j->answer, &j->error);
+    unwatch(j);
+    if (rc == 0 && j->answer.failed)
+        rc = gj_fail_nomem(&j->error);
+    if (ticket != NULL && rc == 0)
+        cache_fill(j->app->cache, ticket, j->answer.data, j->answer.len);
+    else if (ticket != NULL)
+        cache_abandon(j->app->cache, ticket);
+    return rc;
 }
 
 void jobs_analyze(job *j)
@@ -152,20 +197,20 @@ void jobs_analyze(job *j)
         finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", g->name));
         return;
     }
-    /* "*" is not matched here: the request is only checked by the analysis. */
-    if (etag_analysis(g, j->body, j->len, j->etag) == 0 &&
-        etag_none_match(j->if_none_match, j->etag, false)) {
-        j->not_modified = true;
-        finish(j, 0);
-        return;
-    }
     unsigned long long start = solve_clock_ns();
-    watch(j);
-    int rc = line_analyze(g, j->body, j->len, job_limits(j, g), &j->answer, &j->error);
-    unwatch(j);
+    line_request q;
+    int rc = line_prepare(j->body, j->len, &q, &j->error);
+    if (rc == 0) {
+        rc = analyze_cached(j, &q);
+        line_request_free(&q);
+    }
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the analysis failed without saying why", g->name);
+    /* Matched only once the answer is made: a match is always a 200's. */
+    j->not_modified = rc == 0 && etag_none_match(j->if_none_match, j->etag, true);
+    if (rc != 0)
+        j->etag[0] = '\0';
     finish(j, rc);
 }
 
@@ -343,7 +388,8 @@ typedef struct batch_item {
     gj_error error;        /* GJ_OK until its check or its solve fails */
     gj_buf answer;
     solve_cached how;
-    solve_timing t; /* its worker time, summed into the batch's (the quotas charge it) */
+    solve_timing t; /* its stages' times, summed into the batch's Server-Timing */
+    double work_ms; /* its thread's whole time, summed into the job's work_ms */
 } batch_item;
 
 struct batch {
@@ -543,6 +589,8 @@ static void answer_items(batch *b)
 static void finish_batch(batch *b)
 {
     job *j = b->j;
+    for (size_t i = 0; i < b->n; i++)
+        j->work_ms += b->items[i].work_ms;
     b->answer(b);
     free_batch(b);
     finish(j, 0);
@@ -571,6 +619,7 @@ static void run_item(void *arg)
     batch_item *it = arg;
     batch *b = it->owner;
     job *j = b->j;
+    unsigned long long began = solve_clock_ns();
     if (it->error.kind == GJ_OK) {
         solve_timing t;
         memset(&t, 0, sizeof t);
@@ -587,6 +636,7 @@ static void run_item(void *arg)
         if (rc != 0)
             buf_free(&it->answer);
     }
+    it->work_ms = take_ms(&began); /* read by the last item's thread, after the count */
     if (atomic_fetch_sub(&b->remaining, 1) == 1)
         finish_batch(b);
 }
@@ -641,6 +691,8 @@ static batch *read_batch(job *j)
 static void run_batch(batch *b)
 {
     job *j = b->j;
+    /* The envelope's parse so far; from here each item counts its own. */
+    j->work_ms += take_ms(&j->own_ns);
     atomic_store(&b->remaining, b->n);
     size_t n = b->n;
     for (size_t i = 1; i < n; i++)
@@ -791,8 +843,22 @@ static void judge_cases(job *j, json_t *root)
 
 /* ---- entry ---------------------------------------------------------- */
 
+/* done() as jobs_start installs it: the handler's own thread's time (when
+ * a batch has not already counted it) joins work_ms, then the caller's
+ * done runs. */
+static void settle(job *j)
+{
+    j->work_ms += take_ms(&j->own_ns);
+    j->then(j);
+}
+
 void jobs_start(job *j, job_handler handler)
 {
+    j->then = j->done;
+    j->done = settle;
+    j->own_ns = solve_clock_ns();
+    /* The I/O thread's parse ahead (jobs_triage) is work for the request too. */
+    j->work_ms = j->parsed ? j->parse_ms : 0;
     buf_init(&j->answer);
     gj_error_clear(&j->error);
     j->ok_status = 200;

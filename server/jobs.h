@@ -14,7 +14,11 @@
  * solve runs, its cancel flag is bound to the thread and watched by the
  * tracker, so the solve stops (GJ_CANCELLED) when the client leaves or the
  * deadline (queued + --request-timeout) passes.  The body must stay valid
- * until done() runs.
+ * until done() runs.  When done() runs, work_ms holds the time every
+ * thread spent on the job (the I/O thread's parse ahead, the handler, each
+ * batch item), whether it was answered, refused, dropped or stopped: the
+ * HTTP front charges it to the client's quota even when nobody reads the
+ * answer.
  *
  * The handlers of the POST routes live here:
  *   jobs_solve    the game's parse -> solve -> write, through the result cache
@@ -65,6 +69,8 @@ struct job {
     gj_cancel cancel;          /* a queued job's stop flag (cancel.h) */
     int abandoned;             /* the client left: dropped or stopped for it */
     const char *if_none_match; /* solve, analyze: the request's If-None-Match, or NULL */
+    job_done then;             /* the caller's done, which jobs_start wraps to count work */
+    unsigned long long own_ns; /* when the handler's thread began counting, 0 once counted */
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
@@ -77,7 +83,9 @@ struct job {
     solve_cached how;           /* solve and judge: what the cache did */
     unsigned long long wait_ns; /* how long it waited for a worker */
     char etag[ETAG_MAX];        /* solve, analyze: the answer's tag (etag.h), or "" */
-    bool not_modified;          /* If-None-Match matched etag: no answer, a 304 */
+    bool not_modified;          /* If-None-Match matched etag (the answer is kept for its length) */
+    double work_ms;             /* every thread's time for the request, its parse ahead included:
+                                 * what the client's quota is charged however the job ends */
 };
 
 /* Where a job runs, by its estimated solve time.  The bounds are stated

@@ -75,16 +75,14 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
         tag->not_modified = false;
     }
     cache_ticket *ticket = NULL;
+    int rc = 0;
     if ((cache != NULL || tag != NULL) && g->write_key != NULL) {
         gj_buf key;
         buf_init(&key);
         if (build_key(g, pos, output, &key) == 0) {
-            if (tag != NULL) {
+            if (tag != NULL)
                 etag_make(g, ETAG_SOLVE, key.data, key.len, tag->etag);
-                /* "*": a position that parsed has an answer. */
-                tag->not_modified = etag_none_match(tag->if_none_match, tag->etag, true);
-            }
-            if (cache != NULL && (tag == NULL || !tag->not_modified)) {
+            if (cache != NULL) {
                 cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
                 *how = r == CACHE_HIT       ? SOLVE_HIT
                        : r == CACHE_CLAIMED ? SOLVE_MISS
@@ -92,13 +90,13 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
             }
         }
         buf_free(&key);
-        if (*how == SOLVE_HIT || (tag != NULL && tag->not_modified)) {
-            g->free_position(pos);
-            t->write_ms = ms_since(&mark);
-            return out->failed ? gj_fail_nomem(e) : 0;
-        }
     }
-    int rc = solve_and_write(g, pos, output, out, t, &mark, e);
+    if (*how == SOLVE_HIT) {
+        t->write_ms = ms_since(&mark);
+        rc = out->failed ? gj_fail_nomem(e) : 0;
+    } else {
+        rc = solve_and_write(g, pos, output, out, t, &mark, e);
+    }
     g->free_position(pos);
     if (ticket != NULL) {
         if (rc == 0)
@@ -106,6 +104,9 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
         else
             cache_abandon(cache, ticket);
     }
+    /* Matched only once the answer is known to be a 200 (etag.h). */
+    if (rc == 0 && tag != NULL && tag->etag[0] != '\0')
+        tag->not_modified = etag_none_match(tag->if_none_match, tag->etag, true);
     return rc;
 }
 

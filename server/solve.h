@@ -39,16 +39,17 @@ int solve_position_cached(const gj_game *g, const long *limits, media_kind input
 
 /* An answer's tag (etag.h) for solve_position_tagged.  In: the request's
  * If-None-Match (NULL: none).  Out: the tag ("" when the game has no key)
- * and whether the header matched it, in which case nothing was solved or
- * looked up and the answer is empty (a 304). */
+ * and whether the header matched it.  The answer is made (or taken from the
+ * cache) either way, and matched only when it was: a match means the same
+ * request without the header is a 200, and the answer's length is known for
+ * the 304's Content-Length. */
 typedef struct solve_tag {
     const char *if_none_match;
     char etag[ETAG_MAX];
     bool not_modified;
 } solve_tag;
 
-/* solve_position_cached that also tags the answer: the key is built right
- * after the parse, and a matching If-None-Match ends the work there. */
+/* solve_position_cached that also tags the answer (solve_tag). */
 int solve_position_tagged(const gj_game *g, const long *limits, media_kind input, const char *in,
                           size_t len, media_kind output, gj_cache *cache, gj_buf *out,
                           solve_timing *t, solve_cached *how, solve_tag *tag, gj_error *e);

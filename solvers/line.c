@@ -8,11 +8,6 @@
 #include "cancel.h"
 #include "json_in.h"
 
-typedef struct line_request {
-    int want;      /* "line": true */
-    long max_line; /* moves at most */
-} line_request;
-
 typedef struct line_state {
     gj_buf entries;  /* the line's entries, comma-separated */
     long length;     /* entries written */
@@ -29,36 +24,82 @@ static long line_bound(size_t len)
     return moves < 1 ? 1 : moves > LINE_MAX_LIMIT ? LINE_MAX_LIMIT : (long)moves;
 }
 
-/* Read and remove "line" and "max_line" from root (a request of len
- * bytes) into *q: 0, or -1 with *e. */
-static int take_options(json_t *root, size_t len, line_request *q, gj_error *e)
+/* Read and remove "line" and "max_line" from q->root into q, then write
+ * the position compact: 0, or -1 with *e.  The work bound is taken on the
+ * compact position, never on the body as sent (see line.h). */
+static int take_options(line_request *q, gj_error *e)
 {
-    const json_t *line = json_object_get(root, "line");
-    const json_t *max = json_object_get(root, "max_line");
-    q->want = 0;
+    const json_t *line = json_object_get(q->root, "line");
+    const json_t *max = json_object_get(q->root, "max_line");
+    long asked = 0;
     q->max_line = LINE_MAX_DEFAULT;
     if (line != NULL && !json_is_boolean(line))
         return gj_fail_field(e, "line", "expected true or false");
     q->want = line != NULL && json_is_true(line);
     if (max != NULL) {
-        if (jin_long(max, "max_line", -1, -1, 1, LINE_MAX_LIMIT, &q->max_line, e) != 0)
+        if (jin_long(max, "max_line", -1, -1, 1, LINE_MAX_LIMIT, &asked, e) != 0)
             return -1;
         if (!q->want)
             return gj_fail_field(e, "max_line", "bounds the line: it needs \"line\": true");
-        if (q->max_line > line_bound(len)) {
-            gj_fail_field(e, "max_line",
-                          "%ld moves on a position of %zu bytes exceed the line's work bound "
-                          "(each move re-reads the position, %d MiB in all): at most %ld here",
-                          q->max_line, len, LINE_WORK_BYTES >> 20, line_bound(len));
-            e->kind = GJ_UNMET;
-            return -1;
-        }
-    } else if (q->max_line > line_bound(len)) {
-        q->max_line = line_bound(len); /* the default, not the caller's: line_truncated tells */
     }
-    json_object_del(root, "line");
-    json_object_del(root, "max_line");
+    json_object_del(q->root, "line");
+    json_object_del(q->root, "max_line");
+    q->position = json_dumps(q->root, JSON_COMPACT);
+    if (q->position == NULL)
+        return gj_fail_nomem(e);
+    q->position_len = strlen(q->position);
+    long bound = line_bound(q->position_len);
+    if (max == NULL) {
+        /* The default, not the caller's: line_truncated tells. */
+        q->max_line = q->max_line > bound ? bound : q->max_line;
+        return 0;
+    }
+    q->max_line = asked;
+    if (asked <= bound)
+        return 0;
+    gj_fail_field(e, "max_line",
+                  "%ld moves on a position of %zu bytes (written compact) exceed the line's "
+                  "work bound (each move re-reads the position, %d MiB in all): at most %ld here",
+                  asked, q->position_len, LINE_WORK_BYTES >> 20, bound);
+    e->kind = GJ_UNMET;
+    return -1;
+}
+
+/* The canonical form of q (line.h) into q->canonical: 0, or -1 with *e. */
+static int write_canonical(line_request *q, gj_error *e)
+{
+    json_t *c = json_copy(q->root);
+    int failed = c == NULL;
+    if (!failed && q->want)
+        failed = json_object_set_new(c, "line", json_true()) != 0 ||
+                 json_object_set_new(c, "max_line", json_integer(q->max_line)) != 0;
+    q->canonical = failed ? NULL : json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(c);
+    if (q->canonical == NULL)
+        return gj_fail_nomem(e);
+    q->canonical_len = strlen(q->canonical);
     return 0;
+}
+
+int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
+{
+    memset(q, 0, sizeof *q);
+    q->root = jin_load_object(buf, len, NULL, e);
+    if (q->root == NULL)
+        return -1;
+    if (take_options(q, e) != 0 || write_canonical(q, e) != 0) {
+        line_request_free(q);
+        return -1;
+    }
+    return 0;
+}
+
+void line_request_free(line_request *q)
+{
+    json_decref(q->root);
+    free(q->position);
+    free(q->canonical);
+    memset(q, 0, sizeof *q);
 }
 
 /* Whether `after` equals a position the line reached before; *from is
@@ -145,15 +186,9 @@ static void append_line(gj_buf *out, const line_state *s)
     buf_putc(out, '}');
 }
 
-/* The analysis of root (options removed), then its line when asked for. */
-static int analyze_with_line(const gj_game *g, json_t *root, const line_request *q,
-                             const long *limits, gj_buf *out, gj_error *e)
+int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out, gj_error *e)
 {
-    char *body = json_dumps(root, JSON_COMPACT);
-    if (body == NULL)
-        return gj_fail_nomem(e);
-    int rc = g->analyze(body, strlen(body), limits, out, e);
-    free(body);
+    int rc = g->analyze(q->position, q->position_len, limits, out, e);
     if (rc != 0 || !q->want)
         return rc;
     if (g->play_move == NULL)
@@ -167,7 +202,7 @@ static int analyze_with_line(const gj_game *g, json_t *root, const line_request 
         rc = out->failed ? gj_fail_nomem(e)
                          : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
     } else {
-        rc = walk(g, root, first, q->max_line, limits, &s, e);
+        rc = walk(g, q->root, first, q->max_line, limits, &s, e);
     }
     if (rc == 0)
         append_line(out, &s);
@@ -176,24 +211,13 @@ static int analyze_with_line(const gj_game *g, json_t *root, const line_request 
     return rc;
 }
 
-/* A request that never names the line members ("line" is in both) goes
- * to the game as it came, parsed once. */
 int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limits, gj_buf *out,
                  gj_error *e)
 {
-    static const char needle[] = "line";
-    int named = 0;
-    for (size_t i = 0; !named && i + sizeof needle - 1 <= len; i++)
-        named = memcmp(buf + i, needle, sizeof needle - 1) == 0;
-    if (!named)
-        return g->analyze(buf, len, limits, out, e);
-    json_t *root = jin_load_object(buf, len, NULL, e);
-    if (root == NULL)
-        return -1;
     line_request q;
-    int rc = take_options(root, len, &q, e);
-    if (rc == 0)
-        rc = analyze_with_line(g, root, &q, limits, out, e);
-    json_decref(root);
+    if (line_prepare(buf, len, &q, e) != 0)
+        return -1;
+    int rc = line_run(g, &q, limits, out, e);
+    line_request_free(&q);
     return rc;
 }

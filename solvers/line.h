@@ -15,11 +15,12 @@
  * with moves still to play.  Each move re-reads the whole position, so a
  * line re-reads at most LINE_WORK_BYTES: on a position of len bytes
  * max_line may be at most LINE_WORK_BYTES / len (422 past it, naming the
- * bound), and the default shrinks to it.  A game whose positions repeat (matrix-game,
- * which never ends) stops at the first move that leads to a position the
- * line has already reached: "line_cycle" is then true and
- * "line_cycle_start" is the index of the first move of the cycle, so
- * line[line_cycle_start..] repeats forever.
+ * bound), and the default shrinks to it.  len is the position's compact
+ * form, not the body as sent, so padding, spacing and escapes never change
+ * an answer: the answer is a function of the parsed request alone.  A game whose positions repeat
+ * (matrix-game, which never ends) stops at the first move that leads to a position the line has
+ * already reached: "line_cycle" is then true and "line_cycle_start" is the index of the first move
+ * of the cycle, so line[line_cycle_start..] repeats forever.
  *
  * Cost: one analysis of the game per move of the line (the first is the
  * answer's own), plus one to see whether the game goes on; the loop checks
@@ -29,6 +30,7 @@
 #ifndef GJ_LINE_H
 #define GJ_LINE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -39,8 +41,38 @@
 #define LINE_MAX_LIMIT   10000
 #define LINE_WORK_BYTES  (64 << 20)
 
-/* The analysis of the request (analysis.h), with the line when asked for:
- * 0, or -1 with *e filled. */
+/* An /analyze request read once (line_prepare): the position's members,
+ * written compact as the game reads them, the line options in effect, and
+ * the request's canonical form, on which alone the answer depends (the
+ * position's members with sorted keys, plus "line" and the max_line in
+ * effect when the line is asked for; "line": false is no line).  Two
+ * bodies with one canonical form get byte-identical answers, so the form is
+ * what a cache or an entity tag may be keyed on. */
+typedef struct line_request {
+    json_t *root;   /* the position's members: the request less the line options */
+    char *position; /* root written compact: what the game's analyze() reads */
+    size_t position_len;
+    int want;      /* "line": true */
+    long max_line; /* in effect: the caller's, or the default under the work bound */
+    char *canonical;
+    size_t canonical_len;
+} line_request;
+
+/* Parse and check the request body buf[len] into *q: 0, or -1 with *e
+ * (invalid JSON, a bad line option, max_line past the work bound) and *q
+ * holding nothing. */
+int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e);
+
+/* The analysis of a prepared request, with its line when asked for, into
+ * out: 0, or -1 with *e.  The line is played on q->root, so a prepared
+ * request runs once. */
+int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out, gj_error *e);
+
+/* Free what line_prepare made. */
+void line_request_free(line_request *q);
+
+/* line_prepare, line_run and line_request_free in one call: 0, or -1
+ * with *e filled. */
 int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limits, gj_buf *out,
                  gj_error *e);
 

@@ -25,6 +25,7 @@ typedef enum gj_error_kind {
     GJ_UNMET,        /* valid, but what was asked cannot be had in time: unprocessable */
     GJ_URI_TOO_LONG, /* a query past the configured bound: uri_too_long */
     GJ_UNAUTHORIZED, /* an API key that is not configured: unauthorized */
+    GJ_PRECONDITION, /* a POST's If-None-Match matched its answer: precondition_failed */
     GJ_NO_MEMORY,    /* an allocation failed: internal */
     GJ_INTERNAL,     /* a broken invariant: internal */
 } gj_error_kind;

@@ -183,12 +183,15 @@ START_TEST(test_memory_budget_bounds_the_process)
         ck_assert_int_le(hwm, (BUDGET_MIB + SLACK_MIB) * 1024L);
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
-     * it is charged 8x, 55 MB, more than the whole 48 MiB. */
+     * it is charged 8x, 55 MB, more than the whole 48 MiB, so 413 (no
+     * retry helps), without Retry-After, answered as the body crosses. */
     const char *json[] = {"Content-Type: application/json", NULL};
     http_call streamed = {"POST", url, json, big, len, 1};
     http_reply r = http_do(&streamed);
-    ck_assert_msg(r.status == 503, "%ld %s", r.status, r.body);
+    ck_assert_msg(r.status == 413, "%ld %s", r.status, r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
+    char *retry = http_header(&r, "Retry-After");
+    ck_assert_ptr_null(retry);
     http_reply_free(&r);
 
     /* Every charge released exactly once: nothing held, nothing negative. */

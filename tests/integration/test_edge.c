@@ -1,8 +1,10 @@
 /* test_edge.c - the cacheable forms against the real daemon: GET /solve and
  * GET /analyze answer what the POST forms answer, every answer carries its
- * ETag, If-None-Match gets a 304 that solves nothing (the solve and cache
- * counters stay put), GET answers may be cached and errors may not, and the
- * query bound is ours (a JSON 414) up to where libmicrohttpd's own begins. */
+ * ETag, If-None-Match gets a 304 (GET, HEAD) or a 412 (POST) only once the
+ * answer is known to be a 200 (from the cache: nothing solved again), a 304
+ * carries the 200's length and no Content-Type, GET answers may be cached
+ * and errors may not, and the query bound is ours (a JSON 414) up to where
+ * libmicrohttpd's own begins. */
 #include <check.h>
 #include <curl/curl.h>
 #include <stdio.h>
@@ -200,10 +202,11 @@ START_TEST(test_get_forms_match_post)
 }
 END_TEST
 
-/* If-None-Match with the answer's tag: 304, no body, the tag again, and
- * nothing solved or looked up (the solve histogram's count and the cache's
- * hits and misses stay put); garbage or another tag: a full 200. */
-START_TEST(test_if_none_match_skips_the_solve)
+/* If-None-Match with the answer's tag: 304, no body, no Content-Type, the
+ * 200's Content-Length, the tag again, from the cache (nothing solved
+ * again: the cache's misses stay put); a POST with the tag: 412 (RFC 9110
+ * 13.1.2); garbage or another tag: a full 200. */
+START_TEST(test_if_none_match_from_the_cache)
 {
     const char *text = "3 1\n9 8 7\n6 5 4\n3 2 1\n";
     char *path = query_path("solve", "matrix-game", "input", text, strlen(text), NULL);
@@ -211,9 +214,9 @@ START_TEST(test_if_none_match_skips_the_solve)
     ck_assert_int_eq(first.status, 200);
     char *tag = header_or_empty(&first, "ETag");
     ck_assert_int_eq(tag[0], '"');
-    const char *solves = "gamejudge_solve_seconds_count{game=\"matrix-game\"}";
-    double n0 = metric(solves), h0 = metric("gamejudge_cache_hits_total"),
-           m0 = metric("gamejudge_cache_misses_total");
+    double h0 = metric("gamejudge_cache_hits_total"), m0 = metric("gamejudge_cache_misses_total");
+    char length[32];
+    snprintf(length, sizeof length, "%zu", first.len);
 
     char inm[160], weak[160], list[200];
     snprintf(inm, sizeof inm, "If-None-Match: %s", tag);
@@ -228,15 +231,27 @@ START_TEST(test_if_none_match_skips_the_solve)
         ck_assert_uint_eq(r.len, 0);
         expect_header(&r, "ETag", tag);
         expect_header(&r, "Cache-Control", "public, max-age=600");
+        expect_header(&r, "Content-Type", NULL);
+        expect_header(&r, "Content-Length", length);
         http_reply_free(&r);
     }
-    /* The POST form honours it too. */
-    http_reply p = post("/solve/matrix-game", "text/plain", text, strlen(text));
-    ck_assert_int_eq(p.status, 200);
-    http_reply_free(&p);
-    ck_assert(metric(solves) == n0 + 1); /* that POST, and no 304, was a solve */
-    ck_assert(metric("gamejudge_cache_hits_total") == h0 + 1);
+    ck_assert(metric("gamejudge_cache_hits_total") == h0 + 4);
     ck_assert(metric("gamejudge_cache_misses_total") == m0);
+
+    /* A POST is not answered conditionally: 412, and without the header a 200. */
+    char url[160];
+    snprintf(url, sizeof url, "%s/solve/matrix-game", server.base);
+    const char *const cond[] = {"Content-Type: text/plain", inm, NULL};
+    http_call c = {"POST", url, cond, text, strlen(text), 0};
+    http_reply p = http_do(&c);
+    ck_assert_msg(p.status == 412, "%ld %s", p.status, p.body);
+    ck_assert_ptr_nonnull(strstr(p.body, "\"precondition_failed\""));
+    expect_header(&p, "ETag", NULL);
+    http_reply_free(&p);
+    p = post("/solve/matrix-game", "text/plain", text, strlen(text));
+    ck_assert_int_eq(p.status, 200);
+    ck_assert_str_eq(p.body, first.body);
+    http_reply_free(&p);
 
     /* Not the grammar, or another tag: answered in full. */
     static const char *const misses[] = {"If-None-Match: garbage", "If-None-Match: \"x\", junk",
@@ -254,8 +269,36 @@ START_TEST(test_if_none_match_skips_the_solve)
 }
 END_TEST
 
-/* The analysis's tag is its canonical request: another spelling of it
- * gets the 304, another option does not; "*" is not taken on analyze. */
+/* A request that is refused is never a 304 or a 412, whatever tag it is
+ * sent with: the tag of a valid request, or "*". */
+START_TEST(test_no_304_for_an_error)
+{
+    const char *good = "{\"matrix\":[[1,2,3],[4,5,6],[7,8,9]],\"k\":1}";
+    const char *bad = "{\"matrix\":[[1,2,3],[4,5,6],[7,8,9]],\"k\":1,\"\\u006bk\":2}";
+    char *pg = query_path("solve", "matrix-game", "position", good, strlen(good), NULL);
+    char *pb = query_path("solve", "matrix-game", "position", bad, strlen(bad), NULL);
+    http_reply g = get(server.base, pg, NULL);
+    ck_assert_int_eq(g.status, 200);
+    char *tag = header_or_empty(&g, "ETag"), inm[160];
+    snprintf(inm, sizeof inm, "If-None-Match: %s", tag);
+    const char *const *sent[] = {(const char *const[]){inm, NULL},
+                                 (const char *const[]){"If-None-Match: *", NULL}};
+    for (size_t i = 0; i < 2; i++) {
+        http_reply r = get(server.direct, pb, sent[i]);
+        ck_assert_msg(r.status == 400, "%s: %ld %s", sent[i][0], r.status, r.body);
+        http_reply_free(&r);
+    }
+    free(tag);
+    free(pg);
+    free(pb);
+    http_reply_free(&g);
+}
+END_TEST
+
+/* The analysis's tag is its canonical request (sorted keys, the line's
+ * default in effect): another spelling of it gets the 304, padding that
+ * once shrank the line's default gets the same line and tag, another
+ * option gets another tag; "*" matches an answer that is a 200. */
 START_TEST(test_analyze_tags)
 {
     const char *one = "{\"k\":1,\"matrix\":[[1,2,3],[4,5,6],[7,8,9]],\"token\":[1,1],\"to_move\":"
@@ -276,9 +319,8 @@ START_TEST(test_analyze_tags)
     ck_assert_int_eq(r2.status, 304);
     ck_assert_int_eq(r3.status, 200);
     const char *const star[] = {"If-None-Match: *", NULL};
-    http_reply r4 = get(server.base, p1, star);
-    ck_assert_int_eq(r4.status, 200);
-    ck_assert_str_eq(r4.body, r1.body);
+    http_reply r4 = get(server.direct, p1, star);
+    ck_assert_int_eq(r4.status, 304);
     http_reply_free(&r1);
     http_reply_free(&r2);
     http_reply_free(&r3);
@@ -287,6 +329,39 @@ START_TEST(test_analyze_tags)
     free(p1);
     free(p2);
     free(p3);
+
+    /* 1.4 MB of padding: the same 100-move line and the same tag. */
+    const char *line = "{\"shortcuts\":[[3,0],[0,1]],\"heaps\":[400,350],\"to_move\":\"first\","
+                       "\"max_moves\":1,\"line\":true}";
+    size_t pad = 1400000, n = strlen(line);
+    char *padded = malloc(pad + n + 1);
+    ck_assert_ptr_nonnull(padded);
+    memset(padded, ' ', pad);
+    memcpy(padded + pad, line, n + 1);
+    http_reply a = post("/analyze/nim-shortcuts", "application/json", line, n);
+    http_reply b = post("/analyze/nim-shortcuts", "application/json", padded, pad + n);
+    ck_assert_int_eq(a.status, 200);
+    ck_assert_int_eq(b.status, 200);
+    ck_assert_str_eq(a.body, b.body);
+    char *ta = header_or_empty(&a, "ETag"), *tb = header_or_empty(&b, "ETag");
+    ck_assert_str_eq(ta, tb);
+    ck_assert_ptr_nonnull(strstr(a.body, "\"line_truncated\":true"));
+    /* A key spelt with an escape is that key (RFC 8259): the same answer,
+     * never a 400 that a tag would turn into a 304. */
+    const char *escaped = "{\"shortcuts\":[[3,0],[0,1]],\"heaps\":[400,350],\"to_move\":\"first\","
+                          "\"max_moves\":1,\"\\u006cine\":true}";
+    http_reply c = post("/analyze/nim-shortcuts", "application/json", escaped, strlen(escaped));
+    ck_assert_msg(c.status == 200, "%ld %s", c.status, c.body);
+    ck_assert_str_eq(c.body, a.body);
+    char *tc = header_or_empty(&c, "ETag");
+    ck_assert_str_eq(ta, tc);
+    free(tc);
+    http_reply_free(&c);
+    free(ta);
+    free(tb);
+    free(padded);
+    http_reply_free(&a);
+    http_reply_free(&b);
 }
 END_TEST
 
@@ -390,7 +465,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_get_answers_the_data);
     tcase_add_test(tc, test_get_forms_match_post);
-    tcase_add_test(tc, test_if_none_match_skips_the_solve);
+    tcase_add_test(tc, test_if_none_match_from_the_cache);
+    tcase_add_test(tc, test_no_304_for_an_error);
     tcase_add_test(tc, test_analyze_tags);
     tcase_add_test(tc, test_errors_are_not_cached);
     tcase_add_test(tc, test_query_bound);

@@ -47,9 +47,9 @@ START_TEST(test_off_by_default)
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "some-key-0123456789", &e), 0);
     seen s = {""};
-    admission_answer(a, &t, 200, 1e9, collect, &s);
+    admission_answer(a, &t, 200, 1e9, 0, collect, &s);
     ck_assert_str_eq(s.text, ""); /* unmetered: no headers */
-    admission_end(a, &t);
+    admission_end(a, &t, 0);
     admission_free(a);
 }
 END_TEST
@@ -63,33 +63,85 @@ START_TEST(test_metered_headers_and_cost_once)
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
     seen s = {""};
-    admission_answer(a, &t, 200, 30, collect, &s);
+    admission_answer(a, &t, 200, 30, 0, collect, &s);
     ck_assert_str_eq(s.text,
                      "RateLimit-Policy: \"cost\";q=100;w=10\nRateLimit: \"cost\";r=70;t=3\n");
     seen again = {""};
-    admission_answer(a, &t, 200, 30, collect, &again); /* a second send costs nothing more */
+    admission_answer(a, &t, 200, 30, 0, collect, &again); /* a second send costs nothing more */
     ck_assert_ptr_nonnull(strstr(again.text, "r=70;"));
-    admission_end(a, &t);
+    admission_end(a, &t, 0);
 
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
     seen big = {""};
-    admission_answer(a, &t, 200, 120, collect, &big); /* 70 - 120: 50 below zero */
+    admission_answer(a, &t, 200, 120, 0, collect, &big); /* 70 - 120: 50 below zero */
     ck_assert_ptr_nonnull(strstr(big.text, "RateLimit: \"cost\";r=0;t="));
-    admission_end(a, &t);
+    admission_end(a, &t, 0);
 
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), -1);
     ck_assert_int_eq(e.kind, GJ_RATE_LIMITED);
     ck_assert_ptr_nonnull(strstr(e.message, "retry in 5 s"));
     seen refused = {""};
-    admission_answer(a, &t, 429, 0, collect, &refused);
+    admission_answer(a, &t, 429, 0, 0, collect, &refused);
     ck_assert_ptr_nonnull(strstr(refused.text, "Retry-After: 5\n"));
-    admission_end(a, &t);
+    admission_end(a, &t, 0);
 
     memset(&t, 0, sizeof t); /* another address is its own client */
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.3", NULL, NULL, &e), 0);
-    admission_end(a, &t);
+    admission_end(a, &t, 0);
+    admission_free(a);
+}
+END_TEST
+
+/* A client that hangs up before its answer still pays for the work done
+ * (the request ends with no answer sent: admission_end charges it), and
+ * once only; an answer a shared cache may keep carries no quota headers. */
+START_TEST(test_hangup_charged_and_shared_answer_bare)
+{
+    gj_config c = config(10, 100);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    admit_ticket t;
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    admission_end(a, &t, 80); /* no answer was sent */
+    admission_end(a, &t, 80); /* a second end takes nothing more */
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    seen s = {""};
+    admission_answer(a, &t, 200, 0, 0, collect, &s);
+    ck_assert_msg(strstr(s.text, "RateLimit: \"cost\";r=20;") != NULL, "got %s", s.text);
+    admission_end(a, &t, 500); /* the answer took the cost: not again */
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    seen shared = {""};
+    admission_answer(a, &t, 200, 5, 1, collect, &shared);
+    ck_assert_str_eq(shared.text, "");
+    admission_end(a, &t, 0);
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
+    seen after = {""};
+    admission_answer(a, &t, 200, 0, 0, collect, &after);
+    ck_assert_msg(strstr(after.text, "RateLimit: \"cost\";r=15;") != NULL, "got %s", after.text);
+    admission_end(a, &t, 0);
+    admission_free(a);
+}
+END_TEST
+
+/* A body whose peak the whole budget could never hold is a 413 (no retry
+ * helps), not a 503 that tells the client to come back. */
+START_TEST(test_never_fits_is_413)
+{
+    gj_config c = config(0, 0);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    admit_ticket t;
+    memset(&t, 0, sizeof t);
+    ck_assert_int_eq(admission_memory(a, &t, MEDIA_JSON, 4u << 20, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "--memory-budget"));
+    admission_end(a, &t, 0);
     admission_free(a);
 }
 END_TEST
@@ -112,7 +164,7 @@ START_TEST(test_keys_win_and_unknown_key_refused)
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "unit-key-0123456789abcdef", &e), 0);
     ck_assert_str_eq(t.client, "key#1");
     seen s = {""};
-    admission_answer(a, &t, 200, 0, collect, &s);
+    admission_answer(a, &t, 200, 0, 0, collect, &s);
     ck_assert_ptr_nonnull(strstr(s.text, "RateLimit-Policy: \"cost\";q=2;w=2\n"));
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, "unit-key-0123456789abcdeF", &e),
@@ -120,7 +172,7 @@ START_TEST(test_keys_win_and_unknown_key_refused)
     ck_assert_int_eq(e.kind, GJ_UNAUTHORIZED);
     ck_assert_ptr_null(strstr(e.message, "unit-key"));
     seen u = {""};
-    admission_answer(a, &t, 401, 0, collect, &u);
+    admission_answer(a, &t, 401, 0, 0, collect, &u);
     ck_assert_str_eq(u.text, "WWW-Authenticate: ApiKey header=\"X-Api-Key\"\n");
     memset(&t, 0, sizeof t);
     ck_assert_int_eq(admission_begin(a, &t, "127.0.0.2", NULL, NULL, &e), 0);
@@ -152,11 +204,11 @@ START_TEST(test_memory_charged_and_released_once)
     ck_assert_ptr_nonnull(strstr(e.message, "retry shortly"));
     ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 200000, &e), -1);
     ck_assert_ptr_nonnull(strstr(e.message, "more than the whole memory budget"));
-    admission_end(a, &t1);
-    admission_end(a, &t1); /* a second end releases nothing */
-    admission_end(a, &t2);
+    admission_end(a, &t1, 0);
+    admission_end(a, &t1, 0); /* a second end releases nothing */
+    admission_end(a, &t2, 0);
     ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 50000, &e), 0);
-    admission_end(a, &t2);
+    admission_end(a, &t2, 0);
     gj_buf out;
     buf_init(&out);
     admission_render(a, &out);
@@ -184,6 +236,8 @@ static Suite *admission_suite(void)
     const harness_case cases[] = {
         {"admission", test_off_by_default},
         {"admission", test_metered_headers_and_cost_once},
+        {"admission", test_hangup_charged_and_shared_answer_bare},
+        {"admission", test_never_fits_is_413},
         {"admission", test_keys_win_and_unknown_key_refused},
         {"admission", test_memory_charged_and_released_once},
         {"admission", test_missing_key_file_fails_create},

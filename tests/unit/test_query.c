@@ -8,6 +8,7 @@
 #include "etag.h"
 #include "games.h"
 #include "harness.h"
+#include "line.h"
 #include "query.h"
 
 /* Decode raw for route; returns 0 or -1 and leaves the body in *r. */
@@ -116,25 +117,65 @@ START_TEST(test_etag_shape)
 }
 END_TEST
 
-START_TEST(test_etag_analysis)
+/* line_prepare's canonical form of body, in canon (at most cap bytes); -1 when refused. */
+static int canonical(const char *body, char *canon, size_t cap)
 {
-    const gj_game *g = games_find("grid-walk", 9);
-    const gj_game *h = games_find("matrix-game", 11);
-    char a[ETAG_MAX], b[ETAG_MAX], c[ETAG_MAX];
-    /* One request in two spellings: one tag; another option: another tag. */
-    static const char one[] = "{\"grid\": [\"..\"], \"max_moves\": 3}";
-    static const char two[] = "{ \"max_moves\":3,\"grid\":[ \"..\" ] }";
-    static const char other[] = "{\"grid\": [\"..\"], \"max_moves\": 4}";
-    ck_assert_int_eq(etag_analysis(g, one, strlen(one), a), 0);
-    ck_assert_int_eq(etag_analysis(g, two, strlen(two), b), 0);
+    line_request q;
+    gj_error e;
+    if (line_prepare(body, strlen(body), &q, &e) != 0)
+        return -1;
+    snprintf(canon, cap, "%s", q.canonical);
+    line_request_free(&q);
+    return 0;
+}
+
+START_TEST(test_analysis_canonical)
+{
+    char a[256], b[256];
+    /* One request in many spellings: one form. */
+    static const char *const same[] = {
+        "{\"grid\": [\"..\"], \"max_moves\": 3}",
+        "{ \"max_moves\":3,\"grid\":[ \"..\" ] }",
+        "{\"\\u0067rid\": [\"\\u002e.\"], \"max_moves\": 3, \"line\": false}",
+    };
+    ck_assert_int_eq(canonical(same[0], a, sizeof a), 0);
+    ck_assert_str_eq(a, "{\"grid\":[\"..\"],\"max_moves\":3}");
+    for (size_t i = 1; i < sizeof same / sizeof same[0]; i++) {
+        ck_assert_int_eq(canonical(same[i], b, sizeof b), 0);
+        ck_assert_str_eq(a, b);
+    }
+    /* The line's default is in the form, so a request naming it is the same. */
+    ck_assert_int_eq(canonical("{\"grid\":[\"..\"],\"line\":true}", a, sizeof a), 0);
+    ck_assert_int_eq(canonical("{\"max_line\":100,\"grid\":[\"..\"],\"line\":true}", b, sizeof b),
+                     0);
     ck_assert_str_eq(a, b);
-    ck_assert_int_eq(etag_analysis(g, other, strlen(other), c), 0);
-    ck_assert_str_ne(a, c);
-    ck_assert_int_eq(etag_analysis(h, one, strlen(one), c), 0);
-    ck_assert_str_ne(a, c); /* the game is in the key */
-    ck_assert_int_eq(etag_analysis(g, "{\"a\":1,\"a\":2}", 13, c), -1);
-    ck_assert_str_eq(c, "");
-    ck_assert_int_eq(etag_analysis(g, "not json", 8, c), -1);
+    ck_assert_str_eq(a, "{\"grid\":[\"..\"],\"line\":true,\"max_line\":100}");
+    ck_assert_int_eq(canonical("{\"grid\":[\"..\"],\"line\":true,\"max_line\":99}", b, sizeof b),
+                     0);
+    ck_assert_str_ne(a, b);
+    ck_assert_int_eq(canonical("{\"a\":1,\"a\":2}", a, sizeof a), -1);
+    ck_assert_int_eq(canonical("not json", a, sizeof a), -1);
+    ck_assert_int_eq(canonical("{\"max_line\":5}", a, sizeof a), -1); /* no line */
+}
+END_TEST
+
+/* Padding never shrinks the line's default: the work bound is taken on the
+ * compact position (line.h), so a padded body has the unpadded one's form. */
+START_TEST(test_analysis_canonical_padding)
+{
+    static const char req[] = "{\"shortcuts\":[[3,0],[0,1]],\"heaps\":[400,350],"
+                              "\"to_move\":\"first\",\"max_moves\":1,\"line\":true}";
+    size_t pad = 1400000, n = strlen(req);
+    char *big = malloc(pad + n + 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, ' ', pad);
+    memcpy(big + pad, req, n + 1);
+    char a[256], b[256];
+    ck_assert_int_eq(canonical(req, a, sizeof a), 0);
+    ck_assert_int_eq(canonical(big, b, sizeof b), 0);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "\"max_line\":100"));
+    free(big);
 }
 END_TEST
 
@@ -172,8 +213,12 @@ END_TEST
 static Suite *query_suite(void)
 {
     const harness_case cases[] = {
-        {"query", test_unescape},     {"query", test_solve_forms},  {"etag", test_etag_shape},
-        {"etag", test_etag_analysis}, {"etag", test_if_none_match},
+        {"query", test_unescape},
+        {"query", test_solve_forms},
+        {"etag", test_etag_shape},
+        {"etag", test_analysis_canonical},
+        {"etag", test_analysis_canonical_padding},
+        {"etag", test_if_none_match},
     };
     Suite *s = harness_suite("query and etag", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "query", test_refused, (int)(sizeof refused / sizeof refused[0]), 0);
