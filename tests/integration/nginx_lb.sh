@@ -11,7 +11,10 @@
 # moving; uncached repeats of one position always reach the same daemon; and
 # once the first daemon is stopped its positions move to the second.  Every
 # answer is checked against the case's .out.  The share of GETs nginx
-# answered from its cache is printed.
+# answered from its cache is printed.  The daemons meter every client
+# (a quota far above the load, nginx trusted for X-Forwarded-For): no GET
+# answer through nginx may carry one client's RateLimit headers, which a
+# shared cache would hand to every other client, while a POST does.
 #
 # GJ_LB_IMAGE=IMAGE runs the two daemons as containers of that image
 # (host networking, each on its own free loopback port) and stops the first
@@ -40,7 +43,8 @@ start_daemon() { # start_daemon N: sets port_N and pid_N (cid_N for a container)
         p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000))
         while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; do p=$((p + 1)); done
         c=$("$docker" run -d --network host -e GAMEJUDGE_HOST=127.0.0.1 -e GAMEJUDGE_PORT="$p" \
-            -e GAMEJUDGE_WORKERS=2 -e GAMEJUDGE_LOG_FORMAT=text "$image")
+            -e GAMEJUDGE_WORKERS=2 -e GAMEJUDGE_LOG_FORMAT=text -e GAMEJUDGE_QUOTA_RATE=100000 \
+            -e GAMEJUDGE_QUOTA_BURST=10000000 -e GAMEJUDGE_TRUSTED_PROXIES=127.0.0.1 "$image")
         cids="$cids $c"
         eval "cid_$1=$c"
         # docker logs ends when the container does; its stdout and stderr
@@ -48,7 +52,8 @@ start_daemon() { # start_daemon N: sets port_N and pid_N (cid_N for a container)
         "$docker" logs -f "$c" > "$work/d$1.out" 2> "$work/d$1.log" &
         pids="$pids $!"
     else
-        "$bin" serve --host 127.0.0.1 --port 0 --workers 2 > "$work/d$1.out" 2> "$work/d$1.log" &
+        "$bin" serve --host 127.0.0.1 --port 0 --workers 2 --quota-rate 100000 \
+            --quota-burst 10000000 --trusted-proxies 127.0.0.1 > "$work/d$1.out" 2> "$work/d$1.log" &
         eval "pid_$1=$!"
         pids="$pids $!"
     fi
@@ -98,12 +103,13 @@ solves() { # solves N: the solve requests daemon N has answered, from its own /m
         awk '/^gamejudge_requests_total[{]game="/ && !/game="none"/ { s += $2 } END { print s + 0 }'
 }
 cases=$(ls tests/data/*/*.in | sed 's/[.]in$//')
-gets=0 hits=0 wrong=0
+gets=0 hits=0 wrong=0 ratelimited=0
 fetch() { # fetch CASE [HEADER]: GET the case through nginx, check the answer; X-Cache-Status in cstat
     game=$(basename "$(dirname "$1")")
     code=$(curl -s --max-time 30 -G -D "$work/h" -o "$work/b" -w '%{http_code}' \
         --data-urlencode "input@$1.in" --data format=text ${2:+-H "$2"} "http://127.0.0.1:$port/solve/$game")
     cstat=$(tr -d '\r' < "$work/h" | sed -n 's/^X-Cache-Status: //p')
+    grep -qi '^RateLimit' "$work/h" && ratelimited=$((ratelimited + 1))
     if [ "$code" != 200 ] || ! cmp -s "$work/b" "$1.out"; then
         wrong=$((wrong + 1))
         echo "GET $1: $code $cstat" >> "$work/failures"
@@ -193,6 +199,12 @@ verdict "with the first daemon stopped, all $ncases positions reach the second (
     "$([ "$moved" -eq "$ncases" ] && echo yes)"
 verdict "and nginx still answers each from its cache ($kept did)" "$([ "$kept" -eq "$ncases" ] && echo yes)"
 verdict "every GET answered right ($wrong wrong)" "$([ "$wrong" -eq 0 ] && echo yes)"
+verdict "no GET answer through the shared cache carried RateLimit headers ($ratelimited did)" \
+    "$([ "$ratelimited" -eq 0 ] && echo yes)"
+posted=$(curl -s --max-time 30 -D - -o /dev/null --data-binary @tests/data/prime-chocolate/06.in \
+    "http://127.0.0.1:$port/solve/prime-chocolate?format=text" | tr -d '\r' | grep -c '^RateLimit: ')
+verdict "a POST through nginx carries its client's RateLimit header ($posted)" \
+    "$([ "$posted" -eq 1 ] && echo yes)"
 echo "nginx: answered $hits of $gets GET requests from its cache ($((100 * hits / gets))%), the daemons the other $((gets - hits))"
 verdict "both daemons served (first $served1, second $served2)" "$([ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && echo yes)"
 verdict "every one of 360 requests answered right ($bad failed)" "$([ "$bad" -eq 0 ] && echo yes)"
