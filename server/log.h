@@ -4,10 +4,15 @@
  *
  * Text access line:
  *   TIME METHOD PATH STATUS BYTES DURATIONus id=ID end=HOW
+ * The fields are separated by spaces, so in each of them, and in each
+ * value of an event, the space, the backslash and every byte outside
+ * printable ASCII are written \xHH, as nginx does: a client can neither
+ * forge a line nor split a field.  An empty field of the access line is
+ * written "-".
  * JSON access line: {"time","level","msg":"request","request_id","method",
  *   "path","game","status","duration_us","queue_ms","parse_ms","solve_ms",
  *   "bytes_in","bytes_out","client","end"} (game and the solve times only
- *   for solves). */
+ *   for solves); strings escaped as JSON (\u00XX outside printable ASCII). */
 #ifndef GJ_LOG_H
 #define GJ_LOG_H
 

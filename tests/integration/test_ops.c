@@ -1,6 +1,7 @@
 /* test_ops.c - what an operator relies on: /metrics in the Prometheus text
  * format (checked by promtool) with counters that move, /readyz turning
- * 503 once a stop begins, and JSON log lines with every promised field. */
+ * 503 once a stop begins, JSON log lines with every promised field, and a
+ * text log a client cannot forge lines into. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <curl/curl.h>
@@ -238,6 +239,68 @@ START_TEST(test_json_log)
 }
 END_TEST
 
+/* The status of GET path (sent as written, percent-encoded) on the daemon
+ * itself, with X-Request-Id `id` and one more header line (or NULL). */
+static long get_direct(const test_daemon *d, const char *path, const char *id, const char *extra)
+{
+    char url[256], id_header[96];
+    snprintf(url, sizeof url, "%s%s", d->direct, path);
+    snprintf(id_header, sizeof id_header, "X-Request-Id: %s", id);
+    const char *headers[] = {id_header, extra, NULL};
+    http_call c = {"GET", url, headers, NULL, 0, 0};
+    http_reply r = http_do(&c);
+    long status = r.status;
+    http_reply_free(&r);
+    return status;
+}
+
+/* The number of lines of log holding needle. */
+static int lines_with(const char *log, const char *needle)
+{
+    int n = 0;
+    size_t len = strlen(needle);
+    for (const char *line = log; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t line_len = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *at = strstr(line, needle);
+        if (at != NULL && at + len <= line + line_len)
+            n++;
+        line += line_len + (end != NULL);
+    }
+    return n;
+}
+
+/* The text access log: a path that decodes to a line feed, terminal escapes,
+ * a space or a backslash leaves exactly one line for its request, each such
+ * byte written \xHH, and nothing a reader's terminal would act on. */
+START_TEST(test_text_log_cannot_be_forged)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    ck_assert_int_eq(get_direct(&d, "/x%0aFORGED", "forge-1", NULL), 404);
+    ck_assert_int_eq(
+        get_direct(&d, "/x%0d%0a2026-12-01T00:00:00.000Z%20GET%20/admin%20200", "forge-2", NULL),
+        404);
+    ck_assert_int_eq(get_direct(&d, "/x%1b%5b31mred%20path%5cz%c3%a9", "forge-3", NULL), 404);
+    char *log = daemon_wait_log(&d, "id=forge-3 ");
+    ck_assert_ptr_nonnull(log);
+    ck_assert_msg(lines_with(log, "FORGED") == 1, "FORGED on %d lines:\n%s",
+                  lines_with(log, "FORGED"), log);
+    ck_assert_msg(strstr(log, " GET /x\\x0AFORGED 404 ") != NULL, "%s", log);
+    ck_assert_int_eq(lines_with(log, "/admin"), 1);
+    ck_assert_msg(strstr(log, " GET /x\\x0D\\x0A2026-12-01T00:00:00.000Z\\x20GET\\x20/admin"
+                              "\\x20200 404 ") != NULL,
+                  "%s", log);
+    ck_assert_msg(strstr(log, " GET /x\\x1B[31mred\\x20path\\x5Cz\\xC3\\xA9 404 ") != NULL, "%s",
+                  log);
+    for (const char *at = log; *at != '\0'; at++) /* only printable ASCII and line ends */
+        ck_assert_msg((*at >= 0x20 && *at < 0x7f) || *at == '\n', "byte 0x%02x in the log",
+                      (unsigned char)*at);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -247,6 +310,7 @@ int main(void)
     tcase_add_test(tc, test_metrics);
     tcase_add_test(tc, test_readiness_flips_on_sigterm);
     tcase_add_test(tc, test_json_log);
+    tcase_add_test(tc, test_text_log_cannot_be_forged);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
