@@ -131,6 +131,12 @@ void log_access(const access_entry *a)
         snprintf(numbers, sizeof numbers, " %d %zu %lluus id=", a->status, a->bytes_out, a->micros);
         buf_puts(&b, numbers);
         put_text_word(&b, a->request_id);
+        buf_puts(&b, " client=");
+        put_text_word(&b, a->client);
+        if (a->quota_client != NULL) {
+            buf_puts(&b, " quota=");
+            put_text_word(&b, a->quota_client);
+        }
         buf_puts(&b, " end=");
         put_text_word(&b, a->end);
         emit(&b);
@@ -152,6 +158,8 @@ void log_access(const access_entry *a)
     put_number(&b, "bytes_in", (double)a->bytes_in, "%.0f");
     put_number(&b, "bytes_out", (double)a->bytes_out, "%.0f");
     put_field(&b, "client", a->client);
+    if (a->quota_client != NULL)
+        put_field(&b, "quota_client", a->quota_client);
     put_field(&b, "end", a->end);
     buf_putc(&b, '}');
     emit(&b);

@@ -1,7 +1,8 @@
 /* test_ops.c - what an operator relies on: /metrics in the Prometheus text
  * format (checked by promtool) with counters that move, /readyz turning
- * 503 once a stop begins, JSON log lines with every promised field, and a
- * text log a client cannot forge lines into. */
+ * 503 once a stop begins, JSON log lines with every promised field, a text
+ * log a client cannot forge lines into, and the quota's client logged
+ * beside the proxy that forwarded it. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <curl/curl.h>
@@ -301,6 +302,82 @@ START_TEST(test_text_log_cannot_be_forged)
 }
 END_TEST
 
+#define LOG_KEY "log-key-0123456789abcdef"
+
+/* The JSON access line of the request whose id is `id` in log, parsed, or
+ * NULL when there is none. */
+static json_t *request_line(const char *log, const char *id)
+{
+    char needle[96];
+    snprintf(needle, sizeof needle, "\"request_id\":\"%s\"", id);
+    const char *at = strstr(log, needle);
+    if (at == NULL)
+        return NULL;
+    while (at > log && at[-1] != '\n')
+        at--;
+    const char *end = strchr(at, '\n');
+    json_error_t err;
+    json_t *j = json_loadb(at, end ? (size_t)(end - at) : strlen(at), 0, &err);
+    ck_assert_msg(j != NULL, "not JSON: %s", err.text);
+    return j;
+}
+
+/* Behind a trusted proxy, `client` is the proxy and `quota_client` the
+ * client the quota charged: the forwarded address, or key#N for an API key
+ * (never the key); an unmetered request has no quota_client. */
+START_TEST(test_log_names_the_quota_client)
+{
+    char path[] = "/tmp/gj-keys-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char keys[] = LOG_KEY " 1000 100000\n";
+    ck_assert_int_eq(write(fd, keys, sizeof keys - 1), (ssize_t)(sizeof keys - 1));
+    close(fd);
+    test_daemon d;
+    const char *flags[] = {"--log-format",
+                           "json",
+                           "--quota-rate",
+                           "1000",
+                           "--quota-burst",
+                           "100000",
+                           "--trusted-proxies",
+                           "127.0.0.1",
+                           "--api-keys",
+                           path,
+                           NULL};
+    daemon_start(&d, flags);
+    const char *sample = "/solve/grid-walk?input=1%201%0A.%0A";
+    ck_assert_int_eq(get_direct(&d, sample, "quota-xff", "X-Forwarded-For: 198.51.100.7"), 200);
+    ck_assert_int_eq(get_direct(&d, sample, "quota-key", "X-Api-Key: " LOG_KEY), 200);
+    ck_assert_int_eq(get_direct(&d, sample, "quota-peer", NULL), 200);
+    ck_assert_int_eq(get_direct(&d, "/healthz", "quota-none", NULL), 200);
+    char *log = daemon_wait_log(&d, "quota-none");
+    ck_assert_ptr_nonnull(log);
+    static const struct {
+        const char *id, *quota_client;
+    } want[] = {{"quota-xff", "198.51.100.7"},
+                {"quota-key", "key#1"},
+                {"quota-peer", "127.0.0.1"},
+                {"quota-none", NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        json_t *j = request_line(log, want[i].id);
+        ck_assert_msg(j != NULL, "no line for %s", want[i].id);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "client")), "127.0.0.1");
+        json_t *q = json_object_get(j, "quota_client");
+        if (want[i].quota_client == NULL)
+            ck_assert_msg(q == NULL, "%s: quota_client without a quota", want[i].id);
+        else
+            ck_assert_msg(q != NULL && strcmp(json_string_value(q), want[i].quota_client) == 0,
+                          "%s: quota_client %s", want[i].id, q ? json_string_value(q) : "missing");
+        json_decref(j);
+    }
+    ck_assert_ptr_null(strstr(log, LOG_KEY));
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -311,6 +388,7 @@ int main(void)
     tcase_add_test(tc, test_readiness_flips_on_sigterm);
     tcase_add_test(tc, test_json_log);
     tcase_add_test(tc, test_text_log_cannot_be_forged);
+    tcase_add_test(tc, test_log_names_the_quota_client);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

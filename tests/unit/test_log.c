@@ -1,8 +1,9 @@
 /* test_log.c - the log (log.h) as a reader sees it: a client's bytes in the
  * text access line and in an event's values are escaped \xHH (CR, LF, ESC,
  * bytes from 0x7f up, the backslash, the space), so one request is one line
- * of the same fields; and the JSON form stays one valid JSON object per
- * line, whatever the bytes.  The log goes to stderr, which each test points at a
+ * of the same fields; the quota's client is logged beside the peer only
+ * when metered; and the JSON form stays one valid JSON object per line,
+ * whatever the bytes.  The log goes to stderr, which each test points at a
  * temporary file (every test runs in its own process). */
 #include <check.h>
 #include <jansson.h>
@@ -56,7 +57,8 @@ static int count_lines(const char *s)
 }
 
 /* A finished request with the given method, path and ids; the rest fixed. */
-static access_entry entry(const char *method, const char *path, const char *id)
+static access_entry entry(const char *method, const char *path, const char *id,
+                          const char *quota_client)
 {
     return (access_entry){
         .method = method,
@@ -70,6 +72,7 @@ static access_entry entry(const char *method, const char *path, const char *id)
         .parse_ms = -1,
         .solve_ms = -1,
         .client = "127.0.0.1",
+        .quota_client = quota_client,
         .request_id = id,
         .end = "ok",
     };
@@ -115,37 +118,46 @@ static const struct {
 /* Each hostile path is one line, escaped, the other fields in place. */
 START_TEST(test_text_path_escaped)
 {
-    access_entry a = entry("GET", paths[_i].path, "r-1");
+    access_entry a = entry("GET", paths[_i].path, "r-1", NULL);
     char *line = text_line_of(&a);
     char want[512];
-    snprintf(want, sizeof want, " GET %s 200 15 42us id=r-1 end=ok\n", paths[_i].logged);
+    snprintf(want, sizeof want, " GET %s 200 15 42us id=r-1 client=127.0.0.1 end=ok\n",
+             paths[_i].logged);
     ck_assert_msg(strcmp(line, want) == 0, "%s:\n got '%s'\nwant '%s'", paths[_i].what, line, want);
     free(line);
 }
 END_TEST
 
 /* Every client-controlled field is escaped the same way, not only the path:
- * the line still splits into the same seven fields. */
+ * the line still splits into the same eight fields. */
 START_TEST(test_text_every_field_escaped)
 {
-    access_entry a = entry("G T\n", "/p q", "id\\1\x1b");
+    access_entry a = entry("G T\n", "/p q", "id\\1\x1b", "key#1");
+    a.client = "a b";
     a.end = "o\nk";
     char *line = text_line_of(&a);
-    ck_assert_str_eq(line, " G\\x20T\\x0A /p\\x20q 200 15 42us id=id\\x5C1\\x1B end=o\\x0Ak\n");
+    ck_assert_str_eq(line, " G\\x20T\\x0A /p\\x20q 200 15 42us id=id\\x5C1\\x1B client=a\\x20b "
+                           "quota=key#1 end=o\\x0Ak\n");
     int fields = 0;
     for (char *f = strtok(line, " \n"); f != NULL; f = strtok(NULL, " \n"))
         fields++;
-    ck_assert_int_eq(fields, 7); /* the time stamp cut */
+    ck_assert_int_eq(fields, 9); /* 8 with the time stamp cut, plus quota= */
     free(line);
 }
 END_TEST
 
-/* An empty field is "-", so the fields stay in place. */
-START_TEST(test_text_empty_fields)
+/* The quota's client stands after the peer, only when a bucket applied;
+ * an empty field is "-", so the fields stay in place. */
+START_TEST(test_text_quota_client)
 {
-    access_entry a = entry("", NULL, "");
+    access_entry a = entry("POST", "/solve/grid-walk", "r-2", "198.51.100.7");
     char *line = text_line_of(&a);
-    ck_assert_str_eq(line, " - - 200 15 42us id=- end=ok\n");
+    ck_assert_str_eq(line, " POST /solve/grid-walk 200 15 42us id=r-2 client=127.0.0.1 "
+                           "quota=198.51.100.7 end=ok\n");
+    free(line);
+    a = entry("", NULL, "", NULL);
+    line = text_line_of(&a);
+    ck_assert_str_eq(line, " - - 200 15 42us id=- client=127.0.0.1 end=ok\n");
     free(line);
 }
 END_TEST
@@ -202,29 +214,40 @@ static void assert_member(json_t *j, const char *key, const char *want)
 
 /* Whatever bytes a client sends, the JSON access line is one line of valid
  * JSON, and every field reads back as sent (bytes past 0x7f as the code
- * points of the same number). */
+ * points of the same number); quota_client is there only when metered. */
 START_TEST(test_json_stays_valid)
 {
     char every[256], back[512];
     all_bytes(every);
     as_read_back(every, back);
-    access_entry a = entry(every, every, every);
+    access_entry a = entry(every, every, every, every);
     a.game = "grid-walk";
     a.client = every;
     a.end = every;
     log_init(LOG_JSON);
     capture_begin();
     log_access(&a);
+    a.quota_client = NULL;
+    a.client = "127.0.0.1";
+    log_access(&a);
     char *out = capture_end();
-    ck_assert_int_eq(count_lines(out), 1);
+    ck_assert_int_eq(count_lines(out), 2);
+    char *second = strchr(out, '\n') + 1;
+    second[-1] = '\0';
     json_error_t err;
     json_t *j = json_loads(out, 0, &err);
     ck_assert_msg(j != NULL, "not JSON: %s at %d: %s", err.text, err.position, out);
-    static const char *const keys[] = {"method", "path", "request_id", "client", "end"};
+    static const char *const keys[] = {"method", "path",         "request_id",
+                                       "client", "quota_client", "end"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         assert_member(j, keys[i], back);
     assert_member(j, "msg", "request");
     assert_member(j, "game", "grid-walk");
+    json_decref(j);
+    j = json_loads(second, 0, &err);
+    ck_assert_msg(j != NULL, "not JSON: %s at %d: %s", err.text, err.position, second);
+    assert_member(j, "client", "127.0.0.1");
+    ck_assert_ptr_null(json_object_get(j, "quota_client"));
     json_decref(j);
     free(out);
 }
@@ -234,7 +257,7 @@ int main(void)
 {
     const harness_case cases[] = {
         {"text", test_text_every_field_escaped},
-        {"text", test_text_empty_fields},
+        {"text", test_text_quota_client},
         {"event", test_event_values_escaped},
         {"json", test_json_stays_valid},
     };
