@@ -3,6 +3,10 @@
 # load.  itest_ops (tests/integration/test_ops.c) covers /metrics with
 # promtool, /readyz and the JSON log; it is built and run with the others.
 EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
+# Slow clients as the field tests them: Debian's slowhttptest (slow headers,
+# slow body, slow read) against a daemon with short timeouts, a normal
+# client polling throughout (docs/reliability.md).
+EXTRA_CHECKS += tests/integration/slowhttp.sh
 # docker/k8s/ against the Kubernetes schemas (npm's kubernetes-models,
 # pinned) and against the binary: probes, scraping, env, grace, the HPA.
 EXTRA_CHECKS += tests/integration/k8s_manifests.mjs

@@ -960,6 +960,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .parse_ms = req->parse_ms,
         .solve_ms = req->solve_ms,
         .client = req->client,
+        .quota_client = req->admit.metered ? req->admit.client : NULL,
         .request_id = req->id,
         .end = req->job.abandoned ? "abandoned"
                : req->cut         ? "cut"

@@ -27,6 +27,35 @@ static void put_time(gj_buf *b)
     buf_puts(b, stamp);
 }
 
+/* Append s to a text line with every byte a reader could mistake escaped
+ * as \xHH, as nginx does: control bytes (CR and LF would forge a line, ESC
+ * would drive the reader's terminal), bytes from 0x7f up, the space (it
+ * separates the fields) and the backslash itself (so every escape is one
+ * the line's writer made).  A NULL s appends nothing. */
+static void put_text_value(gj_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (; s != NULL && *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= 0x20 || c >= 0x7f || c == '\\') {
+            char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+            buf_append(b, esc, sizeof esc);
+        } else {
+            buf_putc(b, (char)c);
+        }
+    }
+}
+
+/* Append one positional field of the text access line, escaped; "-" for a
+ * NULL or empty one, so the line always has the same fields. */
+static void put_text_word(gj_buf *b, const char *s)
+{
+    if (s == NULL || *s == '\0')
+        buf_putc(b, '-');
+    else
+        put_text_value(b, s);
+}
+
 /* A JSON string; bytes outside printable ASCII become \u00XX so the line
  * stays valid JSON whatever a client put in its path. */
 static void put_json_string(gj_buf *b, const char *s)
@@ -93,11 +122,23 @@ void log_access(const access_entry *a)
     gj_buf b;
     buf_init(&b);
     if (format == LOG_TEXT) {
-        char line[640];
+        char numbers[96];
         put_time(&b);
-        snprintf(line, sizeof line, " %s %.300s %d %zu %lluus id=%s end=%s", a->method, a->path,
-                 a->status, a->bytes_out, a->micros, a->request_id, a->end);
-        buf_puts(&b, line);
+        buf_putc(&b, ' ');
+        put_text_word(&b, a->method);
+        buf_putc(&b, ' ');
+        put_text_word(&b, a->path);
+        snprintf(numbers, sizeof numbers, " %d %zu %lluus id=", a->status, a->bytes_out, a->micros);
+        buf_puts(&b, numbers);
+        put_text_word(&b, a->request_id);
+        buf_puts(&b, " client=");
+        put_text_word(&b, a->client);
+        if (a->quota_client != NULL) {
+            buf_puts(&b, " quota=");
+            put_text_word(&b, a->quota_client);
+        }
+        buf_puts(&b, " end=");
+        put_text_word(&b, a->end);
         emit(&b);
         return;
     }
@@ -117,6 +158,8 @@ void log_access(const access_entry *a)
     put_number(&b, "bytes_in", (double)a->bytes_in, "%.0f");
     put_number(&b, "bytes_out", (double)a->bytes_out, "%.0f");
     put_field(&b, "client", a->client);
+    if (a->quota_client != NULL)
+        put_field(&b, "quota_client", a->quota_client);
     put_field(&b, "end", a->end);
     buf_putc(&b, '}');
     emit(&b);
@@ -133,7 +176,7 @@ void log_event(const char *level, const char *message, const char *const *fields
             buf_putc(&b, ' ');
             buf_puts(&b, fields[i]);
             buf_putc(&b, '=');
-            buf_puts(&b, fields[i + 1]);
+            put_text_value(&b, fields[i + 1]);
         }
         emit(&b);
         return;

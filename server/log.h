@@ -3,11 +3,20 @@
  * call, so lines from different threads never interleave.
  *
  * Text access line:
- *   TIME METHOD PATH STATUS BYTES DURATIONus id=ID end=HOW
+ *   TIME METHOD PATH STATUS BYTES DURATIONus id=ID client=PEER [quota=NAME] end=HOW
+ * PEER is the connection's peer (the proxy, behind one); NAME the client
+ * the quota charged (admission.h: an address or key#N), only when metered,
+ * so the log says who was throttled behind a proxy.
+ * The fields are separated by spaces, so in each of them, and in each
+ * value of an event, the space, the backslash and every byte outside
+ * printable ASCII are written \xHH, as nginx does: a client can neither
+ * forge a line nor split a field.  An empty field of the access line is
+ * written "-".
  * JSON access line: {"time","level","msg":"request","request_id","method",
  *   "path","game","status","duration_us","queue_ms","parse_ms","solve_ms",
- *   "bytes_in","bytes_out","client","end"} (game and the solve times only
- *   for solves). */
+ *   "bytes_in","bytes_out","client","quota_client","end"} (game and the
+ *   solve times only for solves, quota_client only when metered); strings
+ *   escaped as JSON (\u00XX outside printable ASCII). */
 #ifndef GJ_LOG_H
 #define GJ_LOG_H
 
@@ -26,7 +35,8 @@ typedef struct access_entry {
     size_t bytes_in, bytes_out;
     unsigned long long micros;
     double queue_ms, parse_ms, solve_ms; /* negative when not measured */
-    const char *client;
+    const char *client;                  /* the peer's address (the proxy's, behind one) */
+    const char *quota_client;            /* the quota's client (admission.h), NULL when unmetered */
     const char *request_id;
     const char *end; /* ok, timeout, aborted, error, shutdown */
 } access_entry;

@@ -287,10 +287,11 @@ START_TEST(test_request_id)
     assert_header(&r, "X-Request-Id", "trace-42");
     http_reply_free(&r);
 
-    /* One access-log line: time, method, path, status, bytes, micros, id. */
-    char *log = daemon_wait_log(&server, " id=trace-42 end=ok\n");
+    /* One access-log line: time, method, path, status, bytes, micros, id,
+     * the peer (no quota= without --quota-rate). */
+    char *log = daemon_wait_log(&server, " id=trace-42 client=127.0.0.1 end=ok\n");
     ck_assert_msg(log != NULL, "no access-log line for trace-42");
-    *strstr(log, " id=trace-42 end=ok\n") = '\0';
+    *strstr(log, " id=trace-42 client=127.0.0.1 end=ok\n") = '\0';
     char *line = strrchr(log, '\n') ? strrchr(log, '\n') + 1 : log;
     char stamp[40], method[8], path[64], micros[32];
     int status, bytes;

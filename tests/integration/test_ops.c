@@ -1,6 +1,8 @@
 /* test_ops.c - what an operator relies on: /metrics in the Prometheus text
  * format (checked by promtool) with counters that move, /readyz turning
- * 503 once a stop begins, and JSON log lines with every promised field. */
+ * 503 once a stop begins, JSON log lines with every promised field, a text
+ * log a client cannot forge lines into, and the quota's client logged
+ * beside the proxy that forwarded it. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <curl/curl.h>
@@ -238,6 +240,144 @@ START_TEST(test_json_log)
 }
 END_TEST
 
+/* The status of GET path (sent as written, percent-encoded) on the daemon
+ * itself, with X-Request-Id `id` and one more header line (or NULL). */
+static long get_direct(const test_daemon *d, const char *path, const char *id, const char *extra)
+{
+    char url[256], id_header[96];
+    snprintf(url, sizeof url, "%s%s", d->direct, path);
+    snprintf(id_header, sizeof id_header, "X-Request-Id: %s", id);
+    const char *headers[] = {id_header, extra, NULL};
+    http_call c = {"GET", url, headers, NULL, 0, 0};
+    http_reply r = http_do(&c);
+    long status = r.status;
+    http_reply_free(&r);
+    return status;
+}
+
+/* The number of lines of log holding needle. */
+static int lines_with(const char *log, const char *needle)
+{
+    int n = 0;
+    size_t len = strlen(needle);
+    for (const char *line = log; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t line_len = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *at = strstr(line, needle);
+        if (at != NULL && at + len <= line + line_len)
+            n++;
+        line += line_len + (end != NULL);
+    }
+    return n;
+}
+
+/* The text access log: a path that decodes to a line feed, terminal escapes,
+ * a space or a backslash leaves exactly one line for its request, each such
+ * byte written \xHH, and nothing a reader's terminal would act on. */
+START_TEST(test_text_log_cannot_be_forged)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    ck_assert_int_eq(get_direct(&d, "/x%0aFORGED", "forge-1", NULL), 404);
+    ck_assert_int_eq(
+        get_direct(&d, "/x%0d%0a2026-12-01T00:00:00.000Z%20GET%20/admin%20200", "forge-2", NULL),
+        404);
+    ck_assert_int_eq(get_direct(&d, "/x%1b%5b31mred%20path%5cz%c3%a9", "forge-3", NULL), 404);
+    char *log = daemon_wait_log(&d, "id=forge-3 ");
+    ck_assert_ptr_nonnull(log);
+    ck_assert_msg(lines_with(log, "FORGED") == 1, "FORGED on %d lines:\n%s",
+                  lines_with(log, "FORGED"), log);
+    ck_assert_msg(strstr(log, " GET /x\\x0AFORGED 404 ") != NULL, "%s", log);
+    ck_assert_int_eq(lines_with(log, "/admin"), 1);
+    ck_assert_msg(strstr(log, " GET /x\\x0D\\x0A2026-12-01T00:00:00.000Z\\x20GET\\x20/admin"
+                              "\\x20200 404 ") != NULL,
+                  "%s", log);
+    ck_assert_msg(strstr(log, " GET /x\\x1B[31mred\\x20path\\x5Cz\\xC3\\xA9 404 ") != NULL, "%s",
+                  log);
+    for (const char *at = log; *at != '\0'; at++) /* only printable ASCII and line ends */
+        ck_assert_msg((*at >= 0x20 && *at < 0x7f) || *at == '\n', "byte 0x%02x in the log",
+                      (unsigned char)*at);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+#define LOG_KEY "log-key-0123456789abcdef"
+
+/* The JSON access line of the request whose id is `id` in log, parsed, or
+ * NULL when there is none. */
+static json_t *request_line(const char *log, const char *id)
+{
+    char needle[96];
+    snprintf(needle, sizeof needle, "\"request_id\":\"%s\"", id);
+    const char *at = strstr(log, needle);
+    if (at == NULL)
+        return NULL;
+    while (at > log && at[-1] != '\n')
+        at--;
+    const char *end = strchr(at, '\n');
+    json_error_t err;
+    json_t *j = json_loadb(at, end ? (size_t)(end - at) : strlen(at), 0, &err);
+    ck_assert_msg(j != NULL, "not JSON: %s", err.text);
+    return j;
+}
+
+/* Behind a trusted proxy, `client` is the proxy and `quota_client` the
+ * client the quota charged: the forwarded address, or key#N for an API key
+ * (never the key); an unmetered request has no quota_client. */
+START_TEST(test_log_names_the_quota_client)
+{
+    char path[] = "/tmp/gj-keys-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char keys[] = LOG_KEY " 1000 100000\n";
+    ck_assert_int_eq(write(fd, keys, sizeof keys - 1), (ssize_t)(sizeof keys - 1));
+    close(fd);
+    test_daemon d;
+    const char *flags[] = {"--log-format",
+                           "json",
+                           "--quota-rate",
+                           "1000",
+                           "--quota-burst",
+                           "100000",
+                           "--trusted-proxies",
+                           "127.0.0.1",
+                           "--api-keys",
+                           path,
+                           NULL};
+    daemon_start(&d, flags);
+    const char *sample = "/solve/grid-walk?input=1%201%0A.%0A";
+    ck_assert_int_eq(get_direct(&d, sample, "quota-xff", "X-Forwarded-For: 198.51.100.7"), 200);
+    ck_assert_int_eq(get_direct(&d, sample, "quota-key", "X-Api-Key: " LOG_KEY), 200);
+    ck_assert_int_eq(get_direct(&d, sample, "quota-peer", NULL), 200);
+    ck_assert_int_eq(get_direct(&d, "/healthz", "quota-none", NULL), 200);
+    char *log = daemon_wait_log(&d, "quota-none");
+    ck_assert_ptr_nonnull(log);
+    static const struct {
+        const char *id, *quota_client;
+    } want[] = {{"quota-xff", "198.51.100.7"},
+                {"quota-key", "key#1"},
+                {"quota-peer", "127.0.0.1"},
+                {"quota-none", NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        json_t *j = request_line(log, want[i].id);
+        ck_assert_msg(j != NULL, "no line for %s", want[i].id);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "client")), "127.0.0.1");
+        json_t *q = json_object_get(j, "quota_client");
+        if (want[i].quota_client == NULL)
+            ck_assert_msg(q == NULL, "%s: quota_client without a quota", want[i].id);
+        else
+            ck_assert_msg(q != NULL && strcmp(json_string_value(q), want[i].quota_client) == 0,
+                          "%s: quota_client %s", want[i].id, q ? json_string_value(q) : "missing");
+        json_decref(j);
+    }
+    ck_assert_ptr_null(strstr(log, LOG_KEY));
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -247,6 +387,8 @@ int main(void)
     tcase_add_test(tc, test_metrics);
     tcase_add_test(tc, test_readiness_flips_on_sigterm);
     tcase_add_test(tc, test_json_log);
+    tcase_add_test(tc, test_text_log_cannot_be_forged);
+    tcase_add_test(tc, test_log_names_the_quota_client);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
