@@ -15,6 +15,19 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
              (unsigned long long)h);
 }
 
+int etag_analysis(const gj_game *g, const char *canonical, size_t len, gj_buf *key,
+                  char out[ETAG_MAX])
+{
+    buf_puts(key, g->name);
+    buf_putc(key, '\0');
+    buf_putc(key, 'a'); /* a solve's key has 'j' or 't' here: never equal */
+    buf_append(key, canonical, len);
+    if (key->failed)
+        return -1;
+    etag_make(g, ETAG_ANALYZE, key->data, key->len, out);
+    return 0;
+}
+
 /* Skip optional whitespace (RFC 9110 OWS) from p. */
 static const char *skip_ows(const char *p)
 {

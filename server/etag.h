@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
 #include "game.h"
 
 /* A tag with its quotes and NUL fits: two versions of up to 24 bytes, '.', '-', 16 hex. */
@@ -37,6 +38,12 @@ typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE } etag_kind;
 
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);
+
+/* The result cache's key of an analysis whose canonical request (line.h)
+ * is canonical[len], into *key (appended: the game, a NUL, 'a', the form),
+ * and its tag: 0, or -1 when memory is short. */
+int etag_analysis(const gj_game *g, const char *canonical, size_t len, gj_buf *key,
+                  char out[ETAG_MAX]);
 
 /* True when the If-None-Match value `header` (NULL: absent) matches `etag`;
  * `star_matches` says whether "*" does (see etag.c). */

@@ -162,15 +162,10 @@ static int analyze_cached(job *j, line_request *q)
     const gj_game *g = j->game;
     gj_buf key;
     buf_init(&key);
-    buf_puts(&key, g->name);
-    buf_putc(&key, '\0');
-    buf_putc(&key, 'a'); /* a solve's key has 'j' or 't' here: never equal */
-    buf_append(&key, q->canonical, q->canonical_len);
-    if (key.failed) {
+    if (etag_analysis(g, q->canonical, q->canonical_len, &key, j->etag) != 0) {
         buf_free(&key);
         return gj_fail_nomem(&j->error);
     }
-    etag_make(g, ETAG_ANALYZE, key.data, key.len, j->etag);
     cache_ticket *ticket = NULL;
     cache_result r = CACHE_BYPASS;
     if (j->app->cache != NULL)
