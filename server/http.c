@@ -639,6 +639,15 @@ static enum MHD_Result dispatch(request *req)
     metrics_job_event(app->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                     : lane == JOB_FAST ? JOB_LANE_FAST
                                                        : JOB_LANE_HEAVY);
+    if (lane == JOB_HERE && conntrack_gone(req->track)) {
+        /* One rule for a client that has closed its side, half or whole
+         * (TCP cannot tell them apart before a write): gone, as a queued or
+         * running job's client is, so the connection closes unanswered. */
+        jobs_release(&req->job);
+        req->job.abandoned = 1;
+        metrics_job_event(app->metrics, JOB_DROPPED_ABANDONED);
+        return MHD_NO;
+    }
     if (lane == JOB_HERE) {
         /* Cheaper than the hand-off itself: no suspend, no resume. */
         jobs_start(&req->job, req->match.row->handler);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -232,6 +233,51 @@ START_TEST(test_envelope_parse_is_charged)
     ck_assert_int_eq(sample_status(&d, "127.0.0.3", NULL), 429);
     free(set);
     free(body);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* A client that half-closes after its request (shutdown(SHUT_WR)) is
+ * gone, whatever its job costs: the cheap solve the I/O thread would
+ * answer at once and the heavy one a worker would take both end with the
+ * connection closed unanswered, logged end=abandoned. */
+START_TEST(test_half_close_is_one_rule)
+{
+    test_daemon d;
+    const char *flags[] = {"--workers", "1", "--log-format", "json", NULL};
+    daemon_start(&d, flags);
+    size_t len;
+    char *big = matrix(1000, &len);
+    const char *bodies[] = {sample, big};
+    size_t sizes[] = {sample_len, len};
+    for (int k = 0; k < 2; k++) {
+        char head[256];
+        int n = snprintf(head, sizeof head,
+                         "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         "text/plain\r\nContent-Length: %zu\r\n\r\n",
+                         sizes[k]);
+        int fd = send_from(&d, "127.0.0.1", head, (size_t)n, bodies[k], sizes[k]);
+        shutdown(fd, SHUT_WR);
+        struct timeval tv = {30, 0};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char got[256];
+        ssize_t r = recv(fd, got, sizeof got, 0);
+        ck_assert_msg(r == 0, "%s solve: %zd bytes of an answer to a gone client",
+                      k ? "heavy" : "cheap", r);
+        close(fd);
+    }
+    /* Each is logged as its connection closes: wait for both lines. */
+    int abandoned = 0;
+    for (int tries = 0; tries < 100 && abandoned < 2; tries++) {
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+        char *log = daemon_log(&d);
+        abandoned = 0;
+        for (const char *p = log; (p = strstr(p, "\"end\":\"abandoned\"")) != NULL; p++)
+            abandoned++;
+        free(log);
+    }
+    ck_assert_int_eq(abandoned, 2);
+    free(big);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
@@ -450,6 +496,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_hanging_up_does_not_dodge_the_quota);
     tcase_add_test(tc, test_envelope_parse_is_charged);
+    tcase_add_test(tc, test_half_close_is_one_rule);
     tcase_add_test(tc, test_chunked_body_cut_at_the_bound);
     tcase_add_test(tc, test_preflight_on_any_path);
     tcase_add_test(tc, test_format_and_bodiless_types);
