@@ -1,5 +1,5 @@
-/* tls.c - reading and checking the HTTPS certificate and key (tls.h): the
- * PEM form here, what it holds with GnuTLS. */
+/* tls.c - reading and checking the HTTPS certificate, key and priority
+ * string (tls.h): the PEM form here, what it holds with GnuTLS. */
 #include "tls.h"
 
 #include <errno.h>
@@ -144,6 +144,26 @@ static void warn_expired(gnutls_x509_crt_t crt, const char *path)
     log_event("warn", "the certificate has expired; clients will refuse it", fields);
 }
 
+/* 0 when GnuTLS takes the priority string, or -1 with e naming
+ * --tls-priorities and where in the string GnuTLS stopped. */
+static int check_priorities(const char *priorities, gj_error *e)
+{
+    gnutls_priority_t cache;
+    const char *where = NULL;
+    int rc = gnutls_priority_init(&cache, priorities, &where);
+    if (rc >= 0) {
+        gnutls_priority_deinit(cache);
+        return 0;
+    }
+    if (where == NULL || where < priorities || where > priorities + strlen(priorities))
+        return gj_fail(e, GJ_BAD_INPUT, "--tls-priorities '%.200s': GnuTLS refuses it: %s",
+                       priorities, gnutls_strerror(rc));
+    return gj_fail(e, GJ_BAD_INPUT,
+                   "--tls-priorities: GnuTLS refuses the priority string at character %d "
+                   "('%.40s'): %s",
+                   (int)(where - priorities) + 1, where, gnutls_strerror(rc));
+}
+
 /* The checks of tls.h that need GnuTLS, on the PEM texts read from the two
  * files: 0, or -1 with e set. */
 static int check_with_gnutls(const char *cert, const char *cert_path, const char *key,
@@ -167,10 +187,14 @@ static int check_with_gnutls(const char *cert, const char *cert_path, const char
     return rc;
 }
 
-int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_error *e)
+int tls_load(const char *cert_path, const char *key_path, const char *priorities, tls_pair *out,
+             gj_error *e)
 {
     char label[64];
     out->cert = out->key = NULL;
+    out->priorities = NULL;
+    if (priorities == NULL || priorities[0] == '\0')
+        priorities = TLS_DEFAULT_PRIORITIES;
     char *cert = read_pem(cert_path, "--tls-cert", e);
     if (cert == NULL)
         return -1;
@@ -186,7 +210,7 @@ int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_erro
         free(cert);
         return -1;
     }
-    tls_pair p = {cert, key};
+    tls_pair p = {cert, key, NULL};
     const char *wrong = NULL;
     if (!has_block(key, "PRIVATE KEY", label, sizeof label))
         wrong = "no PEM private key in it (expected a '-----BEGIN PRIVATE KEY-----' block)";
@@ -197,12 +221,14 @@ int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_erro
         tls_free(&p);
         return gj_fail(e, GJ_BAD_INPUT, "--tls-key %s: %s", key_path, wrong);
     }
-    if (check_with_gnutls(cert, cert_path, key, key_path, e) != 0) {
+    if (check_with_gnutls(cert, cert_path, key, key_path, e) != 0 ||
+        check_priorities(priorities, e) != 0) {
         tls_free(&p);
         return -1;
     }
     out->cert = cert;
     out->key = key;
+    out->priorities = priorities;
     return 0;
 }
 
@@ -217,4 +243,5 @@ void tls_free(tls_pair *p)
     free(p->key);
     free(p->cert);
     p->key = p->cert = NULL;
+    p->priorities = NULL;
 }

@@ -1,7 +1,7 @@
 /* test_listeners.c - the daemon's listeners and the headers they add:
  * HTTPS with a certificate made here at run time (openssl, from Debian; no
- * key is ever committed), start-up errors naming a bad certificate, key or
- * pair, an expired certificate logged but served,
+ * key is ever committed), start-up errors naming a bad certificate, key,
+ * pair or --tls-priorities, an expired certificate logged but served,
  * the admin listener (--admin-address) serving /metrics alone and the
  * probes on both ports, and the CORS headers (--cors-origins) on
  * preflights and answers, for listed and other origins. */
@@ -190,12 +190,17 @@ START_TEST(test_https)
 }
 END_TEST
 
-/* `serve` with these TLS flags must exit 1 without listening, with a last
- * stderr line that starts with "gamejudge: " and holds every needle. */
-static void refused(const char *cert_file, const char *key_file, const char *const *needles)
+/* `serve` with these TLS flags (and --tls-priorities when `priorities` is
+ * not NULL) must exit 1 without listening, with a last stderr line that
+ * starts with "gamejudge: " and holds every needle. */
+static void refused(const char *cert_file, const char *key_file, const char *priorities,
+                    const char *const *needles)
 {
-    const char *args[] = {"serve",      "--host",  "127.0.0.1", "--port", "0",
-                          "--tls-cert", cert_file, "--tls-key", key_file, NULL};
+    const char *args[] = {"serve",  "--host",           "127.0.0.1", "--port",
+                          "0",      "--tls-cert",       cert_file,   "--tls-key",
+                          key_file, "--tls-priorities", priorities,  NULL};
+    if (priorities == NULL)
+        args[9] = NULL;
     char *out, *err;
     int rc = run_cli(args, "", 0, &out, &err);
     ck_assert_msg(rc == 1, "exit %d, stderr: %s", rc, err);
@@ -214,7 +219,8 @@ static void refused(const char *cert_file, const char *key_file, const char *con
 /* Each bad file stops the start with a message naming it: missing, not a
  * certificate, a damaged certificate body, a damaged RSA key that GnuTLS
  * reads but whose p is not prime (libmicrohttpd served with it and failed
- * every handshake), a key that is not the certificate's (naming both). */
+ * every handshake), a key that is not the certificate's (naming both); and
+ * a priority string GnuTLS does not take. */
 START_TEST(test_bad_tls_files)
 {
     make_certificates();
@@ -230,21 +236,54 @@ START_TEST(test_bad_tls_files)
     sh(cmd);
 
     const char *no_file[] = {"--tls-cert", missing, "cannot open", NULL};
-    refused(missing, key, no_file);
+    refused(missing, key, NULL, no_file);
     const char *no_key[] = {"--tls-key", missing, "cannot open", NULL};
-    refused(cert, missing, no_key);
+    refused(cert, missing, NULL, no_key);
     const char *swapped[] = {"--tls-cert", key, "no PEM certificate", NULL};
-    refused(key, cert, swapped);
+    refused(key, cert, NULL, swapped);
     const char *bad_cert[] = {"--tls-cert", damaged, "cannot read the certificate", NULL};
-    refused(damaged, key, bad_cert);
+    refused(damaged, key, NULL, bad_cert);
     const char *not_prime[] = {"--tls-key", bad_key, "the key is damaged", NULL};
-    refused(rsa_cert, bad_key, not_prime);
+    refused(rsa_cert, bad_key, NULL, not_prime);
     const char *mismatch[] = {
         "--tls-cert", cert, "--tls-key", other_key, "the key is not the certificate's", NULL};
-    refused(cert, other_key, mismatch);
+    refused(cert, other_key, NULL, mismatch);
     const char *cross[] = {"--tls-cert", rsa_cert, "--tls-key", key, "is not the certificate's",
                            NULL};
-    refused(rsa_cert, key, cross);
+    refused(rsa_cert, key, NULL, cross);
+    const char *nonsense[] = {"--tls-priorities", "at character 1", "'NONSENSE'", NULL};
+    refused(cert, key, "NONSENSE", nonsense);
+    const char *no_tls13[] = {"--tls-priorities", "at character 21", "'+NOPE'", NULL};
+    refused(cert, key, "NORMAL:-VERS-TLS1.3:+NOPE", no_tls13);
+    remove_certificates();
+}
+END_TEST
+
+/* --tls-priorities is what the port offers: with TLS 1.3 taken out a
+ * client still connects (TLS 1.2), and the configuration line names the
+ * string; without the flag it names the default. */
+START_TEST(test_tls_priorities)
+{
+    make_certificates();
+    const char *args[] = {
+        "--tls-cert", cert, "--tls-key", key, "--tls-priorities", "NORMAL:-VERS-ALL:+VERS-TLS1.2",
+        NULL};
+    test_daemon d;
+    daemon_start(&d, args);
+    http_reply r = call(d.base, "GET", "/healthz", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    char *log = daemon_log(&d);
+    ck_assert_msg(strstr(log, "tls_priorities=NORMAL:-VERS-ALL:+VERS-TLS1.2 ") != NULL, "%s", log);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+
+    const char *plain[] = {"--tls-cert", cert, "--tls-key", key, NULL};
+    daemon_start(&d, plain);
+    log = daemon_log(&d);
+    ck_assert_msg(strstr(log, "tls_priorities=SECURE256:") != NULL, "%s", log);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
     remove_certificates();
 }
 END_TEST
@@ -543,6 +582,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_https);
     tcase_add_test(tc, test_bad_tls_files);
+    tcase_add_test(tc, test_tls_priorities);
     tcase_add_test(tc, test_expired_certificate);
     tcase_add_test(tc, test_admin_listener);
     tcase_add_test(tc, test_admin_during_drain);

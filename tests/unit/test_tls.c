@@ -1,5 +1,5 @@
 /* test_tls.c - tls_load (tls.h): what it refuses before libmicrohttpd sees
- * the files, each refusal naming the file or both files.
+ * the files, each refusal naming the file, both files or --tls-priorities.
  * The PEM-form checks run on armour around bytes that are no key; the
  * GnuTLS checks on real keys and certificates that openssl (from Debian)
  * makes at run time in a temporary folder, damaged here as an operator's
@@ -78,21 +78,29 @@ static const char *damaged(const char *from, const char *to, int line, int colum
 }
 
 /* tls_load must fail with a message starting with `want`, holding nothing. */
-static void refused(const char *cert, const char *key, const char *want)
+static void refused_with(const char *cert, const char *key, const char *priorities,
+                         const char *want)
 {
     tls_pair p;
     gj_error e;
     gj_error_clear(&e);
-    ck_assert_int_eq(tls_load(cert, key, &p, &e), -1);
+    ck_assert_int_eq(tls_load(cert, key, priorities, &p, &e), -1);
     ck_assert_ptr_null(p.cert);
     ck_assert_ptr_null(p.key);
+    ck_assert_ptr_null(p.priorities);
     ck_assert_msg(strncmp(e.message, want, strlen(want)) == 0, "want '%s'\n got '%s'", want,
                   e.message);
 }
 
+/* refused_with the default priorities. */
+static void refused(const char *cert, const char *key, const char *want)
+{
+    refused_with(cert, key, NULL, want);
+}
+
 /* Real pairs are read whole: RSA keys as PKCS#8 and in the old RSA form,
  * an EC key after its parameters, a chain of two certificates with text
- * before it. */
+ * before it; the priorities are the default unless given. */
 START_TEST(test_reads_pairs)
 {
     const char *pairs[][2] = {{"cert.pem", "key.pem"},
@@ -112,15 +120,23 @@ START_TEST(test_reads_pairs)
         tls_pair p;
         gj_error e;
         gj_error_clear(&e);
-        int rc = tls_load(in_dir(pairs[i][0]), in_dir(pairs[i][1]), &p, &e);
+        int rc =
+            tls_load(in_dir(pairs[i][0]), in_dir(pairs[i][1]), i == 1 ? "NORMAL" : NULL, &p, &e);
         ck_assert_msg(rc == 0, "%s, %s: %s", pairs[i][0], pairs[i][1], e.message);
         ck_assert_str_eq(p.cert, cert);
         ck_assert_str_eq(p.key, key);
+        ck_assert_str_eq(p.priorities, i == 1 ? "NORMAL" : TLS_DEFAULT_PRIORITIES);
         tls_free(&p);
         ck_assert_ptr_null(p.key);
+        ck_assert_ptr_null(p.priorities);
         free(cert);
         free(key);
     }
+    tls_pair p;
+    gj_error e;
+    ck_assert_int_eq(tls_load(in_dir("cert.pem"), in_dir("key.pem"), "", &p, &e), 0);
+    ck_assert_str_eq(p.priorities, TLS_DEFAULT_PRIORITIES);
+    tls_free(&p);
 }
 END_TEST
 
@@ -236,6 +252,20 @@ START_TEST(test_mismatch)
 }
 END_TEST
 
+/* A priority string GnuTLS does not take is refused naming the option and
+ * where GnuTLS stopped (1-based). */
+START_TEST(test_priorities)
+{
+    const char *cert = in_dir("cert.pem"), *key = in_dir("key.pem");
+    refused_with(cert, key, "NONSENSE",
+                 "--tls-priorities: GnuTLS refuses the priority string at character 1 "
+                 "('NONSENSE')");
+    refused_with(cert, key, "NORMAL:+VERS-TLS9.9",
+                 "--tls-priorities: GnuTLS refuses the priority string at character 8 "
+                 "('+VERS-TLS9.9')");
+}
+END_TEST
+
 /* A file past TLS_MAX_FILE is refused rather than held. */
 START_TEST(test_too_large)
 {
@@ -290,7 +320,8 @@ int main(void)
         const TTest *test;
     } cases[] = {{"reads", test_reads_pairs},       {"refusals", test_refusals},
                  {"damaged_key", test_damaged_key}, {"damaged_cert", test_damaged_cert},
-                 {"mismatch", test_mismatch},       {"large", test_too_large}};
+                 {"mismatch", test_mismatch},       {"priorities", test_priorities},
+                 {"large", test_too_large}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
         tcase_set_timeout(tc, 30);
