@@ -16,8 +16,8 @@ FROM debian:bookworm AS build
 # unpack the pinned Node.js and redocly, which render GET /docs.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      gcc libc6-dev make pkg-config libmicrohttpd-dev libjansson-dev libxxhash-dev nodejs npm \
-      ca-certificates \
+      gcc libc6-dev make pkg-config libmicrohttpd-dev libjansson-dev libxxhash-dev libgnutls28-dev \
+      nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The pinned tools in their own layer for the cache.
@@ -34,11 +34,13 @@ RUN make BUILD=/build all \
 
 FROM debian:bookworm-slim
 # libmicrohttpd12 and libjansson4 bring the rest (GnuTLS and its helpers);
-# libxxhash0 (the ETag hash) is in bookworm-slim already, for apt, and is
-# named so that the image does not depend on that.
+# libxxhash0 (the ETag hash) and libgnutls30 (which the binary links itself
+# to check the HTTPS key and certificate) are in bookworm-slim already, for
+# apt, and are named so that the image does not depend on that.
 # apt-get clean drops apt's package caches (80 MB) on any base image.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libxxhash0 \
+      libgnutls30 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --no-create-home --shell /usr/sbin/nologin gamejudge

@@ -17,7 +17,7 @@ VERSION := 0.1.0
 BUILD ?= build
 
 CC ?= cc
-PKGS := libmicrohttpd jansson libxxhash
+PKGS := libmicrohttpd jansson libxxhash gnutls
 TEST_PKGS := check libcurl
 WARN := -Wall -Wextra -Werror -Wpedantic
 OPT ?= -O2 -g

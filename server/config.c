@@ -16,6 +16,7 @@
 #include "client_id.h"
 #include "cors.h"
 #include "games.h"
+#include "tls.h"
 
 enum {
     OPT_HOST,
@@ -45,6 +46,7 @@ enum {
     OPT_API_KEYS,
     OPT_TLS_CERT,
     OPT_TLS_KEY,
+    OPT_TLS_PRIORITIES,
     OPT_ADMIN_ADDRESS,
     OPT_CORS_ORIGINS,
     OPT_MAX_QUERY,
@@ -113,6 +115,10 @@ static const gj_option options[OPT_COUNT] = {
                       "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
     [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
                      "PEM private key of --tls-cert, unencrypted"},
+    [OPT_TLS_PRIORITIES] = {"--tls-priorities", "GAMEJUDGE_TLS_PRIORITIES", "STRING",
+                            "GnuTLS priority string: the TLS versions and ciphers HTTPS offers "
+                            "(default: TLS 1.2 and 1.3, AEAD ciphers, forward secrecy: "
+                            "'" TLS_DEFAULT_PRIORITIES "')"},
     [OPT_ADMIN_ADDRESS] = {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
                            "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then "
                            "only there (default: none)"},
@@ -390,6 +396,13 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
     }
     if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
         return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
+    if (opt == OPT_TLS_PRIORITIES) { /* GnuTLS checks the string at start-up (tls.h) */
+        if (*value == '\0' || strlen(value) >= sizeof c->tls_priorities)
+            return gj_fail(e, GJ_BAD_INPUT, "%s: the priority string must be 1 to %zu characters",
+                           origin, sizeof c->tls_priorities - 1);
+        snprintf(c->tls_priorities, sizeof c->tls_priorities, "%s", value);
+        return 0;
+    }
     if (opt == OPT_ADMIN_ADDRESS)
         return apply_admin(c, value, origin, e);
     if (opt == OPT_CORS_ORIGINS) {
@@ -462,6 +475,11 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
                        "--tls-cert and --tls-key go together: %s is set but not %s",
                        c->tls_cert[0] ? "--tls-cert" : "--tls-key",
                        c->tls_cert[0] ? "--tls-key" : "--tls-cert");
+    /* Priorities on a plain-HTTP port would be ignored: most likely the
+     * certificate was meant to be set too. */
+    if (c->tls_priorities[0] != '\0' && c->tls_cert[0] == '\0')
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-priorities is for HTTPS: set --tls-cert and --tls-key too");
     /* libmicrohttpd reads the request line into the connection's memory
      * and answers a line that does not fit with its own 414, before any of
      * ours: keep --max-query where our 414 (JSON, naming the bound) is the
@@ -505,7 +523,7 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
                    {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
     const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 8) + 1)
+    if (cap < 2 * (nnum + 9) + 1)
         return;
     pairs[n++] = "host";
     pairs[n++] = c->host;
@@ -517,6 +535,10 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
     pairs[n++] = c->log_json ? "json" : "text";
     pairs[n++] = "tls";
     pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
+    pairs[n++] = "tls_priorities";
+    pairs[n++] = !c->tls_cert[0]        ? "off"
+                 : c->tls_priorities[0] ? c->tls_priorities
+                                        : TLS_DEFAULT_PRIORITIES;
     pairs[n++] = "admin_host";
     pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
     pairs[n++] = "cors_origins";

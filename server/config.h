@@ -43,6 +43,7 @@ typedef struct gj_config {
     char api_keys[GJ_PATH_MAX];               /* the API keys file, "" for none */
     char tls_cert[GJ_PATH_MAX];               /* PEM certificate for HTTPS; "" = HTTP */
     char tls_key[GJ_PATH_MAX];                /* its PEM key; set with tls_cert or not */
+    char tls_priorities[512];                 /* GnuTLS priority string; "" = tls.h's default */
     char admin_host[256];                     /* the admin listener's address */
     long admin_port;                          /* -1 = no admin listener, 0 = any port */
     char cors_origins[2048];                  /* exact origins, comma-separated; "" = off */

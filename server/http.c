@@ -1051,6 +1051,7 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
     struct MHD_OptionItem tls_options[] = {
         {MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? tls->key : NULL},
         {MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? tls->cert : NULL},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, tls ? (void *)tls->priorities : NULL},
         {MHD_OPTION_END, 0, NULL},
     };
     /* The admin listener answers probes and scrapes only: one thread. */
@@ -1063,7 +1064,7 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, l->http, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
-        tls ? tls_options : tls_options + 2, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
+        tls ? tls_options : tls_options + 3, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
         MHD_OPTION_END);
     if (d == NULL && tls != NULL)
         gj_fail(e, GJ_BAD_INPUT,
@@ -1087,13 +1088,13 @@ static unsigned bound_port(struct MHD_Daemon *d, long asked)
 gj_http *http_start(gj_app *app, gj_error *e)
 {
     const gj_config *cfg = app->cfg;
-    tls_pair tls = {NULL, NULL};
+    tls_pair tls = {NULL, NULL, NULL};
     int https = cfg->tls_cert[0] != '\0';
     if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
         gj_fail(e, GJ_INTERNAL, "--tls-cert: this libmicrohttpd was built without TLS support");
         return NULL;
     }
-    if (https && tls_load(cfg->tls_cert, cfg->tls_key, &tls, e) != 0)
+    if (https && tls_load(cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, &tls, e) != 0)
         return NULL;
 
     gj_http *h = calloc(1, sizeof *h);

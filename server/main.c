@@ -143,9 +143,9 @@ static int serve(int argc, char **argv)
     }
 
     log_init(cfg.log_json ? LOG_JSON : LOG_TEXT);
-    const char *settings[64];
+    const char *settings[80];
     char storage[2048];
-    config_describe(&cfg, settings, 64, storage, sizeof storage);
+    config_describe(&cfg, settings, 80, storage, sizeof storage);
     log_event("info", "configuration", settings);
 
     /* Block the stop signals before any thread starts so that only sigwait

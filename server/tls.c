@@ -1,10 +1,16 @@
-/* tls.c - reading and checking the HTTPS certificate and key (tls.h). */
+/* tls.c - reading and checking the HTTPS certificate, key and priority
+ * string (tls.h): the PEM form here, what it holds with GnuTLS. */
 #include "tls.h"
 
 #include <errno.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "log.h"
 
 /* The whole of `path` into a malloc'd NUL-terminated buffer: NULL with e
  * naming `what` and the file when it cannot be opened, read or is too big. */
@@ -59,10 +65,136 @@ static int has_block(const char *text, const char *suffix, char *label, size_t c
     return 0;
 }
 
-int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_error *e)
+/* Import the key's PEM text into *key and check its numbers: 0, or -1 with
+ * e naming --tls-key and the file.  Importing alone takes an RSA key whose
+ * p is not prime; gnutls_x509_privkey_verify_params is what refuses it. */
+static int check_key(const char *text, const char *path, gnutls_x509_privkey_t *key, gj_error *e)
+{
+    gnutls_datum_t pem = {(unsigned char *)text, (unsigned)strlen(text)};
+    int rc = gnutls_x509_privkey_init(key);
+    if (rc < 0)
+        return gj_fail(e, GJ_INTERNAL, "--tls-key %s: GnuTLS: %s", path, gnutls_strerror(rc));
+    rc = gnutls_x509_privkey_import2(*key, &pem, GNUTLS_X509_FMT_PEM, NULL, 0);
+    if (rc < 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-key %s: GnuTLS cannot read the key (%s); is the PEM body damaged?",
+                       path, gnutls_strerror(rc));
+    rc = gnutls_x509_privkey_verify_params(*key);
+    if (rc < 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-key %s: the key is damaged: its numbers do not check out (GnuTLS: "
+                       "%s); no handshake could succeed with it",
+                       path, gnutls_strerror(rc));
+    return 0;
+}
+
+/* Import the certificate chain's PEM text into *crts (*n of them, the
+ * server's own first): 0, or -1 with e naming --tls-cert and the file. */
+static int check_chain(const char *text, const char *path, gnutls_x509_crt_t **crts, unsigned *n,
+                       gj_error *e)
+{
+    gnutls_datum_t pem = {(unsigned char *)text, (unsigned)strlen(text)};
+    int rc = gnutls_x509_crt_list_import2(crts, n, &pem, GNUTLS_X509_FMT_PEM, 0);
+    if (rc < 0 || *n == 0) {
+        *n = 0;
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert %s: GnuTLS cannot read the certificate (%s); is the PEM body "
+                       "damaged?",
+                       path, rc < 0 ? gnutls_strerror(rc) : "none found");
+    }
+    return 0;
+}
+
+/* 0 when key is the one of crt (the same public key id), or -1 with e
+ * naming both files: GnuTLS would serve the certificate and fail every
+ * handshake. */
+static int check_match(gnutls_x509_crt_t crt, gnutls_x509_privkey_t key, const char *cert_path,
+                       const char *key_path, gj_error *e)
+{
+    unsigned char cert_id[64], key_id[64];
+    size_t cert_len = sizeof cert_id, key_len = sizeof key_id;
+    int rc = gnutls_x509_crt_get_key_id(crt, GNUTLS_KEYID_USE_SHA256, cert_id, &cert_len);
+    if (rc >= 0)
+        rc = gnutls_x509_privkey_get_key_id(key, GNUTLS_KEYID_USE_SHA256, key_id, &key_len);
+    if (rc < 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert %s and --tls-key %s: GnuTLS cannot compare their public keys "
+                       "(%s)",
+                       cert_path, key_path, gnutls_strerror(rc));
+    if (cert_len != key_len || memcmp(cert_id, key_id, key_len) != 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-cert %s and --tls-key %s: the key is not the certificate's (their "
+                       "public keys differ)",
+                       cert_path, key_path);
+    return 0;
+}
+
+/* Log a warning when crt, the server's own certificate, has expired:
+ * clients will refuse it, but a restart must not stop on it (tls.h). */
+static void warn_expired(gnutls_x509_crt_t crt, const char *path)
+{
+    time_t until = gnutls_x509_crt_get_expiration_time(crt);
+    if (until == (time_t)-1 || until >= time(NULL))
+        return;
+    struct tm tm;
+    char when[32];
+    gmtime_r(&until, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const char *fields[] = {"tls_cert", path, "not_after", when, NULL};
+    log_event("warn", "the certificate has expired; clients will refuse it", fields);
+}
+
+/* 0 when GnuTLS takes the priority string, or -1 with e naming
+ * --tls-priorities and where in the string GnuTLS stopped. */
+static int check_priorities(const char *priorities, gj_error *e)
+{
+    gnutls_priority_t cache;
+    const char *where = NULL;
+    int rc = gnutls_priority_init(&cache, priorities, &where);
+    if (rc >= 0) {
+        gnutls_priority_deinit(cache);
+        return 0;
+    }
+    if (where == NULL || where < priorities || where > priorities + strlen(priorities))
+        return gj_fail(e, GJ_BAD_INPUT, "--tls-priorities '%.200s': GnuTLS refuses it: %s",
+                       priorities, gnutls_strerror(rc));
+    return gj_fail(e, GJ_BAD_INPUT,
+                   "--tls-priorities: GnuTLS refuses the priority string at character %d "
+                   "('%.40s'): %s",
+                   (int)(where - priorities) + 1, where, gnutls_strerror(rc));
+}
+
+/* The checks of tls.h that need GnuTLS, on the PEM texts read from the two
+ * files: 0, or -1 with e set. */
+static int check_with_gnutls(const char *cert, const char *cert_path, const char *key,
+                             const char *key_path, gj_error *e)
+{
+    gnutls_x509_privkey_t pkey = NULL;
+    gnutls_x509_crt_t *crts = NULL;
+    unsigned n = 0;
+    int rc = check_key(key, key_path, &pkey, e);
+    if (rc == 0)
+        rc = check_chain(cert, cert_path, &crts, &n, e);
+    if (rc == 0)
+        rc = check_match(crts[0], pkey, cert_path, key_path, e);
+    if (rc == 0)
+        warn_expired(crts[0], cert_path);
+    for (unsigned i = 0; i < n; i++)
+        gnutls_x509_crt_deinit(crts[i]);
+    gnutls_free(crts);
+    if (pkey != NULL)
+        gnutls_x509_privkey_deinit(pkey);
+    return rc;
+}
+
+int tls_load(const char *cert_path, const char *key_path, const char *priorities, tls_pair *out,
+             gj_error *e)
 {
     char label[64];
     out->cert = out->key = NULL;
+    out->priorities = NULL;
+    if (priorities == NULL || priorities[0] == '\0')
+        priorities = TLS_DEFAULT_PRIORITIES;
     char *cert = read_pem(cert_path, "--tls-cert", e);
     if (cert == NULL)
         return -1;
@@ -78,6 +210,7 @@ int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_erro
         free(cert);
         return -1;
     }
+    tls_pair p = {cert, key, NULL};
     const char *wrong = NULL;
     if (!has_block(key, "PRIVATE KEY", label, sizeof label))
         wrong = "no PEM private key in it (expected a '-----BEGIN PRIVATE KEY-----' block)";
@@ -85,12 +218,17 @@ int tls_load(const char *cert_path, const char *key_path, tls_pair *out, gj_erro
         wrong = "the key is encrypted; give it unencrypted (e.g. openssl pkey -in KEY -out "
                 "PLAIN), readable only by the service's user";
     if (wrong != NULL) {
-        tls_pair p = {cert, key};
         tls_free(&p);
         return gj_fail(e, GJ_BAD_INPUT, "--tls-key %s: %s", key_path, wrong);
     }
+    if (check_with_gnutls(cert, cert_path, key, key_path, e) != 0 ||
+        check_priorities(priorities, e) != 0) {
+        tls_free(&p);
+        return -1;
+    }
     out->cert = cert;
     out->key = key;
+    out->priorities = priorities;
     return 0;
 }
 
@@ -105,4 +243,5 @@ void tls_free(tls_pair *p)
     free(p->key);
     free(p->cert);
     p->key = p->cert = NULL;
+    p->priorities = NULL;
 }

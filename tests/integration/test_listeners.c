@@ -1,11 +1,14 @@
 /* test_listeners.c - the daemon's listeners and the headers they add:
  * HTTPS with a certificate made here at run time (openssl, from Debian; no
- * key is ever committed), start-up errors naming a bad certificate or key,
+ * key is ever committed), start-up errors naming a bad certificate, key,
+ * pair or --tls-priorities, an expired certificate logged but served,
  * the admin listener (--admin-address) serving /metrics alone and the
  * probes on both ports, and the CORS headers (--cors-origins) on
  * preflights and answers, for listed and other origins. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@
 #include "hold.h"
 
 static char dir[64]; /* the certificates of this run */
-static char cert[128], key[128], other_key[128];
+static char cert[128], key[128], other_key[128], rsa_cert[128], rsa_key[128];
 
 /* Run a shell command; fail the test when it does not exit 0. */
 static void sh(const char *cmd)
@@ -30,7 +33,8 @@ static void sh(const char *cmd)
 }
 
 /* A folder with a self-signed EC certificate for 127.0.0.1 and its key,
- * and a second key that is not the certificate's. */
+ * a second key that is not the certificate's, and an RSA certificate with
+ * its key (PKCS#8, 2048 bits). */
 static void make_certificates(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gj-tls-XXXXXX");
@@ -38,14 +42,73 @@ static void make_certificates(void)
     snprintf(cert, sizeof cert, "%s/cert.pem", dir);
     snprintf(key, sizeof key, "%s/key.pem", dir);
     snprintf(other_key, sizeof other_key, "%s/other-key.pem", dir);
+    snprintf(rsa_cert, sizeof rsa_cert, "%s/rsa-cert.pem", dir);
+    snprintf(rsa_key, sizeof rsa_key, "%s/rsa-key.pem", dir);
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
              "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout %s -out %s "
              ">/dev/null 2>&1 && openssl genpkey -algorithm EC -pkeyopt "
-             "ec_paramgen_curve:P-256 -out %s >/dev/null 2>&1",
-             key, cert, other_key);
+             "ec_paramgen_curve:P-256 -out %s >/dev/null 2>&1 && openssl req -x509 -newkey "
+             "rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout %s -out %s >/dev/null 2>&1",
+             key, cert, other_key, rsa_key, rsa_cert);
     sh(cmd);
+}
+
+/* A copy of file `from` at `to` with four base64 characters of its line
+ * `line` (0 is the BEGIN line) from `column` on each replaced by another:
+ * the armour whole, the body damaged. */
+static void damage(const char *from, const char *to, int line, int column)
+{
+    size_t len;
+    char *text = read_file_or_fail(from, &len);
+    char *p = strchr(text, '\n');
+    for (int i = 1; i < line && p != NULL; i++)
+        p = strchr(p + 1, '\n');
+    ck_assert_msg(p != NULL && strlen(p + 1) > (size_t)column + 4, "%s is too short", from);
+    for (int i = 0; i < 4; i++) {
+        char *c = p + 1 + column + i;
+        *c = *c == 'A' ? 'B' : 'A';
+    }
+    FILE *f = fopen(to, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+}
+
+/* A self-signed certificate for key_file's key that expired yesterday,
+ * written to out_file: openssl 3.0 cannot date one in the past, GnuTLS
+ * (which the daemon links anyway) can. */
+static void make_expired(const char *key_file, const char *out_file)
+{
+    size_t len;
+    char *text = read_file_or_fail(key_file, &len);
+    gnutls_datum_t pem = {(unsigned char *)text, (unsigned)len}, out = {NULL, 0};
+    gnutls_x509_privkey_t k;
+    gnutls_x509_crt_t c;
+    time_t now = time(NULL);
+    unsigned char serial[1] = {1};
+    ck_assert_int_eq(gnutls_x509_privkey_init(&k), 0);
+    ck_assert_int_eq(gnutls_x509_privkey_import(k, &pem, GNUTLS_X509_FMT_PEM), 0);
+    ck_assert_int_eq(gnutls_x509_crt_init(&c), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_version(c, 3), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_serial(c, serial, sizeof serial), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_dn(c, "CN=127.0.0.1", NULL), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_issuer_dn(c, "CN=127.0.0.1", NULL), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_key(c, k), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_activation_time(c, now - 2 * 86400), 0);
+    ck_assert_int_eq(gnutls_x509_crt_set_expiration_time(c, now - 86400), 0);
+    ck_assert_int_eq(gnutls_x509_crt_sign2(c, c, k, GNUTLS_DIG_SHA256, 0), 0);
+    ck_assert_int_eq(gnutls_x509_crt_export2(c, GNUTLS_X509_FMT_PEM, &out), 0);
+    FILE *f = fopen(out_file, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite(out.data, 1, out.size, f);
+    fclose(f);
+    gnutls_free(out.data);
+    gnutls_x509_crt_deinit(c);
+    gnutls_x509_privkey_deinit(k);
+    free(text);
 }
 
 /* Remove the folder of make_certificates. */
@@ -127,15 +190,21 @@ START_TEST(test_https)
 }
 END_TEST
 
-/* `serve` with these TLS flags must exit 1 with a last stderr line that
+/* `serve` with these TLS flags (and --tls-priorities when `priorities` is
+ * not NULL) must exit 1 without listening, with a last stderr line that
  * starts with "gamejudge: " and holds every needle. */
-static void refused(const char *cert_file, const char *key_file, const char *const *needles)
+static void refused(const char *cert_file, const char *key_file, const char *priorities,
+                    const char *const *needles)
 {
-    const char *args[] = {"serve",      "--host",  "127.0.0.1", "--port", "0",
-                          "--tls-cert", cert_file, "--tls-key", key_file, NULL};
+    const char *args[] = {"serve",  "--host",           "127.0.0.1", "--port",
+                          "0",      "--tls-cert",       cert_file,   "--tls-key",
+                          key_file, "--tls-priorities", priorities,  NULL};
+    if (priorities == NULL)
+        args[9] = NULL;
     char *out, *err;
     int rc = run_cli(args, "", 0, &out, &err);
     ck_assert_msg(rc == 1, "exit %d, stderr: %s", rc, err);
+    ck_assert_msg(strstr(out, "listening") == NULL, "it listened: %s", out);
     char *last = err;
     for (char *p = err; *p != '\0'; p++)
         if (p[0] == '\n' && p[1] != '\0')
@@ -148,29 +217,93 @@ static void refused(const char *cert_file, const char *key_file, const char *con
 }
 
 /* Each bad file stops the start with a message naming it: missing, not a
- * certificate, a damaged PEM body (GnuTLS refuses it), a key that is not
- * the certificate's. */
+ * certificate, a damaged certificate body, a damaged RSA key that GnuTLS
+ * reads but whose p is not prime (libmicrohttpd served with it and failed
+ * every handshake), a key that is not the certificate's (naming both); and
+ * a priority string GnuTLS does not take. */
 START_TEST(test_bad_tls_files)
 {
     make_certificates();
-    char missing[160], damaged[160], cmd[512];
+    char missing[160], damaged[160], bad_key[160], cmd[512];
     snprintf(missing, sizeof missing, "%s/missing.pem", dir);
     snprintf(damaged, sizeof damaged, "%s/damaged.pem", dir);
-    /* The armour kept, the body's first line replaced by other base64. */
-    snprintf(cmd, sizeof cmd, "sed '2s/.*/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/' %s > %s", cert,
-             damaged);
+    snprintf(bad_key, sizeof bad_key, "%s/bad-key.pem", dir);
+    damage(cert, damaged, 1, 0); /* the outer DER header */
+    /* Body line 13 of a 2048-bit PKCS#8 key lies inside p (test_tls.c). */
+    damage(rsa_key, bad_key, 13, 20);
+    snprintf(cmd, sizeof cmd, "openssl rsa -check -noout -in %s 2>&1 | grep -q 'p not prime'",
+             bad_key);
     sh(cmd);
 
     const char *no_file[] = {"--tls-cert", missing, "cannot open", NULL};
-    refused(missing, key, no_file);
+    refused(missing, key, NULL, no_file);
     const char *no_key[] = {"--tls-key", missing, "cannot open", NULL};
-    refused(cert, missing, no_key);
+    refused(cert, missing, NULL, no_key);
     const char *swapped[] = {"--tls-cert", key, "no PEM certificate", NULL};
-    refused(key, cert, swapped);
-    const char *gnutls[] = {"cannot start HTTPS", damaged, key, NULL};
-    refused(damaged, key, gnutls);
-    const char *mismatch[] = {"cannot start HTTPS", cert, other_key, NULL};
-    refused(cert, other_key, mismatch);
+    refused(key, cert, NULL, swapped);
+    const char *bad_cert[] = {"--tls-cert", damaged, "cannot read the certificate", NULL};
+    refused(damaged, key, NULL, bad_cert);
+    const char *not_prime[] = {"--tls-key", bad_key, "the key is damaged", NULL};
+    refused(rsa_cert, bad_key, NULL, not_prime);
+    const char *mismatch[] = {
+        "--tls-cert", cert, "--tls-key", other_key, "the key is not the certificate's", NULL};
+    refused(cert, other_key, NULL, mismatch);
+    const char *cross[] = {"--tls-cert", rsa_cert, "--tls-key", key, "is not the certificate's",
+                           NULL};
+    refused(rsa_cert, key, NULL, cross);
+    const char *nonsense[] = {"--tls-priorities", "at character 1", "'NONSENSE'", NULL};
+    refused(cert, key, "NONSENSE", nonsense);
+    const char *no_tls13[] = {"--tls-priorities", "at character 21", "'+NOPE'", NULL};
+    refused(cert, key, "NORMAL:-VERS-TLS1.3:+NOPE", no_tls13);
+    remove_certificates();
+}
+END_TEST
+
+/* --tls-priorities is what the port offers: with TLS 1.3 taken out a
+ * client still connects (TLS 1.2), and the configuration line names the
+ * string; without the flag it names the default. */
+START_TEST(test_tls_priorities)
+{
+    make_certificates();
+    const char *args[] = {
+        "--tls-cert", cert, "--tls-key", key, "--tls-priorities", "NORMAL:-VERS-ALL:+VERS-TLS1.2",
+        NULL};
+    test_daemon d;
+    daemon_start(&d, args);
+    http_reply r = call(d.base, "GET", "/healthz", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    char *log = daemon_log(&d);
+    ck_assert_msg(strstr(log, "tls_priorities=NORMAL:-VERS-ALL:+VERS-TLS1.2 ") != NULL, "%s", log);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+
+    const char *plain[] = {"--tls-cert", cert, "--tls-key", key, NULL};
+    daemon_start(&d, plain);
+    log = daemon_log(&d);
+    ck_assert_msg(strstr(log, "tls_priorities=SECURE256:") != NULL, "%s", log);
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    remove_certificates();
+}
+END_TEST
+
+/* An expired certificate is served (a restart must not stop on it) and
+ * the start logs a warning naming the file and the date. */
+START_TEST(test_expired_certificate)
+{
+    make_certificates();
+    char expired[160];
+    snprintf(expired, sizeof expired, "%s/expired.pem", dir);
+    make_expired(key, expired);
+    const char *args[] = {"--tls-cert", expired, "--tls-key", key, NULL};
+    test_daemon d;
+    daemon_start(&d, args);
+    char *log = daemon_wait_log(&d, "the certificate has expired");
+    ck_assert_msg(log != NULL, "no warning for an expired certificate");
+    ck_assert_ptr_nonnull(strstr(log, expired));
+    free(log);
+    ck_assert_int_eq(daemon_stop(&d), 0);
     remove_certificates();
 }
 END_TEST
@@ -451,6 +584,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_https);
     tcase_add_test(tc, test_bad_tls_files);
+    tcase_add_test(tc, test_tls_priorities);
+    tcase_add_test(tc, test_expired_certificate);
     tcase_add_test(tc, test_admin_listener);
     tcase_add_test(tc, test_admin_during_drain);
     tcase_add_test(tc, test_cors_headers);

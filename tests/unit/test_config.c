@@ -125,6 +125,9 @@ static const struct {
     {"--tls-key", "key.pem",
      "--tls-cert and --tls-key go together: --tls-key is set but not "
      "--tls-cert"},
+    {"--tls-priorities", "", "--tls-priorities: the priority string must be 1 to 511 characters"},
+    {"--tls-priorities", "NORMAL",
+     "--tls-priorities is for HTTPS: set --tls-cert and --tls-key too"},
     {"--admin-address", "127.0.0.1",
      "--admin-address must be HOST:PORT (or [IPV6]:PORT) with a "
      "port from 0 to 65535, not '127.0.0.1'"},
@@ -205,9 +208,9 @@ START_TEST(test_logging_and_grace)
     ck_assert_int_eq(c.log_json, 0);
     ck_assert_int_eq(c.grace, 0);
 
-    const char *pairs[64];
+    const char *pairs[80];
     char storage[2048];
-    config_describe(&c, pairs, 64, storage, sizeof storage);
+    config_describe(&c, pairs, 80, storage, sizeof storage);
     int seen = 0;
     for (int i = 0; pairs[i] != NULL; i += 2) {
         if (strcmp(pairs[i], "grace") == 0)
@@ -273,7 +276,8 @@ START_TEST(test_edge_options)
     ck_assert_int_eq(load(&c, env, args, &e), 0);
     ck_assert_str_eq(c.tls_cert, "/etc/gj/cert.pem");
     ck_assert_str_eq(c.tls_key, "/etc/gj/key.pem");
-    ck_assert_str_eq(c.admin_host, "::1"); /* the flag wins over the variable */
+    ck_assert_str_eq(c.tls_priorities, ""); /* tls.h's default */
+    ck_assert_str_eq(c.admin_host, "::1");  /* the flag wins over the variable */
     ck_assert_int_eq(c.admin_port, 0);
     ck_assert_str_eq(c.cors_origins, "https://puzzles.example,http://127.0.0.1:3000");
 
@@ -281,6 +285,11 @@ START_TEST(test_edge_options)
     ck_assert_int_eq(load(&c, NULL, v4, &e), 0);
     ck_assert_str_eq(c.admin_host, "10.0.0.7");
     ck_assert_int_eq(c.admin_port, 9090);
+
+    /* The priority string is kept as given; GnuTLS judges it at start-up. */
+    const char *prio[] = {"--tls-priorities", "NORMAL:-VERS-TLS1.0", NULL};
+    ck_assert_int_eq(load(&c, env, prio, &e), 0);
+    ck_assert_str_eq(c.tls_priorities, "NORMAL:-VERS-TLS1.0");
 }
 END_TEST
 

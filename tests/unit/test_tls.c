@@ -1,8 +1,10 @@
-/* test_tls.c - tls_load (tls.h): what it refuses before GnuTLS sees the
- * files, each refusal naming the file.  The files are made here, in a
- * temporary folder, with PEM armour around bytes that are no key: the PEM
- * form is what tls_load checks (GnuTLS's own refusal is tested against the
- * daemon in tests/integration/test_edge_ops.c). */
+/* test_tls.c - tls_load (tls.h): what it refuses before libmicrohttpd sees
+ * the files, each refusal naming the file, both files or --tls-priorities.
+ * The PEM-form checks run on armour around bytes that are no key; the
+ * GnuTLS checks on real keys and certificates that openssl (from Debian)
+ * makes at run time in a temporary folder, damaged here as an operator's
+ * copy might be: no key is ever committed.  The daemon's own refusals are
+ * tested in tests/integration/test_listeners.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +17,22 @@
 #define CERT "-----BEGIN CERTIFICATE-----\nTUlJ\n-----END CERTIFICATE-----\n"
 #define KEY  "-----BEGIN PRIVATE KEY-----\nTUlJ\n-----END PRIVATE KEY-----\n"
 
-static char dir[64];
+static char dir[64]; /* the run's keys and certificates, and each test's files */
 
-/* A file `name` in the test's folder holding `text`; its path (static). */
-static const char *file(const char *name, const char *text)
+/* The path of `name` in the run's folder (static, 16 in rotation). */
+static const char *in_dir(const char *name)
 {
     static char paths[16][128];
     static int next;
     char *p = paths[next++ % 16];
     snprintf(p, 128, "%s/%s", dir, name);
+    return p;
+}
+
+/* A file `name` in the run's folder holding `text`; its path. */
+static const char *file(const char *name, const char *text)
+{
+    const char *p = in_dir(name);
     FILE *f = fopen(p, "wb");
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
@@ -31,71 +40,117 @@ static const char *file(const char *name, const char *text)
     return p;
 }
 
-/* Make the temporary folder. */
-static void setup(void)
+/* The whole of the run's file `name` (malloc'd); fails the test when it
+ * cannot be read. */
+static char *slurp(const char *name)
 {
-    snprintf(dir, sizeof dir, "/tmp/gj-tls-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    size_t len;
+    char *text = harness_read_file(in_dir(name), &len);
+    ck_assert_msg(text != NULL, "cannot read %s", name);
+    return text;
 }
 
-/* Remove the folder and what the test put in it. */
-static void teardown(void)
+/* Run a shell command; fail the test when it does not exit 0. */
+static void sh(const char *cmd)
 {
-    const char *names[] = {"cert.pem", "key.pem", "other.pem"};
-    char p[128];
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        unlink(p);
+    int rc = system(cmd);
+    ck_assert_msg(rc == 0, "'%s' exited %d", cmd, rc);
+}
+
+/* A copy of the run's file `from` as `to`, with four base64 characters of
+ * its line `line` (0 is the first BEGIN line) from `column` on each
+ * replaced by another: the damage a bad copy or a stray edit does, the
+ * armour left whole.  Its path. */
+static const char *damaged(const char *from, const char *to, int line, int column)
+{
+    char *text = slurp(from);
+    char *p = strchr(text, '\n'); /* the BEGIN line's end */
+    for (int i = 1; i < line && p != NULL; i++)
+        p = strchr(p + 1, '\n');
+    ck_assert_msg(p != NULL && strlen(p + 1) > (size_t)column + 4, "%s is too short", from);
+    for (int i = 0; i < 4; i++) {
+        char *c = p + 1 + column + i;
+        *c = *c == 'A' ? 'B' : 'A';
     }
-    rmdir(dir);
+    const char *path = file(to, text);
+    free(text);
+    return path;
 }
 
-/* tls_load must fail with a message starting with `want`. */
-static void refused(const char *cert, const char *key, const char *want)
+/* tls_load must fail with a message starting with `want`, holding nothing. */
+static void refused_with(const char *cert, const char *key, const char *priorities,
+                         const char *want)
 {
     tls_pair p;
     gj_error e;
     gj_error_clear(&e);
-    ck_assert_int_eq(tls_load(cert, key, &p, &e), -1);
+    ck_assert_int_eq(tls_load(cert, key, priorities, &p, &e), -1);
     ck_assert_ptr_null(p.cert);
     ck_assert_ptr_null(p.key);
+    ck_assert_ptr_null(p.priorities);
     ck_assert_msg(strncmp(e.message, want, strlen(want)) == 0, "want '%s'\n got '%s'", want,
                   e.message);
 }
 
-/* PEM blocks of the right kinds are read whole; RSA and EC key labels too. */
-START_TEST(test_reads_pem)
+/* refused_with the default priorities. */
+static void refused(const char *cert, const char *key, const char *want)
 {
-    const char *labels[] = {KEY,
-                            "-----BEGIN RSA PRIVATE KEY-----\nTUlJ\n-----END RSA PRIVATE "
-                            "KEY-----\n",
-                            "-----BEGIN EC PARAMETERS-----\nBgg=\n-----END EC PARAMETERS-----\n"
-                            "-----BEGIN EC PRIVATE KEY-----\nTUlJ\n-----END EC PRIVATE KEY-----\n"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *cert = file("cert.pem", "subject=CN = x\n" CERT CERT);
-        const char *key = file("key.pem", labels[i]);
+    refused_with(cert, key, NULL, want);
+}
+
+/* Real pairs are read whole: RSA keys as PKCS#8 and in the old RSA form,
+ * an EC key after its parameters, a chain of two certificates with text
+ * before it; the priorities are the default unless given. */
+START_TEST(test_reads_pairs)
+{
+    const char *pairs[][2] = {{"cert.pem", "key.pem"},
+                              {"cert.pem", "rsa-key.pem"},
+                              {"ec-cert.pem", "ec-key.pem"},
+                              {"chain.pem", "key.pem"}};
+    char *chain = slurp("cert.pem"), *ec = slurp("ec-cert.pem");
+    char *text = malloc(strlen(chain) + strlen(ec) + 32);
+    ck_assert_ptr_nonnull(text);
+    sprintf(text, "subject=CN = 127.0.0.1\n%s%s", chain, ec);
+    file("chain.pem", text);
+    free(chain);
+    free(ec);
+    free(text);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char *cert = slurp(pairs[i][0]), *key = slurp(pairs[i][1]);
         tls_pair p;
         gj_error e;
-        ck_assert_msg(tls_load(cert, key, &p, &e) == 0, "%s", e.message);
-        ck_assert_str_eq(p.cert, "subject=CN = x\n" CERT CERT);
-        ck_assert_str_eq(p.key, labels[i]);
+        gj_error_clear(&e);
+        int rc =
+            tls_load(in_dir(pairs[i][0]), in_dir(pairs[i][1]), i == 1 ? "NORMAL" : NULL, &p, &e);
+        ck_assert_msg(rc == 0, "%s, %s: %s", pairs[i][0], pairs[i][1], e.message);
+        ck_assert_str_eq(p.cert, cert);
+        ck_assert_str_eq(p.key, key);
+        ck_assert_str_eq(p.priorities, i == 1 ? "NORMAL" : TLS_DEFAULT_PRIORITIES);
         tls_free(&p);
         ck_assert_ptr_null(p.key);
+        ck_assert_ptr_null(p.priorities);
+        free(cert);
+        free(key);
     }
+    tls_pair p;
+    gj_error e;
+    ck_assert_int_eq(tls_load(in_dir("cert.pem"), in_dir("key.pem"), "", &p, &e), 0);
+    ck_assert_str_eq(p.priorities, TLS_DEFAULT_PRIORITIES);
+    tls_free(&p);
 }
 END_TEST
 
-/* Every refusal names the file and the flag it came from. */
+/* Every refusal of the PEM form names the file and the flag it came from. */
 START_TEST(test_refusals)
 {
     char missing[128];
     snprintf(missing, sizeof missing, "%s/none.pem", dir);
-    const char *key = file("key.pem", KEY);
+    const char *key = file("fake-key.pem", KEY);
     char want[256];
     snprintf(want, sizeof want, "--tls-cert %s: cannot open: No such file or directory", missing);
     refused(missing, key, want);
 
-    const char *cert = file("cert.pem", CERT);
+    const char *cert = file("fake-cert.pem", CERT);
     snprintf(want, sizeof want, "--tls-key %s: cannot open:", missing);
     refused(cert, missing, want);
 
@@ -128,6 +183,89 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A key GnuTLS reads but whose numbers are wrong: four base64 characters
+ * inside the RSA prime p (body line 13 of a 2048-bit PKCS#8 key: bytes
+ * 591-593 of its DER, where p's value is bytes 565-693 give or take one),
+ * so that `openssl rsa -check` says "p not prime".  libmicrohttpd took it and failed every
+ * handshake; tls_load names the key.  A key whose body does not decode is
+ * named too. */
+START_TEST(test_damaged_key)
+{
+    const char *cert = in_dir("cert.pem");
+    const char *bad = damaged("key.pem", "bad-key.pem", 13, 20);
+    char cmd[512], want[256];
+    snprintf(cmd, sizeof cmd, "openssl rsa -check -noout -in %s 2>&1 | grep -q 'p not prime'", bad);
+    sh(cmd); /* the premise: the damage is the issue's */
+    snprintf(want, sizeof want, "--tls-key %s: the key is damaged: its numbers do not check out",
+             bad);
+    refused(cert, bad, want);
+
+    const char *garbled = damaged("key.pem", "garbled-key.pem", 1, 0);
+    snprintf(want, sizeof want, "--tls-key %s: GnuTLS cannot read the key", garbled);
+    refused(cert, garbled, want);
+    /* ec-key.pem: the EC PARAMETERS block, then the key's body on line 4. */
+    const char *ec = damaged("ec-key.pem", "garbled-ec-key.pem", 4, 0);
+    snprintf(want, sizeof want, "--tls-key %s: GnuTLS cannot read the key", ec);
+    refused(in_dir("ec-cert.pem"), ec, want);
+}
+END_TEST
+
+/* A certificate whose body does not decode (its first four base64
+ * characters changed: the outer DER header) is named, alone. */
+START_TEST(test_damaged_cert)
+{
+    const char *bad = damaged("cert.pem", "bad-cert.pem", 1, 0);
+    char want[256];
+    snprintf(want, sizeof want, "--tls-cert %s: GnuTLS cannot read the certificate", bad);
+    refused(bad, in_dir("key.pem"), want);
+    const char *ec = damaged("ec-cert.pem", "bad-ec-cert.pem", 1, 0);
+    snprintf(want, sizeof want, "--tls-cert %s: GnuTLS cannot read the certificate", ec);
+    refused(ec, in_dir("ec-key.pem"), want);
+}
+END_TEST
+
+/* A good key that is not the certificate's: another RSA key, an EC key for
+ * an RSA certificate, and a chain whose first certificate is another's. */
+START_TEST(test_mismatch)
+{
+    const char *cases[][2] = {
+        {"cert.pem", "other-key.pem"}, {"cert.pem", "ec-key.pem"}, {"ec-cert.pem", "key.pem"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[384];
+        const char *cert = in_dir(cases[i][0]), *key = in_dir(cases[i][1]);
+        snprintf(want, sizeof want,
+                 "--tls-cert %s and --tls-key %s: the key is not the certificate's", cert, key);
+        refused(cert, key, want);
+    }
+    char *ec = slurp("ec-cert.pem"), *rsa = slurp("cert.pem");
+    char *text = malloc(strlen(ec) + strlen(rsa) + 1);
+    ck_assert_ptr_nonnull(text);
+    sprintf(text, "%s%s", ec, rsa);
+    const char *chain = file("wrong-chain.pem", text);
+    free(ec);
+    free(rsa);
+    free(text);
+    char want[384];
+    snprintf(want, sizeof want, "--tls-cert %s and --tls-key %s: the key is not", chain,
+             in_dir("key.pem"));
+    refused(chain, in_dir("key.pem"), want);
+}
+END_TEST
+
+/* A priority string GnuTLS does not take is refused naming the option and
+ * where GnuTLS stopped (1-based). */
+START_TEST(test_priorities)
+{
+    const char *cert = in_dir("cert.pem"), *key = in_dir("key.pem");
+    refused_with(cert, key, "NONSENSE",
+                 "--tls-priorities: GnuTLS refuses the priority string at character 1 "
+                 "('NONSENSE')");
+    refused_with(cert, key, "NORMAL:+VERS-TLS9.9",
+                 "--tls-priorities: GnuTLS refuses the priority string at character 8 "
+                 "('+VERS-TLS9.9')");
+}
+END_TEST
+
 /* A file past TLS_MAX_FILE is refused rather than held. */
 START_TEST(test_too_large)
 {
@@ -135,33 +273,65 @@ START_TEST(test_too_large)
     ck_assert_ptr_nonnull(big);
     memset(big, 'A', TLS_MAX_FILE + 1);
     big[TLS_MAX_FILE + 1] = '\0';
-    const char *cert = file("cert.pem", big);
+    const char *cert = file("big.pem", big);
     free(big);
-    const char *key = file("key.pem", KEY);
+    const char *key = file("fake-key.pem", KEY);
     char want[256];
     snprintf(want, sizeof want, "--tls-cert %s: larger than %d bytes", cert, TLS_MAX_FILE);
     refused(cert, key, want);
 }
 END_TEST
 
-/* One Check test case per test, so a timeout or a crash names its test. */
-static Suite *tls_suite(void)
+/* The run's folder with an RSA certificate for 127.0.0.1 and its key
+ * (PKCS#8, and again in the old RSA form), a second RSA key, and an EC
+ * certificate with its key after its parameters: 0, or -1 when openssl
+ * failed. */
+static int make_keys(void)
 {
+    snprintf(dir, sizeof dir, "/tmp/gj-tls-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "(cd %s && openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
+             "-keyout key.pem -out cert.pem && openssl rsa -traditional -in key.pem -out "
+             "rsa-key.pem && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "
+             "other-key.pem && openssl ecparam -name prime256v1 -genkey -out ec-key.pem && "
+             "openssl req -x509 -key ec-key.pem -days 1 -subj /CN=127.0.0.1 -out ec-cert.pem) "
+             ">/dev/null 2>&1",
+             dir);
+    fflush(stdout);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "test_tls: openssl could not make the keys: %s\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* One Check test case per test, so a timeout or a crash names its test;
+ * openssl makes the keys once, before any runs. */
+int main(void)
+{
+    if (make_keys() != 0)
+        return 1;
     Suite *s = suite_create("tls");
     const struct {
         const char *name;
         const TTest *test;
-    } cases[] = {{"reads", test_reads_pem}, {"refusals", test_refusals}, {"large", test_too_large}};
+    } cases[] = {{"reads", test_reads_pairs},       {"refusals", test_refusals},
+                 {"damaged_key", test_damaged_key}, {"damaged_cert", test_damaged_cert},
+                 {"mismatch", test_mismatch},       {"priorities", test_priorities},
+                 {"large", test_too_large}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 30);
         tcase_add_test(tc, cases[i].test);
         suite_add_tcase(s, tc);
     }
-    return s;
-}
-
-int main(void)
-{
-    return harness_main(tls_suite());
+    int rc = harness_main(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_tls: could not remove %s\n", dir);
+    return rc;
 }
