@@ -1068,9 +1068,9 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
         MHD_OPTION_END);
     if (d == NULL && tls != NULL)
         gj_fail(e, GJ_BAD_INPUT,
-                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: GnuTLS "
-                "refused them (a damaged PEM body, or a key that is not the certificate's), "
-                "or the address cannot be bound",
+                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: the "
+                "address cannot be bound (in use, or not an address here?), or libmicrohttpd's "
+                "GnuTLS refused the pair, though it passed the start-up checks",
                 host, port, cfg->tls_cert, cfg->tls_key);
     else if (d == NULL)
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
