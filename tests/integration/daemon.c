@@ -1,6 +1,8 @@
 /* daemon.c - child-process control for the integration tests. */
 #include "daemon.h"
 
+#include "client.h"
+
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -263,4 +265,18 @@ int run_cli(const char *const *args, const char *in, size_t in_len, char **out, 
     close(ofd);
     close(efd);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+double daemon_metric(const test_daemon *d, const char *series)
+{
+    char url[96], line[256];
+    snprintf(url, sizeof url, "%s/metrics", d->admin_port ? d->admin : d->direct);
+    http_call c = {"GET", url, NULL, NULL, 0, 0};
+    http_reply r = http_do(&c);
+    ck_assert_msg(r.status == 200, "GET %s: %ld", url, r.status);
+    snprintf(line, sizeof line, "\n%s ", series); /* the sample, not its # HELP */
+    const char *at = strstr(r.body, line);
+    double v = at != NULL ? strtod(at + strlen(line), NULL) : -1;
+    http_reply_free(&r);
+    return v;
 }

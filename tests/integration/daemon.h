@@ -50,6 +50,11 @@ char *daemon_log(const test_daemon *d);
  * request is logged after its answer is sent), or NULL. */
 char *daemon_wait_log(const test_daemon *d, const char *needle);
 
+/* The sample `series` ("name" or "name{labels}", exactly as exposed) of
+ * d's /metrics, from the admin listener when d has one; -1 when absent.
+ * Fails the test when /metrics does not answer 200. */
+double daemon_metric(const test_daemon *d, const char *series);
+
 /* Is the process still running? */
 int daemon_alive(const test_daemon *d);
 

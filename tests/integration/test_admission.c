@@ -89,23 +89,6 @@ static void expect_sample(const test_daemon *d, const char *from, const char *co
     http_reply_free(&r);
 }
 
-/* The value of metric `line` ("name{labels}") in d's /metrics, or -1. */
-static double metric(const test_daemon *d, const char *line)
-{
-    char url[96], needle[160];
-    snprintf(url, sizeof url, "%s/metrics", d->direct);
-    http_call c = {"GET", url, NULL, NULL, 0, 0};
-    http_reply r = http_do(&c);
-    ck_assert_int_eq(r.status, 200);
-    snprintf(needle, sizeof needle, "\n%s ", line);
-    const char *at = strstr(r.body, needle);
-    double v = -1;
-    if (at != NULL)
-        sscanf(at + strlen(needle), "%lf", &v);
-    http_reply_free(&r);
-    return v;
-}
-
 /* A field of /proc/<pid>/status in KiB (VmHWM: the peak resident set). */
 static long proc_kib(pid_t pid, const char *field)
 {
@@ -195,9 +178,9 @@ START_TEST(test_memory_budget_bounds_the_process)
     http_reply_free(&r);
 
     /* Every charge released exactly once: nothing held, nothing negative. */
-    ck_assert(metric(&d, "gamejudge_memory_charged_bytes") == 0);
-    ck_assert(metric(&d, "gamejudge_memory_refused_total") == refused + 1);
-    ck_assert(metric(&d, "gamejudge_memory_budget_bytes") == 48.0 * 1024 * 1024);
+    ck_assert(daemon_metric(&d, "gamejudge_memory_charged_bytes") == 0);
+    ck_assert(daemon_metric(&d, "gamejudge_memory_refused_total") == refused + 1);
+    ck_assert(daemon_metric(&d, "gamejudge_memory_budget_bytes") == 48.0 * 1024 * 1024);
     expect_sample(&d, NULL, NULL);
     http_reply again = post(&d, NULL, big, len, NULL); /* and a big one fits again */
     ck_assert_int_eq(again.status, 200);
@@ -284,8 +267,8 @@ START_TEST(test_heavy_client_throttled_light_client_served)
     const char *frame_heavy[] = {"X-Forwarded-For: 127.0.0.2", NULL};
     expect_sample(&d, "127.0.0.4", frame_heavy);
 
-    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"address_cost\"}") == 3);
-    ck_assert(metric(&d, "gamejudge_quota_clients") == 3);
+    ck_assert(daemon_metric(&d, "gamejudge_throttled_total{reason=\"address_cost\"}") == 3);
+    ck_assert(daemon_metric(&d, "gamejudge_quota_clients") == 3);
     free(h.policy);
     free(h.ratelimit);
     free(h.retry_after);
@@ -395,8 +378,8 @@ START_TEST(test_api_keys_have_their_own_budgets)
     free(how);
     http_reply_free(&r);
 
-    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"key_cost\"}") == 2);
-    ck_assert(metric(&d, "gamejudge_throttled_total{reason=\"unknown_key\"}") == 1);
+    ck_assert(daemon_metric(&d, "gamejudge_throttled_total{reason=\"key_cost\"}") == 2);
+    ck_assert(daemon_metric(&d, "gamejudge_throttled_total{reason=\"unknown_key\"}") == 1);
     free(big);
     /* Keys are never logged (the last answer's log line is written by now). */
     char *log = daemon_wait_log(&d, "/metrics");

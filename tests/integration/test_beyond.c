@@ -400,25 +400,9 @@ static void expect_cache(const http_reply *r, const char *want)
     free(v);
 }
 
-static double metric(const test_daemon *d, const char *name)
-{
-    char url[128];
-    snprintf(url, sizeof url, "%s/metrics", d->direct);
-    http_call c = {"GET", url, NULL, NULL, 0, 0};
-    http_reply r = http_do(&c);
-    ck_assert_int_eq(r.status, 200);
-    char key[96];
-    snprintf(key, sizeof key, "\n%s ", name);
-    const char *at = strstr(r.body, key);
-    ck_assert_msg(at != NULL, "no metric %s", name);
-    double v = strtod(at + strlen(key), NULL);
-    http_reply_free(&r);
-    return v;
-}
-
 START_TEST(test_cache_hits_across_forms)
 {
-    double hits = metric(&server, "gamejudge_cache_hits_total");
+    double hits = daemon_metric(&server, "gamejudge_cache_hits_total");
     const char *text = "3 1\n1 2 3\n4 5 6\n7 8 10\n";
     /* 10 is out of range: an error is never cached. */
     http_reply r = post_to(&server, "/solve/matrix-game", "text/plain", text, strlen(text));
@@ -450,7 +434,7 @@ START_TEST(test_cache_hits_across_forms)
     r = post_to(&server, "/solve/matrix-game", "text/plain", other, strlen(other));
     expect_cache(&r, "miss");
     http_reply_free(&r);
-    ck_assert(metric(&server, "gamejudge_cache_hits_total") == hits + 2);
+    ck_assert(daemon_metric(&server, "gamejudge_cache_hits_total") == hits + 2);
     free(first);
 }
 END_TEST
@@ -505,8 +489,8 @@ START_TEST(test_cache_single_flight)
     http_reply replies[N];
     for (int i = 0; i < N; i++)
         calls[i] = (http_call){"POST", url, NULL, grid, len, 0};
-    double misses = metric(&server, "gamejudge_cache_misses_total");
-    double hits = metric(&server, "gamejudge_cache_hits_total");
+    double misses = daemon_metric(&server, "gamejudge_cache_misses_total");
+    double hits = daemon_metric(&server, "gamejudge_cache_hits_total");
     http_do_parallel(calls, replies, N);
     int miss = 0;
     for (int i = 0; i < N; i++) {
@@ -519,8 +503,8 @@ START_TEST(test_cache_single_flight)
     for (int i = 0; i < N; i++)
         http_reply_free(&replies[i]);
     ck_assert_int_eq(miss, 1);
-    ck_assert(metric(&server, "gamejudge_cache_misses_total") == misses + 1);
-    ck_assert(metric(&server, "gamejudge_cache_hits_total") == hits + N - 1);
+    ck_assert(daemon_metric(&server, "gamejudge_cache_misses_total") == misses + 1);
+    ck_assert(daemon_metric(&server, "gamejudge_cache_hits_total") == hits + N - 1);
 }
 END_TEST
 
@@ -536,8 +520,8 @@ START_TEST(test_cache_off)
         expect_cache(&r, "(none)");
         http_reply_free(&r);
     }
-    ck_assert(metric(&plain, "gamejudge_cache_budget_bytes") == 0);
-    ck_assert(metric(&plain, "gamejudge_cache_hits_total") == 0);
+    ck_assert(daemon_metric(&plain, "gamejudge_cache_budget_bytes") == 0);
+    ck_assert(daemon_metric(&plain, "gamejudge_cache_hits_total") == 0);
     ck_assert_int_eq(daemon_stop(&plain), 0);
 }
 END_TEST

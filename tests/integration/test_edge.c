@@ -93,20 +93,6 @@ static char *query_path(const char *route, const char *game, const char *param, 
     return p;
 }
 
-/* A sample of /metrics ("name{labels}"), read from the daemon itself. */
-static double metric(const char *series)
-{
-    http_reply r = get(server.direct, "/metrics", NULL);
-    ck_assert_int_eq(r.status, 200);
-    char key[160];
-    snprintf(key, sizeof key, "\n%s ", series);
-    const char *at = strstr(r.body, key);
-    ck_assert_msg(at != NULL, "no metric %s", series);
-    double v = strtod(at + strlen(key), NULL);
-    http_reply_free(&r);
-    return v;
-}
-
 /* Every public case: GET ?input= with format=text answers the judge's
  * output, and carries the same tag as the POST of the same bytes. */
 static void check_case_get(const char *game, const char *in, size_t in_len, const char *out)
@@ -214,7 +200,8 @@ START_TEST(test_if_none_match_from_the_cache)
     ck_assert_int_eq(first.status, 200);
     char *tag = header_or_empty(&first, "ETag");
     ck_assert_int_eq(tag[0], '"');
-    double h0 = metric("gamejudge_cache_hits_total"), m0 = metric("gamejudge_cache_misses_total");
+    double h0 = daemon_metric(&server, "gamejudge_cache_hits_total"),
+           m0 = daemon_metric(&server, "gamejudge_cache_misses_total");
     char length[32];
     snprintf(length, sizeof length, "%zu", first.len);
 
@@ -235,8 +222,8 @@ START_TEST(test_if_none_match_from_the_cache)
         expect_header(&r, "Content-Length", length);
         http_reply_free(&r);
     }
-    ck_assert(metric("gamejudge_cache_hits_total") == h0 + 4);
-    ck_assert(metric("gamejudge_cache_misses_total") == m0);
+    ck_assert(daemon_metric(&server, "gamejudge_cache_hits_total") == h0 + 4);
+    ck_assert(daemon_metric(&server, "gamejudge_cache_misses_total") == m0);
 
     /* A POST is not answered conditionally: 412, and without the header a 200. */
     char url[160];

@@ -115,23 +115,6 @@ static int send_from(const test_daemon *d, const char *from, const char *req, si
     return fd;
 }
 
-/* The value of metric `line` ("name" or "name{labels}") in d's /metrics, or -1. */
-static double metric(const test_daemon *d, const char *line)
-{
-    char url[96], needle[160];
-    snprintf(url, sizeof url, "%s/metrics", d->direct);
-    http_call c = {"GET", url, NULL, NULL, 0, 0};
-    http_reply r = http_do(&c);
-    ck_assert_int_eq(r.status, 200);
-    snprintf(needle, sizeof needle, "\n%s ", line);
-    const char *at = strstr(r.body, needle);
-    double v = -1;
-    if (at != NULL)
-        sscanf(at + strlen(needle), "%lf", &v);
-    http_reply_free(&r);
-    return v;
-}
-
 /* The daemon's log once it holds `needle` (the request is logged when it
  * ends); fails the test when it never does. */
 static char *log_with(const test_daemon *d, const char *needle)
@@ -171,9 +154,9 @@ START_TEST(test_hanging_up_does_not_dodge_the_quota)
                      "Content-Length: %zu\r\n\r\n",
                      len);
     int fd = send_from(&d, "127.0.0.2", head, (size_t)n, big, len);
-    for (int i = 0; i < 500 && metric(&d, "gamejudge_workers_busy") < 1; i++)
+    for (int i = 0; i < 500 && daemon_metric(&d, "gamejudge_workers_busy") < 1; i++)
         nanosleep(&(struct timespec){0, 10000000}, NULL);
-    ck_assert(metric(&d, "gamejudge_workers_busy") == 1); /* the job has begun */
+    ck_assert(daemon_metric(&d, "gamejudge_workers_busy") == 1); /* the job has begun */
     close(fd);
     hold_release(&hold);
     free(log_with(&d, "\"end\":\"abandoned\""));

@@ -30,31 +30,15 @@ static void sleep_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* The value of one sample of the daemon's /metrics (its exact name and
- * labels), -1 when absent. */
-static double metric(const test_daemon *d, const char *series)
-{
-    char url[256];
-    snprintf(url, sizeof url, "%s/metrics", d->direct);
-    http_call c = {"GET", url, NULL, NULL, 0, 0};
-    http_reply r = http_do(&c);
-    char line[200];
-    snprintf(line, sizeof line, "\n%s ", series); /* the sample, not its # HELP */
-    const char *at = r.body ? strstr(r.body, line) : NULL;
-    double v = at ? strtod(at + strlen(line), NULL) : -1;
-    http_reply_free(&r);
-    return v;
-}
-
 /* Wait (at most 30 s, polling) until `series` reaches `want`; fails the test otherwise. */
 static void wait_metric(const test_daemon *d, const char *series, double want)
 {
     for (int i = 0; i < 3000; i++) {
-        if (metric(d, series) >= want)
+        if (daemon_metric(d, series) >= want)
             return;
         sleep_ms(10);
     }
-    ck_abort_msg("%s never reached %g (now %g)", series, want, metric(d, series));
+    ck_abort_msg("%s never reached %g (now %g)", series, want, daemon_metric(d, series));
 }
 
 /* A 14 x 14 staircase-chess position (fixed values), as judge text. */
@@ -142,18 +126,20 @@ START_TEST(test_abandoned_heavy_solves)
 
     /* Every heavy job ends: dropped before it started, or stopped. */
     for (int i = 0; i < 3000; i++) {
-        double ended = metric(&d, "gamejudge_jobs_dropped_total{reason=\"abandoned\"}") +
-                       metric(&d, "gamejudge_jobs_cancelled_total{reason=\"gone\"}");
+        double ended = daemon_metric(&d, "gamejudge_jobs_dropped_total{reason=\"abandoned\"}") +
+                       daemon_metric(&d, "gamejudge_jobs_cancelled_total{reason=\"gone\"}");
         if (ended >= N)
             break;
         sleep_ms(10);
     }
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_cancelled_total{reason=\"gone\"}"), 1);
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_dropped_total{reason=\"abandoned\"}"), N - 1);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_cancelled_total{reason=\"gone\"}"), 1);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_dropped_total{reason=\"abandoned\"}"),
+                        N - 1);
     /* Solves timed: the one heavy solve that started, and the sample. */
-    ck_assert_double_eq(metric(&d, "gamejudge_solve_seconds_count{game=\"staircase-chess\"}"), 2);
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_lane_total{lane=\"io\"}"), 1);
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_lane_total{lane=\"heavy\"}"), N);
+    ck_assert_double_eq(
+        daemon_metric(&d, "gamejudge_solve_seconds_count{game=\"staircase-chess\"}"), 2);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"io\"}"), 1);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"heavy\"}"), N);
     char *log = daemon_wait_log(&d, "end=abandoned");
     ck_assert_ptr_nonnull(log);
     free(log);
@@ -193,7 +179,8 @@ START_TEST(test_deadline_stops_running_solve)
     ck_assert_ptr_nonnull(strstr(r.body, "\"overloaded\""));
     ck_assert_ptr_nonnull(strstr(r.body, "deadline"));
     http_reply_free(&r);
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_cancelled_total{reason=\"deadline\"}"), 1);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_cancelled_total{reason=\"deadline\"}"),
+                        1);
     hold_end(&hold);
     free(body);
     ck_assert_int_eq(daemon_stop(&d), 0);
@@ -229,8 +216,9 @@ START_TEST(test_fast_lane_passes_heavy)
     ck_assert_int_eq(r.status, 200);
     ck_assert_str_eq(r.body, want);
     http_reply_free(&r);
-    ck_assert_double_eq(metric(&d, "gamejudge_queue_depth"), 1); /* the heavy one still waits */
-    ck_assert_double_eq(metric(&d, "gamejudge_jobs_lane_total{lane=\"fast\"}"), 1);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_queue_depth"),
+                        1); /* the heavy one still waits */
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"fast\"}"), 1);
     for (int i = 0; i < 2; i++)
         close(fd[i]); /* the heavy clients leave: their jobs stop or are dropped */
     wait_metric(&d, "gamejudge_workers_busy", 0);

@@ -61,20 +61,6 @@ static http_reply solve(const test_daemon *d, const char *game, const char *body
     return http_do(&c);
 }
 
-static double metric(const test_daemon *d, const char *series)
-{
-    char url[256];
-    snprintf(url, sizeof url, "%s/metrics", d->base);
-    http_call c = {"GET", url, NULL, NULL, 0, 0};
-    http_reply r = http_do(&c);
-    char line[160];
-    snprintf(line, sizeof line, "\n%s ", series); /* the sample, not its # HELP */
-    const char *at = strstr(r.body, line);
-    double v = at ? strtod(at + strlen(line), NULL) : -1;
-    http_reply_free(&r);
-    return v;
-}
-
 /* Trickle `prefix` one byte per tick on each of n sockets until the server
  * closes them all, while normal requests go through; returns ticks taken. */
 static int trickle(const test_daemon *d, int n, const char *prefix)
@@ -124,7 +110,7 @@ START_TEST(test_slowloris_headers)
     trickle(&d, 200,
             "GET /healthz HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-    ck_assert(metric(&d, "gamejudge_deadline_closed_total") >= 200);
+    ck_assert(daemon_metric(&d, "gamejudge_deadline_closed_total") >= 200);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
