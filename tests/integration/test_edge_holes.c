@@ -132,7 +132,7 @@ static char *log_with(const test_daemon *d, const char *needle)
 START_TEST(test_hanging_up_does_not_dodge_the_quota)
 {
     test_daemon d;
-    test_hold hold;
+    test_hold hold = {.fd = -1};
     hold_begin(&hold);
     const char *flags[] = {"--workers",
                            "1",
