@@ -10,8 +10,9 @@
 
 #include "error.h"
 #include "game.h"
+#include "games.h"
 
-#define GJ_MAX_GAMES 8
+#define GJ_MAX_GAMES GAMES_COUNT /* one limits row per game of games.def */
 #define GJ_PATH_MAX  1024
 
 typedef struct gj_config {

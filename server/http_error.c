@@ -28,6 +28,9 @@ static const struct {
     [GJ_INTERNAL] = {500, "internal"},
 };
 
+_Static_assert(sizeof table / sizeof table[0] == GJ_ERROR_KINDS,
+               "every error kind has its row in table[] (test_http_units checks none is empty)");
+
 /* The table's row for kind; an out-of-range kind is a bug, answered 500. */
 static size_t row(gj_error_kind kind)
 {
@@ -42,6 +45,25 @@ int http_error_status(gj_error_kind kind)
 const char *http_error_code(gj_error_kind kind)
 {
     return table[row(kind)].code;
+}
+
+size_t http_error_statuses(int *out, size_t cap)
+{
+    static const int answers[] = {200, 204, 304}; /* the statuses that are no error */
+    const size_t nanswers = sizeof answers / sizeof answers[0];
+    size_t n = 0;
+    for (size_t k = 0; k < nanswers + GJ_ERROR_KINDS; k++) {
+        int st = k < nanswers ? answers[k] : table[k - nanswers].status;
+        size_t at = 0;
+        while (at < n && out[at] < st)
+            at++;
+        if ((at < n && out[at] == st) || n == cap)
+            continue;
+        memmove(out + at + 1, out + at, (n - at) * sizeof *out);
+        out[at] = st;
+        n++;
+    }
+    return n;
 }
 
 const char *http_error_retry_after(int status)

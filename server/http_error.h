@@ -18,6 +18,15 @@ int http_error_status(gj_error_kind kind);
 /* The API's code for an error kind, e.g. "bad_input". */
 const char *http_error_code(gj_error_kind kind);
 
+/* The most statuses http_error_statuses lists. */
+#define HTTP_STATUSES_MAX (GJ_ERROR_KINDS + 3)
+
+/* Every status an answer can have, ascending and each once, into out (at
+ * most cap): those of the error kinds, from the one table, and those of
+ * answers that are no error (200, a preflight's 204, a 304).  Returns how
+ * many; the metrics' request series are these. */
+size_t http_error_statuses(int *out, size_t cap);
+
 /* The Retry-After value an answer of `status` carries, or NULL: a 503
  * (overloaded, or /readyz while draining) is worth retrying in a second. */
 const char *http_error_retry_after(int status);

@@ -11,15 +11,16 @@
 #include <string.h>
 
 #include "games.h"
+#include "http_error.h"
 
 #ifndef GJ_VERSION
 #define GJ_VERSION "0.0.0"
 #endif
 
-#define MAX_SERIES_GAMES (8 + 1) /* the registry plus "none" */
+#define MAX_SERIES_GAMES (GAMES_COUNT + 1) /* the registry plus "none" */
 
-static const int statuses[] = {200, 400, 401, 404, 405, 413, 415, 429, 500, 503};
-#define NSTATUS (sizeof statuses / sizeof statuses[0] + 1) /* + "other" */
+/* Every status an answer can have (http_error_statuses), plus "other". */
+#define NSTATUS (HTTP_STATUSES_MAX + 1)
 
 /* Upper bounds in seconds; the last bucket is +Inf. */
 static const double bounds[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -33,6 +34,8 @@ typedef struct histogram {
 } histogram;
 
 struct gj_metrics {
+    int statuses[HTTP_STATUSES_MAX]; /* the series' statuses, ascending */
+    size_t nstatuses;                /* slot nstatuses is "other" */
     size_t ngames;
     const gj_game *const *games;
     atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
@@ -47,8 +50,7 @@ gj_metrics *metrics_create(void)
     if (m == NULL)
         return NULL;
     m->games = games_all(&m->ngames);
-    if (m->ngames + 1 > MAX_SERIES_GAMES)
-        m->ngames = MAX_SERIES_GAMES - 1;
+    m->nstatuses = http_error_statuses(m->statuses, HTTP_STATUSES_MAX);
     return m;
 }
 
@@ -66,18 +68,19 @@ static size_t game_slot(const gj_metrics *m, const gj_game *g)
     return m->ngames;
 }
 
-/* Index of status in statuses[], or the last slot ("other") for any status not listed. */
-static size_t status_slot(int status)
+/* Index of status in m->statuses, or the slot after them ("other") for any
+ * status not listed (0: the request ended with no answer sent). */
+static size_t status_slot(const gj_metrics *m, int status)
 {
     size_t i = 0;
-    while (i < NSTATUS - 1 && statuses[i] != status)
+    while (i < m->nstatuses && m->statuses[i] != status)
         i++;
     return i;
 }
 
 void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_in, size_t bytes_out)
 {
-    atomic_fetch_add_explicit(&m->requests[game_slot(m, g)][status_slot(status)], 1,
+    atomic_fetch_add_explicit(&m->requests[game_slot(m, g)][status_slot(m, status)], 1,
                               memory_order_relaxed);
     atomic_fetch_add_explicit(&m->bytes_in, bytes_in, memory_order_relaxed);
     atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
@@ -195,9 +198,9 @@ static void render_requests(gj_metrics *m, gj_buf *out)
     put_header(out, "gamejudge_requests_total", "counter",
                "Requests answered, by game (none: not a solve) and HTTP status.");
     for (size_t g = 0; g <= m->ngames; g++)
-        for (size_t s = 0; s < NSTATUS; s++) {
-            if (s < NSTATUS - 1)
-                snprintf(status, sizeof status, "%d", statuses[s]);
+        for (size_t s = 0; s <= m->nstatuses; s++) {
+            if (s < m->nstatuses)
+                snprintf(status, sizeof status, "%d", m->statuses[s]);
             else
                 snprintf(status, sizeof status, "other");
             snprintf(labels, sizeof labels, "game=\"%s\",status=\"%s\"", game_label(m, g), status);
@@ -209,7 +212,7 @@ static void render_requests(gj_metrics *m, gj_buf *out)
                "timeout.");
     unsigned long rejected = 0;
     for (size_t g = 0; g <= m->ngames; g++)
-        rejected += atomic_load(&m->requests[g][status_slot(503)]);
+        rejected += atomic_load(&m->requests[g][status_slot(m, 503)]);
     put_sample(out, "gamejudge_rejected_total", "", (double)rejected);
 }
 

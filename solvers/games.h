@@ -11,6 +11,15 @@
 #include "games.def"
 #undef GAME
 
+/* How many games there are: games.def's lines, counted by the compiler, so
+ * a table sized by it grows with the list. */
+enum {
+    GAMES_COUNT = 0
+#define GAME(ident, url_name) +1
+#include "games.def"
+#undef GAME
+};
+
 /* All games, in the order /games lists them. */
 const gj_game *const *games_all(size_t *count);
 /* The game called `name` (len bytes, not NUL-terminated), or NULL. */

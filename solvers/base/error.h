@@ -28,6 +28,7 @@ typedef enum gj_error_kind {
     GJ_PRECONDITION, /* a POST's If-None-Match matched its answer: precondition_failed */
     GJ_NO_MEMORY,    /* an allocation failed: internal */
     GJ_INTERNAL,     /* a broken invariant: internal */
+    GJ_ERROR_KINDS   /* how many kinds there are; not a kind */
 } gj_error_kind;
 
 typedef struct gj_error {

@@ -172,11 +172,17 @@ START_TEST(test_status_codes)
         int status;
         const char *code;
     } table[] = {
-        {GJ_BAD_INPUT, 400, "bad_input"},   {GJ_UNKNOWN_GAME, 404, "unknown_game"},
-        {GJ_NOT_FOUND, 404, "not_found"},   {GJ_BAD_METHOD, 405, "method_not_allowed"},
-        {GJ_TOO_LARGE, 413, "too_large"},   {GJ_UNSUPPORTED, 415, "unsupported_media_type"},
-        {GJ_OVERLOADED, 503, "overloaded"}, {GJ_INTERNAL, 500, "internal"},
-        {GJ_NO_MEMORY, 500, "internal"},    {GJ_OK, 200, "ok"},
+        {GJ_BAD_INPUT, 400, "bad_input"},
+        {GJ_UNKNOWN_GAME, 404, "unknown_game"},
+        {GJ_NOT_FOUND, 404, "not_found"},
+        {GJ_BAD_METHOD, 405, "method_not_allowed"},
+        {GJ_TOO_LARGE, 413, "too_large"},
+        {GJ_UNSUPPORTED, 415, "unsupported_media_type"},
+        {GJ_OVERLOADED, 503, "overloaded"},
+        {GJ_INTERNAL, 500, "internal"},
+        {GJ_NO_MEMORY, 500, "internal"},
+        {GJ_OK, 200, "ok"},
+        {GJ_PRECONDITION, 412, "precondition_failed"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         ck_assert_int_eq(http_error_status(table[i].which), table[i].status);
@@ -184,6 +190,35 @@ START_TEST(test_status_codes)
     }
     /* A kind out of range is a bug: answered as internal, never read past the table. */
     ck_assert_int_eq(http_error_status((gj_error_kind)99), 500);
+    /* Every kind has its row: a designated initializer left out would be
+     * a zero row, which the size check at compile time cannot see. */
+    for (int k = 0; k < GJ_ERROR_KINDS; k++) {
+        ck_assert_msg(http_error_code((gj_error_kind)k) != NULL, "kind %d has no row", k);
+        int st = http_error_status((gj_error_kind)k);
+        ck_assert_msg(k == GJ_OK ? st == 200 : st >= 400 && st <= 599, "kind %d: %d", k, st);
+    }
+}
+END_TEST
+
+/* The statuses the metrics count: every kind's and the answers' that are
+ * no error, ascending, each once. */
+START_TEST(test_statuses_listed)
+{
+    int st[HTTP_STATUSES_MAX];
+    size_t n = http_error_statuses(st, HTTP_STATUSES_MAX);
+    for (size_t i = 1; i < n; i++)
+        ck_assert_int_lt(st[i - 1], st[i]);
+    static const int want[] = {200, 204, 304, 400, 401, 404, 405, 412,
+                               413, 414, 415, 422, 429, 500, 503};
+    ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(st[i], want[i]);
+    for (int k = 0; k < GJ_ERROR_KINDS; k++) {
+        int found = 0;
+        for (size_t i = 0; i < n; i++)
+            found |= st[i] == http_error_status((gj_error_kind)k);
+        ck_assert_msg(found, "kind %d's status is not listed", k);
+    }
 }
 END_TEST
 
@@ -191,10 +226,8 @@ END_TEST
 static Suite *http_units_suite(void)
 {
     const harness_case cases[] = {
-        {"units", test_media_input},
-        {"units", test_media_output},
-        {"units", test_error_render},
-        {"units", test_status_codes},
+        {"units", test_media_input},  {"units", test_media_output},    {"units", test_error_render},
+        {"units", test_status_codes}, {"units", test_statuses_listed},
     };
     Suite *s = harness_suite("http units", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "units", test_route_table, (int)(sizeof routes / sizeof routes[0]), 0);
