@@ -635,7 +635,7 @@ static enum MHD_Result dispatch(request *req)
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     gj_app *app = req->http->app;
     prepare_job(req, answered_on_io);
-    job_lane lane = jobs_triage(&req->job, req->match.row->handler);
+    job_lane lane = jobs_triage(&req->job, req->match.row->estimable);
     metrics_job_event(app->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                     : lane == JOB_FAST ? JOB_LANE_FAST
                                                        : JOB_LANE_HEAVY);

@@ -93,13 +93,13 @@ static void unwatch(job *j)
 
 /* ---- solve, analyze ------------------------------------------------- */
 
-job_lane jobs_triage(job *j, job_handler handler)
+job_lane jobs_triage(job *j, bool estimable)
 {
     const gj_game *g = j->game;
     j->parsed = 0;
     j->pos = NULL;
     j->cost_us = -1;
-    if (handler != jobs_solve || j->app->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
+    if (!estimable || j->app->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
         return JOB_HEAVY;
     j->parsed = 1;
     j->pos =

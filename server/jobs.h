@@ -99,9 +99,10 @@ typedef enum job_lane { JOB_HERE, JOB_FAST, JOB_HEAVY } job_lane;
 #define JOBS_HERE_MAX_US     200.0
 #define JOBS_FAST_MAX_US     10000.0
 
-/* Choose j's lane for `handler` (see above); a parse error is answered
- * on JOB_HERE.  The job's inputs must be set. */
-job_lane jobs_triage(job *j, job_handler handler);
+/* Choose j's lane (see above); `estimable` is the route's (routes.h: a
+ * solve, whose position jobs_solve takes as parsed here).  A parse error is
+ * answered on JOB_HERE.  The job's inputs must be set. */
+job_lane jobs_triage(job *j, bool estimable);
 
 /* Free what jobs_triage parsed, for a job that will not be started. */
 void jobs_release(job *j);

@@ -21,6 +21,7 @@ static const route_row table[] = {
      .handler = jobs_solve,
      .text_answer = true,
      .game_metrics = true,
+     .estimable = true,
      .doc = "who wins a position, as JSON or as the judge's output",
      .query = QUERY_SOLVE},
     {.path = "/analyze/",
@@ -125,6 +126,21 @@ static const route_row *find_row(const char *path)
     return NULL;
 }
 
+/* "POST /solve/<game>, ..., GET /": every row's main method (POST when
+ * it takes one) and path, from the table, into out. */
+static void list_paths(char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof table / sizeof table[0] && used < cap; i++) {
+        const route_row *r = &table[i];
+        int n = snprintf(out + used, cap - used, "%s%s %s%s", i ? ", " : "",
+                         method_allowed(r->allow, "POST") ? "POST" : "GET", r->path,
+                         r->per_game ? "<game>" : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
 void routes_match(const char *method, const char *path, route_match *m)
 {
     char names[256];
@@ -132,12 +148,10 @@ void routes_match(const char *method, const char *path, route_match *m)
     m->game = NULL;
     m->row = find_row(path);
     if (m->row == NULL) {
+        char paths[400];
+        list_paths(paths, sizeof paths);
         gj_fail(&m->error, GJ_NOT_FOUND,
-                "no such path: %s (try GET / for the playground, POST /solve/<game>, "
-                "POST /analyze/<game>, POST /move/<game>, POST /judge/<game>, "
-                "POST /generate/<game>, POST /batch, GET /games, GET /healthz, GET /readyz, "
-                "GET /metrics, GET /openapi.yaml or GET /docs)",
-                path);
+                "no such path: %.80s (the paths are %s; GET / is the playground)", path, paths);
         return;
     }
     if (m->row->per_game) {

@@ -41,6 +41,8 @@ typedef struct route_row {
     job_handler handler;
     bool text_answer;  /* may answer judge text (?format=text, Accept); others JSON only */
     bool game_metrics; /* counted per game in the request metrics */
+    bool estimable;    /* a small body is parsed on the I/O thread and its solve's cost
+                        * estimated (jobs_triage): answered there when cheap */
     const char *csp;   /* Content-Security-Policy of its answers, or NULL */
     const char *doc;   /* one line for `serve --help` */
     route_listener listener;

@@ -2,6 +2,7 @@
  * negotiation and error rendering. */
 #include <check.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,23 @@ START_TEST(test_status_codes)
 }
 END_TEST
 
+/* The 404 names every path of the table, from the table itself. */
+START_TEST(test_not_found_lists_the_table)
+{
+    route_match m;
+    routes_match("GET", "/nope", &m);
+    ck_assert_int_eq(m.error.kind, GJ_NOT_FOUND);
+    size_t n;
+    const route_row *rows = routes_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, " %s%s", rows[i].path, rows[i].per_game ? "<game>" : "");
+        ck_assert_msg(strstr(m.error.message, want) != NULL, "%s missing from: %s", want,
+                      m.error.message);
+    }
+}
+END_TEST
+
 /* The statuses the metrics count: every kind's and the answers' that are
  * no error, ascending, each once. */
 START_TEST(test_statuses_listed)
@@ -226,8 +244,9 @@ END_TEST
 static Suite *http_units_suite(void)
 {
     const harness_case cases[] = {
-        {"units", test_media_input},  {"units", test_media_output},    {"units", test_error_render},
-        {"units", test_status_codes}, {"units", test_statuses_listed},
+        {"units", test_media_input},     {"units", test_media_output},
+        {"units", test_error_render},    {"units", test_status_codes},
+        {"units", test_statuses_listed}, {"units", test_not_found_lists_the_table},
     };
     Suite *s = harness_suite("http units", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "units", test_route_table, (int)(sizeof routes / sizeof routes[0]), 0);
