@@ -24,7 +24,7 @@ BARE_PORT=$((PORT + 1))
 mkdir -p "$IN" "$WORK" "$PLOTS"
 [ "$REF" = - ] || REF=$(realpath "$REF")
 # The games' URL names, in the registry's order: the one list is solvers/games.def.
-GAMES=$(sed -n 's/^GAME([a-z_]*, "\(.*\)")$/\1/p' solvers/games.def)
+GAMES=$(scripts/games)
 [ -n "$GAMES" ] || { echo "bench: no games in solvers/games.def" >&2; exit 1; }
 
 # Larger than the original limits, for target 4 and the plots; the official

@@ -19,7 +19,7 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
-FUZZ_GAMES := $(shell sed -n 's/^GAME([a-z_]*, "\(.*\)")$$/\1/p' solvers/games.def)
+FUZZ_GAMES := $(shell scripts/games)
 # A game target's mode is the last word of its name; the value is fuzz_game.c's FUZZ_JSON.
 FUZZ_MODES := text json analyze generate
 FUZZ_MODE_text := 0
