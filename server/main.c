@@ -177,7 +177,7 @@ static int serve(int argc, char **argv)
     const char *why[] = {"signal", sig == SIGINT ? "SIGINT" : "SIGTERM", NULL};
     log_event("info", "draining", why);
     int idle = app_stop(app);
-    const char *how[] = {"in_time", idle ? "yes" : "no (grace expired)", NULL};
+    const char *how[] = {"in_time", idle ? "yes" : "no:grace-expired", NULL};
     log_event(idle ? "info" : "warn", "stopped", how);
     return 0;
 }
