@@ -23,7 +23,8 @@
  * The handlers of the POST routes live here:
  *   jobs_solve    the game's parse -> solve -> write, through the result cache
  *   jobs_analyze  the game's analyze() on a mid-play position (JSON), with
- *                 its perfect-play line when asked (line.h)
+ *                 its perfect-play line when asked (line.h), through the
+ *                 result cache keyed on the request's canonical form
  *   jobs_move     the engine's move at a level (engine.h)
  *   jobs_judge    solve the judge input, compare the submitted output (judge.h);
  *                 a test set ("cases") is spread over the pool as a batch is
