@@ -18,157 +18,181 @@
 #include "games.h"
 #include "tls.h"
 
-enum {
-    OPT_HOST,
-    OPT_PORT,
-    OPT_WORKERS,
-    OPT_QUEUE,
-    OPT_MAX_BODY,
-    OPT_TIMEOUT,
-    OPT_IO_THREADS,
-    OPT_CONN_MEMORY,
-    OPT_GRACE,
-    OPT_REQUEST_TIMEOUT,
-    OPT_MAX_CONNECTIONS,
-    OPT_MAX_PER_IP,
-    OPT_CACHE_BYTES,
-    OPT_BATCH_MAX_ITEMS,
-    OPT_JUDGE_MAX_CASES,
-    OPT_JUDGE_MAX_BYTES,
-    OPT_GENERATE_BUDGET_MS,
-    OPT_LOG_FORMAT,
-    OPT_LIMIT,
-    OPT_MEMORY_BUDGET,
-    OPT_QUOTA_RATE,
-    OPT_QUOTA_BURST,
-    OPT_QUOTA_CLIENTS,
-    OPT_TRUSTED_PROXIES,
-    OPT_API_KEYS,
-    OPT_TLS_CERT,
-    OPT_TLS_KEY,
-    OPT_TLS_PRIORITIES,
-    OPT_ADMIN_ADDRESS,
-    OPT_CORS_ORIGINS,
-    OPT_MAX_QUERY,
-    OPT_CACHE_MAX_AGE,
-    OPT_COUNT
+/* Readers of the options that are not plain numbers, and what the
+ * configuration line shows of them; defined below the table. */
+static int read_host(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_log_format(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_limits(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_proxies(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_api_keys(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_tls_cert(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_tls_key(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_tls_priorities(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_admin(gj_config *c, const char *value, const char *origin, gj_error *e);
+static int read_cors(gj_config *c, const char *value, const char *origin, gj_error *e);
+static const char *show_host(const gj_config *c, char *buf, size_t cap);
+static const char *show_log_format(const gj_config *c, char *buf, size_t cap);
+static const char *show_proxies(const gj_config *c, char *buf, size_t cap);
+static const char *show_api_keys(const gj_config *c, char *buf, size_t cap);
+static const char *show_tls(const gj_config *c, char *buf, size_t cap);
+static const char *show_tls_priorities(const gj_config *c, char *buf, size_t cap);
+static const char *show_admin(const gj_config *c, char *buf, size_t cap);
+static const char *show_cors(const gj_config *c, char *buf, size_t cap);
+static long online_cpus(void);
+
+/* A number option: its kind, range and the long it sets. */
+#define NUMBER(k, field, low, high)                                                                \
+    .kind = (k), .lo = (low), .hi = (high), .at = offsetof(gj_config, field)
+/* A custom option: its reader and what the configuration line shows. */
+#define CUSTOM(r, s) .kind = OPT_CUSTOM, .read = (r), .show = (s)
+
+/* Every option of `serve`, one row each, as redis's config table: the flag,
+ * the variable, the default (read as a value of the option), the range or
+ * reader, where it goes and what the start-up line calls it.  --help, the
+ * parser, the configuration line and the README's table (checked by
+ * test_config) all come from here. */
+static const gj_option options[] = {
+    {"--host", "GAMEJUDGE_HOST", "H", "address to bind", "127.0.0.1", NULL, "host",
+     CUSTOM(read_host, show_host)},
+    {"--port", "GAMEJUDGE_PORT", "P", "TCP port, 0 picks a free one", "8080", NULL, "port",
+     NUMBER(OPT_INTEGER, port, 0, 65535)},
+    {"--workers", "GAMEJUDGE_WORKERS", "N", "solver threads", NULL, "online CPUs", "workers",
+     NUMBER(OPT_INTEGER, workers, 1, 1024), .compute = online_cpus},
+    {"--queue", "GAMEJUDGE_QUEUE", "N", "solves waiting for a worker before 503", "64", NULL,
+     "queue", NUMBER(OPT_INTEGER, queue, 1, 1000000)},
+    {"--max-body", "GAMEJUDGE_MAX_BODY", "BYTES", "largest request body, suffix K/M/G allowed",
+     "64M", NULL, "max_body", NUMBER(OPT_BYTES, max_body, 1, 1L << 32)},
+    {"--timeout", "GAMEJUDGE_TIMEOUT", "S", "seconds a connection may stay idle", "30", NULL,
+     "timeout", NUMBER(OPT_INTEGER, timeout, 1, 86400)},
+    {"--io-threads", "GAMEJUDGE_IO_THREADS", "N", "HTTP polling threads", "1", NULL, "io_threads",
+     NUMBER(OPT_INTEGER, io_threads, 1, 64)},
+    {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
+     "HTTP header memory per connection", "32K", NULL, "connection_memory",
+     NUMBER(OPT_BYTES, connection_memory, 8L << 10, 16L << 20)},
+    {"--grace", "GAMEJUDGE_GRACE", "S", "seconds a stop waits for requests in progress", "30", NULL,
+     "grace", NUMBER(OPT_INTEGER, grace, 0, 3600)},
+    {"--request-timeout", "GAMEJUDGE_REQUEST_TIMEOUT", "S",
+     "seconds from a request's start to its answer, queue included; slower clients are cut off, "
+     "later solves get 503",
+     "60", NULL, "request_timeout", NUMBER(OPT_INTEGER, request_timeout, 1, 86400)},
+    {"--max-connections", "GAMEJUDGE_MAX_CONNECTIONS", "N", "open connections at once", "1024",
+     NULL, "max_connections", NUMBER(OPT_INTEGER, max_connections, 1, 65536)},
+    {"--max-connections-per-ip", "GAMEJUDGE_MAX_CONNECTIONS_PER_IP", "N",
+     "open connections from one address, 0 for no limit", "256", NULL, "max_connections_per_ip",
+     NUMBER(OPT_INTEGER, max_connections_per_ip, 0, 65536)},
+    {"--cache-bytes", "GAMEJUDGE_CACHE_BYTES", "BYTES",
+     "memory for cached answers, 0 turns the cache off", "64M", NULL, "cache_bytes",
+     NUMBER(OPT_BYTES, cache_bytes, 0, 1L << 40)},
+    {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N", "positions one POST /batch may carry",
+     "100", NULL, "batch_max_items", NUMBER(OPT_INTEGER, batch_max_items, 1, 100000)},
+    {"--judge-max-cases", "GAMEJUDGE_JUDGE_MAX_CASES", "N",
+     "cases one POST /judge test set may carry", "1000", NULL, "judge_max_cases",
+     NUMBER(OPT_INTEGER, judge_max_cases, 1, 100000)},
+    {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
+     "a test set's inputs and outputs together, suffix K/M/G allowed", "16M", NULL,
+     "judge_max_bytes", NUMBER(OPT_BYTES, judge_max_bytes, 1, 1L << 32)},
+    {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
+     "longest query of GET /solve and GET /analyze, 414 past it; at most --connection-memory/2",
+     "8K", NULL, "max_query", NUMBER(OPT_BYTES, max_query, 256, 8L << 20)},
+    {"--cache-max-age", "GAMEJUDGE_CACHE_MAX_AGE", "S",
+     "seconds caches may keep a GET answer (Cache-Control max-age)", "86400", NULL, "cache_max_age",
+     NUMBER(OPT_INTEGER, cache_max_age, 0, 31536000)},
+    {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
+     "most milliseconds one POST /generate may search", "2000", NULL, "generate_budget_ms",
+     NUMBER(OPT_INTEGER, generate_budget_ms, 1, 600000)},
+    {"--log-format", "GAMEJUDGE_LOG_FORMAT", "F", "access log lines as text or json", "text", NULL,
+     "log_format", CUSTOM(read_log_format, show_log_format)},
+    {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V,...",
+     "raise or lower a game's size limit, e.g. grid-walk.rows=1000", NULL,
+     "the original problems' limits", NULL, CUSTOM(read_limits, NULL)},
+    {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
+     "memory requests may hold at once, each charged its expected peak (3x a text body, 8x "
+     "JSON); past it 503; 0 for no bound",
+     NULL, "half the machine's memory (or cgroup limit)", "memory_budget",
+     NUMBER(OPT_BYTES, memory_budget, 0, 1L << 40), .compute = budget_default_bytes},
+    {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",
+     "worker milliseconds per second each client may use, past it 429; 0 turns the quotas off", "0",
+     "`0` (off)", "quota_rate", NUMBER(OPT_INTEGER, quota_rate, 0, 1000000000L)},
+    {"--quota-burst", "GAMEJUDGE_QUOTA_BURST", "MS", "worker milliseconds a client may use at once",
+     "10000", NULL, "quota_burst", NUMBER(OPT_INTEGER, quota_burst, 1, 1000000000L)},
+    {"--quota-clients", "GAMEJUDGE_QUOTA_CLIENTS", "N",
+     "clients whose budgets are kept; idle full ones are dropped first", "100000", NULL,
+     "quota_clients", NUMBER(OPT_INTEGER, quota_clients, 1, 10000000L)},
+    {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
+     "addresses or CIDRs (comma-separated) whose X-Forwarded-For names the client", NULL, "none",
+     "trusted_proxies", CUSTOM(read_proxies, show_proxies)},
+    {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
+     "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key", NULL, "none", "api_keys",
+     CUSTOM(read_api_keys, show_api_keys)},
+    {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
+     "PEM certificate (chain): serve HTTPS; needs --tls-key", NULL, "none (HTTP)", "tls",
+     CUSTOM(read_tls_cert, show_tls)},
+    {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE", "PEM private key of --tls-cert, unencrypted", NULL,
+     "none", NULL, CUSTOM(read_tls_key, NULL)},
+    {"--tls-priorities", "GAMEJUDGE_TLS_PRIORITIES", "STRING",
+     "GnuTLS priority string: the TLS versions and ciphers HTTPS offers ('" TLS_DEFAULT_PRIORITIES
+     "'); needs --tls-cert",
+     NULL, "TLS 1.2 and 1.3, AEAD ciphers with ECDHE", "tls_priorities",
+     CUSTOM(read_tls_priorities, show_tls_priorities)},
+    {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
+     "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then only there", NULL, "none",
+     "admin_address", CUSTOM(read_admin, show_admin)},
+    {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "LIST",
+     "origins whose pages may call the API, e.g. https://puzzles.example", NULL, "none (CORS off)",
+     "cors_origins", CUSTOM(read_cors, show_cors)},
 };
 
-static const gj_option options[OPT_COUNT] = {
-    [OPT_HOST] = {"--host", "GAMEJUDGE_HOST", "H", "address to bind (default 127.0.0.1)"},
-    [OPT_PORT] = {"--port", "GAMEJUDGE_PORT", "P", "TCP port, 0 picks a free one (default 8080)"},
-    [OPT_WORKERS] = {"--workers", "GAMEJUDGE_WORKERS", "N",
-                     "solver threads (default: online CPUs)"},
-    [OPT_QUEUE] = {"--queue", "GAMEJUDGE_QUEUE", "N",
-                   "solves waiting for a worker before 503 (default 64)"},
-    [OPT_MAX_BODY] = {"--max-body", "GAMEJUDGE_MAX_BODY", "BYTES",
-                      "largest request body, suffix K/M/G allowed (default 64M)"},
-    [OPT_TIMEOUT] = {"--timeout", "GAMEJUDGE_TIMEOUT", "S",
-                     "seconds a connection may stay idle (default 30)"},
-    [OPT_IO_THREADS] = {"--io-threads", "GAMEJUDGE_IO_THREADS", "N",
-                        "HTTP polling threads (default 1)"},
-    [OPT_CONN_MEMORY] = {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
-                         "HTTP header memory per connection (default 32K)"},
-    [OPT_GRACE] = {"--grace", "GAMEJUDGE_GRACE", "S",
-                   "seconds a stop waits for requests in progress (default 30)"},
-    [OPT_REQUEST_TIMEOUT] = {"--request-timeout", "GAMEJUDGE_REQUEST_TIMEOUT", "S",
-                             "seconds from a request's start to its answer, queue included; "
-                             "slower clients are cut off, later solves get 503 (default 60)"},
-    [OPT_MAX_CONNECTIONS] = {"--max-connections", "GAMEJUDGE_MAX_CONNECTIONS", "N",
-                             "open connections at once (default 1024)"},
-    [OPT_MAX_PER_IP] = {"--max-connections-per-ip", "GAMEJUDGE_MAX_CONNECTIONS_PER_IP", "N",
-                        "open connections from one address, 0 for no limit (default 256)"},
-    [OPT_CACHE_BYTES] = {"--cache-bytes", "GAMEJUDGE_CACHE_BYTES", "BYTES",
-                         "memory for cached answers, 0 turns the cache off (default 64M)"},
-    [OPT_BATCH_MAX_ITEMS] = {"--batch-max-items", "GAMEJUDGE_BATCH_MAX_ITEMS", "N",
-                             "positions one POST /batch may carry (default 100)"},
-    [OPT_JUDGE_MAX_CASES] = {"--judge-max-cases", "GAMEJUDGE_JUDGE_MAX_CASES", "N",
-                             "cases one POST /judge test set may carry (default 1000)"},
-    [OPT_JUDGE_MAX_BYTES] = {"--judge-max-bytes", "GAMEJUDGE_JUDGE_MAX_BYTES", "BYTES",
-                             "a test set's inputs and outputs together, suffix K/M/G allowed "
-                             "(default 16M)"},
-    [OPT_GENERATE_BUDGET_MS] = {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
-                                "most milliseconds one POST /generate may search (default 2000)"},
-    [OPT_LOG_FORMAT] = {"--log-format", "GAMEJUDGE_LOG_FORMAT", "text|json",
-                        "access log lines as text or JSON (default text)"},
-    [OPT_LIMIT] = {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V[,...]",
-                   "raise or lower a game's size limit, e.g. grid-walk.rows=1000"},
-    [OPT_MEMORY_BUDGET] = {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
-                           "memory requests may hold at once, each charged its expected peak "
-                           "(3x a text body, 8x JSON); past it 503; 0 for no bound (default: "
-                           "half the machine's memory or cgroup limit)"},
-    [OPT_QUOTA_RATE] = {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",
-                        "worker milliseconds per second each client may use, past it 429; 0 "
-                        "turns the quotas off (default 0)"},
-    [OPT_QUOTA_BURST] = {"--quota-burst", "GAMEJUDGE_QUOTA_BURST", "MS",
-                         "worker milliseconds a client may use at once (default 10000)"},
-    [OPT_QUOTA_CLIENTS] = {"--quota-clients", "GAMEJUDGE_QUOTA_CLIENTS", "N",
-                           "clients whose budgets are kept; idle full ones are dropped first "
-                           "(default 100000)"},
-    [OPT_TRUSTED_PROXIES] = {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
-                             "addresses or CIDRs (comma-separated) whose X-Forwarded-For names "
-                             "the client (default none)"},
-    [OPT_API_KEYS] = {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
-                      "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key "
-                      "(default none)"},
-    [OPT_TLS_CERT] = {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
-                      "PEM certificate (chain): serve HTTPS; needs --tls-key (default: HTTP)"},
-    [OPT_TLS_KEY] = {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE",
-                     "PEM private key of --tls-cert, unencrypted"},
-    [OPT_TLS_PRIORITIES] = {"--tls-priorities", "GAMEJUDGE_TLS_PRIORITIES", "STRING",
-                            "GnuTLS priority string: the TLS versions and ciphers HTTPS offers "
-                            "(default: TLS 1.2 and 1.3, AEAD ciphers, forward secrecy: "
-                            "'" TLS_DEFAULT_PRIORITIES "')"},
-    [OPT_ADMIN_ADDRESS] = {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
-                           "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then "
-                           "only there (default: none)"},
-    [OPT_CORS_ORIGINS] = {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "ORIGIN[,...]",
-                          "origins whose pages may call the API, e.g. https://puzzles.example "
-                          "(default: none)"},
-    [OPT_MAX_QUERY] = {"--max-query", "GAMEJUDGE_MAX_QUERY", "BYTES",
-                       "longest query of GET /solve and GET /analyze, 414 past it; below "
-                       "--connection-memory/2 (default 8K)"},
-    [OPT_CACHE_MAX_AGE] = {"--cache-max-age", "GAMEJUDGE_CACHE_MAX_AGE", "S",
-                           "seconds caches may keep a GET answer (Cache-Control max-age, "
-                           "default 86400)"},
-};
+#define NOPTIONS (sizeof options / sizeof options[0])
 
 const gj_option *config_options(size_t *count)
 {
-    *count = OPT_COUNT;
+    *count = NOPTIONS;
     return options;
 }
+
+void config_default_doc(const gj_option *o, int markdown, char *out, size_t cap)
+{
+    if (o->def_doc == NULL) {
+        snprintf(out, cap, markdown ? "`%s`" : "%s", o->def ? o->def : "");
+        return;
+    }
+    size_t n = 0;
+    for (const char *p = o->def_doc; *p != '\0' && n + 1 < cap; p++)
+        if (markdown || *p != '`')
+            out[n++] = *p;
+    out[n] = '\0';
+}
+
+/* The long an integer or size row sets in c. */
+static long *number_at(gj_config *c, const gj_option *o)
+{
+    return (long *)(void *)((char *)c + o->at);
+}
+
+/* The online CPUs, the default of --workers: at least 1. */
+static long online_cpus(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? cpus : 1;
+}
+
+static int apply(gj_config *c, const gj_option *o, const char *value, const char *origin,
+                 gj_error *e);
 
 void config_defaults(gj_config *c)
 {
     size_t ngames;
     const gj_game *const *games = games_all(&ngames);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
+    gj_error e;
     memset(c, 0, sizeof *c);
-    snprintf(c->host, sizeof c->host, "127.0.0.1");
-    c->port = 8080;
-    c->workers = cpus > 0 ? cpus : 1;
-    c->queue = 64;
-    c->max_body = 64L << 20;
-    c->timeout = 30;
-    c->io_threads = 1;
-    c->connection_memory = 32L << 10;
-    c->grace = 30;
-    c->request_timeout = 60;
-    c->max_connections = 1024;
-    c->max_connections_per_ip = 256;
-    c->cache_bytes = 64L << 20;
-    c->batch_max_items = 100;
-    c->memory_budget = budget_default_bytes();
-    c->quota_burst = 10000;
-    c->quota_clients = 100000;
-    c->admin_port = -1;
-    c->judge_max_cases = 1000;
-    c->judge_max_bytes = 16L << 20;
-    c->max_query = 8L << 10;
-    c->cache_max_age = 86400;
-    c->generate_budget_ms = 2000;
+    c->admin_port = -1; /* no --admin-address: no admin listener */
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const gj_option *o = &options[i];
+        if (o->compute != NULL)
+            *number_at(c, o) = o->compute();
+        else if (o->def != NULL && apply(c, o, o->def, o->flag, &e) != 0)
+            abort(); /* a default its own reader refuses: a bug in the table (test_config) */
+    }
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
         games_default_limits(games[i], c->limits[i]);
 }
@@ -318,114 +342,170 @@ static int apply_admin(gj_config *c, const char *value, const char *origin, gj_e
     return 0;
 }
 
-/* Set option opt from value: 0, or -1 with e naming origin (the flag or variable the value
- * came from) and what is accepted. */
-static int apply(gj_config *c, int opt, const char *value, const char *origin, gj_error *e)
+/* --host: 1 to 255 characters, resolved when the daemon binds. */
+static int read_host(gj_config *c, const char *value, const char *origin, gj_error *e)
 {
-    static const struct {
-        long lo, hi;
-        int size;
-    } range[OPT_COUNT] = {
-        [OPT_PORT] = {0, 65535, 0},
-        [OPT_WORKERS] = {1, 1024, 0},
-        [OPT_QUEUE] = {1, 1000000, 0},
-        [OPT_MAX_BODY] = {1, 1L << 32, 1},
-        [OPT_TIMEOUT] = {1, 86400, 0},
-        [OPT_IO_THREADS] = {1, 64, 0},
-        [OPT_CONN_MEMORY] = {8L << 10, 16L << 20, 1},
-        [OPT_GRACE] = {0, 3600, 0},
-        [OPT_REQUEST_TIMEOUT] = {1, 86400, 0},
-        [OPT_MAX_CONNECTIONS] = {1, 65536, 0},
-        [OPT_MAX_PER_IP] = {0, 65536, 0},
-        [OPT_CACHE_BYTES] = {0, 1L << 40, 1},
-        [OPT_BATCH_MAX_ITEMS] = {1, 100000, 0},
-        [OPT_MEMORY_BUDGET] = {0, 1L << 40, 1},
-        [OPT_QUOTA_RATE] = {0, 1000000000L, 0},
-        [OPT_QUOTA_BURST] = {1, 1000000000L, 0},
-        [OPT_QUOTA_CLIENTS] = {1, 10000000L, 0},
-        [OPT_JUDGE_MAX_CASES] = {1, 100000, 0},
-        [OPT_JUDGE_MAX_BYTES] = {1, 1L << 32, 1},
-        [OPT_MAX_QUERY] = {256, 8L << 20, 1},
-        [OPT_CACHE_MAX_AGE] = {0, 31536000, 0},
-        [OPT_GENERATE_BUDGET_MS] = {1, 600000, 0},
-    };
-    long *target[OPT_COUNT] = {
-        [OPT_PORT] = &c->port,
-        [OPT_WORKERS] = &c->workers,
-        [OPT_QUEUE] = &c->queue,
-        [OPT_MAX_BODY] = &c->max_body,
-        [OPT_TIMEOUT] = &c->timeout,
-        [OPT_IO_THREADS] = &c->io_threads,
-        [OPT_CONN_MEMORY] = &c->connection_memory,
-        [OPT_GRACE] = &c->grace,
-        [OPT_REQUEST_TIMEOUT] = &c->request_timeout,
-        [OPT_MAX_CONNECTIONS] = &c->max_connections,
-        [OPT_MAX_PER_IP] = &c->max_connections_per_ip,
-        [OPT_CACHE_BYTES] = &c->cache_bytes,
-        [OPT_BATCH_MAX_ITEMS] = &c->batch_max_items,
-        [OPT_MEMORY_BUDGET] = &c->memory_budget,
-        [OPT_QUOTA_RATE] = &c->quota_rate,
-        [OPT_QUOTA_BURST] = &c->quota_burst,
-        [OPT_QUOTA_CLIENTS] = &c->quota_clients,
-        [OPT_JUDGE_MAX_CASES] = &c->judge_max_cases,
-        [OPT_JUDGE_MAX_BYTES] = &c->judge_max_bytes,
-        [OPT_MAX_QUERY] = &c->max_query,
-        [OPT_CACHE_MAX_AGE] = &c->cache_max_age,
-        [OPT_GENERATE_BUDGET_MS] = &c->generate_budget_ms,
-    };
+    if (*value == '\0' || strlen(value) >= sizeof c->host)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the host must be 1 to %zu characters", origin,
+                       sizeof c->host - 1);
+    snprintf(c->host, sizeof c->host, "%s", value);
+    return 0;
+}
 
-    if (opt == OPT_HOST) {
-        if (*value == '\0' || strlen(value) >= sizeof c->host)
-            return gj_fail(e, GJ_BAD_INPUT, "%s: the host must be 1 to %zu characters", origin,
-                           sizeof c->host - 1);
-        snprintf(c->host, sizeof c->host, "%s", value);
-        return 0;
-    }
-    if (opt == OPT_LIMIT)
-        return apply_limits(c, value, origin, e);
-    if (opt == OPT_API_KEYS) /* the file is read at start (admission.c) */
-        return apply_path(c->api_keys, value, origin, e);
-    if (opt == OPT_TRUSTED_PROXIES) {
-        if (strlen(value) >= sizeof c->trusted_proxies)
-            return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
-                           sizeof c->trusted_proxies - 1);
-        if (proxies_parse(value, origin, NULL, e) != 0)
-            return -1;
-        snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
-        return 0;
-    }
-    if (opt == OPT_TLS_CERT || opt == OPT_TLS_KEY)
-        return apply_path(opt == OPT_TLS_CERT ? c->tls_cert : c->tls_key, value, origin, e);
-    if (opt == OPT_TLS_PRIORITIES) { /* GnuTLS checks the string at start-up (tls.h) */
-        if (*value == '\0' || strlen(value) >= sizeof c->tls_priorities)
-            return gj_fail(e, GJ_BAD_INPUT, "%s: the priority string must be 1 to %zu characters",
-                           origin, sizeof c->tls_priorities - 1);
-        snprintf(c->tls_priorities, sizeof c->tls_priorities, "%s", value);
-        return 0;
-    }
-    if (opt == OPT_ADMIN_ADDRESS)
-        return apply_admin(c, value, origin, e);
-    if (opt == OPT_CORS_ORIGINS) {
-        if (strlen(value) >= sizeof c->cors_origins)
-            return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
-                           sizeof c->cors_origins - 1);
-        if (cors_check_list(value, origin, e) != 0)
-            return -1;
-        snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
-        return 0;
-    }
-    if (opt == OPT_LOG_FORMAT) {
-        if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
-            return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
-        c->log_json = strcmp(value, "json") == 0;
-        return 0;
-    }
-    int bad = range[opt].size ? config_parse_size(value, range[opt].lo, range[opt].hi, target[opt])
-                              : parse_long(value, range[opt].lo, range[opt].hi, target[opt]);
+/* --log-format: text or json. */
+static int read_log_format(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
+        return gj_fail(e, GJ_BAD_INPUT, "%s must be 'text' or 'json', not '%s'", origin, value);
+    c->log_json = strcmp(value, "json") == 0;
+    return 0;
+}
+
+/* --limit: GAME.NAME=V items, applied in order. */
+static int read_limits(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    return apply_limits(c, value, origin, e);
+}
+
+/* --trusted-proxies: a list client_id.h can parse. */
+static int read_proxies(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    if (strlen(value) >= sizeof c->trusted_proxies)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
+                       sizeof c->trusted_proxies - 1);
+    if (proxies_parse(value, origin, NULL, e) != 0)
+        return -1;
+    snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
+    return 0;
+}
+
+/* --api-keys: the file's name; the file is read at start (admission.c). */
+static int read_api_keys(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    return apply_path(c->api_keys, value, origin, e);
+}
+
+/* --tls-cert: the file's name; tls.c reads and checks it at start. */
+static int read_tls_cert(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    return apply_path(c->tls_cert, value, origin, e);
+}
+
+/* --tls-key: the file's name; tls.c reads and checks it at start. */
+static int read_tls_key(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    return apply_path(c->tls_key, value, origin, e);
+}
+
+/* --tls-priorities: GnuTLS checks the string at start-up (tls.h). */
+static int read_tls_priorities(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    if (*value == '\0' || strlen(value) >= sizeof c->tls_priorities)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the priority string must be 1 to %zu characters",
+                       origin, sizeof c->tls_priorities - 1);
+    snprintf(c->tls_priorities, sizeof c->tls_priorities, "%s", value);
+    return 0;
+}
+
+/* --admin-address: HOST:PORT. */
+static int read_admin(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    return apply_admin(c, value, origin, e);
+}
+
+/* --cors-origins: exact origins (cors.h). */
+static int read_cors(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    if (strlen(value) >= sizeof c->cors_origins)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
+                       sizeof c->cors_origins - 1);
+    if (cors_check_list(value, origin, e) != 0)
+        return -1;
+    snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
+    return 0;
+}
+
+/* The configuration line's host. */
+static const char *show_host(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->host;
+}
+
+/* The configuration line's log format. */
+static const char *show_log_format(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->log_json ? "json" : "text";
+}
+
+/* The configuration line's trusted proxies ("" for none). */
+static const char *show_proxies(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->trusted_proxies;
+}
+
+/* The configuration line's API keys: the file's path, never its keys. */
+static const char *show_api_keys(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->api_keys;
+}
+
+/* The configuration line's TLS: the certificate, or off. */
+static const char *show_tls(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->tls_cert[0] ? c->tls_cert : "off";
+}
+
+/* The configuration line's priority string in force (off without TLS). */
+static const char *show_tls_priorities(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return !c->tls_cert[0]        ? "off"
+           : c->tls_priorities[0] ? c->tls_priorities
+                                  : TLS_DEFAULT_PRIORITIES;
+}
+
+/* The configuration line's admin listener: HOST:PORT, or none. */
+static const char *show_admin(const gj_config *c, char *buf, size_t cap)
+{
+    if (c->admin_port < 0)
+        return "none";
+    snprintf(buf, cap, "%s:%ld", c->admin_host, c->admin_port);
+    return buf;
+}
+
+/* The configuration line's CORS origins, or none. */
+static const char *show_cors(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->cors_origins[0] ? c->cors_origins : "none";
+}
+
+/* Set option o from value: 0, or -1 with e naming origin (the flag or
+ * variable the value came from) and what is accepted. */
+static int apply(gj_config *c, const gj_option *o, const char *value, const char *origin,
+                 gj_error *e)
+{
+    if (o->kind == OPT_CUSTOM)
+        return o->read(c, value, origin, e);
+    int bytes = o->kind == OPT_BYTES;
+    int bad = bytes ? config_parse_size(value, o->lo, o->hi, number_at(c, o))
+                    : parse_long(value, o->lo, o->hi, number_at(c, o));
     if (bad)
         return gj_fail(e, GJ_BAD_INPUT, "%s must be %s from %ld to %ld, not '%s'", origin,
-                       range[opt].size ? "a size in bytes (K/M/G allowed)" : "an integer",
-                       range[opt].lo, range[opt].hi, value);
+                       bytes ? "a size in bytes (K/M/G allowed)" : "an integer", o->lo, o->hi,
+                       value);
     return 0;
 }
 
@@ -433,7 +513,7 @@ static int apply(gj_config *c, int opt, const char *value, const char *origin, g
  * or "--flag=value" (*inline_value points past '='); -1 when none. */
 static int find_flag(const char *arg, const char **inline_value)
 {
-    for (int i = 0; i < OPT_COUNT; i++) {
+    for (int i = 0; i < (int)NOPTIONS; i++) {
         size_t n = strlen(options[i].flag);
         if (strncmp(arg, options[i].flag, n) != 0)
             continue;
@@ -452,9 +532,9 @@ static int find_flag(const char *arg, const char **inline_value)
 int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc, char **argv,
                 gj_error *e)
 {
-    for (int i = 0; lookup != NULL && i < OPT_COUNT; i++) {
+    for (size_t i = 0; lookup != NULL && i < NOPTIONS; i++) {
         const char *v = lookup(options[i].env);
-        if (v != NULL && apply(c, i, v, options[i].env, e) != 0)
+        if (v != NULL && apply(c, &options[i], v, options[i].env, e) != 0)
             return -1;
     }
     for (int a = 0; a < argc; a++) {
@@ -467,7 +547,7 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
                 return gj_fail(e, GJ_BAD_INPUT, "%s needs a value", options[opt].flag);
             value = argv[++a];
         }
-        if (apply(c, opt, value, options[opt].flag, e) != 0)
+        if (apply(c, &options[opt], value, options[opt].flag, e) != 0)
             return -1;
     }
     if ((c->tls_cert[0] == '\0') != (c->tls_key[0] == '\0'))
@@ -495,64 +575,30 @@ int config_load(gj_config *c, const char *(*lookup)(const char *name), int argc,
 void config_describe(const gj_config *c, const char **pairs, size_t cap, char *storage,
                      size_t storage_cap)
 {
-    const struct {
-        const char *key;
-        long value;
-    } numbers[] = {{"port", c->port},
-                   {"workers", c->workers},
-                   {"queue", c->queue},
-                   {"max_body", c->max_body},
-                   {"timeout", c->timeout},
-                   {"io_threads", c->io_threads},
-                   {"connection_memory", c->connection_memory},
-                   {"grace", c->grace},
-                   {"request_timeout", c->request_timeout},
-                   {"max_connections", c->max_connections},
-                   {"max_connections_per_ip", c->max_connections_per_ip},
-                   {"cache_bytes", c->cache_bytes},
-                   {"batch_max_items", c->batch_max_items},
-                   {"memory_budget", c->memory_budget},
-                   {"quota_rate", c->quota_rate},
-                   {"quota_burst", c->quota_burst},
-                   {"quota_clients", c->quota_clients},
-                   {"admin_port", c->admin_port},
-                   {"judge_max_cases", c->judge_max_cases},
-                   {"judge_max_bytes", c->judge_max_bytes},
-                   {"max_query", c->max_query},
-                   {"cache_max_age", c->cache_max_age},
-                   {"generate_budget_ms", c->generate_budget_ms}};
     size_t n = 0, used = 0;
-    const size_t nnum = sizeof numbers / sizeof numbers[0];
-    if (cap < 2 * (nnum + 9) + 1)
+    if (cap < 2 * (NOPTIONS + 1) + 1)
         return;
-    pairs[n++] = "host";
-    pairs[n++] = c->host;
-    pairs[n++] = "trusted_proxies";
-    pairs[n++] = c->trusted_proxies;
-    pairs[n++] = "api_keys";
-    pairs[n++] = c->api_keys; /* the file's path, never its keys */
-    pairs[n++] = "log_format";
-    pairs[n++] = c->log_json ? "json" : "text";
-    pairs[n++] = "tls";
-    pairs[n++] = c->tls_cert[0] ? c->tls_cert : "off";
-    pairs[n++] = "tls_priorities";
-    pairs[n++] = !c->tls_cert[0]        ? "off"
-                 : c->tls_priorities[0] ? c->tls_priorities
-                                        : TLS_DEFAULT_PRIORITIES;
-    pairs[n++] = "admin_host";
-    pairs[n++] = c->admin_port >= 0 ? c->admin_host : "none";
-    pairs[n++] = "cors_origins";
-    pairs[n++] = c->cors_origins[0] ? c->cors_origins : "none";
-    for (size_t i = 0; i < nnum && used < storage_cap; i++) {
-        pairs[n++] = numbers[i].key;
-        pairs[n++] = storage + used;
-        used += (size_t)snprintf(storage + used, storage_cap - used, "%ld", numbers[i].value) + 1;
+    for (size_t i = 0; i < NOPTIONS && used < storage_cap; i++) {
+        const gj_option *o = &options[i];
+        if (o->key == NULL)
+            continue;
+        char *at = storage + used;
+        const char *v = at;
+        if (o->kind == OPT_CUSTOM)
+            v = o->show(c, at, storage_cap - used);
+        else
+            snprintf(at, storage_cap - used, "%ld", *number_at((gj_config *)c, o));
+        if (v == at)
+            used += strlen(at) + 1;
+        pairs[n++] = o->key;
+        pairs[n++] = v;
     }
     pairs[n++] = "limits";
     pairs[n++] = storage + used;
     size_t ngames, start = used;
     const gj_game *const *games = games_all(&ngames);
-    storage[used] = '\0';
+    if (used < storage_cap)
+        storage[used] = '\0';
     for (size_t i = 0; i < ngames && used < storage_cap; i++)
         for (int j = 0; j < games[i]->nlimits && used < storage_cap; j++)
             used += (size_t)snprintf(storage + used, storage_cap - used, "%s%s.%s=%ld",

@@ -92,9 +92,10 @@ static void print_serve_help(void)
     }
     puts("\noptions (each also read from its environment variable; flags win):");
     for (size_t i = 0; i < n; i++) {
-        char left[64];
+        char left[64], def[160];
         snprintf(left, sizeof left, "%s %s", opts[i].flag, opts[i].arg);
-        printf("  %-28s %-28s %s\n", left, opts[i].env, opts[i].help);
+        config_default_doc(&opts[i], 0, def, sizeof def);
+        printf("  %-28s %-28s %s (default %s)\n", left, opts[i].env, opts[i].help, def);
     }
     printf("  %-28s %-28s %s\n", "--help", "", "this text");
     printf("  %-28s %-28s %s\n", "--version", "", "the version");

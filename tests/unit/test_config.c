@@ -1,6 +1,7 @@
 /* test_config.c - defaults, environment, flags (flags win), sizes and the
  * per-game limits, with the message for every kind of bad value. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -222,6 +223,42 @@ START_TEST(test_logging_and_grace)
 }
 END_TEST
 
+/* The README's configuration table is the option table's: one row per
+ * option, each with its flag, argument, variable and default as the row
+ * says them, and no row for an option that is gone. */
+START_TEST(test_readme_table_is_the_options)
+{
+    FILE *f = fopen("README.md", "rb");
+    ck_assert_ptr_nonnull(f);
+    static char readme[1 << 18];
+    size_t len = fread(readme, 1, sizeof readme - 1, f);
+    fclose(f);
+    readme[len] = '\0';
+    size_t n;
+    const gj_option *opts = config_options(&n);
+    for (size_t i = 0; i < n; i++) {
+        char def[256], want[512];
+        config_default_doc(&opts[i], 1, def, sizeof def);
+        snprintf(want, sizeof want, "\n| `%s %s` | `%s` | %s | ", opts[i].flag, opts[i].arg,
+                 opts[i].env, def);
+        ck_assert_msg(strstr(readme, want) != NULL, "README.md has no row starting %s", want + 1);
+        /* Every default reads back as a value of its option. */
+        if (opts[i].def != NULL) {
+            gj_config c;
+            gj_error e;
+            const char *args[] = {opts[i].flag, opts[i].def, NULL};
+            if (strcmp(opts[i].flag, "--tls-priorities") != 0) /* needs a certificate too */
+                ck_assert_msg(load(&c, NULL, args, &e) == 0, "%s %s: %s", opts[i].flag, opts[i].def,
+                              e.message);
+        }
+    }
+    size_t rows = 0;
+    for (const char *p = readme; (p = strstr(p, "\n| `--")) != NULL; p++)
+        rows++;
+    ck_assert_uint_eq(rows, n);
+}
+END_TEST
+
 START_TEST(test_limits)
 {
     gj_config c;
@@ -342,7 +379,7 @@ static Suite *config_suite(void)
         {"config", test_bad_env_and_usage}, {"config", test_limits},
         {"config", test_logging_and_grace}, {"config", test_sizes},
         {"config", test_query_bounds},      {"config", test_edge_options},
-        {"config", test_admission_options},
+        {"config", test_admission_options}, {"config", test_readme_table_is_the_options},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),
