@@ -38,7 +38,7 @@ typedef struct access_entry {
     const char *client;                  /* the peer's address (the proxy's, behind one) */
     const char *quota_client;            /* the quota's client (admission.h), NULL when unmetered */
     const char *request_id;
-    const char *end; /* ok, timeout, aborted, error, shutdown */
+    const char *end; /* ok, timeout, aborted, error, shutdown, abandoned, cut */
 } access_entry;
 
 void log_access(const access_entry *a);
