@@ -3,7 +3,7 @@
 # slowhttptest against a daemon on 127.0.0.1 (--timeout 2, --request-timeout
 # 4), one attack at a time, each 30 connections:
 #
-#   slow headers, a header line every 3 s   (-H -i 3): longer than --timeout,
+#   slow headers, a header line every 5 s   (-H -i 5): longer than --timeout,
 #       so libmicrohttpd's inactivity timeout closes them, 2 s in;
 #   slow headers, a header line every 1 s   (-H -i 1): each line resets the
 #       inactivity timeout, so only the request deadline can end them, 4 s in;
@@ -15,7 +15,7 @@
 # Held for each: (a) the daemon closes the connections around its bound:
 # slowhttptest's CSV (-g -o, one row a second) shows all 30 connected and
 # none closed before the bound less 1 s, and the run ends ("No open
-# connections left") within the bound plus 2 s.  Slow read is the exception:
+# connections left") within the bound plus 4 s.  Slow read is the exception:
 # the daemon closes its socket (its access log says end=timeout after about
 # 2 s, which is checked per request), but the kernel keeps delivering what
 # is already in each socket's send buffer (about 1.6 MB on loopback here),
@@ -97,7 +97,10 @@ attack() {
 
 # closed_around NAME BOUND: the CSV's rows (seconds, closed, pending,
 # connected, ...) show every connection held until BOUND - 1 s and the run
-# ended with none left by BOUND + 2 s.  A row is written once a second, so
+# ended with none left by BOUND + 4 s: slowhttptest reports by the whole
+# second and libmicrohttpd checks its timeouts about once a second, and a
+# loaded machine (CI) adds a second more; the attack itself lasts (-l)
+# well past that, so a connection never closed still fails.  A row is written once a second, so
 # when all close within one second the run ends before a row shows any
 # closed: the first close is then the second it ended on.
 closed_around() {
@@ -110,13 +113,13 @@ closed_around() {
     verdict "$1: all $conns connections accepted ($held)" "$([ "$held" -eq $conns ] && echo yes)"
     verdict "$1: none closed before $(($2 - 1)) s (first by second ${first:-none})" \
         "$([ -n "$first" ] && [ "$first" -ge "$2" ] && echo yes)"
-    verdict "$1: all closed by the server within $(($2 + 2)) s (ended on second ${ended:-?}, none left: $none_left)" \
-        "$([ "$none_left" = yes ] && [ -n "$ended" ] && [ "$ended" -le $(($2 + 2)) ] && echo yes)"
+    verdict "$1: all closed by the server within $(($2 + 4)) s (ended on second ${ended:-?}, none left: $none_left)" \
+        "$([ "$none_left" = yes ] && [ -n "$ended" ] && [ "$ended" -le $(($2 + 4)) ] && echo yes)"
 }
 
 # cut_in_log NAME PATTERN BOUND: the access log's lines matching PATTERN
 # (the attack's requests the daemon cut) are one per connection, each after
-# BOUND - 1 to BOUND + 2 s (DURATIONus).
+# BOUND - 1 to BOUND + 4 s (DURATIONus; the slack is closed_around's).
 cut_in_log() {
     grep -a "$2" "$work/log" | sed 's/.* \([0-9]*\)us .*/\1/' > "$work/$1.us"
     n=$(wc -l < "$work/$1.us")
@@ -124,11 +127,11 @@ cut_in_log() {
         END { printf "%.2f %.2f", lo / 1e6, hi / 1e6 }' "$work/$1.us")
     echo "slowhttp: $1: the daemon's log has $n requests cut after ${span% *} to ${span#* } s (bound $3 s)"
     verdict "$1: the log has each of the $conns requests cut ($n)" "$([ "$n" -eq $conns ] && echo yes)"
-    verdict "$1: each cut after $(($3 - 1)) to $(($3 + 2)) s (${span% *} to ${span#* } s)" \
-        "$(echo "$span" | awk -v lo=$(($3 - 1)) -v hi=$(($3 + 2)) '{ print ($1 >= lo && $2 <= hi) ? "yes" : "no" }')"
+    verdict "$1: each cut after $(($3 - 1)) to $(($3 + 4)) s (${span% *} to ${span#* } s)" \
+        "$(echo "$span" | awk -v lo=$(($3 - 1)) -v hi=$(($3 + 4)) '{ print ($1 >= lo && $2 <= hi) ? "yes" : "no" }')"
 }
 
-attack headers-idle -H -i 3 -l 10 -u "$base/healthz"
+attack headers-idle -H -i 5 -l 10 -u "$base/healthz"
 closed_around headers-idle $timeout
 attack headers-trickle -H -i 1 -l 12 -u "$base/healthz"
 closed_around headers-trickle $deadline
