@@ -17,9 +17,12 @@
  *     an admin port equal to --port is named as the clash
  *
  * Distinct clients are distinct loopback addresses (127.0.0.2, ...). */
+/* TCP_CORK is Linux's (netinet/tcp.h shows it with the default features). */
+#define _DEFAULT_SOURCE
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,12 +93,16 @@ static long sample_status(const test_daemon *d, const char *from, const char *co
 }
 
 /* Send the whole request from address `from` to d without reading the
- * answer: the socket, for the caller to close (a client that gives up). */
+ * answer: the socket, for the caller to close (a client that gives up).
+ * `corked`: the bytes wait (TCP_CORK) until the caller's shutdown sends
+ * them with the FIN, so the daemon sees the request and the end together. */
 static int send_from(const test_daemon *d, const char *from, const char *req, size_t len,
-                     const char *body, size_t body_len)
+                     const char *body, size_t body_len, int corked)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     ck_assert_int_ge(fd, 0);
+    if (corked) /* held until shutdown: the request and its FIN leave together */
+        ck_assert_int_eq(setsockopt(fd, IPPROTO_TCP, TCP_CORK, &corked, sizeof corked), 0);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
@@ -153,7 +160,7 @@ START_TEST(test_hanging_up_does_not_dodge_the_quota)
                      "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                      "Content-Length: %zu\r\n\r\n",
                      len);
-    int fd = send_from(&d, "127.0.0.2", head, (size_t)n, big, len);
+    int fd = send_from(&d, "127.0.0.2", head, (size_t)n, big, len, 0);
     for (int i = 0; i < 500 && daemon_metric(&d, "gamejudge_workers_busy") < 1; i++)
         nanosleep(&(struct timespec){0, 10000000}, NULL);
     ck_assert(daemon_metric(&d, "gamejudge_workers_busy") == 1); /* the job has begun */
@@ -221,9 +228,10 @@ START_TEST(test_envelope_parse_is_charged)
 END_TEST
 
 /* A client that half-closes after its request (shutdown(SHUT_WR)) is
- * gone, whatever its job costs: the cheap solve the I/O thread would
- * answer at once and the heavy one a worker would take both end with the
- * connection closed unanswered, logged end=abandoned. */
+ * gone, whatever its job costs (the cheap request is corked, so its FIN is
+ * there when it is read; a heavy one's job starts long after its FIN): the cheap solve the I/O
+ * thread would answer at once and the heavy one a worker would take both end with the connection
+ * closed unanswered, logged end=abandoned. */
 START_TEST(test_half_close_is_one_rule)
 {
     test_daemon d;
@@ -239,7 +247,7 @@ START_TEST(test_half_close_is_one_rule)
                          "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nContent-Type: "
                          "text/plain\r\nContent-Length: %zu\r\n\r\n",
                          sizes[k]);
-        int fd = send_from(&d, "127.0.0.1", head, (size_t)n, bodies[k], sizes[k]);
+        int fd = send_from(&d, "127.0.0.1", head, (size_t)n, bodies[k], sizes[k], k == 0);
         shutdown(fd, SHUT_WR);
         struct timeval tv = {30, 0};
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
