@@ -52,13 +52,12 @@ static const char *key_name(const char *listed)
     return listed[0] == '?' ? listed + 1 : listed;
 }
 
-/* Every key of root is listed in keys and every listed key without '?' is in
- * root: 0, or -1 with *e naming the first that is not. */
-static int check_keys(json_t *root, const char *const *keys, gj_error *e)
+/* The unknown-member half of check_keys, for wrappers (json_in.h). */
+int jin_known_keys(const json_t *root, const char *const *keys, gj_error *e)
 {
     const char *key;
     json_t *value;
-    json_object_foreach(root, key, value)
+    json_object_foreach((json_t *)root, key, value)
     {
         size_t k = 0;
         while (keys[k] != NULL && strcmp(key_name(keys[k]), key) != 0)
@@ -75,6 +74,15 @@ static int check_keys(json_t *root, const char *const *keys, gj_error *e)
             return gj_fail_field(e, quoted, "unknown field; expected only %s", expected);
         }
     }
+    return 0;
+}
+
+/* Every key of root is listed in keys and every listed key without '?' is in
+ * root: 0, or -1 with *e naming the first that is not. */
+static int check_keys(json_t *root, const char *const *keys, gj_error *e)
+{
+    if (jin_known_keys(root, keys, e) != 0)
+        return -1;
     for (size_t k = 0; keys[k] != NULL; k++)
         if (keys[k][0] != '?' && json_object_get(root, keys[k]) == NULL)
             return gj_fail_field(e, keys[k], "missing required field");

@@ -20,6 +20,13 @@
  * trailing bytes and invalid UTF-8 are errors.  The caller json_decref()s. */
 json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e);
 
+/* Every member of root is listed in `keys` (as jin_load_object takes them;
+ * whether a key is required is not checked here): 0, or -1 with *e naming
+ * the first member that is not and listing every key, so a wrapper that
+ * reads members of its own beside a game's can name exactly the fields its
+ * endpoint takes. */
+int jin_known_keys(const json_t *root, const char *const *keys, gj_error *e);
+
 /* `v` (field name[i]) must be an array with lo..hi elements. */
 int jin_array(const json_t *v, const char *name, long i, size_t lo, size_t hi, gj_error *e);
 
