@@ -356,16 +356,19 @@ static jscan_result scan(const char *buf, size_t len, const char *key, jscan_arr
                                 : JSCAN_VALID;
 }
 
+/* One JSON text of any type (json_scan.h). */
 jscan_result jscan_valid(const char *buf, size_t len)
 {
     return scan(buf, len, NULL, NULL);
 }
 
+/* One JSON text, and key's array when it holds one (json_scan.h). */
 jscan_result jscan_member_array(const char *buf, size_t len, const char *key, jscan_array *a)
 {
     return scan(buf, len, key, a);
 }
 
+/* Free and empty *a (json_scan.h). */
 void jscan_array_free(jscan_array *a)
 {
     free(a->elems);

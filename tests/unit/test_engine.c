@@ -235,6 +235,7 @@ static const struct {
      "\"seed\""},
 };
 
+/* The game's messages on both endpoints, from its example request. */
 START_TEST(test_unknown_field_lists_the_endpoint_s_fields)
 {
     const gj_game *g = unknown_field[_i].game;

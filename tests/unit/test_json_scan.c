@@ -115,6 +115,7 @@ static const char *const invalid_texts[] = {
     "\f[]",
 };
 
+/* Each JSON text of the table is taken. */
 START_TEST(test_valid_texts)
 {
     const char *t = valid_texts[_i];
@@ -122,6 +123,7 @@ START_TEST(test_valid_texts)
 }
 END_TEST
 
+/* Each text of the table that is not JSON is refused. */
 START_TEST(test_invalid_texts)
 {
     const char *t = invalid_texts[_i];
@@ -176,7 +178,7 @@ START_TEST(test_deep_nesting)
 }
 END_TEST
 
-/* The bytes of span sp in text. */
+/* Check that span sp of text holds exactly `want`. */
 static void expect_span(const char *text, jscan_span sp, const char *want)
 {
     ck_assert_uint_eq(sp.end - sp.begin, strlen(want));
@@ -184,6 +186,8 @@ static void expect_span(const char *text, jscan_span sp, const char *want)
                   (int)(sp.end - sp.begin), text + sp.begin, want);
 }
 
+/* The member's array and each element, exactly, past strings holding
+ * brackets, a nested array, blanks and line feeds. */
 START_TEST(test_member_array_spans)
 {
     const char *t = "{\"x\": [9], \"items\" : [ 1 , {\"a\": [2, \"]\"]}, \"s\\\"]\",\n[] ,-5e3],"
@@ -202,10 +206,11 @@ START_TEST(test_member_array_spans)
 }
 END_TEST
 
+/* Which member is found: the top-level object's first of that name,
+ * compared decoded, holding an array; and none in a text that is not JSON. */
 START_TEST(test_member_array_which)
 {
     jscan_array a;
-    /* The name is compared decoded; only the top-level object's member counts. */
     const char *t = "{\"it\\u0065ms\": [1, 2]}";
     ck_assert_int_eq(jscan_member_array(t, strlen(t), "items", &a), JSCAN_FOUND);
     ck_assert_uint_eq(a.n, 2);
