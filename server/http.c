@@ -123,6 +123,23 @@ static bool shared_cacheable(const request *req, int status)
     return status < 400 && req->state == ANSWERED && req->job.etag[0] != '\0' && is_query_form(req);
 }
 
+/* Add `value` to the answer's one Vary header (RFC 9110 12.5.5: a list, and
+ * the spec documents one header), so an answer that varies by Accept and
+ * by Origin says both as "Accept, Origin". */
+static void add_vary(struct MHD_Response *resp, const char *value)
+{
+    const char *was = MHD_get_response_header(resp, MHD_HTTP_HEADER_VARY);
+    if (was == NULL) {
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, value);
+        return;
+    }
+    char old[64], both[128];
+    snprintf(old, sizeof old, "%s", was); /* deleting frees `was` */
+    snprintf(both, sizeof both, "%s, %s", old, value);
+    MHD_del_response_header(resp, MHD_HTTP_HEADER_VARY, old);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, both);
+}
+
 /* The caching headers (etag.h): a solve's or analysis's answer and its 304
  * carry the tag, and a GET one may be kept by any cache for --cache-max-age
  * (the answer never changes under its tag); an error is never kept. */
@@ -139,7 +156,7 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
         char control[48];
         snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept");
+        add_vary(resp, "Accept");
     }
 }
 
@@ -161,8 +178,12 @@ static void add_cors_headers(const request *req, struct MHD_Response *resp)
     const char *origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin");
     size_t n = cors_headers(req->http->cfg->cors_origins, origin,
                             req->preflight ? preflight_methods(req) : NULL, hs);
-    for (size_t i = 0; i < n; i++)
-        MHD_add_response_header(resp, hs[i].name, hs[i].value);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(hs[i].name, MHD_HTTP_HEADER_VARY) == 0)
+            add_vary(resp, hs[i].value);
+        else
+            MHD_add_response_header(resp, hs[i].name, hs[i].value);
+    }
 }
 
 /* Queue resp (status, content type `type`, NULL for none; `len` body
@@ -183,13 +204,13 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
     else if (req->preflight)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, preflight_methods(req));
+    add_cache_headers(req, resp, status); /* first: its Vary value leads, "Accept, Origin" */
     add_cors_headers(req, resp);
     const char *retry = http_error_retry_after(status);
     if (retry != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    add_cache_headers(req, resp, status);
     if (atomic_load(&req->http->app->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     /* Admission: the job's worker time is taken from the client's quota,

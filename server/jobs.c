@@ -320,28 +320,34 @@ static json_t *judge_one(job *j, const gj_game *g, const judge_case *c, const ch
     return verdict;
 }
 
-static void judge_cases(job *j, json_t *root);
+static void judge_cases(job *j, json_t *root, const jin_refused *refused, size_t nrefused);
 
 /* One submission ({"input","output"}) or a test set ({"cases": [...]}). */
 void jobs_judge(job *j)
 {
     static const char *const keys[] = {"?input", "?output", "?cases", NULL};
-    json_t *root = jin_load_object(j->body, j->len, keys, &j->error);
+    jin_refused *refused;
+    size_t nrefused;
+    json_t *root =
+        jin_load_envelope(j->body, j->len, keys, "cases", &refused, &nrefused, &j->error);
     if (root == NULL) {
         finish(j, -1);
         return;
     }
     if (json_object_get(root, "cases") != NULL) {
         if (json_object_get(root, "input") == NULL && json_object_get(root, "output") == NULL) {
-            judge_cases(j, root);
+            judge_cases(j, root, refused, nrefused);
+            free(refused);
             return;
         }
+        free(refused);
         json_decref(root);
         finish(j, gj_fail_field(&j->error, "cases",
                                 "give either \"input\" and \"output\" (one submission) or "
                                 "\"cases\" (a test set), not both"));
         return;
     }
+    free(refused); /* none: there is no test set */
     judge_case c;
     judge_verdict v;
     int rc = read_case(root, "", &c, &j->error);
@@ -403,6 +409,20 @@ static int item_fail(batch_item *it, gj_error_kind kind, const char *field, cons
     it->error.kind = kind;
     snprintf(it->error.field, sizeof it->error.field, "%s", field);
     snprintf(it->error.message, sizeof it->error.message, "%s: %s", field, message);
+    return 1;
+}
+
+/* Answer one item alone for an element jansson refused (json_in.h,
+ * jin_load_envelope), named `field` ("items[1]", "cases[0]") as one of the
+ * `what` ("item", "case").  Returns 1, as item_fail. */
+static int item_refused(batch_item *it, const jin_refused *r, const char *field, const char *what)
+{
+    char message[300];
+    snprintf(message, sizeof message, "%s at line %ld, column %ld, which no %s may hold", r->what,
+             r->line, r->column, what);
+    item_fail(it, GJ_BAD_INPUT, field, message);
+    it->error.line = r->line;
+    it->error.column = r->column;
     return 1;
 }
 
@@ -656,28 +676,39 @@ static batch *new_batch(job *j, size_t n, void (*answer)(batch *b))
     return b;
 }
 
-/* Parse the envelope; NULL with j->error when the batch itself is bad. */
+/* Parse the envelope; NULL with j->error when the batch itself is bad.  An
+ * item jansson refuses though it is JSON (an integer beyond 64 bits, a NUL
+ * in a key) is answered alone, as the spec promises for any bad item. */
 static batch *read_batch(job *j)
 {
     static const char *const keys[] = {"items", NULL};
-    json_t *root = jin_load_object(j->body, j->len, keys, &j->error);
+    jin_refused *refused;
+    size_t nrefused, next = 0;
+    json_t *root =
+        jin_load_envelope(j->body, j->len, keys, "items", &refused, &nrefused, &j->error);
     if (root == NULL)
         return NULL;
     const json_t *items = json_object_get(root, "items");
     if (jin_array(items, "items", -1, 1, (size_t)j->app->cfg->batch_max_items, &j->error) != 0) {
         json_decref(root);
+        free(refused);
         return NULL;
     }
     size_t n = json_array_size(items);
     batch *b = new_batch(j, n, answer_items);
     for (size_t i = 0; b != NULL && i < n; i++) {
-        if (read_item(&b->items[i], json_array_get(items, i), i) != 0) {
+        if (next < nrefused && refused[next].index == i) {
+            char field[64];
+            snprintf(field, sizeof field, "items[%zu]", i);
+            item_refused(&b->items[i], &refused[next++], field, "item");
+        } else if (read_item(&b->items[i], json_array_get(items, i), i) != 0) {
             free_batch(b);
             gj_fail_nomem(&j->error);
             b = NULL;
         }
     }
     json_decref(root);
+    free(refused);
     return b;
 }
 
@@ -800,10 +831,11 @@ static int check_cases(job *j, const json_t *cases)
 }
 
 /* Judge every case of root's "cases" across the workers (as a batch; each
- * item holds copies of its texts); a bad case is answered in its place.
- * Takes root. */
-static void judge_cases(job *j, json_t *root)
+ * item holds copies of its texts); a bad case is answered in its place,
+ * and so is one jansson refused (refused, by index).  Takes root. */
+static void judge_cases(job *j, json_t *root, const jin_refused *refused, size_t nrefused)
 {
+    size_t next = 0;
     const json_t *cases = json_object_get(root, "cases");
     if (check_cases(j, cases) != 0) {
         json_decref(root);
@@ -824,6 +856,10 @@ static void judge_cases(job *j, json_t *root)
         snprintf(where, sizeof where, "cases[%zu]", i);
         it->game = j->game;
         gj_error_clear(&it->error);
+        if (next < nrefused && refused[next].index == i) {
+            item_refused(it, &refused[next++], where, "case");
+            continue;
+        }
         if (read_case(json_array_get(cases, i), where, &c, &it->error) == 0 &&
             take_case(it, &c, where) != 0) {
             free_batch(b);

@@ -23,4 +23,16 @@ json_t *analysis_call(const gj_game *g, const json_t *req, long max_moves, const
  * the first one present, or NULL. */
 const char *analysis_first_member(const json_t *req, const char *const *names);
 
+/* The most members an endpoint over analyze() may list: the game's and the
+ * wrapper's own. */
+#define ANALYSIS_MAX_MEMBERS 16
+
+/* Every member of `req` is one the endpoint takes: one of g's analyze_keys
+ * (without "max_moves" when `drop` names it; NULL drops none) or one of
+ * `own` (the wrapper's, NULL-terminated, "?name" when optional).  0, or -1
+ * with *e naming the first other member and listing exactly those, so the
+ * message of /analyze or /move is not the bare analyze()'s. */
+int analysis_known_members(const gj_game *g, const json_t *req, const char *drop,
+                           const char *const *own, gj_error *e);
+
 #endif

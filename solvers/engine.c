@@ -84,16 +84,22 @@ typedef struct move_request {
 } move_request;
 
 /* Read and remove "level" and "seed" from root; refuse the members that
- * /analyze takes but /move does not.  0, or -1 with *e. */
-static int take_options(json_t *root, uint64_t fallback_seed, move_request *q, gj_error *e)
+ * /analyze takes but /move does not, and any other the game's position
+ * does not have.  0, or -1 with *e. */
+static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, move_request *q,
+                        gj_error *e)
 {
     static const char *const refused[] = {"max_moves", "line", "max_line", NULL};
+    static const char *const own[] = {"level", "?seed", NULL};
     const char *bad = analysis_first_member(root, refused);
     if (bad != NULL)
         return gj_fail_field(e, bad,
                              "not taken by /move, which weighs up to %d ranked moves itself; "
                              "ask /analyze for the list or the line",
                              ENGINE_CANDIDATES);
+    /* Checked here, not by analyze(), whose list would name max_moves. */
+    if (analysis_known_members(g, root, "max_moves", own, e) != 0)
+        return -1;
     const json_t *level = json_object_get(root, "level"), *seed = json_object_get(root, "seed");
     if (level == NULL)
         return gj_fail_field(e, "level",
@@ -163,7 +169,7 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     if (root == NULL)
         return -1;
     move_request q;
-    int rc = take_options(root, fallback_seed, &q, e);
+    int rc = take_options(g, root, fallback_seed, &q, e);
     if (rc == 0)
         rc = choose(g, root, &q, limits, out, e);
     json_decref(root);

@@ -69,6 +69,11 @@ typedef struct gj_game {
      * analysis.h for the answer's shape): 0, or -1 with *e filled. */
     int (*analyze)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
     const char *example_analyze; /* a JSON request for analyze() */
+    /* The members analyze() reads, as jin_load_object (json_in.h) takes
+     * them: the position's, then "?max_moves".  The game's own check uses
+     * this list, and the wrappers that add members of their own (line.h,
+     * engine.h) name from it exactly the fields their endpoint takes. */
+    const char *const *analyze_keys;
 
     /* The solver's version, part of every answer's ETag (server/etag.h):
      * bump it whenever this game's answer to some input could change (a

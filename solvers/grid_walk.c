@@ -291,6 +291,7 @@ const gj_game game_grid_walk = {
     .free_position = gw_free_position,
     .write_key = write_key,
     .analyze = grid_walk_analyze,
+    .analyze_keys = grid_walk_analyze_keys,
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
     .version = "1",

@@ -215,10 +215,13 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
     return 0;
 }
 
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const grid_walk_analyze_keys[] = {"grid", "path", "?max_moves", NULL};
+
 int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
 {
-    static const char *const keys[] = {"grid", "path", "?max_moves", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
+    json_t *root = jin_load_object(buf, len, grid_walk_analyze_keys, e);
     if (root == NULL)
         return -1;
     gw_position *pos = NULL;

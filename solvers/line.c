@@ -188,6 +188,11 @@ static void append_line(gj_buf *out, const line_state *s)
 
 int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out, gj_error *e)
 {
+    /* The line's members were taken out of q->root; an unknown member's
+     * message still names them, as /analyze takes them. */
+    static const char *const own[] = {"?line", "?max_line", NULL};
+    if (analysis_known_members(g, q->root, NULL, own, e) != 0)
+        return -1;
     int rc = g->analyze(q->position, q->position_len, limits, out, e);
     if (rc != 0 || !q->want)
         return rc;

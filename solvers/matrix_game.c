@@ -440,6 +440,7 @@ const gj_game game_matrix_game = {
     .free_position = free_position,
     .write_key = write_key,
     .analyze = matrix_game_analyze,
+    .analyze_keys = matrix_game_analyze_keys,
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
     .version = "1",

@@ -91,12 +91,16 @@ static int read_to_move(const json_t *v, request *rq, gj_error *e)
     return 0;
 }
 
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const matrix_game_analyze_keys[] = {"k",        "matrix",     "?token",
+                                                "?to_move", "?max_moves", NULL};
+
 /* The request's position and its options; NULL with *e filled. */
 static mg_position *read_request(const char *buf, size_t len, const long *limits, request *rq,
                                  gj_error *e)
 {
-    static const char *const keys[] = {"k", "matrix", "?token", "?to_move", "?max_moves", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
+    json_t *root = jin_load_object(buf, len, matrix_game_analyze_keys, e);
     if (root == NULL)
         return NULL;
     mg_position *pos = mg_from_json(root, limits, e);

@@ -58,11 +58,15 @@ static int read_heaps(const json_t *v, long heap[2], gj_error *e)
     return 0;
 }
 
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const nim_shortcuts_analyze_keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves",
+                                                  NULL};
+
 /* The request's board, heaps, mover and max_moves into *r: 0, or -1 with *e. */
 static int read_request(const char *buf, size_t len, const long *limits, request *r, gj_error *e)
 {
-    static const char *const keys[] = {"shortcuts", "heaps", "?to_move", "?max_moves", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
+    json_t *root = jin_load_object(buf, len, nim_shortcuts_analyze_keys, e);
     if (root == NULL)
         return -1;
     int rc = nim_board_read_json(&r->b, json_object_get(root, "shortcuts"),

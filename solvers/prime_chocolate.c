@@ -415,6 +415,7 @@ const gj_game game_prime_chocolate = {
     .free_position = free_position,
     .write_key = write_key,
     .analyze = prime_chocolate_analyze,
+    .analyze_keys = prime_chocolate_analyze_keys,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
     .version = "1",

@@ -662,11 +662,15 @@ done:
     return rc;
 }
 
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const prime_chocolate_analyze_keys[] = {"grid", "?primes_used", "?to_move",
+                                                    "?max_moves", NULL};
+
 int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)
 {
-    static const char *const keys[] = {"grid", "?primes_used", "?to_move", "?max_moves", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
+    json_t *root = jin_load_object(buf, len, prime_chocolate_analyze_keys, e);
     if (root == NULL)
         return -1;
     bar b = {0};

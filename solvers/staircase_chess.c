@@ -465,6 +465,7 @@ const gj_game game_staircase_chess = {
     .free_position = sc_board_free,
     .write_key = write_key,
     .analyze = staircase_chess_analyze,
+    .analyze_keys = staircase_chess_analyze_keys,
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
     .version = "1",

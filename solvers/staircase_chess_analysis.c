@@ -239,11 +239,15 @@ done:
     return rc;
 }
 
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const staircase_chess_analyze_keys[] = {"a",        "b",          "?stones",
+                                                    "?profile", "?max_moves", NULL};
+
 int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)
 {
-    static const char *const keys[] = {"a", "b", "?stones", "?profile", "?max_moves", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
+    json_t *root = jin_load_object(buf, len, staircase_chess_analyze_keys, e);
     if (root == NULL)
         return -1;
     request q = {0};

@@ -3,7 +3,10 @@
 #include "json_in.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "json_scan.h"
 
 void jin_field_name(char *out, size_t cap, const char *name, long i, long j)
 {
@@ -52,13 +55,12 @@ static const char *key_name(const char *listed)
     return listed[0] == '?' ? listed + 1 : listed;
 }
 
-/* Every key of root is listed in keys and every listed key without '?' is in
- * root: 0, or -1 with *e naming the first that is not. */
-static int check_keys(json_t *root, const char *const *keys, gj_error *e)
+/* The unknown-member half of check_keys, for wrappers (json_in.h). */
+int jin_known_keys(const json_t *root, const char *const *keys, gj_error *e)
 {
     const char *key;
     json_t *value;
-    json_object_foreach(root, key, value)
+    json_object_foreach((json_t *)root, key, value)
     {
         size_t k = 0;
         while (keys[k] != NULL && strcmp(key_name(keys[k]), key) != 0)
@@ -75,27 +77,39 @@ static int check_keys(json_t *root, const char *const *keys, gj_error *e)
             return gj_fail_field(e, quoted, "unknown field; expected only %s", expected);
         }
     }
+    return 0;
+}
+
+/* Every key of root is listed in keys and every listed key without '?' is in
+ * root: 0, or -1 with *e naming the first that is not. */
+static int check_keys(json_t *root, const char *const *keys, gj_error *e)
+{
+    if (jin_known_keys(root, keys, e) != 0)
+        return -1;
     for (size_t k = 0; keys[k] != NULL; k++)
         if (keys[k][0] != '?' && json_object_get(root, keys[k]) == NULL)
             return gj_fail_field(e, keys[k], "missing required field");
     return 0;
 }
 
-json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e)
+/* The error of a body jansson refused: "invalid JSON at line L, column C:
+ * why", with the line and column.  Always NULL. */
+static json_t *fail_json(const json_error_t *jerr, gj_error *e)
 {
-    json_error_t jerr;
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (root == NULL) {
-        /* jansson names its own flag here; say what the caller can fix. */
-        const char *why = strstr(jerr.text, "JSON_ALLOW_NUL") != NULL
-                              ? "a string holds \\u0000, which no position allows"
-                              : jerr.text;
-        gj_fail(e, GJ_BAD_INPUT, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
-                why);
-        e->line = jerr.line > 0 ? jerr.line : 0;
-        e->column = jerr.column > 0 ? jerr.column : 0;
-        return NULL;
-    }
+    /* jansson names its own flag here; say what the caller can fix. */
+    const char *why = strstr(jerr->text, "JSON_ALLOW_NUL") != NULL
+                          ? "a string holds \\u0000, which no position allows"
+                          : jerr->text;
+    gj_fail(e, GJ_BAD_INPUT, "invalid JSON at line %d, column %d: %s", jerr->line, jerr->column,
+            why);
+    e->line = jerr->line > 0 ? jerr->line : 0;
+    e->column = jerr->column > 0 ? jerr->column : 0;
+    return NULL;
+}
+
+/* root (taken) checked as jin_load_object says: root, or NULL with *e. */
+static json_t *checked_object(json_t *root, const char *const *keys, gj_error *e)
+{
     if (!json_is_object(root)) {
         gj_fail(e, GJ_BAD_INPUT, "the JSON body must be an object, found %s", type_name(root));
         json_decref(root);
@@ -104,6 +118,148 @@ json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj
     if (keys != NULL && check_keys(root, keys, e) != 0) {
         json_decref(root);
         return NULL;
+    }
+    return root;
+}
+
+/* Parse and check one JSON object (json_in.h). */
+json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (root == NULL)
+        return fail_json(&jerr, e);
+    return checked_object(root, keys, e);
+}
+
+/* What an element jansson refused holds, in our words (jansson's text
+ * when it is none of those). */
+static const char *refusal(const char *text)
+{
+    static const struct {
+        const char *jansson, *ours;
+    } names[] = {
+        {"too big integer", "an integer beyond 64 bits"},
+        {"too big negative integer", "an integer beyond 64 bits"},
+        {"real number overflow", "a number beyond the range of a double"},
+        {"NUL byte in object key", "a key holding \\u0000"},
+        {"JSON_ALLOW_NUL", "a string holding \\u0000"},
+        {"maximum parsing depth", "arrays and objects nested over 2048 deep"},
+        {"duplicate object key", "a key given twice"},
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strstr(text, names[k].jansson) != NULL)
+            return names[k].ours;
+    return text;
+}
+
+/* The envelope of buf with the array `whole` emptied, loaded and checked as
+ * jin_load_object does: each character inside the brackets becomes one
+ * blank and each line feed stays, so every line and column jansson names
+ * is the body's own.  NULL with *e. */
+static json_t *load_blanked(const char *buf, size_t len, const jscan_span *whole,
+                            const char *const *keys, gj_error *e)
+{
+    char *copy = malloc(len);
+    if (copy == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    size_t o = whole->begin + 1; /* up to the '[' */
+    memcpy(copy, buf, o);
+    for (size_t i = o; i + 1 < whole->end; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == '\n')
+            copy[o++] = '\n';
+        else if ((c & 0xc0) != 0x80) /* a UTF-8 continuation byte is no column */
+            copy[o++] = ' ';
+    }
+    memcpy(copy + o, buf + whole->end - 1, len - (whole->end - 1)); /* from the ']' */
+    o += len - (whole->end - 1);
+    json_t *root = jin_load_object(copy, o, keys, e);
+    free(copy);
+    return root;
+}
+
+/* Move the cursor (*at, on *line, *col characters into it) to byte `to`,
+ * counting as jansson does: a line feed starts a line, a character is one
+ * column whatever its UTF-8 length. */
+static void advance(const char *buf, size_t to, size_t *at, long *line, long *col)
+{
+    for (; *at < to; (*at)++) {
+        unsigned char c = (unsigned char)buf[*at];
+        if (c == '\n') {
+            (*line)++;
+            *col = 0;
+        } else if ((c & 0xc0) != 0x80) {
+            (*col)++;
+        }
+    }
+}
+
+/* Append each element of a to `array`, each loaded alone; one jansson
+ * refuses is appended as null and noted in *refused.  0, or -1 with *e
+ * when memory is short. */
+static int load_elements(const char *buf, const jscan_array *a, json_t *array,
+                         jin_refused **refused, size_t *nrefused, gj_error *e)
+{
+    size_t at = 0;
+    long line = 1, col = 0;
+    for (size_t k = 0; k < a->n; k++) {
+        const jscan_span *sp = &a->elems[k];
+        json_error_t jerr;
+        json_t *v = json_loadb(buf + sp->begin, sp->end - sp->begin,
+                               JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+        if (v == NULL) {
+            jin_refused *more = realloc(*refused, (*nrefused + 1) * sizeof *more);
+            if (more == NULL)
+                return gj_fail_nomem(e);
+            *refused = more;
+            jin_refused *r = &more[(*nrefused)++];
+            advance(buf, sp->begin, &at, &line, &col);
+            r->index = k;
+            r->line = jerr.line > 0 ? line + jerr.line - 1 : line;
+            r->column = jerr.line == 1 ? col + jerr.column : jerr.line > 1 ? jerr.column : col + 1;
+            snprintf(r->what, sizeof r->what, "%s", refusal(jerr.text));
+            v = json_null();
+        }
+        if (json_array_append_new(array, v) != 0)
+            return gj_fail_nomem(e);
+    }
+    return 0;
+}
+
+/* jin_load_object, with one array member's elements read one by one
+ * (json_in.h). */
+json_t *jin_load_envelope(const char *buf, size_t len, const char *const *keys, const char *member,
+                          jin_refused **refused, size_t *nrefused, gj_error *e)
+{
+    *refused = NULL;
+    *nrefused = 0;
+    json_error_t jerr;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (root != NULL)
+        return checked_object(root, keys, e);
+    /* Is it JSON all the same, refused inside the member's array? */
+    jscan_array a;
+    jscan_result found = jscan_member_array(buf, len, member, &a);
+    if (found == JSCAN_NOMEM) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    if (found != JSCAN_FOUND)
+        return fail_json(&jerr, e);
+    root = load_blanked(buf, len, &a.whole, keys, e);
+    if (root != NULL &&
+        load_elements(buf, &a, json_object_get(root, member), refused, nrefused, e) != 0) {
+        json_decref(root);
+        root = NULL;
+    }
+    jscan_array_free(&a);
+    if (root == NULL) {
+        free(*refused);
+        *refused = NULL;
+        *nrefused = 0;
     }
     return root;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -462,6 +463,20 @@ static int has(const http_reply *r, const char *name, const char *want)
     return ok;
 }
 
+/* How many header lines of r are named `name` (any case). */
+static int headers_named(const http_reply *r, const char *name)
+{
+    size_t n = strlen(name);
+    int count = 0;
+    for (const char *line = r->headers; line != NULL && *line != '\0';) {
+        if (strncasecmp(line, name, n) == 0 && line[n] == ':')
+            count++;
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    return count;
+}
+
 /* No Access-Control-* header at all in r. */
 static int no_cors(const http_reply *r)
 {
@@ -530,7 +545,35 @@ START_TEST(test_cors_headers)
     ck_assert(has(&r, "Access-Control-Expose-Headers",
                   "X-Request-Id, X-Cache, ETag, Retry-After, RateLimit, RateLimit-Policy"));
     ck_assert(has(&r, "Vary", "Origin"));
+    ck_assert_int_eq(headers_named(&r, "Vary"), 1);
     ck_assert(!has(&r, "Access-Control-Allow-Methods", NULL));
+    http_reply_free(&r);
+
+    /* A GET solve varies by Accept too: one Vary header lists both, on its
+     * 200 and its 304, whatever the origin. */
+    const char *get_path = "/solve/grid-walk?input=1%201%0A.%0A";
+    const char *get_ok[] = {"Origin: http://127.0.0.1:5000", NULL};
+    const char *get_other[] = {"Origin: https://evil.example", NULL};
+    const char *const *gets[] = {get_ok, get_other, NULL};
+    for (int i = 0; i < 3; i++) {
+        r = call(d.base, "GET", get_path, gets[i], NULL);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_int_eq(headers_named(&r, "Vary"), 1);
+        ck_assert(has(&r, "Vary", "Accept, Origin"));
+        http_reply_free(&r);
+    }
+    r = call(d.base, "GET", get_path, get_ok, NULL);
+    char *tag = http_header(&r, "ETag");
+    ck_assert_ptr_nonnull(tag);
+    http_reply_free(&r);
+    char if_none_match[128];
+    snprintf(if_none_match, sizeof if_none_match, "If-None-Match: %s", tag);
+    free(tag);
+    const char *again[] = {"Origin: http://127.0.0.1:5000", if_none_match, NULL};
+    r = call(d.base, "GET", get_path, again, NULL);
+    ck_assert_int_eq(r.status, 304);
+    ck_assert_int_eq(headers_named(&r, "Vary"), 1);
+    ck_assert(has(&r, "Vary", "Accept, Origin"));
     http_reply_free(&r);
 
     /* An error answer to a listed origin is readable too. */
@@ -572,6 +615,12 @@ START_TEST(test_cors_off)
     r = call(d.base, "GET", "/healthz", pre, NULL);
     ck_assert_int_eq(r.status, 200);
     ck_assert(no_cors(&r));
+    http_reply_free(&r);
+    /* A GET solve varies by Accept alone. */
+    r = call(d.base, "GET", "/solve/grid-walk?input=1%201%0A.%0A", pre, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_int_eq(headers_named(&r, "Vary"), 1);
+    ck_assert(has(&r, "Vary", "Accept"));
     http_reply_free(&r);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }

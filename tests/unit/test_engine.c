@@ -186,6 +186,74 @@ START_TEST(test_line_work_bound)
 }
 END_TEST
 
+/* The example of g's analysis request with "bogus" added and "max_moves"
+ * removed, plus "level" for /move (move != 0): malloc'd JSON. */
+static char *with_bogus(const gj_game *g, int move)
+{
+    json_t *req = json_loads(g->example_analyze, 0, NULL);
+    ck_assert_ptr_nonnull(req);
+    json_object_del(req, "max_moves");
+    json_object_set_new(req, "bogus", json_true());
+    if (move)
+        json_object_set_new(req, "level", json_integer(5));
+    char *body = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    ck_assert_ptr_nonnull(body);
+    return body;
+}
+
+/* Each game's unknown-field message on /analyze and on /move, to the byte:
+ * each names exactly the members its endpoint takes (the line's on
+ * /analyze; level and seed, and not max_moves, on /move). */
+static const struct {
+    const gj_game *game;
+    const char *analyze, *move;
+} unknown_field[] = {
+    {&game_matrix_game,
+     "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
+     "\"max_moves\", \"line\", \"max_line\"",
+     "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
+     "\"level\", \"seed\""},
+    {&game_grid_walk,
+     "bogus: unknown field; expected only \"grid\", \"path\", \"max_moves\", \"line\", "
+     "\"max_line\"",
+     "bogus: unknown field; expected only \"grid\", \"path\", \"level\", \"seed\""},
+    {&game_nim_shortcuts,
+     "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", "
+     "\"max_moves\", \"line\", \"max_line\"",
+     "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", \"level\", "
+     "\"seed\""},
+    {&game_prime_chocolate,
+     "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
+     "\"max_moves\", \"line\", \"max_line\"",
+     "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
+     "\"level\", \"seed\""},
+    {&game_staircase_chess,
+     "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", "
+     "\"max_moves\", \"line\", \"max_line\"",
+     "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", \"level\", "
+     "\"seed\""},
+};
+
+/* The game's messages on both endpoints, from its example request. */
+START_TEST(test_unknown_field_lists_the_endpoint_s_fields)
+{
+    const gj_game *g = unknown_field[_i].game;
+    char *body = with_bogus(g, 0);
+    gj_error e = line_error(g, body);
+    free(body);
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    ck_assert_str_eq(e.field, "bogus");
+    ck_assert_str_eq(e.message, unknown_field[_i].analyze);
+    body = with_bogus(g, 1);
+    ck_assert_ptr_null(move(g, body, &e));
+    free(body);
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    ck_assert_str_eq(e.field, "bogus");
+    ck_assert_str_eq(e.message, unknown_field[_i].move);
+}
+END_TEST
+
 int main(void)
 {
     const harness_case cases[] = {
@@ -198,5 +266,8 @@ int main(void)
         {"line", test_line_options},
         {"line", test_line_work_bound},
     };
-    return harness_main(harness_suite("engine", cases, sizeof cases / sizeof cases[0], 60));
+    Suite *s = harness_suite("engine", cases, sizeof cases / sizeof cases[0], 60);
+    harness_add_loop(s, "unknown field", test_unknown_field_lists_the_endpoint_s_fields,
+                     (int)(sizeof unknown_field / sizeof unknown_field[0]), 60);
+    return harness_main(s);
 }
