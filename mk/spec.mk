@@ -6,7 +6,10 @@
 #   make check   also runs the API suite with every exchange passing the
 #                validating proxy, and posts every documented example
 #                (itest_contract, built from tests/integration/test_contract.c,
-#                proves the check fails on a server that breaks the document)
+#                proves the check fails on a server that breaks the document);
+#                spec_schemas.mjs holds every example to its schema and
+#                every known shape to a type, and proves it fails on a
+#                damaged copy of the document
 
 .PHONY: lint-spec
 lint: lint-spec
@@ -14,4 +17,5 @@ lint: lint-spec
 lint-spec: $(NODE_STAMP)
 	cd api && ../node_modules/.bin/redocly lint openapi.yaml --config .redocly.yaml --format=stylish
 
-EXTRA_CHECKS += tests/integration/contract_api.sh tests/integration/spec_examples.mjs
+EXTRA_CHECKS += tests/integration/contract_api.sh tests/integration/spec_examples.mjs \
+  tests/integration/spec_schemas.mjs
