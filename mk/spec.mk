@@ -9,7 +9,11 @@
 #                proves the check fails on a server that breaks the document);
 #                spec_schemas.mjs holds every example to its schema and
 #                every known shape to a type, and proves it fails on a
-#                damaged copy of the document
+#                damaged copy of the document; tests/typed/typed_client.sh
+#                generates TypeScript types from it (openapi-typescript,
+#                into build/typed/), compiles the README's examples against
+#                them (tests/typed/client.mts, tsc --strict) and runs them
+#                on a live daemon with openapi-fetch
 
 .PHONY: lint-spec
 lint: lint-spec
@@ -18,4 +22,4 @@ lint-spec: $(NODE_STAMP)
 	cd api && ../node_modules/.bin/redocly lint openapi.yaml --config .redocly.yaml --format=stylish
 
 EXTRA_CHECKS += tests/integration/contract_api.sh tests/integration/spec_examples.mjs \
-  tests/integration/spec_schemas.mjs
+  tests/integration/spec_schemas.mjs tests/typed/typed_client.sh

@@ -1,0 +1,23 @@
+#!/bin/sh
+# typed_client.sh: the README's examples as a TypeScript client would
+# write them (tests/typed/client.mts): generate the types from
+# api/openapi.yaml with openapi-typescript into build/typed/ (never
+# committed), compile the client with `tsc --noEmit --strict`, refuse a
+# cast, an `any`, an `unknown` or a `Record<string, never>` in it, then
+# run it on the pinned Node.js (which strips the types) against a daemon
+# it starts on 127.0.0.1.  GJ_BIN names the daemon (build/gamejudge).
+set -eu
+cd "$(dirname "$0")/../.."
+bin=node_modules/.bin
+mkdir -p build/typed
+"$bin/openapi-typescript" api/openapi.yaml -o build/typed/api.d.ts >/dev/null
+"$bin/tsc" --noEmit --strict -p tests/typed/tsconfig.json
+echo "typed-client: tsc --noEmit --strict passed"
+# The client reads the answers through the generated types alone.
+# (Comments are left out: they speak English.)
+if grep -n -v -E '^[[:space:]]*//' tests/typed/client.mts |
+    grep -E '\bas [A-Za-z{[(]|<[A-Za-z]+>[a-z(]|\bany\b|\bunknown\b|Record<string, never>'; then
+    echo "typed-client: the lines above cast or use any, unknown or Record<string, never>" >&2
+    exit 1
+fi
+exec "$bin/node" tests/typed/client.mts
