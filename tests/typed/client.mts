@@ -17,6 +17,8 @@ import type { paths } from '../../build/typed/api.js';
 import { finish, report, startDaemon } from '../integration/daemon.mjs';
 
 const daemon = await startDaemon();
+// However this process ends (a closed pipe included), the daemon goes too.
+process.on('exit', () => daemon.child.kill('SIGTERM'));
 const baseUrl = daemon.base;
 
 // JSON answers, and judge text ones: the media type filters the types.
