@@ -4,7 +4,10 @@
 // the answer with the documented example response.
 // A request example and the response example it produces share a name
 // ("sample", "malformed", ...); the JSON answer is compared as data, the
-// text answer byte for byte.  Prints "spec-examples: N passed, N failed".
+// text answer byte for byte.  A request the server refuses breaks its
+// schema, so its example lives with the error response it gets, the body
+// in the example's `x-request-body`: those are posted too and must get
+// that status and that answer.  Prints "spec-examples: N passed, N failed".
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -106,6 +109,28 @@ try {
           method: 'POST', body,
           headers: { 'Content-Type': type, Accept: accept, 'X-Request-Id': 'example' },
         }));
+      }
+    }
+  }
+  // The refused requests: each error example with an `x-request-body`.
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.post;
+    if (!op) continue;
+    for (const [status, resp] of Object.entries(op.responses || {})) {
+      for (const [type, media] of Object.entries(resp.content || {})) {
+        for (const [name, example] of Object.entries(media.examples || {})) {
+          if (example['x-request-body'] === undefined) continue;
+          const sent = example['x-request-body'];
+          const text = typeof sent === 'string';
+          const res = await fetch(base + concrete(path, item), {
+            method: 'POST', body: text ? sent : JSON.stringify(sent),
+            headers: { 'Content-Type': text ? 'text/plain' : 'application/json', Accept: type, 'X-Request-Id': 'example' },
+          });
+          const got = await res.text();
+          const what = `${path} refused '${name}' -> ${status} ${type}`;
+          if (res.status !== Number(status)) verdict(false, what, `status ${res.status}: ${got}`);
+          else verdict(isDeepStrictEqual(JSON.parse(got), example.value), what, `got ${got}`);
+        }
       }
     }
   }
