@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
+
 #define QUERY_MAX_FIELDS 3
 
 /* A parameter a route takes, and where its decoded value goes. */
@@ -14,17 +16,6 @@ typedef struct query_field {
     size_t len;
 } query_field;
 
-int query_hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 long query_unescape(char *s, size_t len, size_t *bad_at)
 {
     size_t out = 0;
@@ -33,8 +24,8 @@ long query_unescape(char *s, size_t len, size_t *bad_at)
         if (c == '+') {
             c = ' ';
         } else if (c == '%') {
-            int hi = i + 2 < len ? query_hex_value(s[i + 1]) : -1;
-            int lo = hi >= 0 ? query_hex_value(s[i + 2]) : -1;
+            int hi = i + 2 < len ? reader_hex_value((unsigned char)s[i + 1]) : -1;
+            int lo = hi >= 0 ? reader_hex_value((unsigned char)s[i + 2]) : -1;
             if (hi < 0 || lo < 0) {
                 *bad_at = i;
                 return -1;

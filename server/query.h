@@ -39,9 +39,6 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
 /* Free what query_request_decode filled. */
 void query_request_free(query_request *r);
 
-/* The value of the hex digit c, or -1. */
-int query_hex_value(char c);
-
 /* Decode one form-urlencoded component in place: '+' to space, %XX to its
  * byte.  The new length, or -1 at the first bad escape with *bad_at its
  * offset in the component. */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader.h"
+
 typedef struct scanner {
     const unsigned char *s;
     size_t len, pos;
@@ -75,18 +77,6 @@ static size_t utf8_char(const unsigned char *s, size_t left)
     return n;
 }
 
-/* The value of hex digit c, or -1. */
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* One character of a string at the position (not its closing quote):
  * its byte when it is ASCII (escapes decoded), -2 for any other character,
  * -1 when it is not a valid string character; the position moves past it. */
@@ -114,7 +104,7 @@ static int string_char(scanner *sc)
         return -1;
     int v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hex_value(sc->s[sc->pos++]);
+        int h = reader_hex_value((unsigned char)sc->s[sc->pos++]);
         if (h < 0)
             return -1;
         v = v * 16 + h;

@@ -23,6 +23,19 @@ typedef struct gj_reader {
 
 void reader_init(gj_reader *r, const char *buf, size_t len);
 
+/* The value of the hex digit c (either case), or -1: one reading of %XX
+ * and \uXXXX for every parser (query.c, json_scan.c). */
+static inline int reader_hex_value(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 /* Whitespace between tokens: space, \t, \n, \v, \f and \r (C's isspace
  * in the C locale, without the locale lookup). */
 static inline bool reader_is_space(unsigned char c)

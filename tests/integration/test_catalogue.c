@@ -21,7 +21,7 @@
 
 #include "client.h"
 #include "daemon.h"
-#include "query.h" /* query_hex_value, for the \xHH escapes */
+#include "reader.h" /* reader_hex_value, for the \xHH escapes */
 #include "rawhttp.h"
 
 #define LIMITS                                                                                     \
@@ -124,8 +124,8 @@ static int append_decoded(char **dst, size_t *dlen, const char *s, size_t n)
                 c = '\\';
                 break;
             case 'x': {
-                int hi = i + 2 < n ? query_hex_value(s[i + 1]) : -1;
-                int lo = hi >= 0 ? query_hex_value(s[i + 2]) : -1;
+                int hi = i + 2 < n ? reader_hex_value((unsigned char)s[i + 1]) : -1;
+                int lo = hi >= 0 ? reader_hex_value((unsigned char)s[i + 2]) : -1;
                 if (lo < 0)
                     return -1;
                 c = (char)(hi * 16 + lo);
