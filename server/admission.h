@@ -1,5 +1,6 @@
 /* admission.h - admission control: who may be served, and how much memory
- * may be held, decided for the HTTP front (http.c) in four calls a request.
+ * may be held, decided for the HTTP front (http.c, http_respond.c) in four
+ * calls a request.
  *
  *   admission_begin   headers in: the client (client_id.h, an API key from
  *                     api_keys.h) and its quota (quota.h): 429 when it is

@@ -8,7 +8,7 @@
  * preflight (OPTIONS) to a listed origin gets the route's methods, the
  * request headers the API reads and a max age; any other origin gets no
  * Access-Control-* header at all, so its browser refuses to hand the answer
- * to the page.  With a policy, every answer carries Vary: Origin (http.c
+ * to the page.  With a policy, every answer carries Vary: Origin (http_respond.c
  * joins it with Accept in one header where the answer varies by both), so a
  * shared cache never serves one origin's answer to another.  Pure
  * functions of strings: no HTTP library here. */

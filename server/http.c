@@ -1,28 +1,12 @@
-/* http.c - the libmicrohttpd adapter: request states, the body under the
- * limits, suspend/resume and sending.  What a request does is its route's
- * handler (routes.h), run through a job (jobs.h) on this thread or a worker.
- *
- * A request moves through these states (one struct request per request):
- *
- *   READING    headers checked, body arriving into req->body (a body that
- *              passes --max-body or the memory budget is refused there and
- *              then, and the connection closed: drop_body)
- *   QUEUED     the connection is suspended and a worker owns the request
- *   ANSWERED   the handler finished the job: on this thread (LANE_IO, and
- *              a LANE_POOL solve that jobs_triage found cheap), or a
- *              worker that then resumed the connection (the rest)
- *   RESPONDED  a response is queued; nothing more to do but log and free
- *
- * The worker touches the request only between pool_submit and
- * MHD_resume_connection, and the I/O thread touches it only outside that
- * window, so the request needs no lock of its own. */
-#include "http.h"
+/* http.c - the libmicrohttpd adapter: a request's states (http_request.h),
+ * its body under the limits, suspend/resume and the hand-off to a job.
+ * What a request does is its route's handler (routes.h), run through a job
+ * (jobs.h) on this thread or a worker; what its answer carries is
+ * http_respond.c's, and starting the listeners http_daemon.c's. */
+#include "http_request.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
 #include <microhttpd.h>
-#include <netdb.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,8 +15,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "admission.h"
 #include "app.h"
@@ -46,250 +28,6 @@
 #include "query.h"
 #include "routes.h"
 #include "solve.h"
-#include "tls.h"
-
-/* What a libmicrohttpd daemon's callbacks are given: the front and which
- * of its listeners the daemon is. */
-typedef struct listener {
-    gj_http *http;
-    bool admin;
-} listener;
-
-struct gj_http {
-    struct MHD_Daemon *daemon;
-    struct MHD_Daemon *admin; /* --admin-address, or NULL */
-    listener public_side, admin_side;
-    gj_app *app;
-    const gj_config *cfg;
-    unsigned port, admin_port;
-    uint64_t id_base;
-    atomic_ulong next_id;
-};
-
-typedef enum req_state { READING, QUEUED, ANSWERED, RESPONDED } req_state;
-
-typedef struct request {
-    gj_http *http;
-    struct MHD_Connection *conn;
-    tracked *track; /* the connection's deadline (conntrack.h) */
-    bool preflight; /* an OPTIONS answered with the route's CORS headers */
-    bool admin;     /* on the admin listener */
-    bool cut;       /* refused mid-body: answered on the socket and closed (drop_body) */
-    req_state state;
-    route_match match;
-    media_kind input, output;
-    char method[16];
-    char path[256];
-    char id[129];
-    char client[64];
-    bool begun;      /* on_request's first call filled the request */
-    char *raw_query; /* the target's query as sent (after '?'), or NULL */
-    unsigned long long started_ns;
-
-    char *body; /* the upload, at most cfg->max_body bytes */
-    size_t len, cap;
-    size_t received;    /* body bytes read, kept or not */
-    admit_ticket admit; /* quota and memory budget (admission.h) */
-
-    /* The route's work: inputs set here, the answer filled by the handler. */
-    job job;
-    char timing[160];
-    double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
-
-    /* For the access log. */
-    int sent_status;
-    size_t sent_bytes;
-} request;
-
-/* ---- responses ----------------------------------------------------- */
-
-/* admit_header for admission_answer: add the header to the response ctx. */
-static void add_header(void *ctx, const char *name, const char *value)
-{
-    MHD_add_response_header(ctx, name, value);
-}
-
-/* True when the request is a GET or HEAD, whose solve comes in the query. */
-static bool is_query_form(const request *req)
-{
-    return strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0;
-}
-
-/* True when the answer (status) may be kept by a shared cache: a GET or
- * HEAD solve's or analysis's 200 or 304, which carries its tag.  Such an
- * answer is served to other clients, so nothing of this client's rides on it. */
-static bool shared_cacheable(const request *req, int status)
-{
-    return status < 400 && req->state == ANSWERED && req->job.etag[0] != '\0' && is_query_form(req);
-}
-
-/* Add `value` to the answer's one Vary header (RFC 9110 12.5.5: a list, and
- * the spec documents one header), so an answer that varies by Accept and
- * by Origin says both as "Accept, Origin". */
-static void add_vary(struct MHD_Response *resp, const char *value)
-{
-    const char *was = MHD_get_response_header(resp, MHD_HTTP_HEADER_VARY);
-    if (was == NULL) {
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, value);
-        return;
-    }
-    char old[64], both[128];
-    snprintf(old, sizeof old, "%s", was); /* deleting frees `was` */
-    snprintf(both, sizeof both, "%s, %s", old, value);
-    MHD_del_response_header(resp, MHD_HTTP_HEADER_VARY, old);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, both);
-}
-
-/* The caching headers (etag.h): a solve's or analysis's answer and its 304
- * carry the tag, and a GET one may be kept by any cache for --cache-max-age
- * (the answer never changes under its tag); an error is never kept. */
-static void add_cache_headers(const request *req, struct MHD_Response *resp, int status)
-{
-    if (status >= 400) {
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-        return;
-    }
-    if (req->state != ANSWERED || req->job.etag[0] == '\0')
-        return;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
-    if (shared_cacheable(req, status)) {
-        char control[48];
-        snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
-        add_vary(resp, "Accept");
-    }
-}
-
-/* The methods a preflight answer allows: the route's, or for a path that
- * names no endpoint those the API takes, so that the real request is sent
- * and carries its helpful 404. */
-static const char *preflight_methods(const request *req)
-{
-    return req->match.row != NULL ? req->match.row->allow : "GET, HEAD, POST, OPTIONS";
-}
-
-/* The CORS headers (cors.h) of the answer to req, under --cors-origins;
- * none from the admin listener, whose metrics no web page may read. */
-static void add_cors_headers(const request *req, struct MHD_Response *resp)
-{
-    if (req->admin)
-        return;
-    cors_header hs[CORS_MAX_HEADERS];
-    const char *origin = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin");
-    size_t n = cors_headers(req->http->cfg->cors_origins, origin,
-                            req->preflight ? preflight_methods(req) : NULL, hs);
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(hs[i].name, MHD_HTTP_HEADER_VARY) == 0)
-            add_vary(resp, hs[i].value);
-        else
-            MHD_add_response_header(resp, hs[i].name, hs[i].value);
-    }
-}
-
-/* Queue resp (status, content type `type`, NULL for none; `len` body
- * bytes for the log) with the headers every answer carries and those its
- * route or status adds; resp is released. */
-static enum MHD_Result queue_response(request *req, int status, const char *type,
-                                      struct MHD_Response *resp, size_t len)
-{
-    if (type != NULL) /* NULL: no body, no type (a preflight's 204, a 304) */
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(resp, "X-Request-Id", req->id);
-    if (req->timing[0] != '\0')
-        MHD_add_response_header(resp, "Server-Timing", req->timing);
-    const route_row *row = req->match.row;
-    if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
-        MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
-    else if (req->preflight)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, preflight_methods(req));
-    add_cache_headers(req, resp, status); /* first: its Vary value leads, "Accept, Origin" */
-    add_cors_headers(req, resp);
-    const char *retry = http_error_retry_after(status);
-    if (retry != NULL)
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
-    if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
-        MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    if (atomic_load(&req->http->app->draining))
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-    /* Admission: the job's worker time is taken from the client's quota,
-     * whose state rides on the answer (RateLimit headers) unless a shared
-     * cache may keep it. */
-    admission_answer(req->http->app->admission, &req->admit, status, req->job.work_ms,
-                     shared_cacheable(req, status), add_header, resp);
-    enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
-    MHD_destroy_response(resp);
-    if (rc == MHD_YES) {
-        req->state = RESPONDED;
-        req->sent_status = status;
-        req->sent_bytes = len;
-    }
-    return rc;
-}
-
-/* Queue the answer body[len] (see queue_response); the body is freed
- * unless it is static. */
-static enum MHD_Result send_response(request *req, int status, const char *type, char *body,
-                                     size_t len, int body_is_static)
-{
-    struct MHD_Response *resp = MHD_create_response_from_buffer(
-        len, body, body_is_static ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_FREE);
-    if (resp == NULL) {
-        if (!body_is_static)
-            free(body);
-        return MHD_NO;
-    }
-    return queue_response(req, status, type, resp, len);
-}
-
-/* A 304's body reader: never called, as libmicrohttpd sends no body with
- * a 304; says the end at once if it ever were. */
-static ssize_t no_body(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)cls;
-    (void)pos;
-    (void)buf;
-    (void)max;
-    return MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-/* Answer 304 for an answer of `len` bytes: no body and no Content-Type;
- * libmicrohttpd always writes a Content-Length, so it is the 200's own
- * (RFC 9110 8.6 allows only that value), from a reader of that size. */
-static enum MHD_Result send_not_modified(request *req, size_t len)
-{
-    struct MHD_Response *resp = MHD_create_response_from_callback(len, 64, no_body, NULL, NULL);
-    if (resp == NULL)
-        return MHD_NO;
-    return queue_response(req, MHD_HTTP_NOT_MODIFIED, NULL, resp, 0);
-}
-
-/* Answer the error e: its status and JSON body, from server/http_error.c. */
-static enum MHD_Result send_error(request *req, const gj_error *e)
-{
-    size_t len = 0;
-    char *body = http_error_render(e, req->id, &len);
-    if (body == NULL)
-        return MHD_NO;
-    return send_response(req, http_error_status(e->kind), "application/json", body, len, 0);
-}
-
-static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Answer an error of `kind` whose message is formatted printf-style. */
-static enum MHD_Result send_errorf(request *req, gj_error_kind kind, const char *fmt, ...)
-{
-    gj_error e;
-    va_list ap;
-    gj_error_clear(&e);
-    e.kind = kind;
-    va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
-    va_end(ap);
-    return send_error(req, &e);
-}
 
 /* ---- the pool's routes: headers, body, hand-off ----------------------- */
 
@@ -327,25 +65,25 @@ static enum MHD_Result begin_job(request *req)
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     /* A GET or HEAD has no body to type (its position is in the query, and
      * take_query refuses a body): a Content-Type there describes nothing. */
-    if (!is_query_form(req) && media_input(type, &req->input) != 0)
-        return send_errorf(req, GJ_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
-                           type, media_accepted_inputs);
+    if (!request_is_query_form(req) && media_input(type, &req->input) != 0)
+        return respond_errorf(req, GJ_UNSUPPORTED, "content type '%.80s' is not accepted; send %s",
+                              type, media_accepted_inputs);
 
     gj_error e;
     const char *format = NULL;
     if (read_format(req, &format, &e) != 0)
-        return send_error(req, &e);
+        return respond_error(req, &e);
     const char *accept =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     if (media_output(format, accept, &req->output, &e) != 0)
-        return send_error(req, &e);
+        return respond_error(req, &e);
     if (!req->match.row->text_answer) {
         /* Only a solve has a judge-text answer; the others are JSON. */
         if (format != NULL && strcmp(format, "json") != 0)
-            return send_errorf(req, GJ_BAD_INPUT,
-                               "format=%.20s: only POST /solve answers judge text; this "
-                               "endpoint answers JSON",
-                               format);
+            return respond_errorf(req, GJ_BAD_INPUT,
+                                  "format=%.20s: only POST /solve answers judge text; this "
+                                  "endpoint answers JSON",
+                                  format);
         req->output = MEDIA_JSON;
     }
 
@@ -354,19 +92,19 @@ static enum MHD_Result begin_job(request *req)
     if (length != NULL) {
         unsigned long long n = strtoull(length, NULL, 10);
         if (n > (unsigned long long)h->cfg->max_body)
-            return send_errorf(req, GJ_TOO_LARGE,
-                               "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
-                               h->cfg->max_body);
+            return respond_errorf(req, GJ_TOO_LARGE,
+                                  "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
+                                  h->cfg->max_body);
         /* The memory budget: the announced body's peak, before a byte of it. */
         if (admission_memory(h->app->admission, &req->admit, req->input, (size_t)n, &e) != 0)
-            return send_error(req, &e);
+            return respond_error(req, &e);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
          * --max-body for a body it never sends. */
         req->cap = n < (1u << 20) ? (size_t)n : (size_t)1 << 20;
         req->body = malloc(req->cap + 1);
         if (req->body == NULL)
-            return send_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
+            return respond_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
     }
     req->state = READING;
     return MHD_YES;
@@ -383,21 +121,21 @@ static enum MHD_Result take_query(request *req)
     if ((length != NULL && strtoull(length, NULL, 10) != 0) ||
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
                                     MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL)
-        return send_errorf(req, GJ_BAD_INPUT,
-                           "a %s carries its position in the query, not a body; POST the body "
-                           "to %s instead",
-                           req->method, req->path);
+        return respond_errorf(req, GJ_BAD_INPUT,
+                              "a %s carries its position in the query, not a body; POST the body "
+                              "to %s instead",
+                              req->method, req->path);
     size_t n = req->raw_query != NULL ? strlen(req->raw_query) : 0;
     if (n > (size_t)cfg->max_query)
-        return send_errorf(req, GJ_URI_TOO_LONG,
-                           "the query is %zu bytes; the limit is %ld bytes (--max-query): POST "
-                           "the position to %s instead",
-                           n, cfg->max_query, req->path);
+        return respond_errorf(req, GJ_URI_TOO_LONG,
+                              "the query is %zu bytes; the limit is %ld bytes (--max-query): POST "
+                              "the position to %s instead",
+                              n, cfg->max_query, req->path);
     query_request q;
     gj_error e;
     if (query_request_decode(req->match.row->query, req->raw_query ? req->raw_query : "", n, &q,
                              &e) != 0)
-        return send_error(req, &e);
+        return respond_error(req, &e);
     free(req->body);
     req->body = q.body;
     req->len = q.len;
@@ -423,53 +161,6 @@ static int grow_body(request *req, size_t need)
     return 0;
 }
 
-/* admit_header for a raw answer: "Name: value" and CRLF, appended to the
- * gj_buf ctx. */
-static void put_raw_header(void *ctx, const char *name, const char *value)
-{
-    gj_buf *b = ctx;
-    buf_puts(b, name);
-    buf_puts(b, ": ");
-    buf_puts(b, value);
-    buf_puts(b, "\r\n");
-}
-
-/* The whole answer to req for the error e (status line, the headers an
- * error carries, Connection: close, the JSON body) into out. */
-static void render_raw_error(request *req, const gj_error *e, gj_buf *out)
-{
-    int status = http_error_status(e->kind);
-    size_t len = 0;
-    char *body = http_error_render(e, req->id, &len);
-    const char *reason = MHD_get_reason_phrase_for((unsigned)status);
-    char line[128];
-    snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, reason ? reason : "Error");
-    buf_puts(out, line);
-    put_raw_header(out, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-    snprintf(line, sizeof line, "%zu", body ? len : 0);
-    put_raw_header(out, MHD_HTTP_HEADER_CONTENT_LENGTH, line);
-    put_raw_header(out, MHD_HTTP_HEADER_CONNECTION, "close");
-    put_raw_header(out, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    put_raw_header(out, "X-Request-Id", req->id);
-    const char *retry = http_error_retry_after(status);
-    if (retry != NULL)
-        put_raw_header(out, MHD_HTTP_HEADER_RETRY_AFTER, retry);
-    cors_header hs[CORS_MAX_HEADERS];
-    size_t n = req->admin
-                   ? 0
-                   : cors_headers(req->http->cfg->cors_origins,
-                                  MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin"),
-                                  NULL, hs);
-    for (size_t i = 0; i < n; i++)
-        put_raw_header(out, hs[i].name, hs[i].value);
-    admission_answer(req->http->app->admission, &req->admit, status, 0, 0, put_raw_header, out);
-    buf_puts(out, "\r\n");
-    if (body != NULL)
-        buf_append(out, body, len);
-    free(body);
-    req->sent_bytes = body ? len : 0;
-}
-
 /* Refuse the request with *e while its body is still arriving (past
  * --max-body, or past the memory budget), and stop reading it.
  * libmicrohttpd 0.9.75 queues a response only before the body or after
@@ -490,7 +181,7 @@ static enum MHD_Result drop_body(request *req, const gj_error *e)
         return MHD_NO;
     gj_buf out;
     buf_init(&out);
-    render_raw_error(req, e, &out);
+    respond_raw_error(req, e, &out);
     if (!out.failed) {
         int fd = info->connect_fd;
         size_t sent = 0;
@@ -536,7 +227,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     if (admission_memory(req->http->app->admission, &req->admit, req->input, req->len + n, &e))
         return drop_body(req, &e);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
-        return send_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
+        return respond_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
     memcpy(req->body + req->len, data, n);
     req->len += n;
     return MHD_YES;
@@ -623,19 +314,19 @@ static enum MHD_Result send_answer(request *req)
 {
     job *j = &req->job;
     if (j->error.kind != GJ_OK)
-        return send_error(req, &j->error);
+        return respond_error(req, &j->error);
     /* RFC 9110 13.1.2: a matching If-None-Match is a 304 for GET and HEAD,
      * a 412 for any other method. */
-    if (j->not_modified && is_query_form(req))
-        return send_not_modified(req, j->answer.len);
+    if (j->not_modified && request_is_query_form(req))
+        return respond_not_modified(req, j->answer.len);
     if (j->not_modified)
-        return send_errorf(req, GJ_PRECONDITION,
-                           "If-None-Match matches this answer's tag %s: a %s is not answered "
-                           "conditionally (RFC 9110 13.1.2); send it without If-None-Match, or "
-                           "revalidate with the GET form",
-                           j->etag, req->method);
+        return respond_errorf(req, GJ_PRECONDITION,
+                              "If-None-Match matches this answer's tag %s: a %s is not answered "
+                              "conditionally (RFC 9110 13.1.2); send it without If-None-Match, or "
+                              "revalidate with the GET form",
+                              j->etag, req->method);
     if (j->fixed != NULL)
-        return send_response(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
+        return respond_body(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;
     char *body = buf_take(&j->answer, &len);
     if (body == NULL) {
@@ -643,7 +334,7 @@ static enum MHD_Result send_answer(request *req)
         if (body == NULL)
             return MHD_NO;
     }
-    return send_response(req, j->ok_status, j->type, body, len, 0);
+    return respond_body(req, j->ok_status, j->type, body, len, 0);
 }
 
 /* A complete pool-route request: triaged (jobs_triage), then answered
@@ -652,7 +343,7 @@ static enum MHD_Result send_answer(request *req)
 static enum MHD_Result dispatch(request *req)
 {
     if (req->body == NULL && grow_body(req, 1) != 0)
-        return send_errorf(req, GJ_INTERNAL, "out of memory");
+        return respond_errorf(req, GJ_INTERNAL, "out of memory");
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     gj_app *app = req->http->app;
     prepare_job(req, answered_on_io);
@@ -679,9 +370,10 @@ static enum MHD_Result dispatch(request *req)
      * connection is suspended only when its job is sure to run. */
     if (pool_reserve(app->pool, pl) != 0) {
         jobs_release(&req->job);
-        return send_errorf(req, GJ_OVERLOADED,
-                           "all %ld workers are busy and %ld requests are waiting; retry shortly",
-                           req->http->cfg->workers, req->http->cfg->queue);
+        return respond_errorf(
+            req, GJ_OVERLOADED,
+            "all %ld workers are busy and %ld requests are waiting; retry shortly",
+            req->http->cfg->workers, req->http->cfg->queue);
     }
     req->state = QUEUED;
     req->job.done = answered_by_worker;
@@ -697,7 +389,7 @@ static enum MHD_Result dispatch(request *req)
 static enum MHD_Result answer_complete(request *req)
 {
     if (req->match.error.kind != GJ_OK)
-        return send_error(req, &req->match.error);
+        return respond_error(req, &req->match.error);
     if (req->match.row->lane == LANE_POOL)
         return dispatch(req);
     req->output = MEDIA_JSON;
@@ -737,8 +429,8 @@ static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
 
 /* libmicrohttpd's first sight of a request, before it decodes the target
  * leniently: the request is allocated here to keep the raw query, which
- * only query.c decodes; on_request's first call fills in the rest. */
-static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+ * only query.c decodes; http_on_request's first call fills in the rest. */
+void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)cls;
     (void)conn;
@@ -749,7 +441,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     return req;
 }
 
-/* The request on_uri began (NULL: none) filled for this call's method and
+/* The request http_on_uri began (NULL: none) filled for this call's method and
  * URL, routed, with its id (the client's X-Request-Id when valid); NULL
  * when memory is short. */
 static request *new_request(const listener *l, struct MHD_Connection *conn, const char *method,
@@ -884,21 +576,21 @@ static enum MHD_Result first_call(request *req)
     length_headers lengths = {NULL, 0};
     MHD_get_connection_values(req->conn, MHD_HEADER_KIND, note_length, &lengths);
     if (lengths.conflict)
-        return send_errorf(req, GJ_BAD_INPUT,
-                           "the request has Content-Length headers that disagree");
+        return respond_errorf(req, GJ_BAD_INPUT,
+                              "the request has Content-Length headers that disagree");
     const char *coding =
         MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     if (coding != NULL && strcasecmp(coding, "chunked") != 0)
-        return send_errorf(req, GJ_BAD_INPUT,
-                           "Transfer-Encoding '%.40s' is not supported; send the body with "
-                           "Content-Length or chunked",
-                           coding);
+        return respond_errorf(req, GJ_BAD_INPUT,
+                              "Transfer-Encoding '%.40s' is not supported; send the body with "
+                              "Content-Length or chunked",
+                              coding);
     gj_error refused;
     if (admit_client(req, &refused) != 0)
-        return send_error(req, &refused); /* 429 or 401, before any body */
+        return respond_error(req, &refused); /* 429 or 401, before any body */
     if (wants_body(req)) {
         enum MHD_Result rc = begin_job(req);
-        if (rc == MHD_YES && req->state == READING && is_query_form(req))
+        if (rc == MHD_YES && req->state == READING && request_is_query_form(req))
             return take_query(req);
         return rc;
     }
@@ -908,9 +600,9 @@ static enum MHD_Result first_call(request *req)
 
 /* libmicrohttpd's access handler: one call per state change of a request
  * (headers, each body chunk, the end, and after a resume). */
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version, const char *upload_data,
-                                  size_t *upload_data_size, void **con_cls)
+enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                const char *method, const char *version, const char *upload_data,
+                                size_t *upload_data_size, void **con_cls)
 {
     (void)version;
     request *req = *con_cls;
@@ -932,7 +624,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (*upload_data_size > 0)
             return take_upload(req, upload_data, upload_data_size);
         if (req->preflight)
-            return send_response(req, MHD_HTTP_NO_CONTENT, NULL, (char *)"", 0, 1);
+            return respond_body(req, MHD_HTTP_NO_CONTENT, NULL, (char *)"", 0, 1);
         return answer_complete(req);
     case ANSWERED:
         return send_answer(req);
@@ -964,8 +656,8 @@ static const char *termination_name(enum MHD_RequestTerminationCode toe)
 }
 
 /* libmicrohttpd's end of a request: log it, count it, free it. */
-static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-                         enum MHD_RequestTerminationCode toe)
+void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                       enum MHD_RequestTerminationCode toe)
 {
     (void)conn;
     gj_http *h = cls;
@@ -1014,8 +706,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 }
 
 /* libmicrohttpd's connection start and end: (un)track its deadline. */
-static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
+void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                        enum MHD_ConnectionNotificationCode code)
 {
     gj_http *h = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
@@ -1026,171 +718,4 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         conntrack_close(h->app->tracker, *socket_context);
         *socket_context = NULL;
     }
-}
-
-/* ---- start and stop -------------------------------------------------- */
-
-/* The address to bind for host and port: 0, or -1 with *e filled. */
-static int resolve(const char *host, long port, struct sockaddr_storage *out, int *ipv6,
-                   gj_error *e)
-{
-    struct addrinfo hints, *res;
-    char service[8];
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    snprintf(service, sizeof service, "%ld", port);
-    int rc = getaddrinfo(host, service, &hints, &res);
-    if (rc != 0)
-        return gj_fail(e, GJ_BAD_INPUT, "cannot resolve host '%s': %s", host, gai_strerror(rc));
-    memcpy(out, res->ai_addr, res->ai_addrlen);
-    *ipv6 = res->ai_family == AF_INET6;
-    freeaddrinfo(res);
-    return 0;
-}
-
-/* Start one libmicrohttpd daemon on host:port for listener l, with the
- * TLS pair when not NULL; NULL when it cannot start (e says why). */
-static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
-                                       const tls_pair *tls, gj_error *e)
-{
-    const gj_config *cfg = l->http->cfg;
-    struct sockaddr_storage addr;
-    int ipv6 = 0;
-    if (resolve(host, port, &addr, &ipv6, e) != 0)
-        return NULL;
-    /* poll(), not epoll: libmicrohttpd 0.9.75's epoll loop loses a
-     * resumption when a worker resumes a connection right after it was
-     * suspended (a tiny solve): a burst of 256 such requests on a fresh
-     * daemon left up to all 256 unanswered until the client gave up, while
-     * poll() answered every one of them in every run (test_load's burst).
-     * poll() is linear in the open connections, which --max-connections
-     * bounds. */
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
-    struct MHD_OptionItem tls_options[] = {
-        {MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? tls->key : NULL},
-        {MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? tls->cert : NULL},
-        {MHD_OPTION_HTTPS_PRIORITIES, 0, tls ? (void *)tls->priorities : NULL},
-        {MHD_OPTION_END, 0, NULL},
-    };
-    /* The admin listener answers probes and scrapes only: one thread. */
-    unsigned threads = l->admin ? 1 : (unsigned)cfg->io_threads;
-    struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)port, NULL, NULL, on_request, l, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
-        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, l->http,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, l->http, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
-        tls ? tls_options : tls_options + 3, MHD_OPTION_URI_LOG_CALLBACK, on_uri, l->http,
-        MHD_OPTION_END);
-    if (d == NULL && tls != NULL)
-        gj_fail(e, GJ_BAD_INPUT,
-                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: the "
-                "address cannot be bound (in use, or not an address here?), or libmicrohttpd's "
-                "GnuTLS refused the pair, though it passed the start-up checks",
-                host, port, cfg->tls_cert, cfg->tls_key);
-    else if (d == NULL)
-        gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
-                host, port);
-    return d;
-}
-
-/* The port daemon d is bound to, `asked` when libmicrohttpd cannot say. */
-static unsigned bound_port(struct MHD_Daemon *d, long asked)
-{
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    return info ? info->port : (unsigned)asked;
-}
-
-gj_http *http_start(gj_app *app, gj_error *e)
-{
-    const gj_config *cfg = app->cfg;
-    tls_pair tls = {NULL, NULL, NULL};
-    int https = cfg->tls_cert[0] != '\0';
-    if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-        gj_fail(e, GJ_INTERNAL, "--tls-cert: this libmicrohttpd was built without TLS support");
-        return NULL;
-    }
-    if (https && tls_load(cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, &tls, e) != 0)
-        return NULL;
-
-    gj_http *h = calloc(1, sizeof *h);
-    if (h == NULL) {
-        tls_free(&tls);
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    h->app = app;
-    h->cfg = cfg;
-    h->id_base = (uint64_t)time(NULL) << 32;
-    h->public_side = (listener){h, false};
-    h->admin_side = (listener){h, true};
-    /* The admin listener is started first: routes_restrict reads whether
-     * there is one from the first request on. */
-    if (cfg->admin_port >= 0) {
-        h->admin = start_daemon(&h->admin_side, cfg->admin_host, cfg->admin_port, NULL, e);
-        if (h->admin == NULL) {
-            tls_free(&tls);
-            free(h);
-            return NULL;
-        }
-        h->admin_port = bound_port(h->admin, cfg->admin_port);
-    }
-    h->daemon = start_daemon(&h->public_side, cfg->host, cfg->port, https ? &tls : NULL, e);
-    tls_free(&tls); /* GnuTLS holds its own copy once the daemon has started */
-    if (h->daemon == NULL && h->admin != NULL && cfg->port == cfg->admin_port)
-        gj_fail(e, GJ_BAD_INPUT,
-                "cannot listen on %s port %ld: --admin-address %s:%ld took that port first; give "
-                "the admin listener a port of its own",
-                cfg->host, cfg->port, cfg->admin_host, cfg->admin_port);
-    if (h->daemon == NULL) {
-        if (h->admin != NULL)
-            MHD_stop_daemon(h->admin);
-        free(h);
-        return NULL;
-    }
-    h->port = bound_port(h->daemon, cfg->port);
-    return h;
-}
-
-unsigned http_port(const gj_http *h)
-{
-    return h->port;
-}
-
-unsigned http_admin_port(const gj_http *h)
-{
-    return h->admin != NULL ? h->admin_port : 0;
-}
-
-void http_stop_accepting(gj_http *h)
-{
-    MHD_socket fd = MHD_quiesce_daemon(h->daemon);
-    if (fd != MHD_INVALID_SOCKET)
-        close(fd);
-}
-
-int http_wait_idle(gj_http *h, double seconds)
-{
-    struct timespec tick = {0, 10 * 1000 * 1000};
-    for (double waited = 0; waited < seconds; waited += 0.01) {
-        if (atomic_load(&h->app->in_flight) == 0)
-            return 1;
-        nanosleep(&tick, NULL);
-    }
-    return atomic_load(&h->app->in_flight) == 0;
-}
-
-void http_stop(gj_http *h)
-{
-    if (h == NULL)
-        return;
-    MHD_stop_daemon(h->daemon);
-    if (h->admin != NULL)
-        MHD_stop_daemon(h->admin);
-    free(h);
 }

@@ -1,0 +1,180 @@
+/* http_daemon.c - the HTTP front's start and stop (http.h): one
+ * libmicrohttpd daemon per listener, the public one with TLS when asked,
+ * the admin one plain; the callbacks are http.c's. */
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http_request.h"
+#include "tls.h"
+
+/* ---- start and stop -------------------------------------------------- */
+
+/* The address to bind for host and port: 0, or -1 with *e filled. */
+static int resolve(const char *host, long port, struct sockaddr_storage *out, int *ipv6,
+                   gj_error *e)
+{
+    struct addrinfo hints, *res;
+    char service[8];
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    snprintf(service, sizeof service, "%ld", port);
+    int rc = getaddrinfo(host, service, &hints, &res);
+    if (rc != 0)
+        return gj_fail(e, GJ_BAD_INPUT, "cannot resolve host '%s': %s", host, gai_strerror(rc));
+    memcpy(out, res->ai_addr, res->ai_addrlen);
+    *ipv6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    return 0;
+}
+
+/* Start one libmicrohttpd daemon on host:port for listener l, with the
+ * TLS pair when not NULL; NULL when it cannot start (e says why). */
+static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
+                                       const tls_pair *tls, gj_error *e)
+{
+    const gj_config *cfg = l->http->cfg;
+    struct sockaddr_storage addr;
+    int ipv6 = 0;
+    if (resolve(host, port, &addr, &ipv6, e) != 0)
+        return NULL;
+    /* poll(), not epoll: libmicrohttpd 0.9.75's epoll loop loses a
+     * resumption when a worker resumes a connection right after it was
+     * suspended (a tiny solve): a burst of 256 such requests on a fresh
+     * daemon left up to all 256 unanswered until the client gave up, while
+     * poll() answered every one of them in every run (test_load's burst).
+     * poll() is linear in the open connections, which --max-connections
+     * bounds. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
+    struct MHD_OptionItem tls_options[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? tls->key : NULL},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? tls->cert : NULL},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, tls ? (void *)tls->priorities : NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    /* The admin listener answers probes and scrapes only: one thread. */
+    unsigned threads = l->admin ? 1 : (unsigned)cfg->io_threads;
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, http_on_request, l, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, http_on_completed,
+        l->http, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, l->http,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
+        tls ? tls_options : tls_options + 3, MHD_OPTION_URI_LOG_CALLBACK, http_on_uri, l->http,
+        MHD_OPTION_END);
+    if (d == NULL && tls != NULL)
+        gj_fail(e, GJ_BAD_INPUT,
+                "cannot start HTTPS on %s port %ld with --tls-cert %s and --tls-key %s: the "
+                "address cannot be bound (in use, or not an address here?), or libmicrohttpd's "
+                "GnuTLS refused the pair, though it passed the start-up checks",
+                host, port, cfg->tls_cert, cfg->tls_key);
+    else if (d == NULL)
+        gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
+                host, port);
+    return d;
+}
+
+/* The port daemon d is bound to, `asked` when libmicrohttpd cannot say. */
+static unsigned bound_port(struct MHD_Daemon *d, long asked)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : (unsigned)asked;
+}
+
+gj_http *http_start(gj_app *app, gj_error *e)
+{
+    const gj_config *cfg = app->cfg;
+    tls_pair tls = {NULL, NULL, NULL};
+    int https = cfg->tls_cert[0] != '\0';
+    if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+        gj_fail(e, GJ_INTERNAL, "--tls-cert: this libmicrohttpd was built without TLS support");
+        return NULL;
+    }
+    if (https && tls_load(cfg->tls_cert, cfg->tls_key, cfg->tls_priorities, &tls, e) != 0)
+        return NULL;
+
+    gj_http *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        tls_free(&tls);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    h->app = app;
+    h->cfg = cfg;
+    h->id_base = (uint64_t)time(NULL) << 32;
+    h->public_side = (listener){h, false};
+    h->admin_side = (listener){h, true};
+    /* The admin listener is started first: routes_restrict reads whether
+     * there is one from the first request on. */
+    if (cfg->admin_port >= 0) {
+        h->admin = start_daemon(&h->admin_side, cfg->admin_host, cfg->admin_port, NULL, e);
+        if (h->admin == NULL) {
+            tls_free(&tls);
+            free(h);
+            return NULL;
+        }
+        h->admin_port = bound_port(h->admin, cfg->admin_port);
+    }
+    h->daemon = start_daemon(&h->public_side, cfg->host, cfg->port, https ? &tls : NULL, e);
+    tls_free(&tls); /* GnuTLS holds its own copy once the daemon has started */
+    if (h->daemon == NULL && h->admin != NULL && cfg->port == cfg->admin_port)
+        gj_fail(e, GJ_BAD_INPUT,
+                "cannot listen on %s port %ld: --admin-address %s:%ld took that port first; give "
+                "the admin listener a port of its own",
+                cfg->host, cfg->port, cfg->admin_host, cfg->admin_port);
+    if (h->daemon == NULL) {
+        if (h->admin != NULL)
+            MHD_stop_daemon(h->admin);
+        free(h);
+        return NULL;
+    }
+    h->port = bound_port(h->daemon, cfg->port);
+    return h;
+}
+
+unsigned http_port(const gj_http *h)
+{
+    return h->port;
+}
+
+unsigned http_admin_port(const gj_http *h)
+{
+    return h->admin != NULL ? h->admin_port : 0;
+}
+
+void http_stop_accepting(gj_http *h)
+{
+    MHD_socket fd = MHD_quiesce_daemon(h->daemon);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+}
+
+int http_wait_idle(gj_http *h, double seconds)
+{
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (double waited = 0; waited < seconds; waited += 0.01) {
+        if (atomic_load(&h->app->in_flight) == 0)
+            return 1;
+        nanosleep(&tick, NULL);
+    }
+    return atomic_load(&h->app->in_flight) == 0;
+}
+
+void http_stop(gj_http *h)
+{
+    if (h == NULL)
+        return;
+    MHD_stop_daemon(h->daemon);
+    if (h->admin != NULL)
+        MHD_stop_daemon(h->admin);
+    free(h);
+}
