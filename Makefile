@@ -4,7 +4,7 @@
 #   make run             install what building and serving need, build, serve on 127.0.0.1:8080
 #   make check           install the test tools too, build, run every unit and integration test
 #   make asan            the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make lint            clang-format check, cppcheck and the spec linter
+#   make lint            the include graph, clang-format, cppcheck and the spec linter
 #   make fresh-check     the quick start in a pristine Debian bookworm container (mk/docker.mk)
 #   make container-test  build the Dockerfile's image and test the running container
 #   make install         install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
@@ -23,7 +23,25 @@ WARN := -Wall -Wextra -Werror -Wpedantic
 OPT ?= -O2 -g
 SAN ?=
 CFLAGS := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -DGJ_VERSION='"$(VERSION)"' \
-          -Isolvers/base -Isolvers -Iserver -MMD -MP $(EXTRA_CFLAGS)
+          -MMD -MP $(EXTRA_CFLAGS)
+
+# The layers, bottom to top (docs/ARCHITECTURE.md).  A layer's sources are
+# compiled with only its own folder and the folders below it on the include
+# path, so a file that includes a header from a layer above does not build;
+# scripts/include-graph (make lint) checks the same from the sources.
+LAYERS := solvers/base solvers server/runtime server/admission server/http server/endpoints \
+          server/start
+INC_solvers/base := -Isolvers/base
+INC_solvers := $(INC_solvers/base) -Isolvers
+INC_server/runtime := $(INC_solvers) -Iserver/runtime
+INC_server/admission := $(INC_server/runtime) -Iserver/admission
+INC_server/http := $(INC_server/admission) -Iserver/http
+INC_server/endpoints := $(INC_server/http) -Iserver/endpoints
+INC_server/start := $(INC_server/endpoints) -Iserver/start
+# Tests, benchmarks and fuzz targets stand above every layer.
+INC_ALL := $(INC_server/start)
+# The include path of the source file $(1): its layer's, or INC_ALL.
+src_inc = $(or $(INC_$(patsubst %/,%,$(dir $(1)))),$(INC_ALL))
 LDFLAGS := $(SAN) $(EXTRA_LDFLAGS)
 
 # pkg-config only once dependencies exist; `make run`/`make check` install them first.
@@ -35,7 +53,7 @@ TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 # solvers/base/: what the games share and that knows no game (buffers,
 # errors, readers, JSON input, grids, keys, sorting); solvers/: the games.
 SOLVER_SRC := $(wildcard solvers/base/*.c solvers/*.c)
-SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+SERVER_SRC := $(filter-out server/start/main.c,$(wildcard server/*/*.c))
 ORACLE_SRC := $(wildcard tests/oracle/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
@@ -50,7 +68,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
-EXTRA_CHECKS :=
+EXTRA_CHECKS := tests/lint/include_graph.sh
 
 PREFIX ?= /usr/local
 
@@ -64,7 +82,7 @@ SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 # so `#!/usr/bin/env node` finds it and not the machine's own.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: all deps test-deps run check asan lint clean tests install
+.PHONY: all deps test-deps run check asan lint clean tests install print-layers
 # Objects made through pattern chains are kept, so a second make does nothing.
 .SECONDARY:
 .DEFAULT_GOAL := all
@@ -83,7 +101,7 @@ run: deps
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(if $(findstring tests/,$<),$(TEST_CFLAGS) -Itests/unit -Itests/oracle -Itests/integration) -c $< -o $@
+	$(CC) $(CFLAGS) $(call src_inc,$<) $(PKG_CFLAGS) $(if $(findstring tests/,$<),$(TEST_CFLAGS) -Itests/unit -Itests/oracle -Itests/integration) -c $< -o $@
 
 # The spec and its HTML rendering (GET /openapi.yaml, GET /docs) are compiled
 # into the binary.  The page is rendered by redocly, pinned in package.json,
@@ -122,7 +140,7 @@ $(SERVER_LIB): $(call obj,$(SERVER_SRC)) $(SPEC_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(call obj,server/main.c) $(SERVER_LIB) $(SOLVER_LIB)
+$(BIN): $(call obj,server/start/main.c) $(SERVER_LIB) $(SOLVER_LIB)
 	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -o $@
 
 UNIT_DEPS := $(call obj,tests/unit/harness.c $(ORACLE_SRC)) $(SERVER_LIB) $(SOLVER_LIB)
@@ -158,13 +176,18 @@ asan: test-deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  scripts/run-tests build/asan/gamejudge $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BINS) $(ITEST_BINS))
 
-LINT_FILES := $(wildcard solvers/base/*.[ch] solvers/*.[ch] server/*.[ch] tests/*/*.[ch])
+LINT_FILES := $(wildcard solvers/base/*.[ch] solvers/*.[ch] server/*/*.[ch] tests/*/*.[ch])
 
 lint: test-deps
+	node scripts/include-graph.mjs $(LAYERS)
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-	  --inline-suppr --std=c11 -Isolvers/base -Isolvers -Iserver --suppress=missingIncludeSystem \
+	  --inline-suppr --std=c11 $(INC_ALL) --suppress=missingIncludeSystem \
 	  solvers server tests
+
+# The layers, for scripts and tests that check them.
+print-layers:
+	@echo $(LAYERS)
 
 # One file: the spec and its web page are compiled in.
 install: $(BIN)

@@ -32,21 +32,21 @@ bench-deps:
 
 $(BENCH_DIR)/bare_server: bench/bare_server.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(PKG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $< $(PKG_LIBS) -o $@
 
 # The cost models against solve times: linked with the solvers.
 $(BENCH_DIR)/cost_fit: bench/cost_fit.c $(BUILD)/libsolvers.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $< $(BUILD)/libsolvers.a $(PKG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $< $(BUILD)/libsolvers.a $(PKG_LIBS) -o $@
 
 # The generator's figures need the solvers themselves (bench/NOTES.md, "Puzzles").
 $(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) $(INC_ALL) $< -o $@
 
 $(BENCH_DIR)/ref/%: $(REFERENCE_DIR)/%.cpp
 	@mkdir -p $(dir $@)

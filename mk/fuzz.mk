@@ -32,7 +32,7 @@ FUZZ_GAME_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_GAME_TARGETS))
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_TARGETS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 $(WARN) -O1 -g $(FUZZ_SAN) -D_POSIX_C_SOURCE=200809L \
-              -DGJ_VERSION='"$(VERSION)"' -Isolvers/base -Isolvers -Iserver -MMD -MP $(PKG_CFLAGS)
+              -DGJ_VERSION='"$(VERSION)"' $(INC_ALL) -MMD -MP $(PKG_CFLAGS)
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(SOLVER_SRC) $(SERVER_SRC)) \
             $(patsubst $(BUILD)/obj/%,$(FUZZ_BUILD)/obj/%,$(SPEC_OBJ))
 

@@ -32,6 +32,7 @@
 #include "generate.h"
 #include "grid_row.h"
 #include "grid_walk_core.h"
+#include "grid_walk_matching.h"
 #include "json_in.h"
 #include "key.h"
 #include "reader.h"

@@ -24,6 +24,7 @@
 #include "analysis.h"
 #include "games.h"
 #include "grid_walk_core.h"
+#include "grid_walk_matching.h"
 #include "json_in.h"
 
 /* The 1-based row of padded cell c (the border is row 0). */

@@ -13,9 +13,14 @@
 #include <jansson.h>
 
 #include "error.h"
-#include "grid_walk_matching.h"
 
 enum { GW_LIMIT_ROWS, GW_LIMIT_COLS };
+
+/* How the maximum matching is built (grid_walk_matching.h). */
+typedef enum gw_algorithm {
+    GW_PUSH_RELABEL,  /* the default: push-relabel with global relabelling */
+    GW_HOPCROFT_KARP, /* the former solver, a baseline for the bench and tests */
+} gw_algorithm;
 
 typedef struct gw_position {
     long rows, cols;

@@ -15,22 +15,16 @@
 #include <stdbool.h>
 
 #include "error.h"
-
-struct gw_position;
+#include "grid_walk_core.h"
 
 typedef struct gw_matching gw_matching;
 
-typedef enum gw_algorithm {
-    GW_PUSH_RELABEL,  /* the default: push-relabel with global relabelling */
-    GW_HOPCROFT_KARP, /* the former solver, a baseline for the bench and tests */
-} gw_algorithm;
-
 /* A maximum matching by `how`, from a Karp-Sipser greedy start.  NULL with
  * *e filled: out of memory, GJ_CANCELLED, or a broken invariant. */
-gw_matching *gw_match_with(const struct gw_position *pos, gw_algorithm how, gj_error *e);
+gw_matching *gw_match_with(const gw_position *pos, gw_algorithm how, gj_error *e);
 
 /* gw_match_with(pos, GW_PUSH_RELABEL, e). */
-gw_matching *gw_match(const struct gw_position *pos, gj_error *e);
+gw_matching *gw_match(const gw_position *pos, gj_error *e);
 
 void gw_free_matching(gw_matching *m);
 

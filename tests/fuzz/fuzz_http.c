@@ -1,6 +1,6 @@
 /* fuzz_http.c - libFuzzer target: raw bytes through the HTTP request path.
  *
- * The daemon's HTTP layer (server/http.c with its worker pool, routing,
+ * The daemon's HTTP layer (server/http/http.c with its worker pool, routing,
  * media negotiation, the solvers and the error renderer) runs in this
  * process on a loopback port, exactly as `gamejudge serve` starts it.  Each
  * input is written to a fresh connection as a client would send it, the

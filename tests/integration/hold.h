@@ -1,5 +1,5 @@
 /* hold.h - keep the daemon's workers busy for exactly as long as a test
- * needs (the GAMEJUDGE_TEST_HOLD_FIFO hook of server/app.h).
+ * needs (the GAMEJUDGE_TEST_HOLD_FIFO hook of server/runtime/runtime.h).
  *
  * hold_begin makes a FIFO, holds it open as its writer and sets the
  * variable, so a daemon started next makes every solve wait; hold_release

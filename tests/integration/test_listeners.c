@@ -416,6 +416,12 @@ START_TEST(test_admin_during_drain)
     http_reply r = get_until(d.admin, "/readyz", 200);
     ck_assert_int_eq(r.status, 200);
     http_reply_free(&r);
+    /* The stop must find the solve running (held), not still in the listen
+     * backlog, where closing the listening socket would reset it. */
+    struct timespec wait = {0, 20 * 1000 * 1000};
+    for (int i = 0; i < 250 && daemon_metric(&d, "gamejudge_workers_busy") < 1; i++)
+        nanosleep(&wait, NULL);
+    ck_assert_msg(daemon_metric(&d, "gamejudge_workers_busy") == 1, "the solve never started");
 
     kill(d.pid, SIGTERM);
     r = get_until(d.admin, "/readyz", 503);

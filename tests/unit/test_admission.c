@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "admission.h"
+#include "config.h"
 
 /* The headers one answer got, "Name: value\n" each. */
 typedef struct seen {

@@ -152,10 +152,10 @@ START_TEST(test_listeners)
         for (int admin = 0; admin < 2; admin++) {
             route_match m;
             routes_match(method, rows[i].path, &m);
-            routes_restrict(&m, rows[i].path, admin, false);
+            router_restrict(&m, rows[i].path, admin, false);
             ck_assert_msg(m.error.kind == GJ_OK, "%s without an admin listener", rows[i].path);
             routes_match(method, rows[i].path, &m);
-            routes_restrict(&m, rows[i].path, admin, true);
+            router_restrict(&m, rows[i].path, admin, true);
             int ok = admin ? rows[i].admin_ok : rows[i].public_ok;
             ck_assert_msg((m.error.kind == GJ_OK) == ok, "%s on the %s listener: %s", rows[i].path,
                           admin ? "admin" : "public", m.error.message);
@@ -168,12 +168,12 @@ START_TEST(test_listeners)
     }
     route_match m;
     routes_match("GET", "/metrics", &m);
-    routes_restrict(&m, "/metrics", false, true);
+    router_restrict(&m, "/metrics", false, true);
     ck_assert_str_eq(m.error.message,
                      "/metrics is served on the admin listener (--admin-address) only");
     /* An error of the match itself stays what it was. */
     routes_match("POST", "/metrics", &m);
-    routes_restrict(&m, "/metrics", true, true);
+    router_restrict(&m, "/metrics", true, true);
     ck_assert_int_eq(m.error.kind, GJ_BAD_METHOD);
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include "cancel.h"
 #include "games.h"
 #include "grid_walk_core.h"
+#include "grid_walk_matching.h"
 #include "harness.h"
 
 static const long raised[] = {2000, 2000};

@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "http_error.h"
 #include "media.h"
-#include "pages.h"
+#include "endpoints.h"
 #include "routes.h"
 
 /* handler: the row the path matched, also with the wrong method; NULL
@@ -20,10 +20,10 @@ static const struct {
     job_handler handler; /* the row matched, NULL when none */
     const char *game, *allow;
 } routes[] = {
-    {"POST", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "GET, HEAD, POST"},
-    {"POST", "/solve/staircase-chess", GJ_OK, jobs_solve, "staircase-chess", "GET, HEAD, POST"},
-    {"GET", "/solve/grid-walk", GJ_OK, jobs_solve, "grid-walk", "GET, HEAD, POST"},
-    {"PUT", "/solve/grid-walk", GJ_BAD_METHOD, jobs_solve, "grid-walk", "GET, HEAD, POST"},
+    {"POST", "/solve/grid-walk", GJ_OK, endpoint_solve, "grid-walk", "GET, HEAD, POST"},
+    {"POST", "/solve/staircase-chess", GJ_OK, endpoint_solve, "staircase-chess", "GET, HEAD, POST"},
+    {"GET", "/solve/grid-walk", GJ_OK, endpoint_solve, "grid-walk", "GET, HEAD, POST"},
+    {"PUT", "/solve/grid-walk", GJ_BAD_METHOD, endpoint_solve, "grid-walk", "GET, HEAD, POST"},
     {"POST", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"GET", "/solve/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
     {"POST", "/solve/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
@@ -41,17 +41,18 @@ static const struct {
     {"GET", "/", GJ_OK, pages_playground, NULL, "GET, HEAD"},
     {"POST", "/", GJ_BAD_METHOD, pages_playground, NULL, "GET, HEAD"},
     {"GET", "//", GJ_NOT_FOUND, NULL, NULL, NULL},
-    {"POST", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
-    {"GET", "/analyze/grid-walk", GJ_OK, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
-    {"DELETE", "/analyze/grid-walk", GJ_BAD_METHOD, jobs_analyze, "grid-walk", "GET, HEAD, POST"},
+    {"POST", "/analyze/grid-walk", GJ_OK, endpoint_analyze, "grid-walk", "GET, HEAD, POST"},
+    {"GET", "/analyze/grid-walk", GJ_OK, endpoint_analyze, "grid-walk", "GET, HEAD, POST"},
+    {"DELETE", "/analyze/grid-walk", GJ_BAD_METHOD, endpoint_analyze, "grid-walk",
+     "GET, HEAD, POST"},
     {"POST", "/analyze/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
-    {"POST", "/judge/nim-shortcuts", GJ_OK, jobs_judge, "nim-shortcuts", "POST"},
+    {"POST", "/judge/nim-shortcuts", GJ_OK, endpoint_judge, "nim-shortcuts", "POST"},
     {"POST", "/judge/", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
-    {"POST", "/generate/staircase-chess", GJ_OK, jobs_generate, "staircase-chess", "POST"},
-    {"GET", "/generate/grid-walk", GJ_BAD_METHOD, jobs_generate, "grid-walk", "POST"},
+    {"POST", "/generate/staircase-chess", GJ_OK, endpoint_generate, "staircase-chess", "POST"},
+    {"GET", "/generate/grid-walk", GJ_BAD_METHOD, endpoint_generate, "grid-walk", "POST"},
     {"POST", "/generate/chess", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
-    {"POST", "/batch", GJ_OK, jobs_batch, NULL, "POST"},
-    {"GET", "/batch", GJ_BAD_METHOD, jobs_batch, NULL, "POST"},
+    {"POST", "/batch", GJ_OK, endpoint_batch, NULL, "POST"},
+    {"GET", "/batch", GJ_BAD_METHOD, endpoint_batch, NULL, "POST"},
     {"POST", "/batch/", GJ_NOT_FOUND, NULL, NULL, NULL},
     {"GET", "/games/", GJ_NOT_FOUND, NULL, NULL, NULL},
     {"GET", "/GAMES", GJ_NOT_FOUND, NULL, NULL, NULL},

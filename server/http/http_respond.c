@@ -123,12 +123,12 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    if (atomic_load(&req->http->app->draining))
+    if (atomic_load(&req->http->rt->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     /* Admission: the job's worker time is taken from the client's quota,
      * whose state rides on the answer (RateLimit headers) unless a shared
      * cache may keep it. */
-    admission_answer(req->http->app->admission, &req->admit, status, req->job.work_ms,
+    admission_answer(req->http->admission, &req->admit, status, req->job.work_ms,
                      shared_cacheable(req, status), add_header, resp);
     enum MHD_Result rc = MHD_queue_response(req->conn, (unsigned)status, resp);
     MHD_destroy_response(resp);
@@ -239,7 +239,7 @@ void respond_raw_error(request *req, const gj_error *e, gj_buf *out)
                                   NULL, hs);
     for (size_t i = 0; i < n; i++)
         put_raw_header(out, hs[i].name, hs[i].value);
-    admission_answer(req->http->app->admission, &req->admit, status, 0, 0, put_raw_header, out);
+    admission_answer(req->http->admission, &req->admit, status, 0, 0, put_raw_header, out);
     buf_puts(out, "\r\n");
     if (body != NULL)
         buf_append(out, body, len);

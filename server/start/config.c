@@ -197,16 +197,6 @@ void config_defaults(gj_config *c)
         games_default_limits(games[i], c->limits[i]);
 }
 
-const long *config_game_limits(const gj_config *c, const gj_game *g)
-{
-    size_t ngames;
-    const gj_game *const *games = games_all(&ngames);
-    for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
-        if (games[i] == g)
-            return c->limits[i];
-    return NULL;
-}
-
 /* A whole decimal integer within [lo, hi] into *out: 0, or -1 leaving *out alone. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {

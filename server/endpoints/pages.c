@@ -1,6 +1,5 @@
-/* pages.c - the GET routes' handlers (pages.h). */
-#include "pages.h"
-
+/* pages.c - the GET routes' handlers (endpoints.h). */
+#include "endpoints.h"
 #include "spec.h"
 
 /* Answer the static `body` of `len` bytes as `type`. */
@@ -14,7 +13,7 @@ static void answer_fixed(job *j, const char *type, const char *body, size_t len)
 
 void pages_games(job *j)
 {
-    answer_fixed(j, "application/json", j->app->catalog, j->app->catalog_len);
+    answer_fixed(j, "application/json", j->rt->catalog, j->rt->catalog_len);
 }
 
 void pages_health(job *j)
@@ -30,7 +29,7 @@ void pages_ready(job *j)
 {
     static const char ready[] = "{\"status\":\"ready\"}";
     static const char draining[] = "{\"status\":\"draining\"}";
-    if (atomic_load(&j->app->draining)) {
+    if (atomic_load(&j->rt->draining)) {
         j->ok_status = 503;
         answer_fixed(j, "application/json", draining, sizeof draining - 1);
     } else {
@@ -40,7 +39,7 @@ void pages_ready(job *j)
 
 void pages_metrics(job *j)
 {
-    gj_app *a = j->app;
+    gj_runtime *a = j->rt;
     metrics_gauges g = {
         .workers = (int)a->cfg->workers,
         .queue_capacity = (int)a->cfg->queue,
@@ -55,7 +54,6 @@ void pages_metrics(job *j)
         g.cache = &cs;
     }
     metrics_render(a->metrics, &g, &j->answer);
-    admission_render(a->admission, &j->answer);
     if (j->answer.failed) {
         buf_free(&j->answer);
         gj_fail(&j->error, GJ_INTERNAL, "out of memory while rendering metrics");

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "buf.h"
-#include "config.h"
+#include "settings.h"
 #include "error.h"
 #include "media.h"
 #include "quota.h"

@@ -16,7 +16,21 @@
 
 typedef struct gj_metrics gj_metrics;
 
-gj_metrics *metrics_create(void);
+/* The most statuses a request series may have. */
+#define METRICS_STATUSES_MAX 32
+
+/* Metrics whose request series count `statuses` (ascending, each once, at
+ * most METRICS_STATUSES_MAX: every status the service answers, which the
+ * HTTP layer knows) and "other"; NULL when out of memory or too many. */
+gj_metrics *metrics_create(const int *statuses, size_t nstatuses);
+
+/* A family rendered by another layer (the quotas, the memory budget). */
+typedef void (*metrics_section)(void *ctx, gj_buf *out);
+
+/* Render `render` with ctx after the service's own families on every
+ * scrape; -1 when the (small, fixed) table of sections is full. */
+int metrics_add_section(gj_metrics *m, metrics_section render, void *ctx);
+
 void metrics_free(gj_metrics *m);
 
 /* One finished request: its game (NULL when not a solve), status, and the

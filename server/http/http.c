@@ -17,7 +17,6 @@
 #include <sys/socket.h>
 
 #include "admission.h"
-#include "app.h"
 #include "buf.h"
 #include "client_id.h"
 #include "cors.h"
@@ -26,7 +25,7 @@
 #include "log.h"
 #include "media.h"
 #include "query.h"
-#include "routes.h"
+#include "router.h"
 #include "solve.h"
 
 /* ---- the pool's routes: headers, body, hand-off ----------------------- */
@@ -96,7 +95,7 @@ static enum MHD_Result begin_job(request *req)
                                   "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                   h->cfg->max_body);
         /* The memory budget: the announced body's peak, before a byte of it. */
-        if (admission_memory(h->app->admission, &req->admit, req->input, (size_t)n, &e) != 0)
+        if (admission_memory(h->admission, &req->admit, req->input, (size_t)n, &e) != 0)
             return respond_error(req, &e);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
@@ -224,7 +223,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
         return MHD_YES;
     }
     /* A body without Content-Length is charged as it grows. */
-    if (admission_memory(req->http->app->admission, &req->admit, req->input, req->len + n, &e))
+    if (admission_memory(req->http->admission, &req->admit, req->input, req->len + n, &e))
         return drop_body(req, &e);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
         return respond_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
@@ -289,7 +288,7 @@ static void answered_by_worker(job *j)
 /* Fill the job's inputs from the request. */
 static void prepare_job(request *req, job_done done)
 {
-    req->job = (job){.app = req->http->app,
+    req->job = (job){.rt = req->http->rt,
                      .game = req->match.game,
                      .input = req->input,
                      .output = req->output,
@@ -345,19 +344,19 @@ static enum MHD_Result dispatch(request *req)
     if (req->body == NULL && grow_body(req, 1) != 0)
         return respond_errorf(req, GJ_INTERNAL, "out of memory");
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
-    gj_app *app = req->http->app;
+    gj_runtime *rt = req->http->rt;
     prepare_job(req, answered_on_io);
-    job_lane lane = jobs_triage(&req->job, req->match.row->estimable);
-    metrics_job_event(app->metrics, lane == JOB_HERE   ? JOB_LANE_IO
-                                    : lane == JOB_FAST ? JOB_LANE_FAST
-                                                       : JOB_LANE_HEAVY);
+    job_lane lane = jobs_triage(&req->job, req->match.row->estimate);
+    metrics_job_event(rt->metrics, lane == JOB_HERE   ? JOB_LANE_IO
+                                   : lane == JOB_FAST ? JOB_LANE_FAST
+                                                      : JOB_LANE_HEAVY);
     if (lane == JOB_HERE && conntrack_gone(req->track)) {
         /* One rule for a client that has closed its side, half or whole
          * (TCP cannot tell them apart before a write): gone, as a queued or
          * running job's client is, so the connection closes unanswered. */
         jobs_release(&req->job);
         req->job.abandoned = 1;
-        metrics_job_event(app->metrics, JOB_DROPPED_ABANDONED);
+        metrics_job_event(rt->metrics, JOB_DROPPED_ABANDONED);
         return MHD_NO;
     }
     if (lane == JOB_HERE) {
@@ -368,7 +367,7 @@ static enum MHD_Result dispatch(request *req)
     pool_lane pl = lane == JOB_FAST ? POOL_FAST : POOL_HEAVY;
     /* Hold a place first: a refusal is answered right here, and a
      * connection is suspended only when its job is sure to run. */
-    if (pool_reserve(app->pool, pl) != 0) {
+    if (pool_reserve(rt->pool, pl) != 0) {
         jobs_release(&req->job);
         return respond_errorf(
             req, GJ_OVERLOADED,
@@ -378,9 +377,9 @@ static enum MHD_Result dispatch(request *req)
     req->state = QUEUED;
     req->job.done = answered_by_worker;
     req->job.queued_ns = solve_clock_ns();
-    conntrack_set_busy(app->tracker, req->track, 1);
+    conntrack_set_busy(rt->tracker, req->track, 1);
     MHD_suspend_connection(req->conn);
-    pool_submit_reserved(app->pool, pl, run_job, req);
+    pool_submit_reserved(rt->pool, pl, run_job, req);
     return MHD_YES;
 }
 
@@ -465,14 +464,14 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     else
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
-    routes_match(req->method, req->path, &req->match);
-    routes_restrict(&req->match, req->path, l->admin, h->admin != NULL);
+    router_match(&h->routes, req->method, req->path, &req->match);
+    router_restrict(&req->match, req->path, l->admin, h->admin != NULL);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     req->track = ctx ? ctx->socket_context : NULL;
-    atomic_fetch_add(&h->app->in_flight, 1);
+    atomic_fetch_add(&h->rt->in_flight, 1);
     return req;
 }
 
@@ -535,7 +534,7 @@ static int admit_client(request *req, gj_error *e)
     const route_row *row = req->match.row;
     if (req->match.error.kind != GJ_OK || (row->lane != LANE_POOL && !row->game_metrics))
         return 0;
-    gj_admission *adm = req->http->app->admission;
+    gj_admission *adm = req->http->admission;
     gj_buf xff;
     buf_init(&xff);
     if (admission_trusts(adm, req->client)) { /* never from anyone else */
@@ -691,18 +690,18 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     log_access(&a);
     const route_row *row = req->match.row;
     int counted = req->match.error.kind == GJ_OK && row->game_metrics;
-    metrics_request(h->app->metrics, counted ? req->match.game : NULL, req->sent_status,
+    metrics_request(h->rt->metrics, counted ? req->match.game : NULL, req->sent_status,
                     req->received, req->sent_bytes);
-    conntrack_set_busy(h->app->tracker, req->track, 0); /* the next request's clock starts */
+    conntrack_set_busy(h->rt->tracker, req->track, 0); /* the next request's clock starts */
     /* The job's work is charged even when no answer was sent (the client
      * hung up), and its memory charge released, once each. */
-    admission_end(h->app->admission, &req->admit, req->job.work_ms);
+    admission_end(h->admission, &req->admit, req->job.work_ms);
     free(req->body);
     free(req->raw_query);
     buf_free(&req->job.answer);
     free(req);
     *con_cls = NULL;
-    atomic_fetch_sub(&h->app->in_flight, 1);
+    atomic_fetch_sub(&h->rt->in_flight, 1);
 }
 
 /* libmicrohttpd's connection start and end: (un)track its deadline. */
@@ -713,9 +712,9 @@ void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_co
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-        *socket_context = info ? conntrack_open(h->app->tracker, info->connect_fd) : NULL;
+        *socket_context = info ? conntrack_open(h->rt->tracker, info->connect_fd) : NULL;
     } else {
-        conntrack_close(h->app->tracker, *socket_context);
+        conntrack_close(h->rt->tracker, *socket_context);
         *socket_context = NULL;
     }
 }

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "settings.h"
 
 /* A malloc'd JSON document, or NULL when memory is short. */
 char *catalog_render(const gj_config *cfg, size_t *len);

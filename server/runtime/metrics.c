@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "games.h"
-#include "http_error.h"
 
 #ifndef GJ_VERSION
 #define GJ_VERSION "0.0.0"
@@ -19,8 +18,9 @@
 
 #define MAX_SERIES_GAMES (GAMES_COUNT + 1) /* the registry plus "none" */
 
-/* Every status an answer can have (http_error_statuses), plus "other". */
-#define NSTATUS (HTTP_STATUSES_MAX + 1)
+/* The statuses given to metrics_create, plus "other". */
+#define NSTATUS      (METRICS_STATUSES_MAX + 1)
+#define MAX_SECTIONS 4
 
 /* Upper bounds in seconds; the last bucket is +Inf. */
 static const double bounds[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -34,24 +34,39 @@ typedef struct histogram {
 } histogram;
 
 struct gj_metrics {
-    int statuses[HTTP_STATUSES_MAX]; /* the series' statuses, ascending */
-    size_t nstatuses;                /* slot nstatuses is "other" */
+    int statuses[METRICS_STATUSES_MAX]; /* the series' statuses, ascending */
+    size_t nstatuses;                   /* slot nstatuses is "other" */
     size_t ngames;
     const gj_game *const *games;
     atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
     atomic_ulong bytes_in, bytes_out;
     histogram parse[MAX_SERIES_GAMES], solve[MAX_SERIES_GAMES];
     atomic_ulong job_events[JOB_NEVENTS];
+    metrics_section sections[MAX_SECTIONS]; /* other layers' families, rendered last */
+    void *section_ctx[MAX_SECTIONS];
+    size_t nsections;
 };
 
-gj_metrics *metrics_create(void)
+gj_metrics *metrics_create(const int *statuses, size_t nstatuses)
 {
+    if (nstatuses > METRICS_STATUSES_MAX)
+        return NULL;
     gj_metrics *m = calloc(1, sizeof *m);
     if (m == NULL)
         return NULL;
     m->games = games_all(&m->ngames);
-    m->nstatuses = http_error_statuses(m->statuses, HTTP_STATUSES_MAX);
+    memcpy(m->statuses, statuses, nstatuses * sizeof statuses[0]);
+    m->nstatuses = nstatuses;
     return m;
+}
+
+int metrics_add_section(gj_metrics *m, metrics_section render, void *ctx)
+{
+    if (m->nsections == MAX_SECTIONS)
+        return -1;
+    m->sections[m->nsections] = render;
+    m->section_ctx[m->nsections++] = ctx;
+    return 0;
 }
 
 void metrics_free(gj_metrics *m)
@@ -278,6 +293,8 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_header(out, "gamejudge_ready", "gauge", "1 while accepting work, 0 while draining.");
     put_sample(out, "gamejudge_ready", "", gauges->ready);
     render_cache(gauges->cache, out);
+    for (size_t i = 0; i < m->nsections; i++)
+        m->sections[i](m->section_ctx[i], out);
 }
 
 void metrics_family(gj_buf *out, const char *name, const char *type, const char *help)

@@ -1,19 +1,22 @@
-/* routes.h - the route table: a row per endpoint, a handler per row.
+/* router.h - matching a request against a route table, lwan's url_map way:
+ * a row per endpoint, a handler per row.
  *
  * A row names the path (or, for the per-game routes, the prefix before the
  * game's name), the methods it takes, its handler (a job handler, jobs.h)
  * and its lane: LANE_IO rows are answered on the I/O thread as soon as the
  * request is complete, LANE_POOL rows (a POST with a body) go to a worker.
- * Adding an endpoint is one row here and one handler.
+ * The rows themselves are the endpoints layer's (routes.h); the HTTP front
+ * is given the table at start-up and never names a handler.
  *
  * Matching is a pure function of the method and the path (no query
  * string), so it is unit-tested without a server: an unknown path is 404
  * whatever the method, an unknown game 404 unknown_game, and a known path
  * with another method 405, with `allow` for the Allow header. */
-#ifndef GJ_ROUTES_H
-#define GJ_ROUTES_H
+#ifndef GJ_ROUTER_H
+#define GJ_ROUTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "error.h"
 #include "game.h"
@@ -39,12 +42,12 @@ typedef struct route_row {
     const char *allow; /* the methods taken, as the Allow header lists them */
     route_lane lane;
     job_handler handler;
-    bool text_answer;  /* may answer judge text (?format=text, Accept); others JSON only */
-    bool game_metrics; /* counted per game in the request metrics */
-    bool estimable;    /* a small body is parsed on the I/O thread and its solve's cost
-                        * estimated (jobs_triage): answered there when cheap */
-    const char *csp;   /* Content-Security-Policy of its answers, or NULL */
-    const char *doc;   /* one line for `serve --help` */
+    bool text_answer;      /* may answer judge text (?format=text, Accept); others JSON only */
+    bool game_metrics;     /* counted per game in the request metrics */
+    job_estimate estimate; /* a small body's cost, estimated on the I/O thread (jobs_triage):
+                            * answered there when cheap; NULL: the heavy lane */
+    const char *csp;       /* Content-Security-Policy of its answers, or NULL */
+    const char *doc;       /* one line for `serve --help` */
     route_listener listener;
     query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
 } route_row;
@@ -55,16 +58,20 @@ typedef struct route_match {
     gj_error error;       /* GJ_OK, or not_found, unknown_game, method_not_allowed */
 } route_match;
 
-/* The whole table, in the order `serve --help` lists it. */
-const route_row *routes_table(size_t *count);
+/* The route table, in the order `serve --help` lists it (the endpoints
+ * layer owns it: routes.h). */
+typedef struct route_table {
+    const route_row *rows;
+    size_t count;
+} route_table;
 
-/* Match method and path against the table into *m. */
-void routes_match(const char *method, const char *path, route_match *m);
+/* Match method and path against table t into *m. */
+void router_match(const route_table *t, const char *method, const char *path, route_match *m);
 
 /* Restrict the match of `path` to what one listener serves: with an admin listener
  * (admin_configured), a row the listener (admin or public) does not serve
  * becomes not_found, naming where it is served.  Without one, nothing
  * changes. */
-void routes_restrict(route_match *m, const char *path, bool on_admin, bool admin_configured);
+void router_restrict(route_match *m, const char *path, bool on_admin, bool admin_configured);
 
 #endif

@@ -31,14 +31,15 @@
 #include <stdint.h>
 
 #include "admission.h"
-#include "app.h"
 #include "buf.h"
 #include "conntrack.h"
 #include "error.h"
-#include "http.h"
 #include "jobs.h"
 #include "media.h"
-#include "routes.h"
+#include "router.h"
+#include "runtime.h"
+
+typedef struct gj_http gj_http; /* as http.h says it, which this header leaves out */
 
 /* What a libmicrohttpd daemon's callbacks are given: the front and which
  * of its listeners the daemon is. */
@@ -51,7 +52,9 @@ struct gj_http {
     struct MHD_Daemon *daemon;
     struct MHD_Daemon *admin; /* --admin-address, or NULL */
     listener public_side, admin_side;
-    gj_app *app;
+    gj_runtime *rt;
+    gj_admission *admission;
+    route_table routes;
     const gj_config *cfg;
     unsigned port, admin_port;
     uint64_t id_base;

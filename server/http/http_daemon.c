@@ -90,9 +90,10 @@ static unsigned bound_port(struct MHD_Daemon *d, long asked)
     return info ? info->port : (unsigned)asked;
 }
 
-gj_http *http_start(gj_app *app, gj_error *e)
+gj_http *http_start(gj_runtime *rt, gj_admission *adm, const route_row *routes, size_t nroutes,
+                    gj_error *e)
 {
-    const gj_config *cfg = app->cfg;
+    const gj_config *cfg = rt->cfg;
     tls_pair tls = {NULL, NULL, NULL};
     int https = cfg->tls_cert[0] != '\0';
     if (https && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
@@ -108,12 +109,14 @@ gj_http *http_start(gj_app *app, gj_error *e)
         gj_fail_nomem(e);
         return NULL;
     }
-    h->app = app;
+    h->rt = rt;
+    h->admission = adm;
+    h->routes = (route_table){routes, nroutes};
     h->cfg = cfg;
     h->id_base = (uint64_t)time(NULL) << 32;
     h->public_side = (listener){h, false};
     h->admin_side = (listener){h, true};
-    /* The admin listener is started first: routes_restrict reads whether
+    /* The admin listener is started first: router_restrict reads whether
      * there is one from the first request on. */
     if (cfg->admin_port >= 0) {
         h->admin = start_daemon(&h->admin_side, cfg->admin_host, cfg->admin_port, NULL, e);
@@ -162,11 +165,11 @@ int http_wait_idle(gj_http *h, double seconds)
 {
     struct timespec tick = {0, 10 * 1000 * 1000};
     for (double waited = 0; waited < seconds; waited += 0.01) {
-        if (atomic_load(&h->app->in_flight) == 0)
+        if (atomic_load(&h->rt->in_flight) == 0)
             return 1;
         nanosleep(&tick, NULL);
     }
-    return atomic_load(&h->app->in_flight) == 0;
+    return atomic_load(&h->rt->in_flight) == 0;
 }
 
 void http_stop(gj_http *h)

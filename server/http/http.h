@@ -4,7 +4,8 @@
  * and run the I/O lane's handlers themselves; a pool route's job is handed
  * to the worker pool with its connection suspended, and the worker resumes
  * it with the answer.  I/O threads never run a solver and workers never
- * touch a socket.  The application (app.h) starts and stops it.
+ * touch a socket.  The start-up layer (app.h) starts and stops it, on the
+ * runtime (runtime.h), the admission (admission.h) and the route table.
  *
  * With --tls-cert and --tls-key the public port speaks HTTPS (libmicrohttpd's
  * GnuTLS).  With --admin-address a second daemon, plain HTTP, serves the
@@ -16,12 +17,20 @@
 #ifndef GJ_HTTP_H
 #define GJ_HTTP_H
 
-#include "app.h"
-#include "error.h"
+#include <stddef.h>
 
-/* Bind and start serving app's routes.  NULL with *e filled when the
- * address cannot be bound or the daemon cannot start. */
-gj_http *http_start(gj_app *app, gj_error *e);
+#include "admission.h"
+#include "error.h"
+#include "router.h"
+#include "runtime.h"
+
+typedef struct gj_http gj_http;
+
+/* Bind and start serving the table's `nroutes` routes on rt and adm.  NULL
+ * with *e filled when the address cannot be bound or the daemon cannot
+ * start. */
+gj_http *http_start(gj_runtime *rt, gj_admission *adm, const route_row *routes, size_t nroutes,
+                    gj_error *e);
 
 /* The bound port (useful with port 0). */
 unsigned http_port(const gj_http *h);

@@ -1,0 +1,61 @@
+/* analyze_job.c - POST and GET /analyze/{game} (endpoints.h): the game's
+ * analysis of a position in play and its perfect-play line (line.h),
+ * through the result cache keyed on the request's canonical form. */
+#include "endpoints.h"
+#include "line.h"
+
+/* The analysis of the prepared request q through the result cache, keyed
+ * on q's canonical form (line.h), and its tag into j->etag: 0, or -1 with
+ * j->error.  A cached analysis answers a revalidation without running. */
+static int analyze_cached(job *j, line_request *q)
+{
+    const gj_game *g = j->game;
+    gj_buf key;
+    buf_init(&key);
+    if (etag_analysis(g, q->canonical, q->canonical_len, &key, j->etag) != 0) {
+        buf_free(&key);
+        return gj_fail_nomem(&j->error);
+    }
+    cache_ticket *ticket = NULL;
+    cache_result r = CACHE_BYPASS;
+    if (j->rt->cache != NULL)
+        r = cache_get(j->rt->cache, key.data, key.len, &j->answer, &ticket);
+    buf_free(&key);
+    if (r == CACHE_HIT)
+        return j->answer.failed ? gj_fail_nomem(&j->error) : 0;
+    int rc = line_run(g, q, jobs_limits(j, g), &j->answer, &j->error);
+    if (rc == 0 && j->answer.failed)
+        rc = gj_fail_nomem(&j->error);
+    if (ticket != NULL && rc == 0)
+        cache_fill(j->rt->cache, ticket, j->answer.data, j->answer.len);
+    else if (ticket != NULL)
+        cache_abandon(j->rt->cache, ticket);
+    return rc;
+}
+
+/* The request parsed, its analysis answered and its tag matched: 0, or -1
+ * with j->error (and no tag). */
+static int analyze(job *j, void *arg)
+{
+    (void)arg;
+    line_request q;
+    int rc = line_prepare(j->body, j->len, &q, &j->error);
+    if (rc == 0) {
+        rc = analyze_cached(j, &q);
+        line_request_free(&q);
+    }
+    /* Matched only once the answer is made: a match is always a 200's. */
+    j->not_modified = rc == 0 && etag_none_match(j->if_none_match, j->etag, true);
+    if (rc != 0)
+        j->etag[0] = '\0';
+    return rc;
+}
+
+void endpoint_analyze(job *j)
+{
+    if (j->game->analyze == NULL) {
+        jobs_finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no analysis", j->game->name));
+        return;
+    }
+    jobs_run_step(j, "analysis", analyze, NULL);
+}

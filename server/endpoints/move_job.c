@@ -1,0 +1,35 @@
+/* move_job.c - POST /move/{game} (endpoints.h): the engine's move at a
+ * level (engine.h). */
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "endpoints.h"
+#include "engine.h"
+
+/* A seed for a move request without one: the clock mixed with a counter,
+ * so two requests in the same nanosecond still differ; echoed to the
+ * caller, who can replay the move with it. */
+static uint64_t fresh_seed(void)
+{
+    static atomic_ullong count;
+    uint64_t x = solve_clock_ns() ^ (atomic_fetch_add(&count, 1) * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 29;
+    return x & (uint64_t)ENGINE_SEED_MAX;
+}
+
+/* The engine's move on the job's body: 0, or -1 with j->error. */
+static int move(job *j, void *arg)
+{
+    (void)arg;
+    return engine_move(j->game, j->body, j->len, jobs_limits(j, j->game), fresh_seed(), &j->answer,
+                       &j->error);
+}
+
+void endpoint_move(job *j)
+{
+    if (j->game->analyze == NULL) {
+        jobs_finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no engine", j->game->name));
+        return;
+    }
+    jobs_run_step(j, "engine", move, NULL);
+}

@@ -1,0 +1,104 @@
+/* routes.c - the route table (routes.h). */
+#include "routes.h"
+
+#include "endpoints.h"
+
+/* The playground is whole in itself: nothing loads from elsewhere. */
+#define PLAYGROUND_CSP                                                                             \
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "   \
+    "connect-src 'self'; base-uri 'none'; form-action 'none'"
+
+/* HEAD is GET without the body; libmicrohttpd drops the body itself. */
+static const route_row table[] = {
+    {.path = "/solve/",
+     .per_game = true,
+     .allow = "GET, HEAD, POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_solve,
+     .text_answer = true,
+     .game_metrics = true,
+     .estimate = solve_estimate,
+     .doc = "who wins a position, as JSON or as the judge's output",
+     .query = QUERY_SOLVE},
+    {.path = "/analyze/",
+     .per_game = true,
+     .allow = "GET, HEAD, POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_analyze,
+     .doc = "every legal move of a position in play, best first, and its perfect-play line",
+     .query = QUERY_ANALYZE},
+    {.path = "/move/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_move,
+     .doc = "the engine's move in a position in play, at a level from random to perfect"},
+    {.path = "/judge/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_judge,
+     .doc = "a submitted output checked against the right one"},
+    {.path = "/generate/",
+     .per_game = true,
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_generate,
+     .doc = "a fresh position with the outcome asked for, and its answer"},
+    {.path = "/batch",
+     .allow = "POST",
+     .lane = LANE_POOL,
+     .handler = endpoint_batch,
+     .doc = "many positions of any games, answered in order"},
+    {.path = "/games",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_games,
+     .doc = "the games, their limits in force and examples"},
+    {.path = "/healthz",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_health,
+     .doc = "liveness",
+     .listener = ON_BOTH},
+    {.path = "/readyz",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_ready,
+     .doc = "readiness: 503 once a stop has begun",
+     .listener = ON_BOTH},
+    {.path = "/metrics",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_metrics,
+     .doc = "Prometheus metrics",
+     .listener = ON_ADMIN},
+    {.path = "/openapi.yaml",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_spec,
+     .doc = "the OpenAPI document"},
+    {.path = "/docs",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_docs,
+     .doc = "the OpenAPI document as a page"},
+    {.path = "/",
+     .allow = "GET, HEAD",
+     .lane = LANE_IO,
+     .handler = pages_playground,
+     .csp = PLAYGROUND_CSP,
+     .doc = "the playground"},
+};
+
+const route_row *routes_table(size_t *count)
+{
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+void routes_match(const char *method, const char *path, route_match *m)
+{
+    route_table t = {table, sizeof table / sizeof table[0]};
+    router_match(&t, method, path, m);
+}

@@ -1,0 +1,144 @@
+/* jobs.c - a job's life: where it runs, its start, its watch and its end
+ * (jobs.h).  The handlers are the endpoints' (endpoints.h). */
+#include "jobs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The job failed with j->error: drop any partial answer. */
+static void fail(job *j)
+{
+    buf_free(&j->answer);
+}
+
+void jobs_finish(job *j, int rc)
+{
+    if (rc == 0 && j->answer.failed)
+        rc = gj_fail_nomem(&j->error);
+    if (rc == 0)
+        gj_error_clear(&j->error);
+    else
+        fail(j);
+    j->done(j);
+}
+
+double jobs_take_ms(unsigned long long *since)
+{
+    if (*since == 0)
+        return 0;
+    double ms = (double)(solve_clock_ns() - *since) / 1e6;
+    *since = 0;
+    return ms;
+}
+
+const long *jobs_limits(const job *j, const gj_game *g)
+{
+    return config_game_limits(j->rt->cfg, g);
+}
+
+void jobs_watch(job *j)
+{
+    if (j->queued_ns == 0)
+        return;
+    gj_cancel_bind(&j->cancel);
+    conntrack_watch(j->rt->tracker, j->peer, &j->cancel);
+}
+
+void jobs_unwatch(job *j)
+{
+    if (j->queued_ns == 0)
+        return;
+    conntrack_watch(j->rt->tracker, j->peer, NULL);
+    gj_cancel_bind(NULL);
+    gj_cancel_reason why = gj_cancel_reason_of(&j->cancel);
+    if (j->error.kind != GJ_CANCELLED || why == GJ_CANCEL_NONE)
+        return;
+    j->abandoned = why == GJ_CANCEL_GONE;
+    metrics_job_event(j->rt->metrics,
+                      why == GJ_CANCEL_GONE ? JOB_CANCELLED_GONE : JOB_CANCELLED_DEADLINE);
+}
+
+void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg)
+{
+    unsigned long long start = solve_clock_ns();
+    jobs_watch(j);
+    int rc = step(j, arg);
+    jobs_unwatch(j);
+    j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
+    if (rc != 0 && j->error.kind == GJ_OK)
+        gj_fail(&j->error, GJ_INTERNAL, "%s: the %s failed without saying why", j->game->name,
+                what);
+    jobs_finish(j, rc);
+}
+
+job_lane jobs_lane_for(double cost_us)
+{
+    return cost_us <= JOBS_HERE_MAX_US   ? JOB_HERE
+           : cost_us <= JOBS_FAST_MAX_US ? JOB_FAST
+                                         : JOB_HEAVY;
+}
+
+job_lane jobs_triage(job *j, job_estimate estimate)
+{
+    memset(&j->ahead, 0, sizeof j->ahead);
+    if (estimate == NULL || j->rt->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
+        return JOB_HEAVY;
+    return estimate(j);
+}
+
+void jobs_release(job *j)
+{
+    if (j->ahead.pos != NULL)
+        j->game->free_position(j->ahead.pos);
+    j->ahead.pos = NULL;
+}
+
+/* done() as jobs_start installs it: the handler's own thread's time (when
+ * a batch has not already counted it) joins work_ms, then the caller's
+ * done runs. */
+static void settle(job *j)
+{
+    j->work_ms += jobs_take_ms(&j->own_ns);
+    j->then(j);
+}
+
+void jobs_start(job *j, job_handler handler)
+{
+    j->then = j->done;
+    j->done = settle;
+    j->own_ns = solve_clock_ns();
+    /* The I/O thread's estimate (jobs_triage) is work for the request too. */
+    j->work_ms = j->ahead.ms;
+    buf_init(&j->answer);
+    gj_error_clear(&j->error);
+    j->ok_status = 200;
+    j->type = j->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
+    j->fixed = NULL;
+    j->fixed_len = 0;
+    j->how = SOLVE_UNCACHED;
+    memset(&j->t, 0, sizeof j->t);
+    j->abandoned = 0;
+    j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;
+    double waited = (double)j->wait_ns / 1e9;
+    long limit = j->rt->cfg->request_timeout;
+    if (j->queued_ns != 0 && conntrack_gone(j->peer)) {
+        /* Nobody reads the answer; the 503 only completes the request. */
+        j->abandoned = 1;
+        metrics_job_event(j->rt->metrics, JOB_DROPPED_ABANDONED);
+        gj_fail(&j->error, GJ_CANCELLED, "the client closed its connection before its job started");
+    } else if (waited > (double)limit) {
+        metrics_job_event(j->rt->metrics, JOB_DROPPED_LATE);
+        gj_fail(&j->error, GJ_OVERLOADED,
+                "the request waited %.1f s for a worker, past the %ld s limit "
+                "(--request-timeout); retry shortly",
+                waited, limit);
+    }
+    if (j->error.kind != GJ_OK) {
+        jobs_release(j);
+        j->done(j);
+        return;
+    }
+    gj_cancel_init(&j->cancel,
+                   j->queued_ns ? j->queued_ns + (unsigned long long)limit * 1000000000ull : 0);
+    handler(j);
+}

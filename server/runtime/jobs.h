@@ -1,0 +1,137 @@
+/* jobs.h - a job: one request's work, whichever thread runs it.
+ *
+ * Every route's handler (endpoints.h) takes a job: the request's game,
+ * media and body in, and the answer or the error out.  The HTTP front
+ * fills the inputs and `done`, then calls jobs_triage with its route's
+ * estimate (the solve endpoint parses a small body ahead on the I/O thread
+ * and estimates its cost with the game's cost_us), which says where the
+ * job runs, then jobs_start on the I/O thread or on a worker of that lane.
+ * Before a queued job starts, jobs_start drops it when its client has
+ * closed the connection (the peer, conntrack.h) or it waited past
+ * --request-timeout (503: nobody should wait for so late an answer), else
+ * runs the handler, which fills the result and calls done(job) exactly
+ * once: before it returns, or for a batch on whichever worker finishes the
+ * last item.  While a queued job's solve runs (jobs_watch), its cancel flag
+ * is bound to the thread and watched by the tracker, so the solve stops
+ * (GJ_CANCELLED) when the client leaves or the deadline (queued +
+ * --request-timeout) passes.  The body must stay valid until done() runs.
+ * When done() runs, work_ms holds the time every thread spent on the job
+ * (the I/O thread's parse ahead, the handler, each batch item), whether it
+ * was answered, refused, dropped or stopped: the HTTP front charges it to
+ * the client's quota even when nobody reads the answer. */
+#ifndef GJ_JOBS_H
+#define GJ_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "cancel.h"
+#include "error.h"
+#include "etag.h"
+#include "game.h"
+#include "media.h"
+#include "runtime.h"
+#include "solve.h"
+
+typedef struct job job;
+typedef void (*job_done)(job *j);
+typedef void (*job_handler)(job *j);
+
+/* What a route's estimate did on the I/O thread: for a solve, the body
+ * parsed ahead (the position, or why there is none), which the handler
+ * takes instead of parsing again. */
+typedef struct job_ahead {
+    bool parsed;    /* pos / error are the parse's outcome */
+    void *pos;      /* the position, owned until the handler takes it */
+    gj_error error; /* why pos is NULL */
+    double ms;      /* the I/O thread's time on it: work for the request too */
+} job_ahead;
+
+struct job {
+    /* Set by the caller. */
+    gj_runtime *rt;
+    const gj_game *game; /* the per-game routes */
+    media_kind input, output;
+    const char *body;
+    size_t len;
+    const char *if_none_match;    /* the request's If-None-Match, or NULL */
+    unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
+    job_done done;
+    void *ctx;
+    tracked *peer; /* the client's connection, NULL when untracked */
+
+    /* Kept by the lifecycle (jobs.c). */
+    job_ahead ahead;           /* jobs_triage's estimate */
+    gj_cancel cancel;          /* a queued job's stop flag (cancel.h) */
+    int abandoned;             /* the client left: dropped or stopped for it */
+    job_done then;             /* the caller's done, which jobs_start wraps to count work */
+    unsigned long long own_ns; /* when the handler's thread began counting, 0 once counted */
+
+    /* Filled before done(). */
+    gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
+    int ok_status;     /* without an error: 200, or 503 from /readyz while draining */
+    const char *type;  /* without an error: the answer's content type */
+    gj_buf answer;     /* without an error, the answer ... */
+    const char *fixed; /* ... or, when not NULL, this static one */
+    size_t fixed_len;
+    solve_timing t;             /* parse/solve/write, zero where they do not apply */
+    solve_cached how;           /* what the result cache did, where one was asked */
+    unsigned long long wait_ns; /* how long it waited for a worker */
+    char etag[ETAG_MAX];        /* a cacheable answer's tag (etag.h), or "" */
+    bool not_modified;          /* If-None-Match matched etag (the answer is kept for its length) */
+    double work_ms;             /* every thread's time for the request, its parse ahead included:
+                                 * what the client's quota is charged however the job ends */
+};
+
+/* Where a job runs, by its estimated solve time.  The bounds are stated
+ * (docs/reliability.md): bodies up to JOBS_TRIAGE_MAX_BODY are estimated
+ * on the I/O thread (a parse of a few tens of microseconds); a job
+ * estimated at most JOBS_HERE_MAX_US runs there too, one at most
+ * JOBS_FAST_MAX_US on the fast lane (pool.h), anything else (and every
+ * route without an estimate, and every job while the test hold hook is
+ * on) on the heavy lane. */
+typedef enum job_lane { JOB_HERE, JOB_FAST, JOB_HEAVY } job_lane;
+#define JOBS_TRIAGE_MAX_BODY 16384
+#define JOBS_HERE_MAX_US     200.0
+#define JOBS_FAST_MAX_US     10000.0
+
+/* A route's estimate of its job (router.h): fills j->ahead as it likes
+ * and returns the job's lane; a job it cannot estimate is JOB_HEAVY. */
+typedef job_lane (*job_estimate)(job *j);
+
+/* Choose j's lane with the route's `estimate` (NULL: none), within the
+ * bounds above.  The job's inputs must be set. */
+job_lane jobs_triage(job *j, job_estimate estimate);
+
+/* The lane of a job estimated at cost_us microseconds. */
+job_lane jobs_lane_for(double cost_us);
+
+/* Free what jobs_triage parsed, for a job that will not be started. */
+void jobs_release(job *j);
+
+/* Run `handler` on j (see above). */
+void jobs_start(job *j, job_handler handler);
+
+/* The limits in force for game g (settings.h). */
+const long *jobs_limits(const job *j, const gj_game *g);
+
+/* Around a handler's solving: bind the job's cancel flag to this thread
+ * and let the tracker raise it when the client goes; then unbind it and
+ * count a stop.  Jobs on the I/O thread are not watched. */
+void jobs_watch(job *j);
+void jobs_unwatch(job *j);
+
+/* Settle the job after a step that returned rc (0, or -1 with j->error;
+ * an answer that ran out of memory fails too) and hand it back: done(). */
+void jobs_finish(job *j, int rc);
+
+/* A handler's one step, timed as the job's solve and watched: rc = step(j,
+ * arg); a failure that said nothing becomes "GAME: the WHAT failed without
+ * saying why"; then jobs_finish. */
+void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg);
+
+/* Milliseconds since *since, which is then zeroed (0: nothing to count). */
+double jobs_take_ms(unsigned long long *since);
+
+#endif

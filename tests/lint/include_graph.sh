@@ -1,0 +1,84 @@
+#!/bin/sh
+# include_graph.sh - the layers hold: the tree's include graph is clean, and
+# an include that points up or closes a cycle is caught twice, by
+# scripts/include-graph.mjs (make lint) and by the layered build itself
+# (each layer compiles with only its own and lower folders on its path).
+#
+# Each injection is made in a copy of the sources, never in the tree.
+set -eu
+cd "$(dirname "$0")/../.."
+layers=$(make --no-print-directory -s print-layers)
+graph="node scripts/include-graph.mjs"
+fails=0
+
+# fail MESSAGE: count a failed check.
+fail() {
+    echo "FAIL: $1"
+    fails=$((fails + 1))
+}
+
+# The tree as it is: clean.
+if ! $graph --quiet $layers; then
+    fail "the tree's include graph is not clean"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# copy: a fresh copy of the layers' folders in $tmp/tree.
+copy() {
+    rm -rf "$tmp/tree"
+    mkdir -p "$tmp/tree"
+    cp -r solvers server "$tmp/tree/"
+}
+
+# 1. The runtime (below the HTTP layer) includes an HTTP header.
+copy
+sed -i '0,/#include "jobs.h"/s//#include "jobs.h"\n#include "http_error.h"/' "$tmp/tree/server/runtime/jobs.c"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "an upward include (runtime -> http) passed the graph check"
+elif ! grep -q 'server/runtime/jobs.c:[0-9]*: includes server/http/http_error.h' "$tmp/out"; then
+    fail "the upward include was refused without naming the file and the header: $(cat "$tmp/out")"
+fi
+# The build refuses it too: the runtime's include path has no server/http.
+incs=""
+for l in $layers; do
+    incs="$incs -I$tmp/tree/$l"
+    [ "$l" = server/runtime ] && break
+done
+if cc -std=c11 -fsyntax-only $incs $(pkg-config --cflags libmicrohttpd jansson libxxhash) \
+    -D_POSIX_C_SOURCE=200809L "$tmp/tree/server/runtime/jobs.c" 2>"$tmp/cc"; then
+    fail "the runtime compiled with an include of the HTTP layer"
+elif ! grep -q 'http_error.h' "$tmp/cc"; then
+    fail "the layered build failed for another reason: $(head -3 "$tmp/cc")"
+fi
+
+# 2. A solver includes a server header.
+copy
+sed -i '0,/#include "games.h"/s//#include "games.h"\n#include "cache.h"/' "$tmp/tree/solvers/games.c"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "a solver including a server header passed the graph check"
+fi
+
+# 3. A cycle inside one layer: cache.h includes pool.h, pool.c includes cache.h.
+copy
+sed -i '0,/#include "pool.h"/s//#include "pool.h"\n#include "cache.h"/' "$tmp/tree/server/runtime/pool.c"
+sed -i '0,/#include "buf.h"/s//#include "buf.h"\n#include "pool.h"/' "$tmp/tree/server/runtime/cache.h"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "a cycle between pool and cache passed the graph check"
+elif ! grep -q 'cycle: .*server/runtime/\(pool\|cache\) -> .*server/runtime/\(pool\|cache\)' "$tmp/out"; then
+    fail "the cycle was refused without naming it: $(cat "$tmp/out")"
+fi
+
+# 4. An include of a header from outside every layer.
+copy
+sed -i '0,/#include "jobs.h"/s//#include "jobs.h"\n#include "harness.h"/' "$tmp/tree/server/runtime/jobs.c"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "an include of a header of no layer passed the graph check"
+fi
+
+if [ "$fails" -gt 0 ]; then
+    echo "include_graph: $fails check(s) failed"
+    exit 1
+fi
+echo "include_graph: the tree is clean; upward includes, a cycle and a stray header are caught"
