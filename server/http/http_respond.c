@@ -27,12 +27,13 @@ bool request_is_query_form(const request *req)
 }
 
 /* True when the answer (status) may be kept by a shared cache: a GET or
- * HEAD solve's or analysis's 200 or 304, which carries its tag.  Such an
- * answer is served to other clients, so nothing of this client's rides on it. */
+ * HEAD 200 or 304 of a cacheable route (router.h), which carries its tag.
+ * Such an answer is served to other clients, so nothing of this client's
+ * rides on it. */
 static bool shared_cacheable(const request *req, int status)
 {
-    return status < 400 && req->state == ANSWERED && req->job.etag[0] != '\0' &&
-           request_is_query_form(req);
+    return status < 400 && req->state == ANSWERED && req->match.row != NULL &&
+           req->match.row->cacheable && req->job.etag[0] != '\0' && request_is_query_form(req);
 }
 
 /* Add `value` to the answer's one Vary header (RFC 9110 12.5.5: a list, and
