@@ -32,6 +32,20 @@ static uint64_t weight(int level, int q, long i)
     return w * 4 / ((uint64_t)i + 4);
 }
 
+double engine_chance(int level, const int *q, long n, long index)
+{
+    if (index < 0 || index >= n)
+        return 0;
+    if (level >= ENGINE_LEVELS || n == 1)
+        return index == 0 ? 1 : 0;
+    if (level == 1)
+        return 1.0 / (double)n;
+    uint64_t total = 0;
+    for (long i = 0; i < n; i++)
+        total += weight(level, q[i], i);
+    return (double)weight(level, q[index], index) / (double)total;
+}
+
 long engine_pick(int level, const int *q, long n, uint64_t seed)
 {
     if (level >= ENGINE_LEVELS || n <= 1)
@@ -53,8 +67,7 @@ long engine_pick(int level, const int *q, long n, uint64_t seed)
     return 0; /* not reached: x < total */
 }
 
-/* Each listed move's loss against moves[0] (engine.h): malloc'd, or NULL. */
-static int *losses(const json_t *moves, long n)
+int *engine_losses(const json_t *moves, long n)
 {
     int *q = malloc((size_t)n * sizeof *q);
     if (q == NULL)
@@ -149,7 +162,7 @@ static int choose(const gj_game *g, const json_t *root, const move_request *q, c
                 "no legal move: the game is over in this position (its analysis has "
                 "moves_total 0), so the engine has nothing to play");
     } else {
-        int *loss = losses(moves, n);
+        int *loss = engine_losses(moves, n);
         if (loss == NULL) {
             gj_fail_nomem(e);
         } else {

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "error.h"
 #include "game.h"
@@ -61,5 +63,14 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
  * (0..16, q[0] = 0) at `level`, drawing from the generator seeded with
  * `seed`.  Exposed for the tests. */
 long engine_pick(int level, const int *q, long n, uint64_t seed);
+
+/* The chance, exactly, that `level` picks index among n ranked moves with
+ * losses q[0..n) (the weights engine_pick draws by): what a puzzle's
+ * difficulty is made of (puzzle.h). */
+double engine_chance(int level, const int *q, long n, long index);
+
+/* Each of the n listed moves' loss against moves[0] (see above), from an
+ * analysis' "moves": malloc'd, or NULL when memory is short. */
+int *engine_losses(const json_t *moves, long n);
 
 #endif

@@ -88,12 +88,19 @@ typedef struct gj_game {
      * found in the budget). */
     int (*generate)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
     const char *example_generate; /* a JSON request for generate() */
+    /* generate()'s own request members beyond the common ones (generate.h),
+     * NULL-terminated: the puzzles (puzzle.h) pass exactly these on. */
+    const char *const *generate_knobs;
     /* Play one move on an analyze() request: change `req` (the request's
      * JSON object, without the line and engine members) in place so that it
      * describes the position `entry` (one element of the answer's "moves")
      * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
      * engine's tests walk the game with it. */
     int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
+    /* The generator knobs a puzzle (puzzle.h) starts from, a JSON object,
+     * or NULL for the generator's own defaults: a board large enough that
+     * a puzzle's position has a real choice of moves. */
+    const char *puzzle_knobs;
     /* 1 when the game never ends and its positions repeat (matrix-game):
      * its line stops at the first position seen twice. */
     int play_repeats;

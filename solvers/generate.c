@@ -110,7 +110,10 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
     req->winning_moves = -1;
     if (gen_long(root, "winning_moves", 0, 1000000, NULL, &req->winning_moves, e) != 0)
         return -1;
-    req->in_play = req->winning_moves >= 0;
+    req->min_moves = 0;
+    if (gen_long(root, "min_moves", 0, 1000000, NULL, &req->min_moves, e) != 0)
+        return -1;
+    req->in_play = req->winning_moves >= 0 || req->min_moves > 0;
     if (spec->scored)
         return 0;
     if (req->winning_moves > 0 && req->outcome == GEN_LOSE)
@@ -125,9 +128,15 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
     return 0;
 }
 
-/* winning_moves below the game's bound on the moves, so one move loses. */
+/* winning_moves below the game's bound on the moves, so one move loses,
+ * and min_moves within it. */
 static int check_moves(const gen_request *req, gj_error *e)
 {
+    if (req->min_moves > req->most_moves)
+        return gj_fail_field(e, "min_moves",
+                             "%ld is impossible here: a position of this size has at most %lld "
+                             "move%s",
+                             req->min_moves, req->most_moves, req->most_moves == 1 ? "" : "s");
     if (req->winning_moves >= 0 && req->winning_moves >= req->most_moves)
         return gj_fail_field(e, "winning_moves",
                              "%ld is impossible here: a position of this size has at most %lld "
@@ -140,11 +149,13 @@ static int check_moves(const gen_request *req, gj_error *e)
 static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
                             void *knobs, gen_request *req, gj_error *e)
 {
-    static const char *const common[] = {"?seed", "?budget_ms", "?outcome", "?winning_moves"};
-    const char *keys[4 + GEN_MAX_KNOBS + 1];
+    static const char *const common[] = {"?seed", "?budget_ms", "?outcome", "?winning_moves",
+                                         "?min_moves"};
+    enum { NCOMMON = sizeof common / sizeof common[0] };
+    const char *keys[NCOMMON + GEN_MAX_KNOBS + 1];
     char own[GEN_MAX_KNOBS][40];
     size_t n = 0;
-    for (; n < 4; n++)
+    for (; n < NCOMMON; n++)
         keys[n] = common[n];
     for (size_t k = 0; k < GEN_MAX_KNOBS && spec->knobs[k] != NULL; k++) {
         snprintf(own[k], sizeof own[k], "?%s", spec->knobs[k]);
@@ -187,7 +198,7 @@ void gen_put_row(gen_candidate *c, long i, const char *row, size_t n)
 /* ---- judging a candidate ---------------------------------------------- */
 
 /* Which of the asked constraints a candidate failed. */
-enum { MISS_OUTCOME, MISS_WINNING, MISS_SCORE, NMISS };
+enum { MISS_OUTCOME, MISS_WINNING, MISS_MOVES, MISS_SCORE, NMISS };
 
 /* The position's answer into `answer`: /solve's or /analyze's, computed by
  * the game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
@@ -241,6 +252,8 @@ static int miss(const gen_request *req, long long score, long long winning, long
         return MISS_OUTCOME;
     if (req->winning_moves >= 0 && (winning != req->winning_moves || total <= winning))
         return MISS_WINNING;
+    if (req->min_moves > 0 && total < req->min_moves)
+        return MISS_MOVES;
     if (req->has_score && (score < req->score_lo || score > req->score_hi))
         return MISS_SCORE;
     return NMISS;
@@ -249,13 +262,14 @@ static int miss(const gen_request *req, long long score, long long winning, long
 /* GJ_UNMET: what was asked, how often each part failed, how many tried. */
 static int unmet(const gen_request *req, const long misses[NMISS], long tried, gj_error *e)
 {
-    static const char *const field[NMISS] = {"outcome", "winning_moves", "score"};
+    static const char *const field[NMISS] = {"outcome", "winning_moves", "min_moves", "score"};
     char what[200] = "";
     size_t used = 0;
     int worst = MISS_OUTCOME;
     for (int m = 0; m < NMISS; m++) {
         bool asked = m == MISS_OUTCOME   ? req->outcome != GEN_ANY
                      : m == MISS_WINNING ? req->winning_moves >= 0
+                     : m == MISS_MOVES   ? req->min_moves > 0
                                          : req->has_score;
         if (!asked)
             continue;
@@ -266,6 +280,8 @@ static int unmet(const gen_request *req, const long misses[NMISS], long tried, g
             snprintf(value, sizeof value, "\"%s\"", req->outcome == GEN_WIN ? "win" : "lose");
         else if (m == MISS_WINNING)
             snprintf(value, sizeof value, "%ld", req->winning_moves);
+        else if (m == MISS_MOVES)
+            snprintf(value, sizeof value, "%ld", req->min_moves);
         else
             snprintf(value, sizeof value, "[%lld, %lld]", req->score_lo, req->score_hi);
         used += (size_t)snprintf(what + used, sizeof what - used, "%s%s %s (missed by %ld)",
@@ -378,7 +394,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
     /* The caller's flag (the server's job: client gone, request timeout)
      * stops the search too, as itself rather than as an unmet budget. */
     gj_cancel *outer = gj_cancel_bound();
-    long misses[NMISS] = {0, 0, 0};
+    long misses[NMISS] = {0};
     int rc = 0;
     for (long tried = 1;; tried++) {
         gen_candidate c;

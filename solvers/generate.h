@@ -1,7 +1,7 @@
 /* generate.h - what every game's puzzle generator (POST /generate) shares.
  *
  * A request is a JSON object: the common members read here ("seed",
- * "budget_ms", "outcome", "winning_moves") and the game's own knobs, which
+ * "budget_ms", "outcome", "winning_moves", "min_moves") and the game's own knobs, which
  * its <game>_generate.c lists and reads.  gen_run then samples candidates
  * from a seeded PRNG (splitmix64 of rng.h, the same numbers on every machine), solves
  * each with the game's real solver (solve, or analyze for a position in
@@ -55,6 +55,7 @@ typedef struct gen_request {
     long budget_ms;
     gen_outcome outcome;
     long winning_moves;   /* -1 when not asked */
+    long min_moves;       /* the fewest legal moves the position may have; 0: any */
     bool in_play;         /* the position is an /analyze body (the game may set it) */
     long long most_moves; /* the game's bound on the moves of a position in play */
     bool has_score;       /* the game asked for score in [score_lo, score_hi] */
@@ -117,7 +118,9 @@ void gen_put_row(gen_candidate *c, long i, const char *row, size_t n);
 
 /* Each game's generate() (game.h), one file each: solvers/<game>_generate.c. */
 #define GAME(ident, url_name)                                                                      \
-    int ident##_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    int ident##_generate(const char *buf, size_t len, const long *limits, gj_buf *out,             \
+                         gj_error *e);                                                             \
+    extern const char *const ident##_generate_knobs[];
 #include "games.def"
 #undef GAME
 

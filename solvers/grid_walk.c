@@ -298,5 +298,6 @@ const gj_game game_grid_walk = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
     .generate = grid_walk_generate,
+    .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
 };

@@ -21,7 +21,7 @@ typedef struct knobs {
     double density;
 } knobs;
 
-static const char *const knob_names[] = {"rows", "cols", "density", NULL};
+const char *const grid_walk_generate_knobs[] = {"rows", "cols", "density", NULL};
 
 /* The limits in force: rows, cols (grid_walk.c's order). */
 static int read_knobs(gen_request *req, const long *limits, void *out, gj_error *e)
@@ -124,7 +124,7 @@ static int score(const json_t *answer, long long *out)
 
 static const gen_spec spec = {
     .game = &game_grid_walk,
-    .knobs = knob_names,
+    .knobs = grid_walk_generate_knobs,
     .read = read_knobs,
     .sample = sample,
     .score = score,

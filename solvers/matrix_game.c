@@ -446,6 +446,7 @@ const gj_game game_matrix_game = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = matrix_game_generate,
+    .generate_knobs = matrix_game_generate_knobs,
     .play_move = matrix_game_play_move,
     .play_repeats = 1,
 };

@@ -18,7 +18,7 @@ typedef struct knobs {
     long n, k; /* k 0: drawn per candidate */
 } knobs;
 
-static const char *const knob_names[] = {"n", "k", NULL};
+const char *const matrix_game_generate_knobs[] = {"n", "k", NULL};
 
 /* The limit in force: n (matrix_game.c's only one). */
 static int read_knobs(gen_request *req, const long *limits, void *out, gj_error *e)
@@ -109,7 +109,7 @@ static int score(const json_t *answer, long long *out)
 
 static const gen_spec spec = {
     .game = &game_matrix_game,
-    .knobs = knob_names,
+    .knobs = matrix_game_generate_knobs,
     .read = read_knobs,
     .sample = sample,
     .score = score,

@@ -710,5 +710,6 @@ const gj_game game_nim_shortcuts = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"shortcuts\": 4, \"range\": 10, \"winning_moves\": 1}",
     .generate = nim_shortcuts_generate,
+    .generate_knobs = nim_shortcuts_generate_knobs,
     .play_move = nim_shortcuts_play_move,
 };

@@ -20,7 +20,7 @@ typedef struct knobs {
     long shortcuts, range;
 } knobs;
 
-static const char *const knob_names[] = {"shortcuts", "range", NULL};
+const char *const nim_shortcuts_generate_knobs[] = {"shortcuts", "range", NULL};
 
 /* The limits in force: shortcuts, queries (nim_shortcuts.c's order). */
 static int read_knobs(gen_request *req, const long *limits, void *out, gj_error *e)
@@ -118,7 +118,7 @@ static int score(const json_t *answer, long long *out)
 
 static const gen_spec spec = {
     .game = &game_nim_shortcuts,
-    .knobs = knob_names,
+    .knobs = nim_shortcuts_generate_knobs,
     .read = read_knobs,
     .sample = sample,
     .score = score,

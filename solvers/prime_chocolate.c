@@ -421,5 +421,6 @@ const gj_game game_prime_chocolate = {
     .version = "1",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = prime_chocolate_generate,
+    .generate_knobs = prime_chocolate_generate_knobs,
     .play_move = prime_chocolate_play_move,
 };

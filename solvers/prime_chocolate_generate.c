@@ -23,7 +23,7 @@ typedef struct knobs {
     long nprimes;
 } knobs;
 
-static const char *const knob_names[] = {"n", "eaten", "primes_used", NULL};
+const char *const prime_chocolate_generate_knobs[] = {"n", "eaten", "primes_used", NULL};
 
 /* Trial division: the sides are small. */
 static int is_prime(long p)
@@ -123,7 +123,7 @@ static int score(const json_t *answer, long long *out)
 
 static const gen_spec spec = {
     .game = &game_prime_chocolate,
-    .knobs = knob_names,
+    .knobs = prime_chocolate_generate_knobs,
     .read = read_knobs,
     .sample = sample,
     .score = score,

@@ -470,6 +470,8 @@ const gj_game game_staircase_chess = {
                        "\"stones\": [[1,1],[1,2]]}",
     .version = "1",
     .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
+    .puzzle_knobs = "{\"rows\": 5, \"cols\": 5}",
     .generate = staircase_chess_generate,
+    .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
 };

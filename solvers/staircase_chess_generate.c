@@ -24,7 +24,7 @@ typedef struct knobs {
     long values[2];
 } knobs;
 
-static const char *const knob_names[] = {"rows", "cols", "values", "score", NULL};
+const char *const staircase_chess_generate_knobs[] = {"rows", "cols", "values", "score", NULL};
 
 /* The score range, checked against the outcome asked for. */
 static int read_score(gen_request *req, gj_error *e)
@@ -142,7 +142,7 @@ static int score(const json_t *answer, long long *out)
 
 static const gen_spec spec = {
     .game = &game_staircase_chess,
-    .knobs = knob_names,
+    .knobs = staircase_chess_generate_knobs,
     .scored = true,
     .read = read_knobs,
     .sample = sample,

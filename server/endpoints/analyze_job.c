@@ -4,32 +4,25 @@
 #include "endpoints.h"
 #include "line.h"
 
+/* The line's analysis of the prepared request (arg): 0, or -1. */
+static int run_line(job *j, void *arg)
+{
+    return line_run(j->game, arg, jobs_limits(j, j->game), &j->answer, &j->error);
+}
+
 /* The analysis of the prepared request q through the result cache, keyed
  * on q's canonical form (line.h), and its tag into j->etag: 0, or -1 with
  * j->error.  A cached analysis answers a revalidation without running. */
 static int analyze_cached(job *j, line_request *q)
 {
-    const gj_game *g = j->game;
     gj_buf key;
     buf_init(&key);
-    if (etag_analysis(g, q->canonical, q->canonical_len, &key, j->etag) != 0) {
+    if (etag_analysis(j->game, q->canonical, q->canonical_len, &key, j->etag) != 0) {
         buf_free(&key);
         return gj_fail_nomem(&j->error);
     }
-    cache_ticket *ticket = NULL;
-    cache_result r = CACHE_BYPASS;
-    if (j->rt->cache != NULL)
-        r = cache_get(j->rt->cache, key.data, key.len, &j->answer, &ticket);
+    int rc = jobs_cached(j, key.data, key.len, run_line, q);
     buf_free(&key);
-    if (r == CACHE_HIT)
-        return j->answer.failed ? gj_fail_nomem(&j->error) : 0;
-    int rc = line_run(g, q, jobs_limits(j, g), &j->answer, &j->error);
-    if (rc == 0 && j->answer.failed)
-        rc = gj_fail_nomem(&j->error);
-    if (ticket != NULL && rc == 0)
-        cache_fill(j->rt->cache, ticket, j->answer.data, j->answer.len);
-    else if (ticket != NULL)
-        cache_abandon(j->rt->cache, ticket);
     return rc;
 }
 

@@ -14,6 +14,10 @@
  *                      over the pool (judge_job.c)
  *   endpoint_batch     many positions or submissions over the pool,
  *                      answered in order (batch_job.c)
+ *   endpoint_puzzle    a rated puzzle, the daily one or one by its id,
+ *                      without its solution (puzzle_job.c)
+ *   endpoint_puzzle_check  a visitor's moves on a puzzle judged
+ *                      (puzzle_job.c)
  *   pages_*            the GET pages: the catalogue, probes, metrics, the
  *                      spec and the playground (pages.c) */
 #ifndef GJ_ENDPOINTS_H
@@ -28,6 +32,8 @@ void endpoint_move(job *j);
 void endpoint_generate(job *j);
 void endpoint_judge(job *j);
 void endpoint_batch(job *j);
+void endpoint_puzzle(job *j);
+void endpoint_puzzle_check(job *j);
 
 void pages_games(job *j);
 void pages_health(job *j);

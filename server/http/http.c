@@ -297,6 +297,7 @@ static void prepare_job(request *req, job_done done)
                      .done = done,
                      .ctx = req,
                      .peer = req->track,
+                     .arg = req->match.arg,
                      .if_none_match = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
                                                                   MHD_HTTP_HEADER_IF_NONE_MATCH)};
 }
@@ -457,15 +458,23 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     req->conn = conn;
     req->started_ns = solve_clock_ns();
     snprintf(req->method, sizeof req->method, "%s", method);
-    snprintf(req->path, sizeof req->path, "%s", url);
+    if (strlen(url) >= sizeof req->path) {
+        /* Never a truncated path: it could name another endpoint. */
+        req->path[0] = '\0';
+        req->match.row = NULL;
+        gj_fail(&req->match.error, GJ_URI_TOO_LONG, "the path is %zu bytes; the limit is %zu",
+                strlen(url), sizeof req->path - 1);
+    } else {
+        snprintf(req->path, sizeof req->path, "%s", url);
+        router_match(&h->routes, req->method, req->path, &req->match);
+        router_restrict(&req->match, req->path, l->admin, h->admin != NULL);
+    }
     const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (given != NULL && valid_request_id(given))
         snprintf(req->id, sizeof req->id, "%s", given);
     else
         snprintf(req->id, sizeof req->id, "%016llx",
                  (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
-    router_match(&h->routes, req->method, req->path, &req->match);
-    router_restrict(&req->match, req->path, l->admin, h->admin != NULL);
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =

@@ -74,7 +74,7 @@ typedef struct request {
     route_match match;
     media_kind input, output;
     char method[16];
-    char path[256];
+    char path[ROUTE_ARG_MAX + 256]; /* a longer one is refused (414), never cut */
     char id[129];
     char client[64];
     bool begun;      /* on_request's first call filled the request */

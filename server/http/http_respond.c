@@ -62,12 +62,20 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         return;
     }
+    if (req->state == ANSWERED && req->job.cache_seconds == 0) {
+        /* An answer made afresh for this request alone (a puzzle without
+         * a seed): no cache may hand it to anyone. */
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        return;
+    }
     if (req->state != ANSWERED || req->job.etag[0] == '\0')
         return;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
     if (shared_cacheable(req, status)) {
         char control[48];
-        snprintf(control, sizeof control, "public, max-age=%ld", req->http->cfg->cache_max_age);
+        long age =
+            req->job.cache_seconds > 0 ? req->job.cache_seconds : req->http->cfg->cache_max_age;
+        snprintf(control, sizeof control, "public, max-age=%ld", age);
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
         add_vary(resp, "Accept");
     }

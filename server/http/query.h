@@ -10,6 +10,10 @@
  *
  *   GET /solve/{game}    input=<judge text> | position=<JSON twin>, format=
  *   GET /analyze/{game}  request=<the JSON request of POST /analyze>, format=
+ *   GET /puzzle/{game}   any NAME=VALUE (QUERY_PARAMS): a JSON object of the
+ *                        parameters, a value that is a JSON number, true,
+ *                        false or an array taken as such, any other a
+ *                        string; the handler names the ones it refuses
  *
  * Pure functions over bytes (no HTTP), so the fuzz target drives them. */
 #ifndef GJ_QUERY_H
@@ -21,7 +25,7 @@
 #include "media.h"
 
 /* Which GET form a route takes; QUERY_NONE: GET carries no body there. */
-typedef enum query_route { QUERY_NONE, QUERY_SOLVE, QUERY_ANALYZE } query_route;
+typedef enum query_route { QUERY_NONE, QUERY_SOLVE, QUERY_ANALYZE, QUERY_PARAMS } query_route;
 
 /* A decoded request: the body of the equivalent POST and its media. */
 typedef struct query_request {

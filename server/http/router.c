@@ -20,14 +20,29 @@ static bool method_allowed(const char *allow, const char *method)
     return false;
 }
 
+/* Whether `path` is one of row r's (router.h): its exact path, or a
+ * per-game prefix; with a suffix, "GAME/ARG" then the suffix after it. */
+static bool row_matches(const route_row *r, const char *path)
+{
+    if (!r->per_game)
+        return strcmp(path, r->path) == 0;
+    size_t n = strlen(r->path);
+    if (strncmp(path, r->path, n) != 0)
+        return false;
+    if (r->suffix == NULL)
+        return true;
+    const char *rest = path + n, *slash = strchr(rest, '/');
+    size_t len = strlen(rest), sl = strlen(r->suffix);
+    return slash != NULL && len > sl && strcmp(rest + len - sl, r->suffix) == 0 &&
+           rest + len - sl > slash + 1;
+}
+
 /* The row whose path is `path` or, per game, a prefix of it; NULL if none. */
 static const route_row *find_row(const route_table *t, const char *path)
 {
-    for (size_t i = 0; i < t->count; i++) {
-        const route_row *r = &t->rows[i];
-        if (r->per_game ? strncmp(path, r->path, strlen(r->path)) == 0 : strcmp(path, r->path) == 0)
-            return r;
-    }
+    for (size_t i = 0; i < t->count; i++)
+        if (row_matches(&t->rows[i], path))
+            return &t->rows[i];
     return NULL;
 }
 
@@ -39,9 +54,13 @@ static void list_paths(const route_table *t, char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < t->count && used < cap; i++) {
         const route_row *r = &t->rows[i];
-        int n = snprintf(out + used, cap - used, "%s%s %s%s", i ? ", " : "",
+        int n = snprintf(out + used, cap - used, "%s%s %s%s%s%s", i ? ", " : "",
                          method_allowed(r->allow, "POST") ? "POST" : "GET", r->path,
-                         r->per_game ? "<game>" : "");
+                         r->per_game ? "<game>" : "",
+                         r->suffix != NULL ? "/<id>"
+                         : r->arg          ? "[/<id>]"
+                                           : "",
+                         r->suffix != NULL ? r->suffix : "");
         used += n > 0 ? (size_t)n : 0;
     }
 }
@@ -51,9 +70,10 @@ void router_match(const route_table *t, const char *method, const char *path, ro
     char names[256];
     gj_error_clear(&m->error);
     m->game = NULL;
+    m->arg[0] = '\0';
     m->row = find_row(t, path);
     if (m->row == NULL) {
-        char paths[400];
+        char paths[600];
         list_paths(t, paths, sizeof paths);
         gj_fail(&m->error, GJ_NOT_FOUND,
                 "no such path: %.80s (the paths are %s; GET / is the playground)", path, paths);
@@ -61,11 +81,29 @@ void router_match(const route_table *t, const char *method, const char *path, ro
     }
     if (m->row->per_game) {
         const char *name = path + strlen(m->row->path);
-        m->game = games_find(name, strlen(name));
+        size_t len = strlen(name);
+        const char *slash = strchr(name, '/');
+        if (slash != NULL && (m->row->arg || m->row->suffix != NULL)) {
+            size_t end = len - (m->row->suffix != NULL ? strlen(m->row->suffix) : 0);
+            size_t arg = end - (size_t)(slash + 1 - name);
+            len = (size_t)(slash - name);
+            if (arg >= sizeof m->arg) {
+                gj_fail(&m->error, GJ_URI_TOO_LONG,
+                        "the path's argument is %zu bytes; the "
+                        "limit is %zu",
+                        arg, sizeof m->arg - 1);
+                return;
+            }
+            memcpy(m->arg, slash + 1, arg);
+            m->arg[arg] = '\0';
+        }
+        m->game = games_find(name, len);
         if (m->game == NULL) {
             games_list(names, sizeof names);
-            gj_fail(&m->error, GJ_UNKNOWN_GAME, "unknown game '%.60s'; the games are %s",
-                    strrchr(path, '/') + 1, names);
+            const char *shown = m->arg[0] != '\0' ? name : strrchr(path, '/') + 1;
+            int shown_len = m->arg[0] != '\0' ? (int)len : (int)strlen(shown);
+            gj_fail(&m->error, GJ_UNKNOWN_GAME, "unknown game '%.*s'; the games are %s",
+                    shown_len < 60 ? shown_len : 60, shown, names);
             return;
         }
     }

@@ -37,9 +37,11 @@ typedef enum route_listener {
 } route_listener;
 
 typedef struct route_row {
-    const char *path;  /* the exact path, or with per_game the prefix */
-    bool per_game;     /* the rest of the path names a game */
-    const char *allow; /* the methods taken, as the Allow header lists them */
+    const char *path;   /* the exact path, or with per_game the prefix */
+    bool per_game;      /* the rest of the path names a game ... */
+    bool arg;           /* ... which may be followed by "/ARG" ... */
+    const char *suffix; /* ... or must be, and then by this ("/check"); NULL: none */
+    const char *allow;  /* the methods taken, as the Allow header lists them */
     route_lane lane;
     job_handler handler;
     bool text_answer;      /* may answer judge text (?format=text, Accept); others JSON only */
@@ -53,10 +55,14 @@ typedef struct route_row {
     query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
 } route_row;
 
+/* The longest path argument (a puzzle id) a match keeps. */
+#define ROUTE_ARG_MAX 1024
+
 typedef struct route_match {
-    const route_row *row; /* NULL when the path names no endpoint */
-    const gj_game *game;  /* the per-game rows */
-    gj_error error;       /* GJ_OK, or not_found, unknown_game, method_not_allowed */
+    const route_row *row;    /* NULL when the path names no endpoint */
+    const gj_game *game;     /* the per-game rows */
+    char arg[ROUTE_ARG_MAX]; /* the rows with `arg` or `suffix`: ARG, or "" */
+    gj_error error;          /* GJ_OK, or not_found, unknown_game, method_not_allowed */
 } route_match;
 
 /* The route table, in the order `serve --help` lists it (the endpoints

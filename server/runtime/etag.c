@@ -9,7 +9,9 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
 {
     /* The kind seeds the hash, so a solve's key and an analysis's key of
      * equal bytes still get different tags. */
-    XXH64_hash_t h = XXH3_64bits_withSeed(key, len, kind == ETAG_SOLVE ? 0x501e : 0xa7a1);
+    static const XXH64_hash_t seeds[] = {
+        [ETAG_SOLVE] = 0x501e, [ETAG_ANALYZE] = 0xa7a1, [ETAG_PUZZLE] = 0x9a22};
+    XXH64_hash_t h = XXH3_64bits_withSeed(key, len, seeds[kind]);
     const char *v = g->version != NULL ? g->version : "0";
     snprintf(out, ETAG_MAX, "\"%.24s.%.8s-%016llx\"", v, GJ_ANSWER_FORMAT_VERSION,
              (unsigned long long)h);

@@ -34,7 +34,10 @@
 /* A tag with its quotes and NUL fits: two versions of up to 24 bytes, '.', '-', 16 hex. */
 #define ETAG_MAX 72
 
-typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE } etag_kind;
+/* ETAG_PUZZLE: the key is the answer's own bytes (a puzzle's answer is
+ * rebuilt from its id, and hashing the bytes needs no argument that every
+ * input of the answer is in a key). */
+typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE, ETAG_PUZZLE } etag_kind;
 
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);

@@ -71,6 +71,24 @@ void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), voi
     jobs_finish(j, rc);
 }
 
+int jobs_cached(job *j, const void *key, size_t len, int (*make)(job *j, void *arg), void *arg)
+{
+    cache_ticket *ticket = NULL;
+    cache_result r = CACHE_BYPASS;
+    if (j->rt->cache != NULL)
+        r = cache_get(j->rt->cache, key, len, &j->answer, &ticket);
+    if (r == CACHE_HIT)
+        return j->answer.failed ? gj_fail_nomem(&j->error) : 0;
+    int rc = make(j, arg);
+    if (rc == 0 && j->answer.failed)
+        rc = gj_fail_nomem(&j->error);
+    if (ticket != NULL && rc == 0)
+        cache_fill(j->rt->cache, ticket, j->answer.data, j->answer.len);
+    else if (ticket != NULL)
+        cache_abandon(j->rt->cache, ticket);
+    return rc;
+}
+
 job_lane jobs_lane_for(double cost_us)
 {
     return cost_us <= JOBS_HERE_MAX_US   ? JOB_HERE
@@ -116,6 +134,8 @@ void jobs_start(job *j, job_handler handler)
     j->fixed = NULL;
     j->fixed_len = 0;
     j->how = SOLVE_UNCACHED;
+    j->cache_seconds = -1;
+    j->etag[0] = '\0';
     memset(&j->t, 0, sizeof j->t);
     j->abandoned = 0;
     j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;

@@ -56,6 +56,7 @@ struct job {
     const char *body;
     size_t len;
     const char *if_none_match;    /* the request's If-None-Match, or NULL */
+    const char *arg;              /* the path\'s argument (router.h: a puzzle id), or "" */
     unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
     job_done done;
     void *ctx;
@@ -79,6 +80,8 @@ struct job {
     solve_cached how;           /* what the result cache did, where one was asked */
     unsigned long long wait_ns; /* how long it waited for a worker */
     char etag[ETAG_MAX];        /* a cacheable answer's tag (etag.h), or "" */
+    long cache_seconds;         /* -1: the route's caching; 0: no cache may keep it;
+                                 * else how long a shared cache may keep the tagged answer */
     bool not_modified;          /* If-None-Match matched etag (the answer is kept for its length) */
     double work_ms;             /* every thread's time for the request, its parse ahead included:
                                  * what the client's quota is charged however the job ends */
@@ -130,6 +133,12 @@ void jobs_finish(job *j, int rc);
  * arg); a failure that said nothing becomes "GAME: the WHAT failed without
  * saying why"; then jobs_finish. */
 void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg);
+
+/* The answer of `key` through the result cache: a hit is copied into
+ * j->answer, a miss is made by make(j, arg) (0, or -1 with j->error) into
+ * j->answer and kept.  Concurrent jobs with one key make it once.  0, or
+ * -1 with j->error. */
+int jobs_cached(job *j, const void *key, size_t len, int (*make)(job *j, void *arg), void *arg);
 
 /* Milliseconds since *since, which is then zeroed (0: nothing to count). */
 double jobs_take_ms(unsigned long long *since);

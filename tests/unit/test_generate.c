@@ -629,7 +629,7 @@ static const struct {
 } bad[] = {
     {&game_grid_walk, "{\"seed\":1,\"colour\":2}", GJ_BAD_INPUT, "colour",
      "colour: unknown field; expected only \"seed\", \"budget_ms\", \"outcome\", "
-     "\"winning_moves\", \"rows\", \"cols\", \"density\""},
+     "\"winning_moves\", \"min_moves\", \"rows\", \"cols\", \"density\""},
     {&game_grid_walk, "{\"seed\":-1}", GJ_BAD_INPUT, "seed",
      "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
     {&game_grid_walk, "{\"seed\":\"42\"}", GJ_BAD_INPUT, "seed",

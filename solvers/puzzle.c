@@ -1,0 +1,802 @@
+/* puzzle.c - rated puzzles over any game's generator and analysis
+ * (puzzle.h). */
+#include "puzzle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "analysis_call.h"
+#include "b64url.h"
+#include "cancel.h"
+#include "engine.h"
+#include "generate.h"
+#include "json_in.h"
+#include "rng.h"
+
+/* Why a candidate was not kept, counted for the message of a search that
+ * found none in time. */
+enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_BAND, NMISS };
+
+/* A puzzle's own request members; every other member is a generator knob. */
+static const char *const own_members[] = {"seed",  "band",      "difficulty_min", "difficulty_max",
+                                          "depth", "min_moves", "budget_ms",      NULL};
+
+/* ---- small pieces ------------------------------------------------------ */
+
+/* FNV-1a, 64 bits, of s[len]: the daily seeds and the ids' checksums. */
+static uint64_t fnv1a(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+const char *puzzle_band(double difficulty)
+{
+    return difficulty >= PUZZLE_HARD_FROM     ? "hard"
+           : difficulty >= PUZZLE_MEDIUM_FROM ? "medium"
+                                              : "easy";
+}
+
+/* The milliseconds left before deadline (a monotonic ns time), at least 1. */
+static long ms_left(unsigned long long deadline)
+{
+    unsigned long long now = gj_cancel_now_ns();
+    return now >= deadline ? 1 : (long)((deadline - now) / 1000000ull) + 1;
+}
+
+void puzzle_free(puzzle *p)
+{
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++) {
+        json_decref(p->steps[i].position);
+        json_decref(p->steps[i].moves);
+        json_decref(p->steps[i].reply);
+    }
+    json_decref(p->knobs);
+    json_decref(p->to_move);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- one candidate ----------------------------------------------------- */
+
+/* The generator's position for seed s: an analyze() request with exactly
+ * one solving move and at least p->min_moves moves, or NULL with *e. */
+static json_t *generated(const puzzle *p, long long s, const long *limits, long budget_ms,
+                         gj_error *e)
+{
+    const gj_game *g = p->game;
+    json_t *req = json_deep_copy(p->knobs);
+    if (req == NULL || json_object_set_new(req, "seed", json_integer(s)) != 0 ||
+        json_object_set_new(req, "winning_moves", json_integer(1)) != 0 ||
+        json_object_set_new(req, "min_moves", json_integer(p->min_moves)) != 0 ||
+        json_object_set_new(req, "budget_ms", json_integer(budget_ms)) != 0) {
+        json_decref(req);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    if (text == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    gj_buf out;
+    buf_init(&out);
+    int rc = g->generate(text, strlen(text), limits, &out, e);
+    free(text);
+    json_t *position = NULL;
+    if (rc == 0) {
+        json_t *answer = out.failed ? NULL : json_loadb(out.data, out.len, 0, NULL);
+        position = json_incref(json_object_get(answer, "position"));
+        json_decref(answer);
+        if (position == NULL)
+            gj_fail(e, GJ_INTERNAL, "%s: the generator's answer has no position", g->name);
+    }
+    buf_free(&out);
+    return position;
+}
+
+/* The analysis of position (every move listed) into *a: 0, 1 when the
+ * position has more moves than one list holds, -1 with *e. */
+static int analysed(const gj_game *g, const json_t *position, const long *limits, json_t **a,
+                    gj_error *e)
+{
+    *a = analysis_call(g, position, ANALYSIS_MAX_MOVES_LIMIT, limits, e);
+    if (*a == NULL)
+        return -1;
+    const json_t *total = json_object_get(*a, "moves_total");
+    if (!json_is_integer(total) || json_integer_value(total) < 0)
+        return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", g->name);
+    if ((size_t)json_integer_value(total) != json_array_size(json_object_get(*a, "moves")))
+        return 1;
+    return 0;
+}
+
+/* A copy of position with entry (one of its analysis' moves) played:
+ * NULL with *e. */
+static json_t *played(const gj_game *g, const json_t *position, const json_t *entry, gj_error *e)
+{
+    json_t *next = json_deep_copy(position);
+    if (next == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    json_object_del(next, "max_moves");
+    if (g->play_move(next, entry, e) != 0) {
+        json_decref(next);
+        return NULL;
+    }
+    return next;
+}
+
+/* Step i of the line from `position` (taken): its analysis must have one
+ * solving move among at least two (and p->min_moves at the start).  0,
+ * 1 + MISS_* when the line is no puzzle, -1 with *e. */
+static int take_step(puzzle *p, int i, json_t *position, const long *limits, gj_error *e)
+{
+    puzzle_step *s = &p->steps[i];
+    s->position = position;
+    json_t *a;
+    int rc = analysed(p->game, position, limits, &a, e);
+    if (rc != 0) {
+        json_decref(a);
+        return rc < 0 ? -1 : 1 + MISS_LISTED;
+    }
+    const json_t *value = json_object_get(a, "value");
+    long long winning = json_integer_value(json_object_get(a, "winning_moves"));
+    s->legal = (long)json_integer_value(json_object_get(a, "moves_total"));
+    bool won = json_is_integer(value) ||
+               (json_is_string(value) && strcmp(json_string_value(value), "win") == 0);
+    if (!won || winning != 1 || s->legal < 2 || (i == 0 && s->legal < p->min_moves)) {
+        json_decref(a);
+        return 1 + MISS_UNIQUE;
+    }
+    s->moves = json_incref(json_object_get(a, "moves"));
+    if (i == 0)
+        p->to_move = json_incref(json_object_get(a, "to_move"));
+    json_decref(a);
+    int *q = engine_losses(s->moves, s->legal);
+    if (q == NULL)
+        return gj_fail_nomem(e);
+    s->chance = engine_chance(PUZZLE_RATER, q, s->legal, 0);
+    free(q);
+    return 0;
+}
+
+/* The whole line of p->depth steps from the generated position (taken),
+ * and the difficulty: 0, 1 + MISS_* when it is no puzzle, -1 with *e. */
+static int build_line(puzzle *p, json_t *position, const long *limits, gj_error *e)
+{
+    const gj_game *g = p->game;
+    double solved = 1;
+    for (int i = 0; i < p->depth; i++) {
+        int rc = take_step(p, i, position, limits, e);
+        if (rc != 0)
+            return rc;
+        puzzle_step *s = &p->steps[i];
+        solved *= s->chance;
+        if (i + 1 == p->depth)
+            break;
+        json_t *defender = played(g, s->position, json_array_get(s->moves, 0), e);
+        if (defender == NULL)
+            return -1;
+        json_t *d;
+        rc = analysed(g, defender, limits, &d, e);
+        if (rc < 0 || d == NULL) {
+            json_decref(defender);
+            json_decref(d);
+            return -1;
+        }
+        const json_t *replies = json_object_get(d, "moves");
+        if (json_array_size(replies) == 0) {
+            json_decref(defender);
+            json_decref(d);
+            return 1 + MISS_ENDS;
+        }
+        s->reply = json_incref(json_array_get(replies, 0));
+        json_decref(d);
+        position = played(g, defender, s->reply, e);
+        json_decref(defender);
+        if (position == NULL)
+            return -1;
+    }
+    p->difficulty = 1 - solved;
+    return 0;
+}
+
+/* Empty p's line, keeping what names the puzzle. */
+static void drop_line(puzzle *p)
+{
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++) {
+        json_decref(p->steps[i].position);
+        json_decref(p->steps[i].moves);
+        json_decref(p->steps[i].reply);
+        memset(&p->steps[i], 0, sizeof p->steps[i]);
+    }
+    json_decref(p->to_move);
+    p->to_move = NULL;
+}
+
+/* ---- ids --------------------------------------------------------------- */
+
+/* p's id into p->id: 0, or -1 with *e. */
+static int make_id(puzzle *p, gj_error *e)
+{
+    json_t *o = json_pack("{s:s, s:I, s:i, s:I, s:O}", "g", p->game->name, "s", (json_int_t)p->seed,
+                          "d", p->depth, "m", (json_int_t)p->min_moves, "k", p->knobs);
+    char *text = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(o);
+    if (text == NULL)
+        return gj_fail_nomem(e);
+    gj_buf b;
+    buf_init(&b);
+    char head[8];
+    snprintf(head, sizeof head, "%d.", PUZZLE_ID_MAJOR);
+    buf_puts(&b, head);
+    b64url_encode(text, strlen(text), &b);
+    char sum[16];
+    snprintf(sum, sizeof sum, ".%08x", (unsigned)(fnv1a(text, strlen(text)) & 0xffffffffu));
+    buf_puts(&b, sum);
+    free(text);
+    int rc = 0;
+    if (b.failed || b.len >= sizeof p->id)
+        rc = gj_fail(e, GJ_UNMET, "the puzzle's knobs make an id over %d characters",
+                     PUZZLE_ID_MAX - 1);
+    else {
+        memcpy(p->id, b.data, b.len);
+        p->id[b.len] = '\0';
+    }
+    buf_free(&b);
+    return rc;
+}
+
+/* A bad id: bad_input naming "id". */
+static int bad_id(gj_error *e, const char *why)
+{
+    gj_fail(e, GJ_BAD_INPUT, "id: %s", why);
+    snprintf(e->field, sizeof e->field, "id");
+    return -1;
+}
+
+/* The JSON an id names (checked: version, encoding, checksum), or NULL. */
+static json_t *read_id(const char *id, gj_error *e)
+{
+    size_t len = strlen(id);
+    const char *dot = memchr(id, '.', len);
+    const char *last = dot != NULL ? strrchr(id, '.') : NULL;
+    if (len >= PUZZLE_ID_MAX || dot == NULL || last == dot) {
+        bad_id(e, "not a puzzle id (expected VERSION.DATA.CHECKSUM, as GET /puzzle answers it)");
+        return NULL;
+    }
+    char major[16];
+    snprintf(major, sizeof major, "%d", PUZZLE_ID_MAJOR);
+    if ((size_t)(dot - id) != strlen(major) || memcmp(id, major, strlen(major)) != 0) {
+        gj_fail(e, GJ_BAD_INPUT, "id: format version '%.*s' is not one this service reads (%s)",
+                (int)((dot - id) < 8 ? dot - id : 8), id, major);
+        snprintf(e->field, sizeof e->field, "id");
+        return NULL;
+    }
+    gj_buf b;
+    buf_init(&b);
+    if (b64url_decode(dot + 1, (size_t)(last - dot - 1), &b) != 0 || b.failed) {
+        buf_free(&b);
+        bad_id(e, "its data is not base64url; was it cut or changed?");
+        return NULL;
+    }
+    char sum[16];
+    snprintf(sum, sizeof sum, "%08x", (unsigned)(fnv1a(b.data ? b.data : "", b.len) & 0xffffffffu));
+    if (strcmp(last + 1, sum) != 0) {
+        buf_free(&b);
+        bad_id(e, "its checksum does not match its data; was it cut or changed?");
+        return NULL;
+    }
+    json_t *o = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+    buf_free(&b);
+    if (!json_is_object(o) || json_object_size(o) != 5 ||
+        !json_is_string(json_object_get(o, "g")) || !json_is_integer(json_object_get(o, "s")) ||
+        !json_is_integer(json_object_get(o, "d")) || !json_is_integer(json_object_get(o, "m")) ||
+        !json_is_object(json_object_get(o, "k"))) {
+        json_decref(o);
+        bad_id(e, "its data is not a puzzle's");
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+/* The puzzle of generator seed s (p's game, depth, min_moves and knobs
+ * set): 0, 1 + MISS_* when it is no puzzle, -1 with *e. */
+static int build(puzzle *p, long long s, const long *limits, long budget_ms, gj_error *e)
+{
+    drop_line(p);
+    p->seed = s;
+    json_t *position = generated(p, s, limits, budget_ms, e);
+    if (position == NULL)
+        return -1;
+    int rc = build_line(p, position, limits, e);
+    if (rc == 0)
+        rc = make_id(p, e);
+    return rc;
+}
+
+int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle *p, gj_error *e)
+{
+    memset(p, 0, sizeof *p);
+    json_t *o = read_id(id, e);
+    if (o == NULL)
+        return -1;
+    const char *name = json_string_value(json_object_get(o, "g"));
+    if (strcmp(name, g->name) != 0) {
+        gj_fail(e, GJ_NOT_FOUND, "id: this id is a %.40s puzzle, not a %s one; ask /puzzle/%.40s/",
+                name, g->name, name);
+        snprintf(e->field, sizeof e->field, "id");
+        json_decref(o);
+        return -1;
+    }
+    json_int_t s = json_integer_value(json_object_get(o, "s"));
+    json_int_t d = json_integer_value(json_object_get(o, "d"));
+    json_int_t m = json_integer_value(json_object_get(o, "m"));
+    if (s < 0 || s > GEN_SEED_MAX || d < 1 || d > PUZZLE_DEPTH_MAX || m < 2 || m > 1000000) {
+        json_decref(o);
+        return bad_id(e, "its data is out of range");
+    }
+    p->game = g;
+    p->depth = (int)d;
+    p->min_moves = (long)m;
+    p->knobs = json_incref(json_object_get(o, "k"));
+    json_decref(o);
+    int rc = build(p, (long long)s, limits, limits[GEN_LIMIT_BUDGET], e);
+    if (rc > 0)
+        rc = bad_id(e, "it names no puzzle of this service (made by another major version?)");
+    if (rc < 0 && e->kind == GJ_BAD_INPUT && strcmp(e->field, "id") != 0) {
+        /* A knob the generator refuses: the id is not one it made. */
+        char why[sizeof e->message];
+        snprintf(why, sizeof why, "its knobs are refused: %.300s", e->message);
+        gj_error_clear(e);
+        rc = bad_id(e, why);
+    }
+    if (rc != 0)
+        puzzle_free(p);
+    return rc;
+}
+
+/* The search's request: the members of params p and its own defaults. */
+typedef struct search {
+    long long seed;
+    double lo, hi;     /* the difficulty range */
+    const char *range; /* how it was asked, for the message */
+    long budget_ms;
+    bool moves_asked; /* min_moves given, so not lowered on a small board */
+    long max_tries;   /* 0: as many candidates as the budget allows */
+} search;
+
+/* A difficulty bound member `name` into *out, within [0, 1]: 0, or -1. */
+static int read_bound(const json_t *params, const char *name, double *out, gj_error *e)
+{
+    const json_t *v = json_object_get(params, name);
+    if (v == NULL)
+        return 0;
+    if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= 1))
+        return gj_fail_field(e, name, "expected a number from 0 to 1");
+    *out = json_number_value(v);
+    return 0;
+}
+
+/* Read params into p (game, depth, min_moves, knobs) and *q: 0, or -1. */
+static int read_params(const gj_game *g, const json_t *params, const long *limits, puzzle *p,
+                       search *q, bool *seeded, gj_error *e)
+{
+    if (!json_is_object(params))
+        return gj_fail(e, GJ_BAD_INPUT, "expected an object of parameters");
+    p->game = g;
+    p->depth = 1;
+    p->min_moves = PUZZLE_MIN_MOVES_DEFAULT;
+    /* The game's own defaults for puzzles first (game.h), the caller's
+     * knobs over them. */
+    p->knobs = g->puzzle_knobs != NULL ? json_loads(g->puzzle_knobs, 0, NULL) : json_object();
+    if (!json_is_object(p->knobs))
+        return gj_fail_nomem(e);
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)params, key, v)
+    {
+        bool own = false;
+        for (int i = 0; own_members[i] != NULL; i++)
+            own = own || strcmp(key, own_members[i]) == 0;
+        if (strcmp(key, "outcome") == 0 || strcmp(key, "winning_moves") == 0)
+            return gj_fail_field(e, key,
+                                 "not taken by /puzzle: a puzzle is always won by the player "
+                                 "to move, with one solving move at each step");
+        bool knob = false;
+        for (int i = 0; !own && g->generate_knobs != NULL && g->generate_knobs[i] != NULL; i++)
+            knob = knob || strcmp(key, g->generate_knobs[i]) == 0;
+        if (!own && !knob) {
+            char knobs[160] = "";
+            size_t used = 0;
+            for (int i = 0;
+                 g->generate_knobs != NULL && g->generate_knobs[i] != NULL && used < sizeof knobs;
+                 i++)
+                used += (size_t)snprintf(knobs + used, sizeof knobs - used, "%s%s", i ? ", " : "",
+                                         g->generate_knobs[i]);
+            return gj_fail_field(e, key,
+                                 "unknown parameter; a %s puzzle takes seed, band, "
+                                 "difficulty_min, difficulty_max, depth, min_moves, budget_ms "
+                                 "and the generator's %s",
+                                 g->name, knobs);
+        }
+        if (!own && json_object_set(p->knobs, key, v) != 0)
+            return gj_fail_nomem(e);
+    }
+    const json_t *seed = json_object_get(params, "seed");
+    *seeded = seed != NULL;
+    if (seed == NULL) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gj_rng r = {(uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ gj_cancel_now_ns()};
+        q->seed = (long long)(gj_rng_next(&r) & (uint64_t)GEN_SEED_MAX);
+    } else if (!json_is_integer(seed) || json_integer_value(seed) < 0 ||
+               json_integer_value(seed) > GEN_SEED_MAX) {
+        return gj_fail_field(e, "seed", "expected an integer from 0 to %lld (2^53 - 1)",
+                             (long long)GEN_SEED_MAX);
+    } else {
+        q->seed = (long long)json_integer_value(seed);
+    }
+    long depth = 1;
+    if (gen_long(params, "depth", 1, PUZZLE_DEPTH_MAX, NULL, &depth, e) != 0 ||
+        gen_long(params, "min_moves", 2, 1000000, NULL, &p->min_moves, e) != 0)
+        return -1;
+    p->depth = (int)depth;
+    q->moves_asked = json_object_get(params, "min_moves") != NULL;
+    q->budget_ms = gen_cap(GEN_BUDGET_DEFAULT_MS * 4, limits[GEN_LIMIT_BUDGET]);
+    char limit[64];
+    snprintf(limit, sizeof limit, "--generate-budget-ms %ld", limits[GEN_LIMIT_BUDGET]);
+    if (gen_long(params, "budget_ms", 1, limits[GEN_LIMIT_BUDGET], limit, &q->budget_ms, e) != 0)
+        return -1;
+    q->lo = 0;
+    q->hi = 1;
+    q->range = NULL;
+    const json_t *band = json_object_get(params, "band");
+    bool ranged = json_object_get(params, "difficulty_min") != NULL ||
+                  json_object_get(params, "difficulty_max") != NULL;
+    if (band != NULL && ranged)
+        return gj_fail_field(e, "band",
+                             "give a band or difficulty_min and difficulty_max, not both");
+    if (band != NULL) {
+        const char *b = json_string_value(band);
+        if (b == NULL || (strcmp(b, "easy") && strcmp(b, "medium") && strcmp(b, "hard")))
+            return gj_fail_field(e, "band", "expected \"easy\", \"medium\" or \"hard\"");
+        q->lo = strcmp(b, "easy") == 0     ? 0
+                : strcmp(b, "medium") == 0 ? PUZZLE_MEDIUM_FROM
+                                           : PUZZLE_HARD_FROM;
+        q->hi = strcmp(b, "hard") == 0     ? 1
+                : strcmp(b, "medium") == 0 ? PUZZLE_HARD_FROM
+                                           : PUZZLE_MEDIUM_FROM;
+        q->range = strcmp(b, "easy") == 0     ? "band \"easy\""
+                   : strcmp(b, "medium") == 0 ? "band \"medium\""
+                                              : "band \"hard\"";
+    }
+    if (read_bound(params, "difficulty_min", &q->lo, e) != 0 ||
+        read_bound(params, "difficulty_max", &q->hi, e) != 0)
+        return -1;
+    if (ranged && q->lo > q->hi)
+        return gj_fail_field(e, "difficulty_min", "%g is above difficulty_max %g", q->lo, q->hi);
+    if (ranged)
+        q->range = "difficulty_min..difficulty_max";
+    return 0;
+}
+
+/* In the asked range: [lo, hi), or [lo, 1] when hi is 1. */
+static bool in_range(const search *q, double d)
+{
+    return d >= q->lo && (d < q->hi || (q->hi >= 1 && d <= 1));
+}
+
+/* GJ_UNMET: what no candidate met in time, and why each was dropped. */
+static int unmet(const puzzle *p, const search *q, const long misses[NMISS], long tried,
+                 gj_error *e)
+{
+    static const char *const why[NMISS] = {
+        "without one solving move at every step", "where the game ended before the depth",
+        "with more moves than one list holds", "outside the difficulty asked"};
+    char counts[240] = "";
+    size_t used = 0;
+    for (int m = 0; m < NMISS && used < sizeof counts; m++)
+        if (misses[m] > 0)
+            used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%ld %s",
+                                     used ? ", " : "", misses[m], why[m]);
+    const char *field = misses[MISS_BAND] > 0 && q->range != NULL ? "band" : "depth";
+    if (misses[MISS_BAND] > 0 && q->range != NULL && strncmp(q->range, "band", 4) != 0)
+        field = "difficulty_min";
+    gj_fail(e, GJ_UNMET,
+            "%s: no %s puzzle of depth %d%s%s found within budget_ms %ld (%ld candidate%s: %s); "
+            "try another size, depth or difficulty, or a larger budget",
+            field, p->game->name, p->depth, q->range ? " and " : "", q->range ? q->range : "",
+            q->budget_ms, tried, tried == 1 ? "" : "s", used ? counts : "none finished");
+    snprintf(e->field, sizeof e->field, "%s", field);
+    return -1;
+}
+
+/* puzzle_find with at most max_tries candidates (0: no bound but the
+ * budget); a search bounded so that runs out of time is an error, never
+ * another puzzle, so its answer is the same on every machine. */
+static int find(const gj_game *g, const json_t *params, const long *limits, long max_tries,
+                puzzle *p, bool *seeded, gj_error *e)
+{
+    memset(p, 0, sizeof *p);
+    if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
+        return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
+    search q;
+    if (read_params(g, params, limits, p, &q, seeded, e) != 0) {
+        puzzle_free(p);
+        return -1;
+    }
+    unsigned long long deadline = gj_cancel_now_ns() + (unsigned long long)q.budget_ms * 1000000ull;
+    q.max_tries = max_tries;
+    gj_rng order = {(uint64_t)q.seed};
+    long misses[NMISS] = {0};
+    long tried = 0;
+    int rc;
+    for (;;) {
+        long long s = (long long)(gj_rng_next(&order) & (uint64_t)GEN_SEED_MAX);
+        tried++;
+        rc = build(p, s, limits, ms_left(deadline), e);
+        if (rc < 0 && e->kind == GJ_BAD_INPUT && strcmp(e->field, "min_moves") == 0 &&
+            !q.moves_asked && p->min_moves > 2) {
+            /* A board too small for the default: one solving move and one
+             * other is still a choice. */
+            p->min_moves = 2;
+            gj_error_clear(e);
+            tried--;
+            continue;
+        }
+        if (rc == 0 && !in_range(&q, p->difficulty))
+            rc = 1 + MISS_BAND;
+        if (rc <= 0)
+            break;
+        misses[rc - 1]++;
+        if (gj_cancel_check(e) != 0) {
+            rc = -1;
+            break;
+        }
+        if (q.max_tries > 0 && tried >= q.max_tries) {
+            rc = unmet(p, &q, misses, tried, e);
+            break;
+        }
+        if (gj_cancel_now_ns() > deadline) {
+            rc = q.max_tries > 0 ? gj_fail(e, GJ_OVERLOADED,
+                                           "the puzzle's search took longer than budget_ms %ld "
+                                           "after %ld of its %ld candidates; retry shortly",
+                                           q.budget_ms, tried, q.max_tries)
+                                 : unmet(p, &q, misses, tried, e);
+            break;
+        }
+    }
+    if (rc < 0 && e->kind == GJ_UNMET && strcmp(e->field, "depth") != 0 &&
+        strcmp(e->field, "band") != 0 && strcmp(e->field, "difficulty_min") != 0)
+        rc = unmet(p, &q, misses, tried, e); /* the generator ran out of the budget */
+    if (rc != 0)
+        puzzle_free(p);
+    return rc;
+}
+
+int puzzle_find(const gj_game *g, const json_t *params, const long *limits, puzzle *p, bool *seeded,
+                gj_error *e)
+{
+    return find(g, params, limits, 0, p, seeded, e);
+}
+
+/* Days since 1970-01-01 of y-m-d, for a valid date (the civil calendar). */
+static long days_of(int y, int m, int d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* "YYYY-MM-DD" as days since 1970-01-01: 0, or -1 when s is no such date. */
+static int read_date(const char *s, long *days)
+{
+    int y, m, d;
+    char tail;
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-' ||
+        sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
+        return -1;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+            return -1;
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap))
+        return -1;
+    *days = days_of(y, m, d);
+    return 0;
+}
+
+int puzzle_daily(const gj_game *g, const char *date, const char *today, const long *limits,
+                 puzzle *p, gj_error *e)
+{
+    long day, first, now;
+    if (read_date(date, &day) != 0)
+        return gj_fail_field(e, "date", "'%.20s' is not a date: expected YYYY-MM-DD", date);
+    if (read_date(PUZZLE_DAILY_FIRST, &first) != 0 || read_date(today, &now) != 0)
+        return gj_fail(e, GJ_INTERNAL, "the daily puzzle's calendar is broken");
+    if (day < first || day > now + 1)
+        return gj_fail_field(e, "date",
+                             "%s is out of range: daily puzzles run from %s to tomorrow (UTC), "
+                             "now %s",
+                             date, PUZZLE_DAILY_FIRST, today);
+    char key[64];
+    int n = snprintf(key, sizeof key, "daily:%s:%s", g->name, date);
+    long long seed = (long long)(fnv1a(key, (size_t)n) & (uint64_t)GEN_SEED_MAX);
+    /* Two moves deep where the game has such puzzles within a bounded
+     * number of candidates, else one: bounded by count, not time, so the
+     * day's puzzle is the same on every machine. */
+    int rc = -1;
+    for (int depth = PUZZLE_DAILY_DEPTH; depth >= 1 && rc != 0; depth--) {
+        json_t *params = json_pack("{s:I, s:i, s:I}", "seed", (json_int_t)seed, "depth", depth,
+                                   "budget_ms", (json_int_t)limits[GEN_LIMIT_BUDGET]);
+        if (params == NULL)
+            return gj_fail_nomem(e);
+        bool seeded;
+        gj_error_clear(e);
+        rc = find(g, params, limits, PUZZLE_DAILY_TRIES, p, &seeded, e);
+        json_decref(params);
+        if (rc != 0 && e->kind != GJ_UNMET)
+            break;
+    }
+    return rc;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+/* Append v as compact JSON (sorted keys: one text per value). */
+static void put_json(gj_buf *out, const json_t *v)
+{
+    char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    if (text == NULL) {
+        out->failed = 1;
+        return;
+    }
+    buf_puts(out, text);
+    free(text);
+}
+
+/* Append a difficulty with four decimals (the same text on every machine). */
+static void put_difficulty(gj_buf *out, double d)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%.4f", d);
+    buf_puts(out, text);
+}
+
+void puzzle_write(const puzzle *p, gj_buf *out)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, p->game->name);
+    buf_puts(out, "\",\"id\":\"");
+    buf_puts(out, p->id);
+    buf_puts(out, "\",\"position\":");
+    put_json(out, p->steps[0].position);
+    buf_puts(out, ",\"to_move\":");
+    put_json(out, p->to_move);
+    buf_puts(out, ",\"legal_moves\":");
+    buf_put_long(out, p->steps[0].legal);
+    buf_puts(out, ",\"depth\":");
+    buf_put_long(out, p->depth);
+    buf_puts(out, ",\"difficulty\":");
+    put_difficulty(out, p->difficulty);
+    buf_puts(out, ",\"band\":\"");
+    buf_puts(out, puzzle_band(p->difficulty));
+    buf_puts(out, "\"}");
+}
+
+/* The solution: each step's solving move and the defender's reply. */
+static void put_solution(const puzzle *p, gj_buf *out)
+{
+    buf_puts(out, ",\"solution\":[");
+    for (int i = 0; i < p->depth; i++) {
+        const puzzle_step *s = &p->steps[i];
+        buf_puts(out, i ? ",{\"move\":" : "{\"move\":");
+        put_json(out, json_object_get(json_array_get(s->moves, 0), "move"));
+        if (s->reply != NULL) {
+            buf_puts(out, ",\"reply\":");
+            put_json(out, json_object_get(s->reply, "move"));
+        }
+        buf_putc(out, '}');
+    }
+    buf_putc(out, ']');
+}
+
+/* The index of the entry of `moves` whose move is `move`, or -1. */
+static long find_move(const json_t *moves, const json_t *move)
+{
+    for (size_t i = 0; i < json_array_size(moves); i++)
+        if (json_equal(json_object_get(json_array_get(moves, i), "move"), (json_t *)move))
+            return (long)i;
+    return -1;
+}
+
+int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_error *e)
+{
+    static const char *const keys[] = {"?moves", "?reveal", NULL};
+    json_t *root = jin_load_object(body, len, keys, e);
+    if (root == NULL)
+        return -1;
+    const json_t *moves = json_object_get(root, "moves"), *reveal = json_object_get(root, "reveal");
+    int rc = 0;
+    if (reveal != NULL && !json_is_boolean(reveal))
+        rc = gj_fail_field(e, "reveal", "expected true or false");
+    else if (moves != NULL && jin_array(moves, "moves", -1, 0, (size_t)p->depth, e) != 0)
+        rc = -1;
+    size_t n = json_array_size(moves);
+    gj_buf results;
+    buf_init(&results);
+    bool failed = false;
+    size_t k = 0;
+    for (; rc == 0 && k < n; k++) {
+        const puzzle_step *s = &p->steps[k];
+        const json_t *move = json_array_get(moves, k);
+        char field[32];
+        snprintf(field, sizeof field, "moves[%zu]", k);
+        if (failed) {
+            rc = gj_fail_field(e, field, "the puzzle ended with the wrong move moves[%zu]", k - 1);
+            break;
+        }
+        long at = find_move(s->moves, move);
+        if (at < 0) {
+            /* The example is the last ranked move, never the solution. */
+            const json_t *last = json_array_get(s->moves, json_array_size(s->moves) - 1);
+            char *like = json_dumps(json_object_get(last, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
+            rc = gj_fail_field(e, field,
+                               "not a legal move in this position, which has %ld legal moves, "
+                               "each written like %.80s",
+                               s->legal, like != NULL ? like : "the moves of /analyze");
+            free(like);
+            break;
+        }
+        bool correct = at == 0;
+        failed = !correct;
+        buf_puts(&results, k ? ",{\"move\":" : "{\"move\":");
+        put_json(&results, move);
+        buf_puts(&results, correct ? ",\"correct\":true" : ",\"correct\":false");
+        if (correct && s->reply != NULL) {
+            buf_puts(&results, ",\"reply\":");
+            put_json(&results, json_object_get(s->reply, "move"));
+            buf_puts(&results, ",\"position\":");
+            put_json(&results, p->steps[k + 1].position);
+        }
+        buf_putc(&results, '}');
+    }
+    if (rc == 0) {
+        bool solved = !failed && k == (size_t)p->depth;
+        buf_puts(out, "{\"game\":\"");
+        buf_puts(out, p->game->name);
+        buf_puts(out, "\",\"id\":\"");
+        buf_puts(out, p->id);
+        buf_puts(out, "\",\"depth\":");
+        buf_put_long(out, p->depth);
+        buf_puts(out, ",\"results\":[");
+        buf_append(out, results.data ? results.data : "", results.len);
+        buf_puts(out, solved ? "],\"solved\":true" : "],\"solved\":false");
+        buf_puts(out, failed ? ",\"failed\":true" : ",\"failed\":false");
+        if (failed || json_is_true(reveal))
+            put_solution(p, out);
+        buf_putc(out, '}');
+        if (results.failed)
+            out->failed = 1;
+    }
+    buf_free(&results);
+    json_decref(root);
+    return rc;
+}
