@@ -512,9 +512,13 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
         if (misses[m] > 0)
             used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%ld %s",
                                      used ? ", " : "", misses[m], why[m]);
-    const char *field = misses[MISS_BAND] > 0 && q->range != NULL ? "band" : "depth";
-    if (misses[MISS_BAND] > 0 && q->range != NULL && strncmp(q->range, "band", 4) != 0)
-        field = "difficulty_min";
+    /* The field to blame: the difficulty asked when it dropped the most
+     * candidates (or none finished), else the depth. */
+    bool range = q->range != NULL &&
+                 misses[MISS_BAND] >= misses[MISS_UNIQUE] + misses[MISS_ENDS] + misses[MISS_LISTED];
+    const char *field = !range                              ? "depth"
+                        : strncmp(q->range, "band", 4) == 0 ? "band"
+                                                            : "difficulty_min";
     gj_fail(e, GJ_UNMET,
             "%s: no %s puzzle of depth %d%s%s found within budget_ms %ld (%ld candidate%s: %s); "
             "try another size, depth or difficulty, or a larger budget",

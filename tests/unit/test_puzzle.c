@@ -1,0 +1,484 @@
+/* test_puzzle.c - the puzzles (puzzle.h) through their C interface, for
+ * every game of games.def: what a puzzle promises (one solving move at each
+ * step and the defender's replies on the game's own analysis, at least
+ * min_moves legal moves, the asked band and depth), ids that rebuild the
+ * same puzzle and refuse a changed or foreign one, the daily puzzle's
+ * calendar, the check of a visitor's moves (solved, failed with the
+ * solution, illegal at an index), and base64url.  The brute-force oracles
+ * re-check the puzzles in test_puzzle_oracle.c. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "analysis_call.h"
+#include "b64url.h"
+#include "engine.h"
+#include "games.h"
+#include "generate.h"
+#include "harness.h"
+#include "puzzle.h"
+
+/* The i-th game of games.def. */
+static const gj_game *game_at(int i)
+{
+    size_t n;
+    const gj_game *const *all = games_all(&n);
+    ck_assert_int_lt(i, (int)n);
+    return all[i];
+}
+
+/* g's default limits and a generation ceiling of `ceiling` ms. */
+static void limits_of(const gj_game *g, long limits[GEN_NLIMITS], long ceiling)
+{
+    games_default_limits(g, limits);
+    limits[GEN_LIMIT_BUDGET] = ceiling;
+}
+
+/* puzzle_find on the JSON text `params`: 0, or -1 with *e. */
+static int find(const gj_game *g, const char *params, puzzle *p, gj_error *e)
+{
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    json_t *o = json_loads(params, 0, NULL);
+    ck_assert_ptr_nonnull(o);
+    bool seeded;
+    gj_error_clear(e);
+    int rc = puzzle_find(g, o, limits, p, &seeded, e);
+    ck_assert_int_eq(seeded, json_object_get(o, "seed") != NULL);
+    json_decref(o);
+    return rc;
+}
+
+/* puzzle_write's text of p (malloc'd). */
+static char *written(const puzzle *p)
+{
+    gj_buf b;
+    buf_init(&b);
+    puzzle_write(p, &b);
+    buf_putc(&b, '\0');
+    ck_assert(!b.failed);
+    size_t len;
+    return buf_take(&b, &len);
+}
+
+/* The check of `body` against p: the parsed answer, or NULL with *e. */
+static json_t *checked(const puzzle *p, const char *body, gj_error *e)
+{
+    gj_buf b;
+    buf_init(&b);
+    gj_error_clear(e);
+    if (puzzle_check(p, body, strlen(body), &b, e) != 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    json_t *a = json_loadb(b.data, b.len, 0, NULL);
+    buf_free(&b);
+    ck_assert_ptr_nonnull(a);
+    return a;
+}
+
+/* The solving move of step i, as JSON text (malloc'd). */
+static char *solution_text(const puzzle *p, int i)
+{
+    return json_dumps(json_object_get(json_array_get(p->steps[i].moves, 0), "move"),
+                      JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* Every step of p again on the game's own analysis: one solving move, it
+ * comes first, the position after it and the reply is the next step's. */
+static void check_line(const gj_game *g, const puzzle *p)
+{
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    double solved = 1;
+    for (int i = 0; i < p->depth; i++) {
+        const puzzle_step *s = &p->steps[i];
+        gj_error e;
+        json_t *a = analysis_call(g, s->position, ANALYSIS_MAX_MOVES_LIMIT, limits, &e);
+        ck_assert_msg(a != NULL, "%s: %s", g->name, e.message);
+        ck_assert_int_eq(json_integer_value(json_object_get(a, "winning_moves")), 1);
+        ck_assert_int_eq(json_integer_value(json_object_get(a, "moves_total")), s->legal);
+        ck_assert(json_equal(json_object_get(a, "moves"), s->moves));
+        ck_assert_int_ge(s->legal, i == 0 ? p->min_moves : 2);
+        solved *= s->chance;
+        ck_assert(s->chance > 0 && s->chance <= 1);
+        json_decref(a);
+        ck_assert((s->reply != NULL) == (i + 1 < p->depth));
+        if (s->reply == NULL)
+            continue;
+        /* The next position: the solution, then the reply, played here. */
+        json_t *next = json_deep_copy(s->position);
+        ck_assert_int_eq(g->play_move(next, json_array_get(s->moves, 0), &e), 0);
+        json_t *d = analysis_call(g, next, 1, limits, &e);
+        ck_assert_ptr_nonnull(d);
+        ck_assert(json_equal(json_array_get(json_object_get(d, "moves"), 0), s->reply));
+        json_decref(d);
+        ck_assert_int_eq(g->play_move(next, s->reply, &e), 0);
+        json_object_del(next, "max_moves");
+        json_t *want = json_deep_copy(p->steps[i + 1].position);
+        json_object_del(want, "max_moves");
+        ck_assert_msg(json_equal(next, want), "%s: step %d's position is not the line's", g->name,
+                      i + 1);
+        json_decref(next);
+        json_decref(want);
+    }
+    ck_assert(fabs(p->difficulty - (1 - solved)) < 1e-12);
+}
+
+/* Depth 1 and 2 puzzles of each game, seeds 0..11: the line holds, the id
+ * rebuilds the same bytes, and a seed gives the same puzzle twice. */
+START_TEST(test_puzzles_hold)
+{
+    const gj_game *g = game_at(_i);
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    int made = 0;
+    for (int depth = 1; depth <= 2; depth++) {
+        for (int seed = 0; seed < 12; seed++) {
+            char params[96];
+            snprintf(params, sizeof params, "{\"seed\": %d, \"depth\": %d, \"budget_ms\": 1500}",
+                     seed, depth);
+            puzzle p, q, again;
+            gj_error e;
+            if (find(g, params, &p, &e) != 0) {
+                ck_assert_msg(e.kind == GJ_UNMET, "%s %s: %s", g->name, params, e.message);
+                continue;
+            }
+            made++;
+            ck_assert_int_eq(p.depth, depth);
+            check_line(g, &p);
+            char *text = written(&p);
+            ck_assert_int_eq(puzzle_from_id(g, p.id, limits, &q, &e), 0);
+            char *rebuilt = written(&q);
+            ck_assert_str_eq(rebuilt, text);
+            ck_assert_int_eq(find(g, params, &again, &e), 0);
+            ck_assert_str_eq(again.id, p.id);
+            /* No solution in what a visitor is shown. */
+            for (int i = 0; i < depth; i++) {
+                char *sol = solution_text(&p, i);
+                json_t *shown = json_loads(text, 0, NULL);
+                ck_assert_int_eq(json_object_size(shown), 8);
+                ck_assert_ptr_null(json_object_get(shown, "solution"));
+                ck_assert_ptr_null(json_object_get(shown, "moves"));
+                json_decref(shown);
+                free(sol);
+            }
+            free(text);
+            free(rebuilt);
+            puzzle_free(&p);
+            puzzle_free(&q);
+            puzzle_free(&again);
+        }
+    }
+    /* Every game has depth-1 puzzles at its default size. */
+    ck_assert_msg(made >= 12, "%s: only %d puzzles of 24", g->name, made);
+}
+END_TEST
+
+/* A band asked for is met, or the search says which constraint failed. */
+START_TEST(test_bands_met)
+{
+    const gj_game *g = game_at(_i);
+    static const char *const bands[] = {"easy", "medium", "hard"};
+    int met = 0;
+    for (int b = 0; b < 3; b++) {
+        for (int depth = 1; depth <= 2; depth++) {
+            char params[128];
+            snprintf(params, sizeof params,
+                     "{\"seed\": 5, \"band\": \"%s\", \"depth\": %d, \"budget_ms\": 400}", bands[b],
+                     depth);
+            puzzle p;
+            gj_error e;
+            if (find(g, params, &p, &e) != 0) {
+                ck_assert_int_eq(e.kind, GJ_UNMET);
+                ck_assert_msg(strcmp(e.field, "band") == 0 || strcmp(e.field, "depth") == 0, "%s",
+                              e.message);
+                continue;
+            }
+            met++;
+            ck_assert_str_eq(puzzle_band(p.difficulty), bands[b]);
+            puzzle_free(&p);
+        }
+    }
+    /* Every game reaches two bands at its default size within depth 2. */
+    ck_assert_msg(met >= 2, "%s: %d of 6 band and depth requests met", g->name, met);
+}
+END_TEST
+
+/* A difficulty range; both a band and a range is refused. */
+START_TEST(test_difficulty_range)
+{
+    const gj_game *g = game_at(0);
+    puzzle p;
+    gj_error e;
+    ck_assert_int_eq(
+        find(g, "{\"seed\": 3, \"difficulty_min\": 0.4, \"difficulty_max\": 0.6}", &p, &e), 0);
+    ck_assert(p.difficulty >= 0.4 && p.difficulty < 0.6);
+    puzzle_free(&p);
+    ck_assert_int_ne(find(g, "{\"band\": \"hard\", \"difficulty_min\": 0.4}", &p, &e), 0);
+    ck_assert_str_eq(e.field, "band");
+    ck_assert_int_ne(find(g, "{\"difficulty_min\": 0.7, \"difficulty_max\": 0.6}", &p, &e), 0);
+    ck_assert_str_eq(e.field, "difficulty_min");
+    ck_assert_int_ne(find(g, "{\"difficulty_max\": 1.5}", &p, &e), 0);
+    ck_assert_str_eq(e.field, "difficulty_max");
+}
+END_TEST
+
+/* Bad parameters name themselves. */
+START_TEST(test_bad_params)
+{
+    static const struct {
+        const char *params, *field, *text;
+    } bad[] = {
+        {"{\"seed\": -1}", "seed", "expected an integer"},
+        {"{\"depth\": 0}", "depth", "out of range"},
+        {"{\"depth\": 7}", "depth", "out of range"},
+        {"{\"band\": \"fiendish\"}", "band", "\"easy\", \"medium\" or \"hard\""},
+        {"{\"min_moves\": 1}", "min_moves", "out of range"},
+        {"{\"outcome\": \"win\"}", "outcome", "not taken by /puzzle"},
+        {"{\"colour\": 2}", "colour", "unknown parameter"},
+        {"{\"seed\": 1, \"min_moves\": 100000}", "min_moves", "impossible here"},
+    };
+    const gj_game *g = game_at(_i);
+    puzzle p;
+    gj_error e;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ck_assert_msg(find(g, bad[k].params, &p, &e) != 0, "%s %s", g->name, bad[k].params);
+        ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+        ck_assert_msg(strcmp(e.field, bad[k].field) == 0 && strstr(e.message, bad[k].text),
+                      "%s %s: %s (%s)", g->name, bad[k].params, e.message, e.field);
+    }
+}
+END_TEST
+
+/* A changed, cut, foreign or future id is refused, naming "id". */
+START_TEST(test_bad_ids)
+{
+    const gj_game *g = game_at(2), *other = game_at(3);
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    puzzle p, q;
+    gj_error e;
+    ck_assert_int_eq(find(g, "{\"seed\": 9}", &p, &e), 0);
+    char id[PUZZLE_ID_MAX];
+    /* Each character of the data part changed in turn. */
+    size_t len = strlen(p.id);
+    const char *last = strrchr(p.id, '.');
+    for (size_t i = 2; p.id + i < last; i++) {
+        memcpy(id, p.id, len + 1);
+        id[i] = id[i] == 'A' ? 'B' : 'A';
+        ck_assert_int_ne(puzzle_from_id(g, id, limits, &q, &e), 0);
+        ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+        ck_assert_str_eq(e.field, "id");
+    }
+    static const char *const junk[] = {"",
+                                       "1",
+                                       "1.",
+                                       "1..",
+                                       "x.abc.00000000",
+                                       "2.abc.00000000",
+                                       "1.a.00000000",
+                                       "1.$$$.00000000",
+                                       "daily"};
+    for (size_t k = 0; k < sizeof junk / sizeof junk[0]; k++) {
+        ck_assert_int_ne(puzzle_from_id(g, junk[k], limits, &q, &e), 0);
+        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "id") == 0, "'%s': %s", junk[k],
+                      e.message);
+    }
+    ck_assert_int_ne(puzzle_from_id(other, p.id, limits, &q, &e), 0);
+    ck_assert_int_eq(e.kind, GJ_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(e.message, g->name));
+    puzzle_free(&p);
+}
+END_TEST
+
+/* The daily puzzle: the same for a date, different days differ, dates
+ * outside the calendar or not dates at all are refused. */
+START_TEST(test_daily)
+{
+    const gj_game *g = game_at(_i);
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    puzzle a, b, c;
+    gj_error e;
+    ck_assert_msg(puzzle_daily(g, "2026-03-14", "2026-12-01", limits, &a, &e) == 0, "%s: %s",
+                  g->name, e.message);
+    ck_assert_int_eq(puzzle_daily(g, "2026-03-14", "2027-05-01", limits, &b, &e), 0);
+    ck_assert_str_eq(a.id, b.id);
+    ck_assert_int_eq(puzzle_daily(g, "2026-03-15", "2026-12-01", limits, &c, &e), 0);
+    ck_assert_str_ne(a.id, c.id);
+    check_line(g, &a);
+    puzzle_free(&a);
+    puzzle_free(&b);
+    puzzle_free(&c);
+    ck_assert_int_eq(puzzle_daily(g, "2026-12-02", "2026-12-01", limits, &a, &e), 0);
+    puzzle_free(&a);
+    static const char *const refused[] = {"2026-12-03",  "2025-12-31", "2026-02-29",
+                                          "2026-13-01",  "2026-1-01",  "20260101",
+                                          "2026-01-01x", "today",      ""};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        ck_assert_int_ne(puzzle_daily(g, refused[k], "2026-12-01", limits, &a, &e), 0);
+        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "date") == 0, "'%s': %s",
+                      refused[k], e.message);
+    }
+    ck_assert_int_eq(puzzle_daily(g, "2028-02-29", "2028-02-29", limits, &a, &e), 0);
+    puzzle_free(&a);
+}
+END_TEST
+
+/* The check: the whole line solves, a wrong move fails and reveals, the
+ * solution is shown only when earned or asked, and bad moves are named. */
+START_TEST(test_check)
+{
+    const gj_game *g = game_at(_i);
+    puzzle p;
+    gj_error e;
+    if (find(g, "{\"seed\": 2, \"depth\": 2, \"budget_ms\": 2000}", &p, &e) != 0)
+        ck_assert_int_eq(find(g, "{\"seed\": 2}", &p, &e), 0);
+    /* Nothing played yet: no results, no solution. */
+    json_t *a = checked(&p, "{\"moves\": []}", &e);
+    ck_assert(json_is_false(json_object_get(a, "solved")));
+    ck_assert_ptr_null(json_object_get(a, "solution"));
+    json_decref(a);
+    a = checked(&p, "{}", &e);
+    ck_assert_ptr_null(json_object_get(a, "solution"));
+    json_decref(a);
+    a = checked(&p, "{\"reveal\": true}", &e);
+    ck_assert_int_eq(json_array_size(json_object_get(a, "solution")), p.depth);
+    json_decref(a);
+    /* The line, move by move. */
+    gj_buf body;
+    buf_init(&body);
+    buf_puts(&body, "{\"moves\": [");
+    for (int i = 0; i < p.depth; i++) {
+        char *sol = solution_text(&p, i);
+        buf_puts(&body, i ? "," : "");
+        buf_puts(&body, sol);
+        free(sol);
+        gj_buf now;
+        buf_init(&now);
+        buf_append(&now, body.data, body.len);
+        buf_puts(&now, "]}");
+        buf_putc(&now, '\0');
+        a = checked(&p, now.data, &e);
+        ck_assert_msg(a != NULL, "%s", e.message);
+        const json_t *results = json_object_get(a, "results");
+        ck_assert_int_eq(json_array_size(results), i + 1);
+        const json_t *r = json_array_get(results, (size_t)i);
+        ck_assert(json_is_true(json_object_get(r, "correct")));
+        ck_assert_int_eq(json_object_get(r, "reply") != NULL, i + 1 < p.depth);
+        ck_assert_int_eq(json_is_true(json_object_get(a, "solved")), i + 1 == p.depth);
+        ck_assert_ptr_null(json_object_get(a, "solution"));
+        json_decref(a);
+        buf_free(&now);
+    }
+    buf_free(&body);
+    /* A wrong first move: failed, and the solution with it. */
+    const json_t *wrong = json_object_get(json_array_get(p.steps[0].moves, 1), "move");
+    char *w = json_dumps(wrong, JSON_COMPACT | JSON_ENCODE_ANY);
+    char text[512];
+    snprintf(text, sizeof text, "{\"moves\": [%s]}", w);
+    a = checked(&p, text, &e);
+    ck_assert(json_is_false(
+        json_object_get(json_array_get(json_object_get(a, "results"), 0), "correct")));
+    ck_assert(json_is_true(json_object_get(a, "failed")));
+    ck_assert_int_eq(json_array_size(json_object_get(a, "solution")), p.depth);
+    json_decref(a);
+    /* A move after the wrong one, an illegal move, a bad shape. */
+    if (p.depth > 1) {
+        snprintf(text, sizeof text, "{\"moves\": [%s, %s]}", w, w);
+        ck_assert_ptr_null(checked(&p, text, &e));
+        ck_assert_str_eq(e.field, "moves[1]");
+    }
+    free(w);
+    ck_assert_ptr_null(checked(&p, "{\"moves\": [{\"nonsense\": 1}]}", &e));
+    ck_assert_str_eq(e.field, "moves[0]");
+    ck_assert_ptr_nonnull(strstr(e.message, "not a legal move"));
+    ck_assert_ptr_null(checked(&p, "{\"moves\": [1, 2, 3, 4, 5, 6, 7]}", &e));
+    ck_assert_str_eq(e.field, "moves");
+    ck_assert_ptr_null(checked(&p, "{\"reveal\": 1}", &e));
+    ck_assert_str_eq(e.field, "reveal");
+    ck_assert_ptr_null(checked(&p, "{\"moves\": [], \"hint\": true}", &e));
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    puzzle_free(&p);
+}
+END_TEST
+
+/* engine_chance is the exact share engine_pick draws, within sampling
+ * error over 40,000 fixed seeds. */
+START_TEST(test_chance_is_the_draw)
+{
+    const int q[] = {0, 16, 16, 4, 16, 0, 9};
+    const long n = sizeof q / sizeof q[0];
+    for (int level = 1; level <= ENGINE_LEVELS; level++) {
+        double total = 0;
+        for (long i = 0; i < n; i++) {
+            long hits = 0;
+            for (uint64_t seed = 0; seed < 40000; seed++)
+                hits += engine_pick(level, q, n, seed * 7919 + 1) == i;
+            double want = engine_chance(level, q, n, i);
+            total += want;
+            ck_assert_msg(fabs((double)hits / 40000 - want) < 0.01, "level %d index %ld: %f vs %f",
+                          level, i, (double)hits / 40000, want);
+        }
+        ck_assert(fabs(total - 1) < 1e-9);
+    }
+}
+END_TEST
+
+/* base64url: round trips of every length, the alphabet, and refusals. */
+START_TEST(test_b64url)
+{
+    unsigned char bytes[64];
+    uint64_t s = 42;
+    for (size_t len = 0; len < sizeof bytes; len++) {
+        for (size_t i = 0; i < len; i++)
+            bytes[i] = (unsigned char)rng_below(&s, 256);
+        gj_buf text, back;
+        buf_init(&text);
+        buf_init(&back);
+        b64url_encode(bytes, len, &text);
+        ck_assert_int_eq(text.len, (len * 4 + 2) / 3);
+        for (size_t i = 0; i < text.len; i++)
+            ck_assert(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+                             text.data[i]) != NULL);
+        ck_assert_int_eq(b64url_decode(text.data ? text.data : "", text.len, &back), 0);
+        ck_assert_int_eq(back.len, len);
+        ck_assert(len == 0 || memcmp(back.data, bytes, len) == 0);
+        buf_free(&text);
+        buf_free(&back);
+    }
+    gj_buf out;
+    buf_init(&out);
+    ck_assert_int_eq(b64url_decode("TWFu", 4, &out), 0);
+    ck_assert(out.len == 3 && memcmp(out.data, "Man", 3) == 0);
+    static const char *const bad[] = {"A", "TWF=", "TW+u", "TW/u", "TWG", "TWFuA"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        ck_assert_msg(b64url_decode(bad[k], strlen(bad[k]), &out) != 0, "%s", bad[k]);
+    buf_free(&out);
+}
+END_TEST
+
+int main(void)
+{
+    size_t n;
+    games_all(&n);
+    Suite *s = suite_create("puzzle");
+    harness_add_loop(s, "hold", test_puzzles_hold, (int)n, 240);
+    harness_add_loop(s, "bands", test_bands_met, (int)n, 120);
+    harness_add_loop(s, "bad params", test_bad_params, (int)n, 60);
+    harness_add_loop(s, "daily", test_daily, (int)n, 120);
+    harness_add_loop(s, "check", test_check, (int)n, 60);
+    const harness_case cases[] = {
+        {"range", test_difficulty_range},
+        {"bad ids", test_bad_ids},
+        {"chance", test_chance_is_the_draw},
+        {"b64url", test_b64url},
+    };
+    harness_add(s, cases, sizeof cases / sizeof cases[0], 120);
+    return harness_main(s);
+}
