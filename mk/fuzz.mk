@@ -9,7 +9,8 @@
 # solvers/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
 # http (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge
 # and /batch) and query (tests/fuzz/fuzz_query.c: the GET forms' query
-# decoding and If-None-Match, as pure functions).  Seeds are tests/fuzz/corpus/<target>/, read-only; what a run
+# decoding and If-None-Match, as pure functions) and puzzle
+# (tests/fuzz/fuzz_puzzle.c: a puzzle id and a check body).  Seeds are tests/fuzz/corpus/<target>/, read-only; what a run
 # learns goes to build/fuzz/work/<target>/ and crashes to
 # build/fuzz/artifacts/.  Every file in tests/fuzz/regress/<target>/ is
 # replayed before each run.  `make check` runs tests/fuzz/check.sh, which is
@@ -27,7 +28,7 @@ FUZZ_MODE_json := 1
 FUZZ_MODE_analyze := 2
 FUZZ_MODE_generate := 3
 FUZZ_GAME_TARGETS := $(foreach g,$(FUZZ_GAMES),$(addprefix $(g)-,$(FUZZ_MODES)))
-FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http query
+FUZZ_TARGETS := $(FUZZ_GAME_TARGETS) http query puzzle
 FUZZ_GAME_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_GAME_TARGETS))
 FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/bin/,$(FUZZ_TARGETS))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -67,7 +68,7 @@ $(FUZZ_GAME_BINS): $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_game.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_GAME=game_$(subst -,_,$(call fuzz_game,$*)) \
 	  -DFUZZ_JSON=$(FUZZ_MODE_$(call fuzz_mode,$*)) $^ $(PKG_LIBS) -o $@
 
-$(FUZZ_BUILD)/bin/http $(FUZZ_BUILD)/bin/query: $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+$(FUZZ_BUILD)/bin/http $(FUZZ_BUILD)/bin/query $(FUZZ_BUILD)/bin/puzzle: $(FUZZ_BUILD)/bin/%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(PKG_LIBS) -o $@
 

@@ -637,9 +637,8 @@ int puzzle_daily(const gj_game *g, const char *date, const char *today, const lo
         return gj_fail(e, GJ_INTERNAL, "the daily puzzle's calendar is broken");
     if (day < first || day > now + 1)
         return gj_fail_field(e, "date",
-                             "%s is out of range: daily puzzles run from %s to tomorrow (UTC), "
-                             "now %s",
-                             date, PUZZLE_DAILY_FIRST, today);
+                             "%s is out of range: daily puzzles run from %s to tomorrow (UTC)",
+                             date, PUZZLE_DAILY_FIRST);
     char key[64];
     int n = snprintf(key, sizeof key, "daily:%s:%s", g->name, date);
     long long seed = (long long)(fnv1a(key, (size_t)n) & (uint64_t)GEN_SEED_MAX);

@@ -2,9 +2,9 @@
  * (query.h) and If-None-Match matching (etag.h), as pure functions.
  *
  * The input is split at its first NUL byte: before it, a raw query decoded
- * for both routes; after it, an If-None-Match value matched against a fixed
- * tag.  Beyond the sanitizers, each call's contract is checked: a decoded
- * body is NUL-terminated, never longer than the query and never holds a
+ * for the three forms (a solve, an analysis, a puzzle's parameters); after it, an If-None-Match
+ * value matched against a fixed tag.  Beyond the sanitizers, each call's contract is checked: a
+ * decoded body is NUL-terminated, never longer than the query and never holds a
  * '%' that the query did not escape as %25; a failure fills the error and
  * leaves nothing to free; and a header never matches a tag it does not
  * contain, unless it is "*". */
@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "etag.h"
 #include "query.h"
@@ -43,6 +45,26 @@ static void decode_one(query_route route, const char *raw, size_t len)
     query_request_free(&r);
 }
 
+/* Decode raw as a parameters query (GET /puzzle): on success the body is
+ * a JSON object with at most one member per '&'-separated piece. */
+static void decode_params(const char *raw, size_t len)
+{
+    query_request r;
+    gj_error e;
+    if (query_request_decode(QUERY_PARAMS, raw, len, &r, &e) != 0) {
+        require(r.body == NULL && e.kind != GJ_OK && e.message[0] != '\0');
+        return;
+    }
+    json_t *o = json_loadb(r.body, r.len, 0, NULL);
+    require(json_is_object(o));
+    size_t pieces = 1;
+    for (size_t i = 0; i < len; i++)
+        pieces += raw[i] == '&';
+    require(json_object_size(o) <= pieces);
+    json_decref(o);
+    query_request_free(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *bytes = (const char *)data;
@@ -50,6 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t qlen = nul ? (size_t)(nul - bytes) : size;
     decode_one(QUERY_SOLVE, bytes, qlen);
     decode_one(QUERY_ANALYZE, bytes, qlen);
+    decode_params(bytes, qlen);
     if (nul == NULL)
         return 0;
     static const char tag[] = "\"1.1-0123456789abcdef\"";

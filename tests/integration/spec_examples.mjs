@@ -32,10 +32,16 @@ function startDaemon() {
   });
 }
 
+// A parameter object, through its $ref to components.parameters.
+function resolved(p) {
+  const ref = p.$ref && p.$ref.match(/^#\/components\/parameters\/(.+)$/);
+  return ref ? spec.components.parameters[ref[1]] : p;
+}
+
 // The path with each {parameter} replaced by the parameter's example.
 function concrete(path, item) {
   let out = path;
-  for (const p of item.parameters || []) {
+  for (const p of (item.parameters || []).map(resolved)) {
     if (p.in === 'path' && p.example !== undefined) out = out.replace(`{${p.name}}`, p.example);
   }
   return out;
@@ -155,7 +161,7 @@ try {
     const ok = op && op.responses['200'] && op.responses['200'].content;
     const media = ok && op.responses['200'].content['application/json'];
     for (const [name, example] of Object.entries((media && media.examples) || {})) {
-      const res = await fetch(base + path);
+      const res = await fetch(base + concrete(path, item));
       verdict(res.status === 200 && isDeepStrictEqual(await res.json(), example.value),
         `GET ${path} example '${name}'`, `status ${res.status}`);
     }
