@@ -44,6 +44,11 @@ $(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
+# The puzzles' figures (bench/results.md, "Puzzles"): the solvers, in process.
+$(BENCH_DIR)/puzzle_rate: bench/puzzle_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $< -o $@

@@ -114,6 +114,12 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
     if (gen_long(root, "min_moves", 0, 1000000, NULL, &req->min_moves, e) != 0)
         return -1;
     req->in_play = req->winning_moves >= 0 || req->min_moves > 0;
+    v = json_object_get(root, "answer");
+    if (v != NULL && !json_is_boolean(v))
+        return gj_fail_field(e, "answer",
+                             "expected true (the default: the solver's answer comes with the "
+                             "position) or false (the position alone, to keep from a visitor)");
+    req->with_answer = v == NULL || json_is_true(v);
     if (spec->scored)
         return 0;
     if (req->winning_moves > 0 && req->outcome == GEN_LOSE)
@@ -149,8 +155,8 @@ static int check_moves(const gen_request *req, gj_error *e)
 static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
                             void *knobs, gen_request *req, gj_error *e)
 {
-    static const char *const common[] = {"?seed", "?budget_ms", "?outcome", "?winning_moves",
-                                         "?min_moves"};
+    static const char *const common[] = {"?seed",          "?budget_ms", "?outcome",
+                                         "?winning_moves", "?min_moves", "?answer"};
     enum { NCOMMON = sizeof common / sizeof common[0] };
     const char *keys[NCOMMON + GEN_MAX_KNOBS + 1];
     char own[GEN_MAX_KNOBS][40];
@@ -328,8 +334,10 @@ static void write_frame(const gen_spec *spec, const gen_request *req, const gen_
         buf_puts(out, ",\"input\":");
         put_text(out, &c->input);
     }
-    buf_puts(out, ",\"answer\":");
-    buf_append(out, answer->data, answer->len);
+    if (req->with_answer) {
+        buf_puts(out, ",\"answer\":");
+        buf_append(out, answer->data, answer->len);
+    }
     buf_puts(out, ",\"candidates\":");
     buf_put_long(out, tried);
     buf_putc(out, '}');

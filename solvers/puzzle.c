@@ -19,7 +19,7 @@
 
 /* Why a candidate was not kept, counted for the message of a search that
  * found none in time. */
-enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_BAND, NMISS };
+enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_REPEATS, MISS_BAND, NMISS };
 
 /* A puzzle's own request members; every other member is a generator knob. */
 static const char *const own_members[] = {"seed",  "band",      "difficulty_min", "difficulty_max",
@@ -206,6 +206,14 @@ static int build_line(puzzle *p, json_t *position, const long *limits, gj_error 
         json_decref(defender);
         if (position == NULL)
             return -1;
+        /* A game whose positions repeat (matrix-game) may send the token
+         * back where it was: the same step twice is no deeper a puzzle. */
+        for (int k = 0; g->play_repeats && k <= i; k++) {
+            if (json_equal(position, p->steps[k].position)) {
+                json_decref(position);
+                return 1 + MISS_REPEATS;
+            }
+        }
     }
     p->difficulty = 1 - solved;
     return 0;
@@ -505,7 +513,8 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
 {
     static const char *const why[NMISS] = {
         "without one solving move at every step", "where the game ended before the depth",
-        "with more moves than one list holds", "outside the difficulty asked"};
+        "with more moves than one list holds", "that came back to a position already met",
+        "outside the difficulty asked"};
     char counts[240] = "";
     size_t used = 0;
     for (int m = 0; m < NMISS && used < sizeof counts; m++)
@@ -514,8 +523,9 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
                                      used ? ", " : "", misses[m], why[m]);
     /* The field to blame: the difficulty asked when it dropped the most
      * candidates (or none finished), else the depth. */
-    bool range = q->range != NULL &&
-                 misses[MISS_BAND] >= misses[MISS_UNIQUE] + misses[MISS_ENDS] + misses[MISS_LISTED];
+    bool range = q->range != NULL && misses[MISS_BAND] >= misses[MISS_UNIQUE] + misses[MISS_ENDS] +
+                                                              misses[MISS_LISTED] +
+                                                              misses[MISS_REPEATS];
     const char *field = !range                              ? "depth"
                         : strncmp(q->range, "band", 4) == 0 ? "band"
                                                             : "difficulty_min";

@@ -549,6 +549,35 @@ START_TEST(test_seed_echoed)
 }
 END_TEST
 
+/* "answer": false gives the same position without the answer, and
+ * "min_moves" is met: a puzzle in play with at least 4 moves. */
+START_TEST(test_answer_kept_back)
+{
+    const gj_game *g = game_at(_i);
+    const char *knobs = strcmp(g->name, "staircase-chess") == 0 ? ", \"rows\": 5, \"cols\": 5" : "";
+    char req[160];
+    snprintf(req, sizeof req, "{\"seed\": 9, \"winning_moves\": 1, \"min_moves\": 4%s}", knobs);
+    json_t *full = generate_ok(g, req);
+    snprintf(req, sizeof req,
+             "{\"seed\": 9, \"winning_moves\": 1, \"min_moves\": 4, \"answer\": false%s}", knobs);
+    json_t *bare = generate_ok(g, req);
+    const json_t *answer = json_object_get(full, "answer");
+    ck_assert_ptr_nonnull(answer);
+    ck_assert_int_ge(member_int(answer, "moves_total"), 4);
+    ck_assert_ptr_null(json_object_get(bare, "answer"));
+    ck_assert(json_equal(json_object_get(full, "position"), json_object_get(bare, "position")));
+    ck_assert_int_eq(json_object_size(bare), json_object_size(full) - 1);
+    gj_error e;
+    ck_assert_ptr_null(generate(g, "{\"answer\": 0}", 2000, NULL, &e));
+    ck_assert_str_eq(e.field, "answer");
+    ck_assert_ptr_null(generate(g, "{\"min_moves\": 1000000}", 2000, NULL, &e));
+    ck_assert_str_eq(e.field, "min_moves");
+    ck_assert_ptr_nonnull(strstr(e.message, "impossible here"));
+    json_decref(full);
+    json_decref(bare);
+}
+END_TEST
+
 /* The PRNG is splitmix64 exactly: the published first outputs of seed 0,
  * and the harness's own implementation on other seeds. */
 START_TEST(test_prng_pinned)
@@ -629,7 +658,7 @@ static const struct {
 } bad[] = {
     {&game_grid_walk, "{\"seed\":1,\"colour\":2}", GJ_BAD_INPUT, "colour",
      "colour: unknown field; expected only \"seed\", \"budget_ms\", \"outcome\", "
-     "\"winning_moves\", \"min_moves\", \"rows\", \"cols\", \"density\""},
+     "\"winning_moves\", \"min_moves\", \"answer\", \"rows\", \"cols\", \"density\""},
     {&game_grid_walk, "{\"seed\":-1}", GJ_BAD_INPUT, "seed",
      "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
     {&game_grid_walk, "{\"seed\":\"42\"}", GJ_BAD_INPUT, "seed",
@@ -763,6 +792,7 @@ int main(void)
     harness_add_loop(s, "outcome", test_outcome_met, (int)n, 120);
     harness_add_loop(s, "deterministic", test_deterministic, (int)n, 0);
     harness_add_loop(s, "seed", test_seed_echoed, (int)n, 0);
+    harness_add_loop(s, "answer kept back", test_answer_kept_back, (int)n, 60);
     harness_add_loop(s, "bad", test_bad_requests, (int)(sizeof bad / sizeof bad[0]), 0);
     const harness_case cases[] = {
         {"prng", test_prng_pinned},          {"knobs", test_knobs_shape},
