@@ -4,8 +4,11 @@
 #
 #   bench/tiny.sh BIN BARE_SERVER [SERVER_SPEC...]
 #
-# A SERVER_SPEC is LABEL=ARGS: `bare=epoll 2` runs BARE_SERVER PORT epoll 2,
-# any other label runs BIN serve --port PORT ARGS (ARGS may be empty).  The
+# A SERVER_SPEC is LABEL=ARGS: `bare=epoll 2` runs BARE_SERVER PORT epoll 2
+# (so does any label starting with "bare"; ratios are to the one named
+# bare), any other label runs BIN serve --port PORT ARGS (ARGS may be empty), or
+# with LABEL written NAME:PATH, the binary at PATH (a build from before a
+# change, run in the same rounds).  The
 # default specs are the bare server in its fastest mode (epoll, a pool of
 # as many threads as CPUs, the daemon's default --io-threads) and the
 # daemon in its default configuration with --cache-bytes 0, so that every
@@ -49,12 +52,14 @@ trap 'stop; rm -rf "$WORK"' EXIT
 # start LABEL ARGS: start that server on PORT and wait until it answers.
 start() {
     local label=$1 args=$2
-    if [ "$label" = bare ]; then
+    if [ "${label#bare}" != "$label" ]; then
         # shellcheck disable=SC2086 # ARGS are words
         "$BARE" "$PORT" $args > /dev/null 2>&1 &
     else
+        local bin=$BIN
+        [ "${label#*:}" = "$label" ] || bin=${label#*:}
         # shellcheck disable=SC2086
-        "$BIN" serve --port "$PORT" $args > /dev/null 2> "$WORK/$label.log" &
+        "$bin" serve --port "$PORT" $args > /dev/null 2> "$WORK/log" &
     fi
     PID=$!
     for _ in $(seq 200); do
@@ -95,14 +100,15 @@ for round in $(seq "$ROUNDS"); do
     for spec in "$@"; do
         label=${spec%%=*} args=${spec#*=}
         start "$label" "$args"
-        if [ "$label" = bare ]; then
+        label=${label%%:*}
+        if [ "${label#bare}" != "$label" ]; then
             games=matrix-game
         else
             games=$GAMES
         fi
         for g in $games; do
             path=/solve/$g
-            [ "$label" = bare ] && path=/
+            [ "${label#bare}" != "$label" ] && path=/
             read -r rps p99 cpu < <(run "http://127.0.0.1:$PORT$path" "bench/samples/$g.txt")
             echo "$round $label $g $rps $p99 $cpu" >> "$RAW"
             echo "tiny: round $round $label $g: $rps req/s, p99 $p99 ms, $cpu us CPU/request" >&2
