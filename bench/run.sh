@@ -265,9 +265,11 @@ log "target 3: small requests under wrk, 64 connections"
     echo
     echo "Each game's sample (bench/samples/) POSTed as text/plain to a daemon with"
     echo "\`--cache-bytes 0\`, so each request is solved; requests/s is the median of"
-    echo "$RUNS runs.  The ceiling is bench/bare_server.c: libmicrohttpd in the same threading mode"
-    echo "answering a fixed small JSON body.  Target: at least 90% of the ceiling (issue 15: a"
-    echo "sample is parsed, estimated and solved on the I/O thread, without a hand-off)."
+    echo "$RUNS runs; the daemon is otherwise in its default configuration (\`--io-threads\` = the"
+    echo "online CPUs).  The ceiling is bench/bare_server.c in libmicrohttpd's fastest mode (epoll,"
+    echo "an internal pool of as many threads) answering a fixed small JSON body.  Target (issue 22):"
+    echo "at least 85% of the ceiling.  CPU per request, the other target (within 1.2x of the bare"
+    echo "server's), is measured by bench/tiny.sh (perf stat over each run; bench/NOTES.md)."
     echo
     echo "| server / game | requests/s | p99 latency | % of ceiling | target |"
     echo "| --- | --- | --- | --- | --- |"
@@ -281,7 +283,7 @@ wrk_median() {
             awk '/Requests\/sec/ { rps = $2 } /^ +99%/ { p99 = $2 } END { print rps, p99 }'
     done | sort -n | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }'
 }
-start_server "$BARE_PORT" "$DIR/bare_server" "$BARE_PORT"
+start_server "$BARE_PORT" "$DIR/bare_server" "$BARE_PORT" epoll "$(nproc)"
 read -r ceiling ceil_p99 < <(wrk_median "http://127.0.0.1:$BARE_PORT/" bench/samples/matrix-game.txt)
 stop_server
 echo "| bare libmicrohttpd (ceiling) | $ceiling | $ceil_p99 | 100% | - |" >> "$OUT"
@@ -292,7 +294,7 @@ for g in $GAMES; do
     read -r rps p99 < <(wrk_median "http://127.0.0.1:$PORT/solve/$g" "bench/samples/$g.txt")
     pct=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN { printf "%.0f", 100 * a / b }')
     v=met
-    [ "$pct" -ge 90 ] || v="**missed**"
+    [ "$pct" -ge 85 ] || v="**missed**"
     echo "| $g | $rps | $p99 | $pct% | $v |" >> "$OUT"
     UNLOADED_RPS[$g]=$rps
     log "  $g $rps req/s"

@@ -15,7 +15,7 @@ REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
 BENCH_APT := wrk gnuplot-nox g++ curl
 BENCH_CMDS := wrk gnuplot g++ curl
 
-.PHONY: bench bench-deps bench-tools
+.PHONY: bench bench-deps bench-tools bench-tiny
 
 bench-deps:
 	@missing=""; for c in $(BENCH_CMDS); do command -v $$c >/dev/null || missing=1; done; \
@@ -62,3 +62,10 @@ bench-tools: $(BIN) $(BENCH_TOOLS) $(REFERENCE_BINS)
 bench: test-deps bench-deps
 	@$(SUBMAKE) bench-tools
 	bench/run.sh $(BIN) $(BENCH_DIR) $(if $(REFERENCE_BINS),$(BENCH_DIR)/ref,-)
+
+# Table 3 alone (issue 22): the bare server in its fastest mode and the daemon
+# in its default configuration, interleaved round by round, with CPU per
+# request (bench/tiny.sh; TINY_ROUNDS, TINY_SECONDS, TINY_GAMES).
+bench-tiny: bench-deps
+	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server
+	bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server

@@ -20,6 +20,7 @@
  * marks them all.  Memory: about 12 bytes per cell of the padded grid and 16
  * per free cell.  The matching and the JSON grid
  * reader serve POST /analyze too (grid_walk_core.h, grid_walk_analysis.c). */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
@@ -210,9 +211,16 @@ int gw_solve_with(void *p, gw_algorithm how, gj_error *e)
  * documented option (the answer is the same either way). */
 int gw_solve(void *p, gj_error *e)
 {
-    const char *how = getenv("GAMEJUDGE_GRID_MATCHING");
-    bool hk = how != NULL && strcmp(how, "hk") == 0;
-    return gw_solve_with(p, hk ? GW_HOPCROFT_KARP : GW_PUSH_RELABEL, e);
+    /* Read once (0 unknown, 1 push-relabel, 2 Hopcroft-Karp): a getenv
+     * per solve was a visible share of a tiny request's CPU. */
+    static atomic_int matching;
+    int m = atomic_load_explicit(&matching, memory_order_relaxed);
+    if (m == 0) {
+        const char *how = getenv("GAMEJUDGE_GRID_MATCHING");
+        m = how != NULL && strcmp(how, "hk") == 0 ? 2 : 1;
+        atomic_store_explicit(&matching, m, memory_order_relaxed);
+    }
+    return gw_solve_with(p, m == 2 ? GW_HOPCROFT_KARP : GW_PUSH_RELABEL, e);
 }
 
 /* game.h's write_text: LOSE, or WIN and a winning start cell a line. */

@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "client_id.h"
 #include "cors.h"
+#include "fmt.h"
 #include "http_error.h"
 #include "jobs.h"
 #include "log.h"
@@ -239,13 +240,12 @@ static void answered_here(job *j)
     req->state = ANSWERED;
 }
 
-/* Append ms milliseconds as "name;dur=M.UUU" (integer formatting: on the
- * I/O thread's cheap solves, floating-point printf was a visible share). */
-static size_t put_duration(char *out, size_t cap, const char *name, double ms)
+/* Append ms milliseconds as "name;dur=M.UUU" (fmt.h: no printf per answer). */
+static void put_duration(fmt_out *o, const char *name, double ms)
 {
-    unsigned long long us = ms > 0 ? (unsigned long long)(ms * 1000 + 0.5) : 0;
-    int n = snprintf(out, cap, "%s;dur=%llu.%03llu", name, us / 1000, us % 1000);
-    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+    fmt_str(o, name);
+    fmt_str(o, ";dur=");
+    fmt_milli(o, ms > 0 ? (unsigned long long)(ms * 1000 + 0.5) : 0);
 }
 
 /* Keep a solve's timings for Server-Timing and the access log. */
@@ -253,12 +253,13 @@ static void note_times(request *req)
 {
     const job *j = &req->job;
     const solve_timing *t = &j->t;
-    char *o = req->timing;
-    size_t cap = sizeof req->timing, n = 0;
-    n += put_duration(o + n, cap - n, "queue", (double)j->wait_ns / 1e6);
-    n += put_duration(o + n, cap - n, ", parse", t->parse_ms);
-    n += put_duration(o + n, cap - n, ", solve", t->solve_ms);
-    put_duration(o + n, cap - n, ", write", t->write_ms);
+    fmt_out o;
+    fmt_init(&o, req->timing, sizeof req->timing);
+    put_duration(&o, "queue", (double)j->wait_ns / 1e6);
+    put_duration(&o, ", parse", t->parse_ms);
+    put_duration(&o, ", solve", t->solve_ms);
+    put_duration(&o, ", write", t->write_ms);
+    fmt_str_of(&o);
     req->queue_ms = (double)j->wait_ns / 1e6;
     req->parse_ms = t->parse_ms;
     req->solve_ms = t->solve_ms;
@@ -419,10 +420,18 @@ static void describe_client(struct MHD_Connection *conn, char *out, size_t cap)
     if (info == NULL || info->client_addr == NULL)
         return;
     const struct sockaddr *sa = info->client_addr;
-    if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)cap);
-    else if (sa->sa_family == AF_INET6)
+    if (sa->sa_family == AF_INET) { /* dotted quad by hand: glibc's inet_ntop calls sprintf */
+        const unsigned char *b =
+            (const unsigned char *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+        fmt_out o;
+        fmt_init(&o, out, cap);
+        for (int i = 0; i < 4; i++) {
+            if (i > 0)
+                fmt_chr(&o, '.');
+            fmt_ulong(&o, b[i]);
+        }
+        fmt_str_of(&o);
+    } else if (sa->sa_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
                   (socklen_t)cap);
 }
@@ -457,24 +466,29 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     req->admin = l->admin;
     req->conn = conn;
     req->started_ns = solve_clock_ns();
-    snprintf(req->method, sizeof req->method, "%s", method);
-    if (strlen(url) >= sizeof req->path) {
-        /* Never a truncated path: it could name another endpoint. */
-        req->path[0] = '\0';
+    fmt_out o; /* fmt.h, cutting as snprintf did: no printf per request */
+    fmt_init(&o, req->method, sizeof req->method);
+    fmt_cut(&o, method);
+    fmt_str_of(&o);
+    bool too_long = strlen(url) >= sizeof req->path;
+    fmt_init(&o, req->path, sizeof req->path);
+    fmt_cut(&o, too_long ? "" : url); /* never a cut path: it could name another endpoint */
+    fmt_str_of(&o);
+    fmt_init(&o, req->id, sizeof req->id);
+    const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+    if (given != NULL && valid_request_id(given))
+        fmt_cut(&o, given);
+    else
+        fmt_hex16(&o, (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
+    fmt_str_of(&o);
+    if (too_long) {
         req->match.row = NULL;
         gj_fail(&req->match.error, GJ_URI_TOO_LONG, "the path is %zu bytes; the limit is %zu",
                 strlen(url), sizeof req->path - 1);
     } else {
-        snprintf(req->path, sizeof req->path, "%s", url);
         router_match(&h->routes, req->method, req->path, &req->match);
         router_restrict(&req->match, req->path, l->admin, h->admin != NULL);
     }
-    const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
-    if (given != NULL && valid_request_id(given))
-        snprintf(req->id, sizeof req->id, "%s", given);
-    else
-        snprintf(req->id, sizeof req->id, "%016llx",
-                 (unsigned long long)(h->id_base + atomic_fetch_add(&h->next_id, 1)));
     req->queue_ms = req->parse_ms = req->solve_ms = -1;
     describe_client(conn, req->client, sizeof req->client);
     const union MHD_ConnectionInfo *ctx =

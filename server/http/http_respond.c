@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cors.h"
+#include "fmt.h"
 #include "http_error.h"
 #include "http_request.h"
 #include "solve.h"
@@ -47,8 +48,15 @@ static void add_vary(struct MHD_Response *resp, const char *value)
         return;
     }
     char old[64], both[128];
-    snprintf(old, sizeof old, "%s", was); /* deleting frees `was` */
-    snprintf(both, sizeof both, "%s, %s", old, value);
+    fmt_out o; /* fmt.h, cutting as snprintf did */
+    fmt_init(&o, old, sizeof old);
+    fmt_cut(&o, was); /* deleting frees `was` */
+    fmt_str_of(&o);
+    fmt_init(&o, both, sizeof both);
+    fmt_cut(&o, old);
+    fmt_cut(&o, ", ");
+    fmt_cut(&o, value);
+    fmt_str_of(&o);
     MHD_del_response_header(resp, MHD_HTTP_HEADER_VARY, old);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, both);
 }
@@ -75,8 +83,11 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
         char control[48];
         long age =
             req->job.cache_seconds > 0 ? req->job.cache_seconds : req->http->cfg->cache_max_age;
-        snprintf(control, sizeof control, "public, max-age=%ld", age);
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, control);
+        fmt_out o; /* fmt.h: no printf per answer */
+        fmt_init(&o, control, sizeof control);
+        fmt_str(&o, "public, max-age=");
+        fmt_long(&o, age);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, fmt_str_of(&o));
         add_vary(resp, "Accept");
     }
 }

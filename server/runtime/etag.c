@@ -1,9 +1,10 @@
 /* etag.c - answer tags from xxHash, and If-None-Match matching (etag.h). */
 #include "etag.h"
 
-#include <stdio.h>
 #include <string.h>
 #include <xxhash.h>
+
+#include "fmt.h"
 
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX])
 {
@@ -13,8 +14,18 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
         [ETAG_SOLVE] = 0x501e, [ETAG_ANALYZE] = 0xa7a1, [ETAG_PUZZLE] = 0x9a22};
     XXH64_hash_t h = XXH3_64bits_withSeed(key, len, seeds[kind]);
     const char *v = g->version != NULL ? g->version : "0";
-    snprintf(out, ETAG_MAX, "\"%.24s.%.8s-%016llx\"", v, GJ_ANSWER_FORMAT_VERSION,
-             (unsigned long long)h);
+    /* "V.F-HHHHHHHHHHHHHHHH" with V at most 24 bytes, F at most 8: made on
+     * every solve, so without printf (fmt.h). */
+    fmt_out o;
+    fmt_init(&o, out, ETAG_MAX);
+    fmt_chr(&o, '"');
+    fmt_upto(&o, v, 24);
+    fmt_chr(&o, '.');
+    fmt_upto(&o, GJ_ANSWER_FORMAT_VERSION, 8);
+    fmt_chr(&o, '-');
+    fmt_hex16(&o, (unsigned long long)h);
+    fmt_chr(&o, '"');
+    fmt_str_of(&o);
 }
 
 int etag_analysis(const gj_game *g, const char *canonical, size_t len, gj_buf *key,

@@ -144,6 +144,8 @@ static int serve(int argc, char **argv)
     }
 
     log_init(cfg.log_json ? LOG_JSON : LOG_TEXT);
+    /* Access lines buffered as nginx's buffer=64k flush=1s (log.h: none is lost on a stop). */
+    log_buffer((size_t)64 << 10, 1000);
     const char *settings[80];
     char storage[2048];
     config_describe(&cfg, settings, 80, storage, sizeof storage);
@@ -180,6 +182,7 @@ static int serve(int argc, char **argv)
     int idle = app_stop(app);
     const char *how[] = {"in_time", idle ? "yes" : "no:grace-expired", NULL};
     log_event(idle ? "info" : "warn", "stopped", how);
+    log_stop();
     return 0;
 }
 

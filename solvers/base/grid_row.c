@@ -77,10 +77,16 @@ int grid_row_text(gj_reader *r, const grid_alphabet *a, long i, long rows, unsig
     const char *row;
     size_t rowlen, bad = 0;
     long line, col;
-    char what[48];
-    snprintf(what, sizeof what, "row %ld of %ld", i + 1, rows);
-    if (reader_word(r, what, &row, &rowlen, &line, &col, e) != 0)
+    gj_reader at = *r;
+    if (reader_word(r, "a row", &row, &rowlen, &line, &col, e) != 0) {
+        /* Name the row only now, as the other readers do: formatting the
+         * name of every row cost more than reading a small grid. */
+        char what[48];
+        snprintf(what, sizeof what, "row %ld of %ld", i + 1, rows);
+        *r = at;
+        reader_word(r, what, &row, &rowlen, &line, &col, e);
         return -1;
+    }
     long cells = grid_row_decode(a, row, rowlen, out, n, &bad);
     if (cells < 0) {
         char quoted[24];

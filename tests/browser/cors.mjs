@@ -84,7 +84,7 @@ try {
   report(a.post?.id === 'from-the-page', 'it reads the exposed X-Request-Id (its own, echoed)', JSON.stringify(a.post));
   report(a.post && a.post.timing === null, 'it cannot read Server-Timing, which is not exposed', JSON.stringify(a.post));
   report(a.get?.status === 200 && a.get.games > 0, 'it reads a simple GET /games', JSON.stringify(a.get));
-  const preflights = (daemon.log().match(/OPTIONS \/solve\/grid-walk 204/g) || []).length;
+  const preflights = ((await daemon.waitLog(/OPTIONS \/solve\/grid-walk 204/)).match(/OPTIONS \/solve\/grid-walk 204/g) || []).length;
   report(preflights >= 1, 'the browser sent a preflight, answered 204', daemon.log().split('\n').slice(-6).join('\n     '));
 
   const pageC = await context.newPage();
@@ -93,7 +93,7 @@ try {
   const c = await callFromPage(pageC, daemon.base);
   report(/TypeError/.test(c.post?.error ?? ''), `another origin (${other.origin}) is refused the POST by the browser`, JSON.stringify(c.post));
   report(/TypeError/.test(c.get?.error ?? ''), 'and the simple GET', JSON.stringify(c.get));
-  const later = daemon.log().slice(before);
+  const later = await daemon.waitLog(/OPTIONS \/solve\/grid-walk 204[\s\S]*GET \/games 200|GET \/games 200[\s\S]*OPTIONS \/solve\/grid-walk 204/, before);
   report(/OPTIONS \/solve\/grid-walk 204/.test(later) && /GET \/games 200/.test(later), 'the daemon did answer both: the browser withheld them', later.trim());
 } catch (e) {
   report(false, 'the run', (e && e.stack) || String(e));

@@ -166,7 +166,7 @@ char *daemon_log(const test_daemon *d)
 
 char *daemon_wait_log(const test_daemon *d, const char *needle)
 {
-    for (int i = 0; i < 500; i++) {
+    for (int i = 0; i < 1000; i++) { /* 10 s: the access log waits up to 1 s (log.h) */
         char *log = daemon_log(d);
         if (log != NULL && strstr(log, needle) != NULL)
             return log;

@@ -46,8 +46,9 @@ int daemon_stop(test_daemon *d);
 /* The daemon's stderr so far, malloc'd and NUL-terminated. */
 char *daemon_log(const test_daemon *d);
 
-/* The daemon's stderr once it contains `needle` (polled for up to 5 s: a
- * request is logged after its answer is sent), or NULL. */
+/* The daemon's stderr once it contains `needle` (polled for up to 10 s: a
+ * request is logged after its answer is sent, and access lines are
+ * buffered up to a second, log.h), or NULL. */
 char *daemon_wait_log(const test_daemon *d, const char *needle);
 
 /* The sample `series` ("name" or "name{labels}", exactly as exposed) of

@@ -25,8 +25,10 @@ export function finish(label) {
 /**
  * Start BIN serve with `args` (after --host 127.0.0.1 --port 0) and, when
  * `env` is given, that environment instead of this process's.  Resolves to
- * { child, base, admin, log(), stop() }: base is the public URL, admin the
- * admin listener's URL (null without one), log() the stderr so far, stop()
+ * { child, base, admin, log(), waitLog(), stop() }: base is the public URL, admin the
+ * admin listener's URL (null without one), log() the stderr so far,
+ * waitLog(re, from) the stderr from offset `from` once re matches it (or
+ * after 10 s: access lines are written within a second, log.h), stop()
  * a promise of the exit after SIGTERM.  Rejects when it exits first or says
  * nothing within 10 s.
  */
@@ -62,7 +64,13 @@ export function startDaemon({ bin = process.env.GJ_BIN || 'build/gamejudge', arg
           child.on('exit', done);
           child.kill('SIGTERM');
         });
-      resolve({ child, base: pub[1], admin: adm ? adm[1] : null, log: () => log, stop });
+      // Access lines are buffered up to a second (server/log.h): wait for one.
+      const waitLog = async (pattern, from = 0, ms = 10_000) => {
+        for (const end = Date.now() + ms; !pattern.test(log.slice(from)) && Date.now() < end; )
+          await new Promise((r) => setTimeout(r, 20));
+        return log.slice(from);
+      };
+      resolve({ child, base: pub[1], admin: adm ? adm[1] : null, log: () => log, waitLog, stop });
     });
   });
 }

@@ -167,6 +167,64 @@ START_TEST(test_sigterm_drains)
 }
 END_TEST
 
+/* The number of times needle occurs in s. */
+static int count_of(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* The access log is buffered (log.h, as nginx's buffer= flush=1s): a
+ * request's line reaches the log within about a second though no request
+ * follows it, and after N quick requests and an immediate SIGTERM every one
+ * of the N lines is in the log. */
+START_TEST(test_access_log_flushed)
+{
+    enum { N = 300 };
+    test_daemon d;
+    daemon_start(&d, NULL);
+    char u[128];
+    snprintf(u, sizeof u, "%s/healthz", d.direct);
+    const char *first_id[] = {"X-Request-Id: lone-request", NULL};
+    http_call c = {"GET", u, first_id, NULL, 0, 0};
+    http_reply r = http_do(&c);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *log = daemon_wait_log(&d, "id=lone-request ");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    ck_assert_msg(log != NULL, "the line never came");
+    ck_assert_msg(waited < 3.0, "the line came after %.2f s (flush=1s)", waited);
+    free(log);
+
+    for (int i = 0; i < N; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "X-Request-Id: burst-%d", i);
+        const char *headers[] = {id, NULL};
+        c.headers = headers;
+        r = http_do(&c);
+        ck_assert_int_eq(r.status, 200);
+        http_reply_free(&r);
+    }
+    kill(d.pid, SIGTERM);
+    int status;
+    ck_assert_int_eq(waitpid(d.pid, &status, 0), d.pid);
+    d.pid = 0;
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
+    log = daemon_log(&d);
+    ck_assert_int_eq(count_of(log, " id=burst-"), N);
+    ck_assert_msg(strstr(log, "gamejudge: stopped") != NULL, "no stopped event");
+    free(log);
+    unlink(d.log);
+    daemon_stop(&d); /* only the contract proxy, when there is one */
+}
+END_TEST
+
 /* Port already in use: a clear message and exit status 1. */
 START_TEST(test_port_in_use)
 {
@@ -194,6 +252,7 @@ int main(void)
     tcase_add_test(tc, test_overload);
     tcase_add_test(tc, test_sigterm_drains);
     tcase_add_test(tc, test_port_in_use);
+    tcase_add_test(tc, test_access_log_flushed);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -7,9 +7,13 @@
  * temporary file (every test runs in its own process). */
 #include <check.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -253,6 +257,121 @@ START_TEST(test_json_stays_valid)
 }
 END_TEST
 
+/* ---- buffering (log_buffer) --------------------------------------------- */
+
+/* The lines written to the captured stderr so far (capture_begin's file). */
+static int lines_so_far(void)
+{
+    size_t len = 0;
+    char *text = harness_read_file(capture_path, &len);
+    ck_assert_ptr_nonnull(text);
+    int n = count_lines(text);
+    free(text);
+    return n;
+}
+
+/* Seconds on the monotonic clock. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Buffered lines wait, then come out flush_ms after the oldest of them with
+ * no further line to push them: the flusher's timer, as nginx's flush=. */
+START_TEST(test_buffer_flushed_by_timer)
+{
+    log_init(LOG_TEXT);
+    capture_begin();
+    ck_assert_int_eq(log_buffer(64 << 10, 700), 0);
+    access_entry a = entry("GET", "/healthz", "timer", NULL);
+    double t0 = now_s();
+    for (int i = 0; i < 3; i++)
+        log_access(&a);
+    ck_assert_int_eq(lines_so_far(), 0); /* waiting in the buffer (700 ms is long here) */
+    while (lines_so_far() < 3 && now_s() - t0 < 5)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    double waited = now_s() - t0;
+    ck_assert_int_eq(lines_so_far(), 3);
+    ck_assert_msg(waited >= 0.6 && waited < 2.0, "flushed after %.3f s, flush=700 ms", waited);
+    log_stop();
+    free(capture_end());
+}
+END_TEST
+
+/* A full buffer is written when the next line would not fit; an event
+ * writes what waits and itself at once, in order; log_stop writes the rest. */
+START_TEST(test_buffer_full_and_event)
+{
+    log_init(LOG_TEXT);
+    capture_begin();
+    ck_assert_int_eq(log_buffer(512, 60000), 0);
+    access_entry a = entry("POST", "/solve/grid-walk", "full", NULL);
+    for (int i = 0; i < 20; i++)
+        log_access(&a); /* about 90 bytes each: five fill the buffer */
+    int written = lines_so_far();
+    ck_assert_msg(written >= 14 && written < 20, "%d lines written before any timer", written);
+    const char *fields[] = {"k", "v", NULL};
+    log_event("info", "an event", fields);
+    ck_assert_int_eq(lines_so_far(), 21);
+    log_access(&a);
+    log_stop();
+    char *out = capture_end();
+    ck_assert_int_eq(count_lines(out), 22);
+    char *event = strstr(out, "gamejudge: an event k=v\n");
+    ck_assert_ptr_nonnull(event);
+    ck_assert_int_eq(count_lines(event), 2); /* the event after the 20 lines, one line after it */
+    free(out);
+}
+END_TEST
+
+/* Crash the process from a thread other than the one that logged. */
+static void *crash(void *arg)
+{
+    if (*(const int *)arg == SIGABRT)
+        abort();
+    raise(*(const int *)arg);
+    return NULL;
+}
+
+/* Every buffered line survives a crash of another thread: the fatal
+ * signal's handler writes the buffer before the process dies of it. */
+START_TEST(test_buffer_survives_crash)
+{
+    static const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS};
+    int sig = sigs[_i];
+    log_init(LOG_JSON);
+    capture_begin();
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (log_buffer(64 << 10, 60000) != 0)
+            _exit(3);
+        access_entry a = entry("GET", "/x", "crash", NULL);
+        for (int i = 0; i < 100; i++)
+            log_access(&a);
+        pthread_t t;
+        pthread_create(&t, NULL, crash, &sig);
+        pthread_join(t, NULL);
+        _exit(4); /* not reached */
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    char *out = capture_end();
+    /* Killed by the signal, or (under a sanitizer, whose report takes
+     * over) exited with an error: either way it died, and not cleanly. */
+    ck_assert_msg(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+                                          WEXITSTATUS(status) != 3 && WEXITSTATUS(status) != 4),
+                  "status %d", status);
+    int lines = 0;
+    for (const char *p = out; (p = strstr(p, "\"request_id\":\"crash\"")) != NULL; p++)
+        lines++;
+    ck_assert_int_eq(lines, 100);
+    free(out);
+}
+END_TEST
+
 int main(void)
 {
     const harness_case cases[] = {
@@ -263,5 +382,8 @@ int main(void)
     };
     Suite *s = harness_suite("log", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "path", test_text_path_escaped, (int)(sizeof paths / sizeof paths[0]), 0);
+    harness_add_loop(s, "buffer", test_buffer_flushed_by_timer, 1, 0);
+    harness_add_loop(s, "buffer", test_buffer_full_and_event, 1, 0);
+    harness_add_loop(s, "crash", test_buffer_survives_crash, 3, 0);
     return harness_main(s);
 }
