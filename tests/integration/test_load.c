@@ -212,9 +212,10 @@ START_TEST(test_fresh_burst)
 END_TEST
 
 /* 200 solves at once against 1 worker, held busy (hold.h), and a queue of
- * 4: exactly 5 are taken, the other 195 refused at once with Retry-After,
- * and the 5 answered once the hold is released (when /metrics has counted
- * the 195 refusals).  Exact, whatever the solver's speed. */
+ * 4: 5 are taken (4 when the burst fills the queue before the worker has
+ * taken its first job out), every other one refused at once with
+ * Retry-After, and those taken answered once the hold is released (when
+ * /metrics has counted the refusals).  Whatever the solver's speed. */
 START_TEST(test_burst_over_queue)
 {
     enum { N = 200, TAKEN = 1 + 4 };
@@ -246,8 +247,10 @@ START_TEST(test_burst_over_queue)
         }
         http_reply_free(&replies[i]);
     }
-    ck_assert_int_eq(refused, N - TAKEN);
-    ck_assert_int_eq(ok, TAKEN);
+    /* With several I/O threads the burst may fill the queue before the one
+     * worker has taken its first job out of it: then one fewer is taken. */
+    ck_assert_msg(ok == TAKEN || ok == TAKEN - 1, "%d taken", ok);
+    ck_assert_int_eq(refused, N - ok);
     free(calls);
     free(replies);
     hold_end(&hold);

@@ -239,7 +239,9 @@ const examples: Example[] = [
     mirrors: `-d '{"seed": 42, "rows": 2, "cols": 3, "outcome": "lose"}' http://127.0.0.1:8080/generate/grid-walk`,
     run: async () => {
       const { data, error } = await api.POST('/generate/grid-walk', { body: { seed: 42, rows: 2, cols: 3, outcome: 'lose' } });
-      if (data && 'verdict' in data.answer) report(data.answer.verdict === 'LOSE', 'generate: answer.verdict of an opening');
+      // The answer is optional in the type: "answer": false leaves it out.
+      report(data?.answer !== undefined, 'generate: the answer is there unless asked without it');
+      if (data?.answer && 'verdict' in data.answer) report(data.answer.verdict === 'LOSE', 'generate: answer.verdict of an opening');
       return json(data ?? error);
     },
   },
@@ -247,7 +249,7 @@ const examples: Example[] = [
     mirrors: `-d '{"seed": 42, "shortcuts": 2, "range": 4, "winning_moves": 1}' http://127.0.0.1:8080/generate/nim-shortcuts`,
     run: async () => {
       const { data, error } = await api.POST('/generate/nim-shortcuts', { body: { seed: 42, shortcuts: 2, range: 4, winning_moves: 1 } });
-      if (data && 'value' in data.answer) {
+      if (data?.answer && 'value' in data.answer) {
         // A position in play: its answer is the analysis, its position the /analyze body.
         report(data.answer.value === 'win' && data.answer.winning_moves === 1, 'generate: answer.value of a position in play');
         if ('heaps' in data.position) {
@@ -271,6 +273,54 @@ const examples: Example[] = [
       const { data, error, response } = await api.POST('/generate/grid-walk', { body: { rows: 2, cols: 2, winning_moves: 3, budget_ms: 100 } });
       // An error is typed too: the Error body.
       report(response.status === 422 && error?.error.code === 'unprocessable', 'generate: 422 unprocessable', response.status);
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "curl -s 'http://127.0.0.1:8080/puzzle/nim-shortcuts/daily?date=2026-06-01'",
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}/daily', { params: { path: { game: 'nim-shortcuts' }, query: { date: '2026-06-01' } } });
+      // The puzzle is typed without a solution: no such member to read.
+      report(data !== undefined && !('solution' in data) && data.depth >= 1, 'puzzle: the daily puzzle, no solution');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `-d '{"moves": [{"heap": 1, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 1, take: 1 }] } });
+      report(data?.failed === true && data.solution !== undefined, 'puzzle: a wrong move fails and shows the solution');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 2, take: 3 }] } });
+      report(data?.results[0]?.correct === true && data.solution === undefined, 'puzzle: a right move, the solution kept back');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}, {"heap": 2, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 2, take: 3 }, { heap: 2, take: 1 }] } });
+      report(data?.solved === true, 'puzzle: solved');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `-d '{"moves": [], "reveal": true}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [], reveal: true } });
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "curl -s 'http://127.0.0.1:8080/puzzle/grid-walk?seed=3&band=medium&depth=2'",
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}', { params: { path: { game: 'grid-walk' }, query: { seed: 3, band: 'medium', depth: 2 } } });
+      report(data?.band === 'medium', 'puzzle: the band asked for');
       return json(data ?? error);
     },
   },
