@@ -1,6 +1,7 @@
 /* analysis.c - the frame every game's analysis answer shares. */
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_in.h"
@@ -60,22 +61,113 @@ static void counts(gj_buf *out, const analysis_counts *c)
     buf_puts(out, c->listed < c->moves_total ? "true" : "false");
 }
 
+void analysis_put_remoteness(gj_buf *out, long long remoteness)
+{
+    if (remoteness == ANALYSIS_REMOTENESS_NONE)
+        return;
+    buf_puts(out, ",\"remoteness\":");
+    if (remoteness < 0)
+        buf_puts(out, "null");
+    else
+        buf_put_long(out, remoteness);
+}
+
 void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,
-                    const analysis_counts *c)
+                    long long remoteness, const analysis_counts *c)
 {
     begin(out, game, to_move);
     buf_putc(out, '"');
     buf_puts(out, analysis_outcome(mover_wins));
     buf_putc(out, '"');
+    analysis_put_remoteness(out, remoteness);
     counts(out, c);
 }
 
 void analysis_begin_score(gj_buf *out, const char *game, const char *to_move, long long value,
-                          const analysis_counts *c)
+                          long long remoteness, const analysis_counts *c)
 {
     begin(out, game, to_move);
     buf_put_long(out, value);
+    analysis_put_remoteness(out, remoteness);
     counts(out, c);
+}
+
+int analysis_rank_remoteness(int wins_a, long long ra, int wins_b, long long rb)
+{
+    if (wins_a != wins_b)
+        return wins_a ? -1 : 1;
+    if (ra == rb)
+        return 0;
+    /* A win is best when it ends soonest, a loss when it ends latest. */
+    return (ra < rb) == (wins_a != 0) ? -1 : 1;
+}
+
+int analysis_top_init(analysis_top *t, long cap, size_t size,
+                      int (*cmp)(const void *, const void *), gj_error *e)
+{
+    t->size = size;
+    t->cap = cap;
+    t->count = 0;
+    t->cmp = cmp;
+    if (size > 64) /* top_swap's buffer */
+        return gj_fail(e, GJ_INTERNAL, "analysis_top: elements of %zu bytes", size);
+    t->item = malloc((size_t)(cap > 0 ? cap : 1) * size);
+    return t->item == NULL ? gj_fail_nomem(e) : 0;
+}
+
+/* The address of the i-th kept element. */
+static char *top_at(const analysis_top *t, long i)
+{
+    return t->item + (size_t)i * t->size;
+}
+
+/* Exchange the i-th and j-th kept elements, through a small stack buffer
+ * (the elements are a few words). */
+static void top_swap(analysis_top *t, long i, long j)
+{
+    char tmp[64];
+    memcpy(tmp, top_at(t, i), t->size);
+    memcpy(top_at(t, i), top_at(t, j), t->size);
+    memcpy(top_at(t, j), tmp, t->size);
+}
+
+void analysis_top_offer(analysis_top *t, const void *elem)
+{
+    long i;
+    if (t->count < t->cap) { /* room: sift the new element up */
+        i = t->count++;
+        memcpy(top_at(t, i), elem, t->size);
+        while (i > 0 && t->cmp(top_at(t, (i - 1) / 2), top_at(t, i)) < 0) {
+            top_swap(t, i, (i - 1) / 2);
+            i = (i - 1) / 2;
+        }
+        return;
+    }
+    if (t->cap == 0 || t->cmp(elem, top_at(t, 0)) >= 0)
+        return; /* no better than the worst kept (ties keep the earlier) */
+    memcpy(top_at(t, 0), elem, t->size);
+    for (i = 0;;) { /* sift the new root down */
+        long l = 2 * i + 1, r = l + 1, m = i;
+        if (l < t->count && t->cmp(top_at(t, l), top_at(t, m)) > 0)
+            m = l;
+        if (r < t->count && t->cmp(top_at(t, r), top_at(t, m)) > 0)
+            m = r;
+        if (m == i)
+            break;
+        top_swap(t, i, m);
+        i = m;
+    }
+}
+
+void analysis_top_finish(analysis_top *t)
+{
+    qsort(t->item, (size_t)t->count, t->size, t->cmp);
+}
+
+void analysis_top_free(analysis_top *t)
+{
+    free(t->item);
+    t->item = NULL;
 }
 
 void analysis_move_open(gj_buf *out, long i)

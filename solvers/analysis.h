@@ -31,6 +31,34 @@
  * so moves[0] is the policy's best move and a list cut at max_moves keeps
  * its first entries.
  *
+ * Remoteness (GamesCrafters' term): the number of moves left to the end of
+ * the game under perfect play when the winner hurries and the loser delays.
+ * A position with no move (or one the rules end, a nim shortcut) has 0; a
+ * won position has 1 + the least remoteness of the positions its winning
+ * moves reach; a lost one 1 + the greatest of all its moves' positions.  The
+ * answer has "remoteness" after "value", and each entry after "outcome":
+ * the entry's own is the position it leads to (so a won position's is 1 +
+ * its best entry's).  Per game:
+ *   nim-shortcuts    a sweep over every position (x', y') <= (x, y): exact
+ *                    while (x + 1)(y + 1) <= ANALYSIS_REMOTENESS_CELLS
+ *   grid-walk        a memoised search over (token, cells still reachable):
+ *   prime-chocolate  (squares that may still go into a prime square, the
+ *                    loose squares' count, the primes used): both exact
+ *                    while the search meets at most ANALYSIS_REMOTENESS_STATES
+ *                    positions (and, for grid-walk, a component of at most
+ *                    128 cells; for prime-chocolate, at most 128 squares in
+ *                    full prime squares and ANALYSIS_REMOTENESS_DEPTH in all)
+ *   staircase-chess  the empty cells: the game always fills the board, so
+ *                    every line has that length (exact, never null)
+ *   matrix-game      never ends: no "remoteness" member at all
+ * Past its bound a game answers JSON null for the position and for every
+ * entry: never an estimate.  The bounds count work, not time, so one
+ * request always gets the same answer (it is cached and tagged as such).
+ * Where remoteness is known, the ranking puts it right after the outcome:
+ * among winning moves the fastest win (least remoteness after) first,
+ * among losing moves the slowest loss (greatest remoteness after) first,
+ * and only then the tie-break below.
+ *
  * The helpers below write that frame, so the five games answer alike. */
 #ifndef GJ_ANALYSIS_H
 #define GJ_ANALYSIS_H
@@ -45,6 +73,18 @@
 
 #define ANALYSIS_MAX_MOVES_DEFAULT 100
 #define ANALYSIS_MAX_MOVES_LIMIT   10000
+
+/* The work bounds of remoteness (see above): stated here, not configured,
+ * because the ETag of an answer (the game's version and the request) must
+ * not hide an answer that another bound would have made different. */
+#define ANALYSIS_REMOTENESS_CELLS  (1L << 20)
+#define ANALYSIS_REMOTENESS_STATES (1L << 16)
+#define ANALYSIS_REMOTENESS_DEPTH  4096L
+
+/* A remoteness the analysis does not know (past its bound): JSON null. */
+#define ANALYSIS_REMOTENESS_NULL (-1LL)
+/* A game without remoteness (matrix-game): no member at all. */
+#define ANALYSIS_REMOTENESS_NONE (-2LL)
 
 typedef struct analysis_counts {
     long long moves_total;   /* every legal move */
@@ -64,12 +104,41 @@ int analysis_max_moves(const json_t *root, long *out, gj_error *e);
 int analysis_to_move(const json_t *v, const char *const names[2], bool null_is_absent, int absent,
                      int *mover, gj_error *e);
 
-/* {"game":..,"to_move":..,"value":"win"|"lose", then the counts. */
+/* {"game":..,"to_move":..,"value":"win"|"lose", "remoteness" (a count,
+ * ANALYSIS_REMOTENESS_NULL or _NONE), then the counts. */
 void analysis_begin(gj_buf *out, const char *game, const char *to_move, int mover_wins,
-                    const analysis_counts *c);
+                    long long remoteness, const analysis_counts *c);
 /* The same with an integer value (staircase-chess). */
 void analysis_begin_score(gj_buf *out, const char *game, const char *to_move, long long value,
-                          const analysis_counts *c);
+                          long long remoteness, const analysis_counts *c);
+/* `,"remoteness":N` (or null; nothing for ANALYSIS_REMOTENESS_NONE): an
+ * entry's member, written after its outcome. */
+void analysis_put_remoteness(gj_buf *out, long long remoteness);
+
+/* The ranking of two moves by remoteness, for moves whose outcome for the
+ * mover is wins_a and wins_b and whose positions after have remoteness ra
+ * and rb: negative when a goes first (a win before a loss, the faster win,
+ * the slower loss), positive when b does, 0 when the tie-break decides. */
+int analysis_rank_remoteness(int wins_a, long long ra, int wins_b, long long rb);
+
+/* A bounded selection: the `cap` first elements by `cmp` of everything
+ * offered, kept in a max-heap (the worst kept at the root) so that a
+ * million moves cost O(n log cap) time and O(cap) room. */
+typedef struct analysis_top {
+    char *item;  /* cap elements of `size` bytes */
+    size_t size; /* one element's bytes */
+    long cap, count;
+    int (*cmp)(const void *, const void *);
+} analysis_top;
+
+/* Room for cap elements of `size` bytes: 0, or -1 with *e (out of memory). */
+int analysis_top_init(analysis_top *t, long cap, size_t size,
+                      int (*cmp)(const void *, const void *), gj_error *e);
+/* Keep *elem when it is among the cap first so far. */
+void analysis_top_offer(analysis_top *t, const void *elem);
+/* Sort what is kept, best first: t->item[0..t->count). */
+void analysis_top_finish(analysis_top *t);
+void analysis_top_free(analysis_top *t);
 /* Before the i-th (0-based) entry of the list: `,"moves":[` or `,`.  The
  * caller then writes the entry's members inside analysis_move_open/close. */
 void analysis_move_open(gj_buf *out, long i);

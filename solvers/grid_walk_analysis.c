@@ -15,7 +15,14 @@
  * wins), then one alternating BFS marks the cells of H - v that some
  * maximum matching misses: the winning moves.  An empty path is the
  * opening, A placing the token, and that is the solve itself: A wins by
- * placing it on a winning start cell.  Either way the cost is one solve. */
+ * placing it on a winning start cell.  Either way the cost is one solve.
+ *
+ * Remoteness (analysis.h) is a search from the rules (grid_walk_far.c),
+ * exact on components of at most 128 cells and within the state bound,
+ * else null for the position and every move.  Where it is known the search
+ * also decides every outcome, and the matching must agree (GJ_INTERNAL
+ * if not); the moves are then ranked by it (fastest win, slowest loss),
+ * row-major after that. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,15 +63,19 @@ static void put_cell(gj_buf *out, const gw_position *pos, int c)
     buf_putc(out, ']');
 }
 
-/* The i-th entry: the token goes to c, making the path `visited` long. */
-static void put_move(gj_buf *out, long i, const gw_position *pos, int c, int wins, long visited)
+/* The i-th entry: the token goes to c, making the path `visited` long;
+ * rem is the remoteness after it (or ANALYSIS_REMOTENESS_NULL). */
+static void put_move(gj_buf *out, long i, const gw_position *pos, int c, int wins, long visited,
+                     long long rem)
 {
     analysis_move_open(out, i);
     buf_puts(out, "\"move\":");
     put_cell(out, pos, c);
     buf_puts(out, ",\"outcome\":\"");
     buf_puts(out, analysis_outcome(wins));
-    buf_puts(out, "\",\"after\":{\"token\":");
+    buf_putc(out, '"');
+    analysis_put_remoteness(out, rem);
+    buf_puts(out, ",\"after\":{\"token\":");
     put_cell(out, pos, c);
     buf_puts(out, ",\"to_move\":\"");
     buf_puts(out, mover(visited));
@@ -148,9 +159,94 @@ static int read_path(const json_t *v, gw_position *pos, int **out, long *n, gj_e
     return 0;
 }
 
+/* ---- remoteness ---- */
+
+/* A move with what the search says of it. */
+typedef struct far_move {
+    int cell;
+    int wins;      /* for the mover */
+    long long rem; /* after it */
+} far_move;
+
+/* The ranking with remoteness known: by remoteness (analysis.h), then
+ * row-major (padded cells are row-major). */
+static int far_cmp(const void *pa, const void *pb)
+{
+    const far_move *a = pa, *b = pb;
+    int by = analysis_rank_remoteness(a->wins, a->rem, b->wins, b->rem);
+    return by != 0 ? by : (a->cell > b->cell) - (a->cell < b->cell);
+}
+
+/* The remoteness of a position from its moves' values after (2 * r + the
+ * mover there wins), by the definition: ANALYSIS_REMOTENESS_NULL when one
+ * is unknown. */
+static long long remoteness_of(const far_move *m, long n)
+{
+    long long fastest_win = -1, slowest = -1;
+    for (long i = 0; i < n; i++) {
+        if (m[i].rem < 0)
+            return ANALYSIS_REMOTENESS_NULL;
+        if (m[i].wins && (fastest_win < 0 || m[i].rem < fastest_win))
+            fastest_win = m[i].rem;
+        if (m[i].rem > slowest)
+            slowest = m[i].rem;
+    }
+    return 1 + (fastest_win >= 0 ? fastest_win : slowest);
+}
+
+/* The first `listed` of the moves m[0..n) by far_cmp, written as entries
+ * of a path `visited` long after them; 0, or -1 with *e. */
+static int put_far_moves(gj_buf *out, const gw_position *pos, const far_move *m, long n,
+                         long listed, long visited, gj_error *e)
+{
+    analysis_top top;
+    if (analysis_top_init(&top, listed, sizeof *m, far_cmp, e) != 0)
+        return -1;
+    for (long i = 0; i < n; i++)
+        analysis_top_offer(&top, &m[i]);
+    analysis_top_finish(&top);
+    const far_move *k = (const far_move *)top.item;
+    for (long i = 0; i < top.count; i++)
+        put_move(out, i, pos, k[i].cell, k[i].wins, visited, k[i].rem);
+    analysis_top_free(&top);
+    return 0;
+}
+
+/* The search's word on the opening: every free cell's placement into m
+ * (row-major, with the matching's outcome in wins), its remoteness after
+ * in rem (ANALYSIS_REMOTENESS_NULL for all when one is past the bound).
+ * 0, or -1 with *e (GJ_INTERNAL when the search and the matching differ). */
+static int far_opening(const gw_position *pos, far_move *m, long n, gj_error *e)
+{
+    gw_far *f = gw_far_new(pos, e);
+    if (f == NULL)
+        return -1;
+    long past = 0;
+    for (long i = 0; i < n && !past; i++) {
+        long v = gw_far_walk(f, m[i].cell, NULL, 0, NULL, e);
+        if (v == -1) {
+            gw_far_free(f);
+            return -1;
+        }
+        past = v == GW_FAR_PAST;
+        m[i].rem = past ? ANALYSIS_REMOTENESS_NULL : v / 2;
+        if (!past && (v % 2 == 0) != m[i].wins) {
+            gw_far_free(f);
+            return gj_fail(e, GJ_INTERNAL,
+                           "grid-walk: the search and the matching differ at [%ld, %ld]",
+                           cell_row(pos, m[i].cell), cell_col(pos, m[i].cell));
+        }
+    }
+    gw_far_free(f);
+    for (long i = 0; past && i < n; i++)
+        m[i].rem = ANALYSIS_REMOTENESS_NULL;
+    return 0;
+}
+
 /* ---- the two kinds of position ---- */
 
-/* A places the token: every free cell, the solver's winners first. */
+/* A places the token: every free cell, the solver's winners first (with
+ * remoteness known, ranked by it). */
 static int analyze_opening(gw_position *pos, long max_moves, gj_buf *out, gj_error *e)
 {
     if (gw_solve(pos, e) != 0)
@@ -159,22 +255,38 @@ static int analyze_opening(gw_position *pos, long max_moves, gj_buf *out, gj_err
     long nfree = 0;
     for (int c = 0; c < cells; c++)
         nfree += pos->open[c];
-    analysis_counts k = {nfree, pos->nwinners, nfree < max_moves ? nfree : max_moves};
-    analysis_begin(out, game_grid_walk.name, "A", pos->nwinners > 0, &k);
-    long listed = 0;
-    for (long i = 0; i < pos->nwinners && listed < k.listed; i++)
-        put_move(out, listed++, pos, pos->winners[i], 1, 1);
-    long w = 0; /* the winners are row-major too: skip them in step */
-    for (int c = 0; c < cells && listed < k.listed; c++) {
+    far_move *m = malloc((size_t)(nfree > 0 ? nfree : 1) * sizeof *m);
+    if (m == NULL)
+        return gj_fail_nomem(e);
+    long w = 0, i = 0; /* the winners are row-major too: walk them in step */
+    for (int c = 0; c < cells; c++) {
         if (!pos->open[c])
             continue;
-        if (w < pos->nwinners && pos->winners[w] == c)
-            w++;
-        else
-            put_move(out, listed++, pos, c, 0, 1);
+        int wins = w < pos->nwinners && pos->winners[w] == c;
+        w += wins;
+        m[i++] = (far_move){c, wins, ANALYSIS_REMOTENESS_NULL};
     }
-    analysis_end(out, listed);
-    return 0;
+    if (far_opening(pos, m, nfree, e) != 0) {
+        free(m);
+        return -1;
+    }
+    long long rem = nfree == 0 ? 0 : remoteness_of(m, nfree);
+    analysis_counts k = {nfree, pos->nwinners, nfree < max_moves ? nfree : max_moves};
+    analysis_begin(out, game_grid_walk.name, "A", pos->nwinners > 0, rem, &k);
+    int rc = 0;
+    if (rem >= 0)
+        rc = put_far_moves(out, pos, m, nfree, k.listed, 1, e);
+    else {
+        long listed = 0;
+        for (int pass = 1; pass >= 0; pass--)
+            for (long j = 0; j < nfree && listed < k.listed; j++)
+                if (m[j].wins == pass)
+                    put_move(out, listed++, pos, m[j].cell, pass, 1, ANALYSIS_REMOTENESS_NULL);
+    }
+    free(m);
+    if (rc == 0)
+        analysis_end(out, k.listed);
+    return rc;
 }
 
 /* The token on path[n - 1], the rest of the path blocked in pos->open. */
@@ -203,16 +315,38 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
         free(mark);
         gw_free_matching(m);
     }
+    far_move fm[4];
+    long after[4];
+    gw_far *f = gw_far_new(pos, e);
+    long value = f == NULL ? -1 : gw_far_walk(f, v, moves, nmoves, after, e);
+    gw_far_free(f);
+    if (value == -1)
+        return -1;
+    long long rem = value >= 0 ? value / 2 : ANALYSIS_REMOTENESS_NULL;
+    for (int i = 0; i < nmoves; i++) {
+        fm[i] = (far_move){moves[i], wins[i], rem >= 0 ? after[i] / 2 : ANALYSIS_REMOTENESS_NULL};
+        if (rem >= 0 && (after[i] % 2 == 0) != wins[i])
+            value = -3;
+    }
+    if (value >= 0 && value % 2 != mover_wins)
+        value = -3;
+    if (value == -3)
+        return gj_fail(e, GJ_INTERNAL, "grid-walk: the search and the matching differ");
     analysis_counts k = {nmoves, 0, nmoves < max_moves ? nmoves : max_moves};
     for (int i = 0; i < nmoves; i++)
         k.winning_moves += wins[i];
-    analysis_begin(out, game_grid_walk.name, mover(n), mover_wins, &k);
-    long listed = 0;
-    for (int pass = 1; pass >= 0; pass--)
-        for (int i = 0; i < nmoves && listed < k.listed; i++)
-            if (wins[i] == pass)
-                put_move(out, listed++, pos, moves[i], pass, n + 1);
-    analysis_end(out, listed);
+    analysis_begin(out, game_grid_walk.name, mover(n), mover_wins, rem, &k);
+    if (rem >= 0) {
+        if (put_far_moves(out, pos, fm, nmoves, k.listed, n + 1, e) != 0)
+            return -1;
+    } else {
+        long listed = 0;
+        for (int pass = 1; pass >= 0; pass--)
+            for (int i = 0; i < nmoves && listed < k.listed; i++)
+                if (wins[i] == pass)
+                    put_move(out, listed++, pos, moves[i], pass, n + 1, ANALYSIS_REMOTENESS_NULL);
+    }
+    analysis_end(out, k.listed);
     return 0;
 }
 

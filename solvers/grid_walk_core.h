@@ -45,4 +45,22 @@ int gw_solve(void *pos, gj_error *e);
  * bench and the tests compare the two.  0, or -1 with *e filled. */
 int gw_solve_with(void *pos, gw_algorithm how, gj_error *e);
 
+/* Remoteness (grid_walk_far.c): a search over the cells still open in a
+ * position (pos->open as the analysis set it: the path blocked, the token's
+ * cell open), its memo kept across the calls of one analysis. */
+typedef struct gw_far gw_far;
+
+/* What gw_far_walk answers past the bound of analysis.h. */
+#define GW_FAR_PAST (-2L)
+
+/* A search over pos (kept, not copied): NULL with *e. */
+gw_far *gw_far_new(const gw_position *pos, gj_error *e);
+void gw_far_free(gw_far *f);
+
+/* The value of the token on v, to move, with every cell open from v still
+ * free: 2 * remoteness + 1 when the mover wins, + 0 when not; and after[i]
+ * the same for the position moves[i] (each an open neighbour of v) leads
+ * to.  GW_FAR_PAST past the bound, -1 with *e (out of memory, cancelled). */
+long gw_far_walk(gw_far *f, int v, const int *moves, int nmoves, long *after, gj_error *e);
+
 #endif

@@ -160,7 +160,8 @@ static void write_answer(const mg_position *pos, const request *rq, const rankin
     if (listed > rq->max_moves)
         listed = rq->max_moves;
     analysis_counts counts = {rk->total, rk->winning, listed};
-    analysis_begin(out, game_matrix_game.name, mover, rk->winning > 0, &counts);
+    analysis_begin(out, game_matrix_game.name, mover, rk->winning > 0, ANALYSIS_REMOTENESS_NONE,
+                   &counts);
     for (long i = 0; i < listed; i++) {
         int wins = i < rk->nwin;
         uint32_t v = wins ? rk->win[i] : rk->lose[i - rk->nwin];

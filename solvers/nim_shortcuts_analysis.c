@@ -20,6 +20,21 @@
  *
  * Cost: the solver's build (radix sorts and the walk, O(n)), one more radix
  * sort for the rows, then O(log n + listed).
+ *
+ * Remoteness (analysis.h).  Every move stays inside the rectangle
+ * [0, x] x [0, y], so one sweep over it, column by column and upwards,
+ * values every position a move reaches.  What a position needs is a summary
+ * of its row to the left and its column below: the greatest remoteness
+ * there (a losing position is 1 + that, every move going to a winner) and
+ * the least remoteness of a losing position there (a winning one is 1 +
+ * that; a shortcut counts 0).  Kept per row in arrays of y + 1 entries and
+ * for the column in two scalars, that is O((x + 1)(y + 1)) time and O(x + y)
+ * room, so it is done while the rectangle has at most
+ * ANALYSIS_REMOTENESS_CELLS positions (a few milliseconds), else the answer is
+ * null.  The sweep decides win or lose on its own, from the rules; the
+ * segments must agree.  With remoteness known the moves are ranked by it
+ * (fastest win, slowest loss, then the stones taken), the first max_moves
+ * of the x + y kept by a bounded heap.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +42,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cancel.h"
 #include "games.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
@@ -182,10 +198,137 @@ static void line_take(line *l)
         l->natural = -1;
 }
 
+/* ---- Remoteness ---------------------------------------------------------- */
+
+/* A position's remoteness and whether its mover loses, packed as
+ * 2 * remoteness + lose so that a row of them costs one int32 each. */
+typedef int32_t nim_far;
+
+/* The packed value of remoteness r, lost or not. */
+static nim_far far_pack(long r, int lose)
+{
+    return (nim_far)(2 * r + lose);
+}
+
+/* The remoteness of every position a move from r's heaps reaches: row[x']
+ * for (x', y), x' < x, and col[y'] for (x, y'), y' < y, and *root for
+ * (x, y).  1 when done, 0 when the rectangle is past the bound (nothing
+ * allocated), -1 with *e. */
+typedef struct nim_sweep {
+    nim_far *row, *col, root;
+} nim_sweep;
+
+/* The running summaries of one line (a row to the left of the sweep, or
+ * the column below it): -1 for none yet. */
+typedef struct summary {
+    int32_t most;       /* greatest remoteness */
+    int32_t least_lost; /* least remoteness of a losing position */
+} summary;
+
+/* Fold the position of remoteness rem (lost or not) into a line's summary. */
+static void summary_add(summary *s, int32_t rem, int lose)
+{
+    if (rem > s->most)
+        s->most = rem;
+    if (lose && (s->least_lost < 0 || rem < s->least_lost))
+        s->least_lost = rem;
+}
+
+/* The value of a position from its row's and column's summaries, by the
+ * definitions: a shortcut is over (0, lost); a move to a loser wins, the
+ * fastest one counting; else every move loses and the slowest counts (0 at
+ * (0, 0), which has no move). */
+static nim_far far_value(int shortcut, const summary *row, const summary *col)
+{
+    if (shortcut)
+        return far_pack(0, 1);
+    int32_t a = row->least_lost, b = col->least_lost;
+    if (a >= 0 || b >= 0)
+        return far_pack(1 + (a < 0 ? b : b < 0 ? a : a < b ? a : b), 0);
+    return far_pack(1 + (row->most > col->most ? row->most : col->most), 1);
+}
+
+/* Sweep the rectangle up to r's heaps into *w (see nim_sweep): 1, 0 past
+ * the bound, or -1 with *e (out of memory, or cancelled). */
+static int sweep(const request *r, nim_sweep *w, gj_error *e)
+{
+    long x = r->heap[0], y = r->heap[1];
+    w->row = w->col = NULL;
+    if ((double)(x + 1) * (double)(y + 1) > (double)ANALYSIS_REMOTENESS_CELLS)
+        return 0;
+    summary *rows = malloc((size_t)(y + 1) * sizeof *rows);
+    w->row = malloc((size_t)(x + 1) * sizeof *w->row);
+    w->col = malloc((size_t)(y + 1) * sizeof *w->col);
+    if (rows == NULL || w->row == NULL || w->col == NULL) {
+        free(rows);
+        return gj_fail_nomem(e);
+    }
+    for (long j = 0; j <= y; j++)
+        rows[j] = (summary){-1, -1};
+    const uint64_t *key = r->b.shortcut, *end = key + r->b.n;
+    for (long i = 0; i <= x; i++) {
+        if (i % 256 == 0 && gj_cancel_check(e) != 0) {
+            free(rows);
+            return -1;
+        }
+        summary col = {-1, -1};
+        for (long j = 0; j <= y; j++) {
+            /* The keys sort as the sweep goes, so one pointer finds them. */
+            uint64_t here = nim_pack(i, j);
+            while (key < end && *key < here)
+                key++;
+            nim_far f = far_value(key < end && *key == here, &rows[j], &col);
+            summary_add(&rows[j], f / 2, f % 2);
+            summary_add(&col, f / 2, f % 2);
+            if (j == y)
+                w->row[i] = f;
+            if (i == x)
+                w->col[j] = f;
+        }
+    }
+    w->root = w->row[x];
+    free(rows);
+    return 1;
+}
+
+/* One move with the remoteness of the position it reaches. */
+typedef struct far_move {
+    int heap;
+    long take;
+    int wins;
+    int32_t rem;
+} far_move;
+
+/* The ranking with remoteness known: by remoteness (analysis.h), then
+ * fewest stones taken, heap 1 first. */
+static int far_cmp(const void *pa, const void *pb)
+{
+    const far_move *a = pa, *b = pb;
+    int by = analysis_rank_remoteness(a->wins, a->rem, b->wins, b->rem);
+    if (by != 0)
+        return by;
+    if (a->take != b->take)
+        return a->take < b->take ? -1 : 1;
+    return a->heap - b->heap;
+}
+
+/* Every move of r's heaps offered to *top, valued from the sweep. */
+static void offer_moves(const request *r, const nim_sweep *w, analysis_top *top)
+{
+    for (int heap = 1; heap <= 2; heap++)
+        for (long take = 1; take <= r->heap[heap - 1]; take++) {
+            nim_far f = heap == 1 ? w->row[r->heap[0] - take] : w->col[r->heap[1] - take];
+            far_move m = {heap, take, f % 2, f / 2};
+            analysis_top_offer(top, &m);
+        }
+}
+
 /* ---- Writing the answer ------------------------------------------------- */
 
-/* The i-th list entry: take `take` from heap 1 or 2, and what it leads to. */
-static void put_move(gj_buf *out, long i, const request *r, int heap, long take, int wins)
+/* The i-th list entry: take `take` from heap 1 or 2, and what it leads to
+ * (rem: its remoteness, or ANALYSIS_REMOTENESS_NULL). */
+static void put_move(gj_buf *out, long i, const request *r, int heap, long take, int wins,
+                     long long rem)
 {
     long after[2] = {r->heap[0], r->heap[1]};
     after[heap - 1] -= take;
@@ -196,7 +339,9 @@ static void put_move(gj_buf *out, long i, const request *r, int heap, long take,
     buf_put_long(out, take);
     buf_puts(out, "},\"outcome\":\"");
     buf_puts(out, analysis_outcome(wins));
-    buf_puts(out, "\",\"after\":{\"heaps\":[");
+    buf_putc(out, '"');
+    analysis_put_remoteness(out, rem);
+    buf_puts(out, ",\"after\":{\"heaps\":[");
     buf_put_long(out, after[0]);
     buf_putc(out, ',');
     buf_put_long(out, after[1]);
@@ -216,10 +361,10 @@ static long put_winning(gj_buf *out, const request *r, line *row, line *col, lon
         if (rx < 0 && cy < 0)
             break;
         if (rx >= 0 && (cy < 0 || x - rx <= y - cy)) {
-            put_move(out, i, r, 1, x - rx, 1);
+            put_move(out, i, r, 1, x - rx, 1, ANALYSIS_REMOTENESS_NULL);
             line_take(row);
         } else {
-            put_move(out, i, r, 2, y - cy, 1);
+            put_move(out, i, r, 2, y - cy, 1, ANALYSIS_REMOTENESS_NULL);
             line_take(col);
         }
     }
@@ -233,11 +378,28 @@ static long put_losing(gj_buf *out, const request *r, const nim_segments *s, lon
     long x = r->heap[0], y = r->heap[1];
     for (long take = 1; i < want && (take <= x || take <= y); take++) {
         if (take <= x && !loses(&r->b, s, x - take, y))
-            put_move(out, i++, r, 1, take, 0);
+            put_move(out, i++, r, 1, take, 0, ANALYSIS_REMOTENESS_NULL);
         if (i < want && take <= y && !loses(&r->b, s, x, y - take))
-            put_move(out, i++, r, 2, take, 0);
+            put_move(out, i++, r, 2, take, 0, ANALYSIS_REMOTENESS_NULL);
     }
     return i;
+}
+
+/* The first c->listed moves ranked with remoteness known (sweep), or -1
+ * with *e.  Returns the number written. */
+static long put_far(gj_buf *out, const request *r, const nim_sweep *w, long listed, gj_error *e)
+{
+    analysis_top top;
+    if (analysis_top_init(&top, listed, sizeof(far_move), far_cmp, e) != 0)
+        return -1;
+    offer_moves(r, w, &top);
+    analysis_top_finish(&top);
+    const far_move *m = (const far_move *)top.item;
+    for (long i = 0; i < top.count; i++)
+        put_move(out, i, r, m[i].heap, m[i].take, m[i].wins, m[i].rem);
+    long count = top.count;
+    analysis_top_free(&top);
+    return count;
 }
 
 /* The whole analysis of r's heaps: 0, or -1 with *e. */
@@ -249,6 +411,9 @@ static int answer(const request *r, const nim_segments *s, const uint64_t *by_ro
     int shortcut = is_shortcut(&r->b, x, y);
     analysis_counts c = {0, 0, 0};
     line row = {NULL, 0, -1}, col = {NULL, 0, -1};
+    nim_sweep w = {NULL, NULL, 0};
+    int far = 0;
+    long long rem = shortcut ? 0 : ANALYSIS_REMOTENESS_NULL; /* a shortcut ends the game */
     if (!shortcut) {
         line_init(&row, by_row, r->b.n, y, x, row_loser(s, y));
         line_init(&col, r->b.shortcut, r->b.n, x, y, column_loser(s, x));
@@ -258,13 +423,37 @@ static int answer(const request *r, const nim_segments *s, const uint64_t *by_ro
             return gj_fail(e, GJ_INTERNAL,
                            "nim-shortcuts: (%ld, %ld) has %lld winning moves but %s a segment", x,
                            y, c.winning_moves, column_loser(s, x) == y ? "lies on" : "is off");
+        far = sweep(r, &w, e);
+        if (far < 0)
+            return -1;
+        if (far && (w.root % 2 == 1) != (c.winning_moves == 0)) {
+            free(w.row);
+            free(w.col);
+            return gj_fail(e, GJ_INTERNAL,
+                           "nim-shortcuts: the sweep and the segments disagree on (%ld, %ld)", x,
+                           y);
+        }
+        if (far)
+            rem = w.root / 2;
     }
     /* On a shortcut the game is over: no moves at all (moves_total is 0). */
     c.listed = c.moves_total < r->max_moves ? (long)c.moves_total : r->max_moves;
-    analysis_begin(out, game_nim_shortcuts.name, mover_name[r->second], c.winning_moves > 0, &c);
+    analysis_begin(out, game_nim_shortcuts.name, mover_name[r->second], c.winning_moves > 0, rem,
+                   &c);
     buf_puts(out, shortcut ? ",\"shortcut\":true" : ",\"shortcut\":false");
-    long listed = put_winning(out, r, &row, &col, c.listed);
-    listed = put_losing(out, r, s, listed, c.listed);
+    long listed;
+    if (far)
+        listed = put_far(out, r, &w, c.listed, e);
+    else {
+        listed = put_winning(out, r, &row, &col, c.listed);
+        listed = put_losing(out, r, s, listed, c.listed);
+    }
+    free(w.row);
+    free(w.col);
+    if (listed < 0) {
+        out->len = mark;
+        return -1;
+    }
     if (listed != c.listed) {
         out->len = mark; /* no half answer after an error */
         return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: listed %ld moves of %ld", listed, c.listed);

@@ -35,7 +35,15 @@
  * sizes left, and the list costs at most max_moves corners of work.
  *
  * The list: winning moves, then losing ones, each in row-major order of
- * the square's top-left cell and, at one cell, larger squares first. */
+ * the square's top-left cell and, at one cell, larger squares first.
+ *
+ * Remoteness (analysis.h) is a search from the rules
+ * (prime_chocolate_far.c), exact within its bounds, else null for the
+ * position and every move.  Where it is known the bar is small enough
+ * (at most ANALYSIS_REMOTENESS_DEPTH squares, or no full prime square at
+ * all) to value every move: they are ranked by it (fastest win, slowest
+ * loss) before the order above, and the search's outcomes and counts must
+ * agree with the survey's (GJ_INTERNAL if not). */
 #include <stdbool.h>
 #include <jansson.h>
 #include <limits.h>
@@ -47,6 +55,7 @@
 #include "games.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
+#include "prime_chocolate_far.h"
 
 #define NONE_LO INT_MAX
 #define NONE_HI (-1)
@@ -592,8 +601,10 @@ static int value(const bar *b, const analysis_counts *c)
     return c->winning_moves > 0;
 }
 
-/* One list entry: the move, its outcome and the bar after it. */
-static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, const char *next)
+/* One list entry: the move, its outcome, the remoteness after it (or
+ * ANALYSIS_REMOTENESS_NULL) and the bar after it. */
+static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, long long rem,
+                        const char *next)
 {
     buf_puts(out, "\"move\":{\"row\":");
     buf_put_long(out, m->row + 1);
@@ -603,7 +614,9 @@ static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, cons
     buf_put_long(out, m->size);
     buf_puts(out, "},\"outcome\":\"");
     buf_puts(out, analysis_outcome(win));
-    buf_puts(out, "\",\"after\":{\"chocolate_left\":");
+    buf_putc(out, '"');
+    analysis_put_remoteness(out, rem);
+    buf_puts(out, ",\"after\":{\"chocolate_left\":");
     buf_put_long(out, b->chocolate - (long long)m->size * m->size);
     buf_puts(out, ",\"primes_used\":[");
     int first = 1;
@@ -619,23 +632,97 @@ static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, cons
     buf_puts(out, "\"}");
 }
 
-/* The analysis (analysis.h): every kept winning move, then losing ones up to the cap. */
-static void write_answer(const bar *b, const lists *l, analysis_counts *c, const char *to_move,
-                         gj_buf *out)
+/* A move valued by the search. */
+typedef struct far_move {
+    entry m;
+    int wins;
+    long long rem; /* after it */
+} far_move;
+
+/* The ranking with remoteness known: by remoteness (analysis.h), then the
+ * top-left cell row-major, larger squares first. */
+static int far_cmp(const void *pa, const void *pb)
+{
+    const far_move *a = pa, *b = pb;
+    int by = analysis_rank_remoteness(a->wins, a->rem, b->wins, b->rem);
+    if (by != 0)
+        return by;
+    if (a->m.row != b->m.row)
+        return a->m.row < b->m.row ? -1 : 1;
+    if (a->m.col != b->m.col)
+        return a->m.col < b->m.col ? -1 : 1;
+    return b->m.size - a->m.size;
+}
+
+/* The first c->listed moves by far_cmp, every move valued by the search f,
+ * into top; the counts must be the survey's.  0, or -1 with *e. */
+static int far_moves(const bar *b, pc_far *f, const analysis_counts *c, analysis_top *top,
+                     gj_error *e)
+{
+    long n = b->n;
+    long long moves = 0, wins = 0;
+    if (analysis_top_init(top, c->listed, sizeof(far_move), far_cmp, e) != 0)
+        return -1;
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            int most = b->big[i * n + j];
+            for (int k = most > 0 ? b->cnt_all[most] - 1 : -1; k >= 0; k--) {
+                long long v = pc_far_after(f, i, j, b->sides[k], e);
+                if (v < 0)
+                    return v == PC_FAR_PAST
+                               ? gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move past the bound")
+                               : -1;
+                far_move x = {{(int)i, (int)j, b->sides[k]}, v % 2 == 0, v / 2};
+                moves++;
+                wins += x.wins;
+                analysis_top_offer(top, &x);
+            }
+        }
+    if (moves != c->moves_total || wins != c->winning_moves)
+        return gj_fail(e, GJ_INTERNAL,
+                       "prime-chocolate: the search finds %lld moves, %lld winning; the survey "
+                       "%lld, %lld",
+                       moves, wins, c->moves_total, c->winning_moves);
+    analysis_top_finish(top);
+    return 0;
+}
+
+/* The analysis (analysis.h): with remoteness known (far != NULL, value
+ * v), every move by far_cmp; else every kept winning move, then losing
+ * ones up to the cap.  0, or -1 with *e. */
+static int write_answer(const bar *b, const lists *l, analysis_counts *c, const char *to_move,
+                        pc_far *far, long long v, gj_buf *out, gj_error *e)
 {
     const char *next = strcmp(to_move, "RUBY") == 0 ? "DIA" : "RUBY";
     long nwin = l->nwin, nlose = l->cap - nwin < l->nlose ? l->cap - nwin : l->nlose;
-    c->listed = nwin + nlose;
-    analysis_begin(out, game_prime_chocolate.name, to_move, value(b, c), c);
+    int wins = value(b, c);
+    analysis_top top = {0};
+    if (far != NULL) {
+        if (v % 2 != wins)
+            return gj_fail(e, GJ_INTERNAL, "prime-chocolate: the search and the parity disagree");
+        c->listed = c->moves_total < l->cap ? (long)c->moves_total : l->cap;
+        if (far_moves(b, far, c, &top, e) != 0) {
+            analysis_top_free(&top);
+            return -1;
+        }
+    } else
+        c->listed = nwin + nlose;
+    analysis_begin(out, game_prime_chocolate.name, to_move, wins,
+                   far != NULL ? v / 2 : ANALYSIS_REMOTENESS_NULL, c);
+    const far_move *fm = (const far_move *)top.item;
     for (long k = 0; k < c->listed; k++) {
         analysis_move_open(out, k);
-        if (k < nwin)
-            write_entry(b, out, &l->win[k], 1, next);
+        if (far != NULL)
+            write_entry(b, out, &fm[k].m, fm[k].wins, fm[k].rem, next);
+        else if (k < nwin)
+            write_entry(b, out, &l->win[k], 1, ANALYSIS_REMOTENESS_NULL, next);
         else
-            write_entry(b, out, &l->lose[k - nwin], 0, next);
+            write_entry(b, out, &l->lose[k - nwin], 0, ANALYSIS_REMOTENESS_NULL, next);
         analysis_move_close(out);
     }
     analysis_end(out, c->listed);
+    analysis_top_free(&top);
+    return 0;
 }
 
 /* ---- entry point ------------------------------------------------------ */
@@ -654,8 +741,16 @@ static int analyze_bar(bar *b, long max_moves, const char *to_move, gj_buf *out,
     }
     analysis_counts c = {0};
     survey_moves(b, &l, &c);
-    write_answer(b, &l, &c, to_move, out);
-    rc = 0;
+    /* The search sees the bar as the request gave it (prepare() keeps it). */
+    pc_far *far = pc_far_new(b->cell, b->n, b->used, e);
+    long long v = far == NULL ? -1 : pc_far_value(far, e);
+    if (v != -1) {
+        size_t mark = out->len;
+        rc = write_answer(b, &l, &c, to_move, v >= 0 ? far : NULL, v, out, e);
+        if (rc != 0)
+            out->len = mark;
+    }
+    pc_far_free(far);
 done:
     free(l.win);
     free(l.lose);

@@ -9,7 +9,11 @@
  * pass, never more than one solve.  A move's score is the mover's gain on
  * the cell minus the opponent's best margin afterwards (negamax), and the
  * value is the best score, exact by the same induction over ranks as the
- * solve.  The stones' order adds only the score so far. */
+ * solve.  The stones' order adds only the score so far.
+ *
+ * Remoteness (analysis.h): every game fills the board, so whatever anyone
+ * plays the moves left are the empty cells; the answer says so for the
+ * position and each entry, and the ranking by score is untouched. */
 #include <stdlib.h>
 
 #include "analysis.h"
@@ -163,6 +167,12 @@ static long score_moves(const request *q, const sc_moves *t, const int32_t *valu
     return count;
 }
 
+/* The cells without a stone: the plies left, on every line of play. */
+static long long empty_cells(const request *q)
+{
+    return (long long)q->board->n * q->board->m - q->stones;
+}
+
 /* One list entry: the stone, its score and the profile after it. */
 static void write_move(gj_buf *out, const request *q, const entry *x)
 {
@@ -173,6 +183,7 @@ static void write_move(gj_buf *out, const request *q, const entry *x)
     buf_put_long(out, len[x->row] + 1);
     buf_puts(out, "],\"score\":");
     buf_put_long(out, x->score);
+    analysis_put_remoteness(out, empty_cells(q) - 1);
     buf_puts(out, ",\"after\":{\"profile\":[");
     for (long i = 0; i < q->board->n; i++) {
         if (i > 0)
@@ -192,7 +203,7 @@ static void write_answer(gj_buf *out, const request *q, long long v, const entry
         c.listed = q->max_moves;
     for (long k = 0; k < count; k++)
         c.winning_moves += list[k].score == v;
-    analysis_begin_score(out, game_staircase_chess.name, player(q->stones), v, &c);
+    analysis_begin_score(out, game_staircase_chess.name, player(q->stones), v, empty_cells(q), &c);
     if (q->known_order) {
         buf_puts(out, ",\"score_so_far\":");
         buf_put_long(out, q->so_far);

@@ -19,6 +19,7 @@ typedef struct search {
     int k;
     uint32_t adj[GW_ORACLE_MAX_FREE]; /* free neighbours of each free cell */
     unsigned char *memo;              /* [visited * k + cell] */
+    unsigned char *far;               /* the same, remoteness + 1 (0: not yet) */
 } search;
 
 static int mover_wins(search *s, int cell, uint32_t visited)
@@ -34,6 +35,29 @@ static int mover_wins(search *s, int cell, uint32_t visited)
     }
     *m = wins ? MOVER_WINS : MOVER_LOSES;
     return wins;
+}
+
+/* The remoteness of (cell, visited) by its definition, every move looked
+ * at (no cut-off: a loser's slowest move is needed). */
+static int remoteness(search *s, int cell, uint32_t visited)
+{
+    unsigned char *m = &s->far[(size_t)visited * (size_t)s->k + (size_t)cell];
+    if (*m != 0)
+        return *m - 1;
+    int fastest_win = -1, slowest = -1;
+    for (int j = 0; j < s->k; j++) {
+        uint32_t bit = (uint32_t)1 << j;
+        if (!(s->adj[cell] & bit) || (visited & bit))
+            continue;
+        int r = remoteness(s, j, visited | bit);
+        if (!mover_wins(s, j, visited | bit) && (fastest_win < 0 || r < fastest_win))
+            fastest_win = r;
+        if (r > slowest)
+            slowest = r;
+    }
+    int r = 1 + (fastest_win >= 0 ? fastest_win : slowest);
+    *m = (unsigned char)(r + 1);
+    return r;
 }
 
 /* Number the free cells; -1 when there are too many. */
@@ -125,6 +149,7 @@ gw_tree *gw_tree_new(int rows, int cols, const char *cells)
     t->cols = cols;
     t->s.k = number_cells(rows, cols, cells, t->index, row, col);
     t->s.memo = NULL;
+    t->s.far = NULL;
     if (t->s.k < 0) {
         free(t);
         return NULL;
@@ -143,6 +168,7 @@ void gw_tree_free(gw_tree *t)
     if (t == NULL)
         return;
     free(t->s.memo);
+    free(t->s.far);
     free(t);
 }
 
@@ -154,4 +180,19 @@ int gw_tree_mover_wins(gw_tree *t, int r, int c, const unsigned char *visited)
             set |= (uint32_t)1 << t->index[i];
     int cell = t->index[r * t->cols + c];
     return mover_wins(&t->s, cell, set | (uint32_t)1 << cell);
+}
+
+int gw_tree_remoteness(gw_tree *t, int r, int c, const unsigned char *visited)
+{
+    if (t->s.far == NULL) {
+        t->s.far = calloc(((size_t)1 << t->s.k) * (size_t)(t->s.k > 0 ? t->s.k : 1), 1);
+        if (t->s.far == NULL)
+            return -1;
+    }
+    uint32_t set = 0;
+    for (int i = 0; i < t->rows * t->cols; i++)
+        if (visited[i] && t->index[i] >= 0)
+            set |= (uint32_t)1 << t->index[i];
+    int cell = t->index[r * t->cols + c];
+    return remoteness(&t->s, cell, set | (uint32_t)1 << cell);
 }

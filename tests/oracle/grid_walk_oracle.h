@@ -31,4 +31,10 @@ void gw_tree_free(gw_tree *t);
  * the token has been on (the token's own cell may be marked or not). */
 int gw_tree_mover_wins(gw_tree *t, int r, int c, const unsigned char *visited);
 
+/* The remoteness of the same position: the moves left to the end with the
+ * winner hurrying and the loser delaying (0 with no move; when the mover
+ * wins, 1 + the least over moves to a lost position; else 1 + the greatest
+ * over all moves); -1 when out of memory. */
+int gw_tree_remoteness(gw_tree *t, int r, int c, const unsigned char *visited);
+
 #endif

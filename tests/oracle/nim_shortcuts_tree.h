@@ -12,6 +12,7 @@ typedef struct nim_tree {
     long w, h;
     unsigned char *shortcut; /* [x * h + y] */
     unsigned char *lose;     /* [x * h + y]: 1 = the player to move loses */
+    long *far;               /* [x * h + y]: the remoteness, by its definition */
 } nim_tree;
 
 /* Build the table for the board [0, w) x [0, h) (w, h >= 1, a few hundred
@@ -20,6 +21,10 @@ typedef struct nim_tree {
 int nim_tree_build(nim_tree *t, const long *sx, const long *sy, long n, long w, long h);
 int nim_tree_loses(const nim_tree *t, long x, long y);
 int nim_tree_is_shortcut(const nim_tree *t, long x, long y);
+/* Moves to the end with the winner hurrying and the loser delaying: 0 on
+ * a shortcut or at (0, 0); else 1 + the least over moves to a losing
+ * position when there is one, 1 + the greatest over all moves when not. */
+long nim_tree_remoteness(const nim_tree *t, long x, long y);
 void nim_tree_free(nim_tree *t);
 
 #endif

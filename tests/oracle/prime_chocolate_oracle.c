@@ -26,6 +26,7 @@ typedef struct search {
     int nmoves;
     int nprimes;
     unsigned char *memo;
+    unsigned char *far; /* remoteness + 1 per state (0: not yet); NULL unless asked */
 } search;
 
 int prime_chocolate_oracle_is_prime(int p)
@@ -87,6 +88,7 @@ static int build(search *s, int n, const unsigned char *cell, const unsigned cha
         return -1;
     s->nmoves = 0;
     s->nprimes = 0;
+    s->far = NULL;
     for (int c = 0; c < n * n; c++)
         if (bit[c] >= 0) {
             s->moves[s->nmoves].eats = (uint32_t)1 << bit[c];
@@ -112,6 +114,7 @@ static void release(search *s)
 {
     free(s->moves);
     free(s->memo);
+    free(s->far);
 }
 
 /* Does the player to move win with `left` on the bar and `used` primes? */
@@ -135,6 +138,33 @@ static int mover_wins(search *s, uint32_t left, unsigned used)
     }
     *m = wins ? MOVER_WINS : MOVER_LOSES;
     return wins;
+}
+
+/* The remoteness of (left, used) by its definition, every move looked at. */
+static int remoteness(search *s, uint32_t left, unsigned used)
+{
+    if (left == 0)
+        return 0;
+    unsigned char *m = &s->far[((size_t)left << s->nprimes) | used];
+    if (*m != 0)
+        return *m - 1;
+    int fastest_win = -1, slowest = -1;
+    for (int i = 0; i < s->nmoves; i++) {
+        const move *mv = &s->moves[i];
+        if ((mv->eats & left) != mv->eats)
+            continue;
+        if (mv->prime >= 0 && (used >> mv->prime) & 1u)
+            continue;
+        unsigned next_used = mv->prime >= 0 ? used | 1u << mv->prime : used;
+        int r = remoteness(s, left & ~mv->eats, next_used);
+        if (!mover_wins(s, left & ~mv->eats, next_used) && (fastest_win < 0 || r < fastest_win))
+            fastest_win = r;
+        if (r > slowest)
+            slowest = r;
+    }
+    int r = 1 + (fastest_win >= 0 ? fastest_win : slowest);
+    *m = (unsigned char)(r + 1);
+    return r;
 }
 
 const char *prime_chocolate_oracle(int n, const unsigned char *cell)
@@ -172,8 +202,9 @@ int prime_chocolate_oracle_all(int n, unsigned char *out)
     return 0;
 }
 
-int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned char *used,
-                               pc_oracle_move *moves, int cap, int *count)
+/* Both: the outcome, and with far != 0 the remoteness too. */
+static int mid(int n, const unsigned char *cell, const unsigned char *used, pc_oracle_move *moves,
+               int cap, int *count, int *far)
 {
     if (n < 1 || n > PC_ORACLE_MAX_SIDE)
         return -1;
@@ -184,6 +215,14 @@ int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned 
         return -1;
     uint32_t all = ((uint32_t)1 << k) - 1;
     int wins = mover_wins(&s, all, 0);
+    if (far != NULL) {
+        s.far = calloc((size_t)1 << (k + s.nprimes), 1);
+        if (s.far == NULL) {
+            release(&s);
+            return -1;
+        }
+        *far = remoteness(&s, all, 0);
+    }
     if (count != NULL)
         *count = s.nmoves;
     for (int i = 0; i < s.nmoves && i < cap && moves != NULL; i++) {
@@ -191,9 +230,22 @@ int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned 
         moves[i].row = mv->row;
         moves[i].col = mv->col;
         moves[i].size = mv->size;
-        moves[i].opponent_wins =
-            mover_wins(&s, all & ~mv->eats, mv->prime >= 0 ? 1u << mv->prime : 0u);
+        unsigned next_used = mv->prime >= 0 ? 1u << mv->prime : 0u;
+        moves[i].opponent_wins = mover_wins(&s, all & ~mv->eats, next_used);
+        moves[i].remoteness = far != NULL ? remoteness(&s, all & ~mv->eats, next_used) : -1;
     }
     release(&s);
     return wins;
+}
+
+int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned char *used,
+                               pc_oracle_move *moves, int cap, int *count)
+{
+    return mid(n, cell, used, moves, cap, count, NULL);
+}
+
+int prime_chocolate_oracle_far(int n, const unsigned char *cell, const unsigned char *used,
+                               pc_oracle_move *moves, int cap, int *count, int *remoteness)
+{
+    return mid(n, cell, used, moves, cap, count, remoteness);
 }

@@ -29,6 +29,7 @@ int prime_chocolate_oracle_all(int n, unsigned char *out);
 typedef struct pc_oracle_move {
     int row, col, size; /* the square's top-left (0-based) and side */
     int opponent_wins;  /* 1 when the player to move after it wins */
+    int remoteness;     /* after it (prime_chocolate_oracle_far only; else -1) */
 } pc_oracle_move;
 
 /* A position in the middle of play: the board and the primes already chosen
@@ -39,5 +40,13 @@ typedef struct pc_oracle_move {
  * no promised order.  One search answers the position and every move. */
 int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned char *used,
                                pc_oracle_move *moves, int cap, int *count);
+
+/* prime_chocolate_oracle_mid, plus the remoteness of the position in
+ * *remoteness and of each move's in moves[i].remoteness: the moves left
+ * to the end with the winner hurrying and the loser delaying (0 with no
+ * chocolate; when the mover wins, 1 + the least over moves to a lost
+ * position; else 1 + the greatest over all moves). */
+int prime_chocolate_oracle_far(int n, const unsigned char *cell, const unsigned char *used,
+                               pc_oracle_move *moves, int cap, int *count, int *remoteness);
 
 #endif

@@ -133,20 +133,27 @@ static json_t *analyze(const char *req, const long *limits)
 }
 
 /* What the answer must say: the mover's value and every legal move, in
- * row-major order, with its outcome for the mover. */
+ * row-major order, with its outcome for the mover; from the oracle also
+ * the remoteness of the position and after each move (rem: NULL when the
+ * expectation does not know them). */
 typedef struct expect {
     int value;
     long nmoves;
     int *moves;
     unsigned char *wins;
+    long remoteness;
+    long *rem;
 } expect;
 
+/* An expectation with room for cap moves, remoteness unknown. */
 static void expect_init(expect *x, size_t cap)
 {
     x->value = 0;
     x->nmoves = 0;
     x->moves = malloc((cap + 1) * sizeof *x->moves);
     x->wins = malloc(cap + 1);
+    x->remoteness = -1;
+    x->rem = NULL;
     EXPECT(x->moves != NULL && x->wins != NULL, "out of memory");
 }
 
@@ -154,6 +161,27 @@ static void expect_free(expect *x)
 {
     free(x->moves);
     free(x->wins);
+    free(x->rem);
+}
+
+/* The documented ranking with remoteness known: a win before a loss, the
+ * faster win, the slower loss, then row-major (cells are row-major). */
+static int rank_before(int wa, long ra, int ca, int wb, long rb, int cb)
+{
+    if (wa != wb)
+        return wa;
+    if (ra != rb)
+        return wa ? ra < rb : ra > rb;
+    return ca < cb;
+}
+
+/* The answer's remoteness member: -1 for null. */
+static long remoteness_member(const json_t *obj, const char *req)
+{
+    const json_t *v = json_object_get(obj, "remoteness");
+    EXPECT(json_is_null(v) || json_is_integer(v),
+           "remoteness is neither null nor an integer, for %.400s", req);
+    return json_is_null(v) ? -1 : (long)json_integer_value(v);
 }
 
 static const char *mover_after(long visited)
@@ -204,8 +232,8 @@ static void check_cell(const json_t *v, int cell, int cols, const char *req)
 /* A listed entry must be the move to `cell` with outcome `wins`. */
 static void check_entry(const walk *w, const json_t *entry, int cell, int wins, const char *req)
 {
-    EXPECT(json_is_object(entry) && json_object_size(entry) == 3,
-           "an entry is not {move, outcome, after}, for %.400s", req);
+    EXPECT(json_is_object(entry) && json_object_size(entry) == 4,
+           "an entry is not {move, outcome, remoteness, after}, for %.400s", req);
     check_cell(json_object_get(entry, "move"), cell, w->cols, req);
     check_string(entry, "outcome", wins ? "win" : "lose", req);
     const json_t *after = json_object_get(entry, "after");
@@ -226,7 +254,7 @@ static void check_answer(const walk *w, long max_moves, const expect *x, const j
     long winning = 0;
     for (long i = 0; i < x->nmoves; i++)
         winning += x->wins[i];
-    EXPECT(json_object_size(ans) == 7, "the answer has %zu members, for %.400s",
+    EXPECT(json_object_size(ans) == 8, "the answer has %zu members, for %.400s",
            json_object_size(ans), req);
     check_string(ans, "game", "grid-walk", req);
     check_string(ans, "to_move", w->n == 0 ? "A" : mover_after(w->n), req);
@@ -241,11 +269,67 @@ static void check_answer(const walk *w, long max_moves, const expect *x, const j
     const json_t *truncated = json_object_get(ans, "truncated");
     EXPECT(json_is_boolean(truncated) && json_is_true(truncated) == (listed < x->nmoves),
            "truncated is wrong, for %.400s", req);
-    long at = 0;
-    for (int pass = 1; pass >= 0; pass--)
-        for (long i = 0; i < x->nmoves && at < listed; i++)
-            if (x->wins[i] == pass)
-                check_entry(w, json_array_get(list, (size_t)at++), x->moves[i], pass, req);
+    long far = remoteness_member(ans, req);
+    if (x->rem != NULL) {
+        EXPECT(far == x->remoteness, "remoteness %ld, expected %ld, for %.400s", far, x->remoteness,
+               req);
+        /* The expected order: a selection sort of the oracle's moves. */
+        unsigned char *taken = calloc((size_t)x->nmoves + 1, 1);
+        EXPECT(taken != NULL, "out of memory");
+        for (long at = 0; at < listed; at++) {
+            long best = -1;
+            for (long i = 0; i < x->nmoves; i++)
+                if (!taken[i] &&
+                    (best < 0 || rank_before(x->wins[i], x->rem[i], x->moves[i], x->wins[best],
+                                             x->rem[best], x->moves[best])))
+                    best = i;
+            taken[best] = 1;
+            const json_t *entry = json_array_get(list, (size_t)at);
+            check_entry(w, entry, x->moves[best], x->wins[best], req);
+            check_integer(entry, "remoteness", x->rem[best], req);
+        }
+        free(taken);
+    } else if (far < 0) {
+        long at = 0;
+        for (int pass = 1; pass >= 0; pass--)
+            for (long i = 0; i < x->nmoves && at < listed; i++)
+                if (x->wins[i] == pass) {
+                    const json_t *entry = json_array_get(list, (size_t)at++);
+                    check_entry(w, entry, x->moves[i], pass, req);
+                    EXPECT(remoteness_member(entry, req) < 0,
+                           "an entry's remoteness is known "
+                           "without the position's, for %.400s",
+                           req);
+                }
+    } else {
+        /* Remoteness known beyond the oracle: the entries are legal moves
+         * with the right outcomes, in the documented order by their own
+         * remoteness, and the value's is the best entry's plus one. */
+        long prev = -1, prev_cell = -1, prev_wins = 0;
+        for (long at = 0; at < listed; at++) {
+            const json_t *entry = json_array_get(list, (size_t)at);
+            long cell =
+                (long)(json_integer_value(json_array_get(json_object_get(entry, "move"), 0)) - 1) *
+                    w->cols +
+                (long)json_integer_value(json_array_get(json_object_get(entry, "move"), 1)) - 1;
+            long i = 0;
+            while (i < x->nmoves && x->moves[i] != cell)
+                i++;
+            EXPECT(i < x->nmoves, "entry %ld is not a legal move, for %.400s", at, req);
+            check_entry(w, entry, (int)cell, x->wins[i], req);
+            long r = remoteness_member(entry, req);
+            EXPECT(r >= 0, "an entry's remoteness is null, for %.400s", req);
+            if (at == 0)
+                EXPECT(far == r + 1, "remoteness %ld but the best move's is %ld, for %.400s", far,
+                       r, req);
+            else
+                EXPECT(rank_before(prev_wins, prev, (int)prev_cell, x->wins[i], r, (int)cell),
+                       "entry %ld out of order, for %.400s", at, req);
+            prev = r;
+            prev_cell = cell;
+            prev_wins = x->wins[i];
+        }
+    }
     /* The value is the best move's outcome. */
     if (listed > 0)
         check_string(json_array_get(list, 0), "outcome", x->value ? "win" : "lose", req);
@@ -294,12 +378,27 @@ static void oracle_expect(gw_tree *t, const walk *w, expect *x)
         visited[w->path[i]] = 1;
     x->nmoves = legal_moves(w, visited, x->moves);
     x->value = 0;
+    x->rem = malloc(((size_t)x->nmoves + 1) * sizeof *x->rem);
+    EXPECT(x->rem != NULL, "out of memory");
+    long fastest_win = -1, slowest = -1;
     for (long i = 0; i < x->nmoves; i++) {
         int m = x->moves[i];
         visited[m] = 1;
         x->wins[i] = !gw_tree_mover_wins(t, m / w->cols, m % w->cols, visited);
+        x->rem[i] = gw_tree_remoteness(t, m / w->cols, m % w->cols, visited);
+        EXPECT(x->rem[i] >= 0, "out of memory");
         visited[m] = 0;
         x->value |= x->wins[i];
+        if (x->wins[i] && (fastest_win < 0 || x->rem[i] < fastest_win))
+            fastest_win = x->rem[i];
+        if (x->rem[i] > slowest)
+            slowest = x->rem[i];
+    }
+    x->remoteness = 1 + (fastest_win >= 0 ? fastest_win : slowest);
+    if (w->n > 0) {
+        int tok = w->path[w->n - 1];
+        EXPECT(gw_tree_remoteness(t, tok / w->cols, tok % w->cols, visited) == x->remoteness,
+               "the oracle's remoteness is not its moves'");
     }
     if (w->n > 0) {
         int tok = w->path[w->n - 1];

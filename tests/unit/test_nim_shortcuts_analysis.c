@@ -150,10 +150,21 @@ typedef struct move {
     int heap; /* 1: x, 2: y */
     long take;
     int wins;
+    long rem; /* the remoteness after it */
 } move;
 
-/* Every move of (x, y) in the documented order: winning ones first, then
- * fewest stones taken, heap 1 before heap 2.  Returns how many win. */
+/* Whether a goes after b: a loss before a win, a slower win, a faster
+ * loss (the order by stones is already there). */
+static int after_in_rank(const move *a, const move *b)
+{
+    if (a->wins != b->wins)
+        return b->wins;
+    return a->wins ? a->rem > b->rem : a->rem < b->rem;
+}
+
+/* Every move of (x, y) in the documented order: winning ones first, the
+ * fastest win or the slowest loss first, then fewest stones taken, heap 1
+ * before heap 2.  Returns how many win. */
 static long ranked_moves(const nim_tree *t, long x, long y, move *m, long *count)
 {
     long k = 0, wins = 0;
@@ -165,9 +176,16 @@ static long ranked_moves(const nim_tree *t, long x, long y, move *m, long *count
                 int win = nim_tree_loses(t, heap == 1 ? x - take : x, heap == 1 ? y : y - take);
                 if (win != pass)
                     continue;
-                m[k++] = (move){heap, take, win};
+                long ax = heap == 1 ? x - take : x, ay = heap == 1 ? y : y - take;
+                m[k++] = (move){heap, take, win, nim_tree_remoteness(t, ax, ay)};
                 wins += win;
             }
+    for (long i = 1; i < k; i++) /* a stable insertion sort by remoteness */
+        for (long j = i; j > 0 && after_in_rank(&m[j - 1], &m[j]); j--) {
+            move tmp = m[j];
+            m[j] = m[j - 1];
+            m[j - 1] = tmp;
+        }
     *count = k;
     return wins;
 }
@@ -219,7 +237,8 @@ static void check_answer(const nim_tree *t, const request *r, const json_t *a, c
     long listed = count <= max_moves ? count : max_moves;
     verdict v = {""};
     expect(&v, (wins > 0) == !lose, "the tree contradicts itself", -1);
-    expect(&v, json_object_size(a) == 8, "the number of members", -1);
+    expect(&v, json_object_size(a) == 9, "the number of members", -1);
+    expect(&v, is_int(a, "remoteness", nim_tree_remoteness(t, x, y)), "remoteness", -1);
     expect(&v, is_str(a, "game", "nim-shortcuts"), "game", -1);
     expect(&v, is_str(a, "to_move", mover), "to_move", -1);
     expect(&v, is_str(a, "value", lose ? "lose" : "win"), "value", -1);
@@ -235,7 +254,8 @@ static void check_answer(const nim_tree *t, const request *r, const json_t *a, c
         const json_t *mv = json_object_get(entry, "move"), *after = json_object_get(entry, "after");
         const json_t *heaps = json_object_get(after, "heaps");
         long ax = x - (m[i].heap == 1 ? m[i].take : 0), ay = y - (m[i].heap == 2 ? m[i].take : 0);
-        expect(&v, json_object_size(entry) == 3, "the members", i);
+        expect(&v, json_object_size(entry) == 4, "the members", i);
+        expect(&v, is_int(entry, "remoteness", m[i].rem), "remoteness", i);
         expect(&v, json_object_size(mv) == 2 && is_int(mv, "heap", m[i].heap),
                "the heap (or the order)", i);
         expect(&v, is_int(mv, "take", m[i].take), "take (or the order)", i);
@@ -440,6 +460,36 @@ START_TEST(test_api_example)
     check_answer(&t, &r, a, in);
     json_decref(a);
     nim_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_remoteness_bound)
+{
+    /* Plain Nim: (k, k) loses in 2k moves (the loser takes one, the winner
+     * evens the heaps), (k, k + d) wins in 2k + 1.  (1023, 1023) is the
+     * largest square rectangle within ANALYSIS_REMOTENESS_CELLS = 2^20
+     * positions; one more column is past it and null, and so is every
+     * entry; a shortcut is over at once, remoteness 0, at any size. */
+    json_t *a = analyze("{\"shortcuts\": [], \"heaps\": [1023, 1023], \"max_moves\": 3}");
+    ck_assert_int_eq(int_member(a, "remoteness"), 2046);
+    const json_t *first = json_array_get(member(a, "moves"), 0);
+    ck_assert_int_eq(int_member(first, "remoteness"), 2045);
+    ck_assert_int_eq(int_member(member(first, "move"), "take"), 1);
+    json_decref(a);
+    a = analyze("{\"shortcuts\": [], \"heaps\": [1023, 1025], \"max_moves\": 2}");
+    ck_assert(json_is_null(member(a, "remoteness")));
+    ck_assert(json_is_null(member(json_array_get(member(a, "moves"), 0), "remoteness")));
+    json_decref(a);
+    a = analyze("{\"shortcuts\": [], \"heaps\": [200, 4000], \"max_moves\": 2}");
+    ck_assert_int_eq(int_member(a, "remoteness"), 401);
+    first = json_array_get(member(a, "moves"), 0);
+    ck_assert_int_eq(int_member(member(first, "move"), "take"), 3800);
+    ck_assert_int_eq(int_member(first, "remoteness"), 400);
+    json_decref(a);
+    a = analyze("{\"shortcuts\": [[1000000000, 1000000000]], \"heaps\": [1000000000, "
+                "1000000000]}");
+    ck_assert_int_eq(int_member(a, "remoteness"), 0);
+    json_decref(a);
 }
 END_TEST
 
@@ -894,6 +944,7 @@ static Suite *nim_shortcuts_analysis_suite(void)
         {"edge cases", test_no_legal_move},
         {"edge cases", test_api_example},
         {"edge cases", test_largest_heaps},
+        {"edge cases", test_remoteness_bound},
         {"edge cases", test_max_moves_boundary},
         {"edge cases", test_near_the_limit_against_the_solver},
         {"edge cases", test_beyond_every_shortcut},

@@ -42,6 +42,7 @@ typedef struct spot {
 
 typedef struct mv {
     int row, col, size, win;
+    int rem; /* the remoteness after it; -1: not known (null expected) */
 } mv;
 
 static long chocolate(const spot *s)
@@ -125,11 +126,14 @@ static const char *get_str(const json_t *o, const char *key)
     return json_string_value(v);
 }
 
-/* Documented order: winners first; then row-major top-left, larger first. */
+/* Documented order: winners first; with remoteness known (rem >= 0) the
+ * faster win, the slower loss; then row-major top-left, larger first. */
 static int before(const mv *a, const mv *b)
 {
     if (a->win != b->win)
         return a->win > b->win;
+    if (a->rem != b->rem)
+        return a->win ? a->rem < b->rem : a->rem > b->rem;
     if (a->row != b->row)
         return a->row < b->row;
     if (a->col != b->col)
@@ -145,9 +149,41 @@ static int cmp_mv(const void *x, const void *y)
 
 typedef struct truth {
     int value;
+    int remoteness; /* -1: not known (null expected) */
     long total, wins;
     mv moves[MAX_MVS]; /* in the documented order */
 } truth;
+
+/* A truth without remoteness, an answer with it: every entry a legal move
+ * with the truth's outcome, the list in the documented order by the
+ * entries' own remoteness, the value's remoteness the best entry's + 1. */
+static void check_by_own_remoteness(const spot *s, const truth *t, json_t *root, long max_moves,
+                                    const char *ctx)
+{
+    long cap = max_moves > 0 ? max_moves : ANALYSIS_MAX_MOVES_DEFAULT;
+    long want = t->total < cap ? t->total : cap;
+    json_t *list = json_object_get(root, "moves");
+    ck_assert_msg((long)json_array_size(list) == want, "%s: %zu listed", ctx,
+                  json_array_size(list));
+    mv prev = {0, 0, 0, 0, 0};
+    for (long k = 0; k < want; k++) {
+        json_t *entry = json_array_get(list, (size_t)k), *move = json_object_get(entry, "move");
+        mv got = {(int)get_long(move, "row") - 1, (int)get_long(move, "col") - 1,
+                  (int)get_long(move, "size"), strcmp(get_str(entry, "outcome"), "win") == 0,
+                  (int)get_long(entry, "remoteness")};
+        long i = 0;
+        while (i < t->total && (t->moves[i].row != got.row || t->moves[i].col != got.col ||
+                                t->moves[i].size != got.size))
+            i++;
+        ck_assert_msg(i < t->total && t->moves[i].win == got.win, "%s: entry %ld", ctx, k);
+        if (k == 0)
+            ck_assert_int_eq(get_long(root, "remoteness"), got.rem + 1);
+        else
+            ck_assert_msg(before(&prev, &got), "%s: entry %ld out of order", ctx, k);
+        prev = got;
+    }
+    (void)s;
+}
 
 /* Check an answer against the truth: every field, the whole list. */
 static void check_answer(const spot *s, const truth *t, json_t *root, long max_moves,
@@ -162,6 +198,15 @@ static void check_answer(const spot *s, const truth *t, json_t *root, long max_m
                   get_long(root, "moves_total"), t->total);
     ck_assert_msg(get_long(root, "winning_moves") == t->wins, "%s: winning_moves %ld, want %ld",
                   ctx, get_long(root, "winning_moves"), t->wins);
+    json_t *far = json_object_get(root, "remoteness");
+    if (t->remoteness == -2 && json_is_integer(far)) {
+        check_by_own_remoteness(s, t, root, max_moves, ctx);
+        return;
+    }
+    ck_assert_msg(t->remoteness < 0
+                      ? json_is_null(far)
+                      : json_is_integer(far) && json_integer_value(far) == t->remoteness,
+                  "%s: remoteness, want %d", ctx, t->remoteness);
     long cap = max_moves > 0 ? max_moves : ANALYSIS_MAX_MOVES_DEFAULT;
     long want = t->total < cap ? t->total : cap;
     json_t *list = json_object_get(root, "moves");
@@ -183,6 +228,10 @@ static void check_answer(const spot *s, const truth *t, json_t *root, long max_m
                       m->row + 1, m->col + 1, m->size);
         ck_assert_msg(strcmp(get_str(entry, "outcome"), m->win ? "win" : "lose") == 0,
                       "%s: entry %ld outcome", ctx, k);
+        json_t *far = json_object_get(entry, "remoteness");
+        ck_assert_msg(m->rem < 0 ? json_is_null(far)
+                                 : json_is_integer(far) && json_integer_value(far) == m->rem,
+                      "%s: entry %ld remoteness, want %d", ctx, k, m->rem);
         ck_assert_int_eq(get_long(after, "chocolate_left"), left - (long)m->size * m->size);
         ck_assert_str_eq(get_str(after, "to_move"), s->dia ? "RUBY" : "DIA");
         json_t *primes = json_object_get(after, "primes_used");
@@ -199,18 +248,26 @@ static void check_answer(const spot *s, const truth *t, json_t *root, long max_m
 
 /* ---- the oracle's truth ------------------------------------------------ */
 
-static int oracle_truth(const spot *s, truth *t)
+/* The oracle's answer for s into t, with its remoteness when `far` (the
+ * full search costs several times the outcome's, so the larger boards
+ * ask for it on a share of the positions; without it t->remoteness is -2
+ * and check_answer checks the answer's remoteness for consistency). */
+static int oracle_truth(const spot *s, truth *t, int far_too)
 {
     static pc_oracle_move om[MAX_MVS];
     int count;
-    int v = prime_chocolate_oracle_mid(s->n, s->cell, s->used, om, MAX_MVS, &count);
+    int far = -2;
+    int v = far_too ? prime_chocolate_oracle_far(s->n, s->cell, s->used, om, MAX_MVS, &count, &far)
+                    : prime_chocolate_oracle_mid(s->n, s->cell, s->used, om, MAX_MVS, &count);
     ck_assert_int_ge(v, 0);
     ck_assert_int_le(count, MAX_MVS);
     t->value = v;
+    t->remoteness = far;
     t->total = count;
     t->wins = 0;
     for (int k = 0; k < count; k++) {
-        t->moves[k] = (mv){om[k].row, om[k].col, om[k].size, !om[k].opponent_wins};
+        t->moves[k] =
+            (mv){om[k].row, om[k].col, om[k].size, !om[k].opponent_wins, om[k].remoteness};
         t->wins += t->moves[k].win;
     }
     qsort(t->moves, (size_t)count, sizeof t->moves[0], cmp_mv);
@@ -273,7 +330,11 @@ static long random_cap(uint64_t *rng)
     }
 }
 
-static long check_oracle_positions(uint64_t seed, long count, int lo, int hi, int cap)
+/* `count` random positions of sides lo..hi with at most `cap` squares,
+ * each checked against the oracle, its remoteness on every far_every-th;
+ * returns how many the mover wins. */
+static long check_oracle_positions(uint64_t seed, long count, int lo, int hi, int cap,
+                                   long far_every)
 {
     static truth t;
     uint64_t rng = seed;
@@ -282,7 +343,7 @@ static long check_oracle_positions(uint64_t seed, long count, int lo, int hi, in
         spot s;
         int n = lo + (int)rng_below(&rng, (uint64_t)(hi - lo + 1));
         random_spot(&s, n, cap, &rng);
-        won += oracle_truth(&s, &t);
+        won += oracle_truth(&s, &t, k % far_every == 0);
         long max_moves = random_cap(&rng);
         json_t *root = run(&s, max_moves);
         check_answer(&s, &t, root, max_moves, "oracle position");
@@ -293,16 +354,16 @@ static long check_oracle_positions(uint64_t seed, long count, int lo, int hi, in
 
 START_TEST(test_oracle_small)
 {
-    long won = check_oracle_positions(0xc0c0a001u, 3000, 1, 4, 16);
+    long won = check_oracle_positions(0xc0c0a001u, 3000, 1, 4, 16, 1);
     ck_assert(won > 300 && won < 2700); /* both values well represented */
 }
 END_TEST
 
 START_TEST(test_oracle_rich)
 {
-    long won = check_oracle_positions(0xc0c0a002u, 1500, 5, 6, 16);
+    long won = check_oracle_positions(0xc0c0a002u, 1500, 5, 6, 16, 4);
     ck_assert(won > 150 && won < 1350);
-    check_oracle_positions(0xc0c0a003u, 40, 5, 6, 20);
+    check_oracle_positions(0xc0c0a003u, 40, 5, 6, 20, 8);
 }
 END_TEST
 
@@ -323,7 +384,7 @@ START_TEST(test_oracle_every_small_board)
                 if ((primes & 2u) && n >= 3)
                     s.used[3] = 1;
                 s.dia = (int)(mask & 1u);
-                oracle_truth(&s, &t);
+                oracle_truth(&s, &t, 1);
                 json_t *root = run(&s, ANALYSIS_MAX_MOVES_LIMIT);
                 check_answer(&s, &t, root, ANALYSIS_MAX_MOVES_LIMIT, "every small board");
                 json_decref(root);
@@ -410,11 +471,12 @@ static void slow_truth(spot *s, truth *t)
                     s->used[side] = 0;
                 eat(s, r, q, side, 1);
                 ck_assert_int_lt(t->total, MAX_MVS);
-                t->moves[t->total++] = (mv){r, q, side, win};
+                t->moves[t->total++] = (mv){r, q, side, win, -1};
                 t->wins += win;
             }
     }
     t->value = slow_value(s);
+    t->remoteness = -2; /* not known here: check_answer checks what it can */
     qsort(t->moves, (size_t)t->total, sizeof t->moves[0], cmp_mv);
 }
 

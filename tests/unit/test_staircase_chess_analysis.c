@@ -297,8 +297,11 @@ static void check_answer(game *g, enum form form, long max_moves, const long *li
         for (int i = 0; i < g->n; i++)
             ck_assert_int_eq(json_integer_value(json_array_get(profile, (size_t)i)),
                              len[i] + (i == list[k].row));
-        ck_assert_int_eq(json_object_size(entry), 3);
+        /* Every game fills the board: the plies left after the stone. */
+        ck_assert_int_eq(member_int(entry, "remoteness"), (long)g->n * g->m - g->placed - 1);
+        ck_assert_int_eq(json_object_size(entry), 4);
     }
+    ck_assert_int_eq(member_int(root, "remoteness"), (long)g->n * g->m - g->placed);
     json_decref(root);
     free(req);
 }
