@@ -44,6 +44,11 @@ $(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
+# The levels' calibration needs the solvers too (bench/NOTES.md, "Levels").
+$(BENCH_DIR)/levels: bench/levels.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
+
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $< -o $@
