@@ -6,7 +6,7 @@
 # (wrk, gnuplot, g++) are installed with apt-get when running as root.
 
 BENCH_DIR := $(BUILD)/bench
-BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit)
+BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
