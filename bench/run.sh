@@ -411,6 +411,27 @@ for spec in grid-1000-open:1000 grid-1000-1pct:1000 grid-1000-5pct:1000 grid-100
     log "  $name: $ours s"
 done
 
+# ---- levels: one strength per level in every game (issue 23) ---------------
+# bench/levels.c: the benchmark chances with the ratios it finds (the
+# committed ones when they are current) and the level-vs-level games.
+log "levels: calibration and level games"
+{
+    echo
+    echo "## 5. The engine's levels: one strength in every game (issue 23)"
+    echo
+    echo "Each level's mean exact chance (engine_chance, never sampled) to play the only solving move of"
+    echo "the game's benchmark: the depth-1 puzzles of seeds 0..199 at the game's puzzle knobs and the"
+    echo "default \`min_moves\` 4 (one solving move among at least 4 legal ones).  Targets, shared by every"
+    echo "game: beginner 0.35, casual 0.55, club 0.70, expert 0.85, perfect 1.0, each to be met within 0.1."
+    echo "\"k vs k-1\": level k's wins-losses against level k-1 in 400 seeded games, both sides played by the"
+    echo "engine from each of the 200 benchmark positions, once with either level moving first (games end"
+    echo "with no legal move, or after 60 plies, adjudicated by perfect play; staircase-chess by margin,"
+    echo "draws in parentheses).  Ratios: W(q + 1) / W(q) in 16-bit fixed point per level 1..4, committed"
+    echo "in each game's gj_game.level_ratio.  Method: [NOTES.md](NOTES.md), \"Levels\"."
+    echo
+    "$DIR/levels"
+} >> "$OUT"
+
 # ---- target 4b: grid-walk's matching, old and new -------------------------
 # GAMEJUDGE_GRID_MATCHING=hk makes grid-walk use its former Hopcroft-Karp
 # matching (read by solvers/grid_walk.c for this table only).

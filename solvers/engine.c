@@ -11,55 +11,70 @@
 #define LOSS_MAX 16
 
 const char *const engine_level_doc[ENGINE_LEVELS] = {
-    "random: any legal move, all alike",
-    "weak: often picks a wrong but plausible move, more often the more moves there are",
-    "club: sometimes picks a wrong move, mostly one that is close to the best",
-    "strong: now and then slips, in positions with many moves",
+    "beginner: finds the only winning move about a third of the time, in every game",
+    "casual: finds it about half the time; its mistakes are mostly plausible moves",
+    "club: finds it 70% of the time, the rater of the puzzles' difficulty",
+    "expert: finds it 85% of the time, slipping mostly where there are many moves",
     "perfect: the best move of the ranking policy, every time",
 };
 
-/* Per level, W(q + 1) / W(q) in 16-bit fixed point: 65536 * E^(1/16), so
- * that W(16) / W(0) = E, the chance a wrong outcome is weighed at: 1/2 for
- * level 2, 1/6 for 3, 1/30 for 4.  Levels 1 and 5 weigh nothing. */
-static const uint32_t ratio[ENGINE_LEVELS] = {0, 62757, 58593, 52986, 0};
+const char *const engine_level_name[ENGINE_LEVELS] = {"beginner", "casual", "club", "expert",
+                                                      "perfect"};
 
-/* The integer weight of a move of loss q at rank i, at level 2..4. */
-static uint64_t weight(int level, int q, long i)
+const int engine_level_target[ENGINE_LEVELS] = {35, 55, 70, 85, 100};
+
+int engine_level_named(const char *name)
+{
+    for (int l = 1; l <= ENGINE_LEVELS; l++)
+        if (strcmp(name, engine_level_name[l - 1]) == 0)
+            return l;
+    return 0;
+}
+
+/* The integer weight of a move of loss q at rank i at a level below the
+ * top, whose ratio W(q + 1) / W(q) is ratio / 65536 (at most 1). */
+static uint64_t weight(unsigned ratio, int q, long i)
 {
     uint64_t w = UINT64_C(1) << 20;
     for (int k = 0; k < q; k++)
-        w = w * ratio[level - 1] >> 16;
+        w = w * ratio >> 16;
     return w * 4 / ((uint64_t)i + 4);
 }
 
-double engine_chance(int level, const int *q, long n, long index)
+/* Game g's ratio at `level` (1..ENGINE_LEVELS - 1), capped at 1.0 so the
+ * weights never grow past 2^20 and a sum of ENGINE_CANDIDATES fits. */
+static unsigned ratio_of(const gj_game *g, int level)
+{
+    unsigned r = g->level_ratio[level - 1];
+    return r > 65536 ? 65536 : r;
+}
+
+double engine_chance(const gj_game *g, int level, const int *q, long n, long index)
 {
     if (index < 0 || index >= n)
         return 0;
     if (level >= ENGINE_LEVELS || n == 1)
         return index == 0 ? 1 : 0;
-    if (level == 1)
-        return 1.0 / (double)n;
+    unsigned ratio = ratio_of(g, level);
     uint64_t total = 0;
     for (long i = 0; i < n; i++)
-        total += weight(level, q[i], i);
-    return (double)weight(level, q[index], index) / (double)total;
+        total += weight(ratio, q[i], i);
+    return (double)weight(ratio, q[index], index) / (double)total;
 }
 
-long engine_pick(int level, const int *q, long n, uint64_t seed)
+long engine_pick(const gj_game *g, int level, const int *q, long n, uint64_t seed)
 {
     if (level >= ENGINE_LEVELS || n <= 1)
         return 0;
     gj_rng r;
     gj_rng_seed(&r, seed);
-    if (level == 1)
-        return (long)gj_rng_below(&r, (uint64_t)n);
+    unsigned ratio = ratio_of(g, level);
     uint64_t total = 0;
     for (long i = 0; i < n; i++)
-        total += weight(level, q[i], i);
+        total += weight(ratio, q[i], i);
     uint64_t x = gj_rng_below(&r, total);
     for (long i = 0; i < n; i++) {
-        uint64_t w = weight(level, q[i], i);
+        uint64_t w = weight(ratio, q[i], i);
         if (x < w)
             return i;
         x -= w;
@@ -116,10 +131,20 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
     const json_t *level = json_object_get(root, "level"), *seed = json_object_get(root, "seed");
     if (level == NULL)
         return gj_fail_field(e, "level",
-                             "missing required field: 1 (random moves) to %d (perfect play)",
+                             "missing required field: 1 (\"beginner\") to %d (\"perfect\")",
                              ENGINE_LEVELS);
-    if (jin_long(level, "level", -1, -1, 1, ENGINE_LEVELS, &q->level, e) != 0)
+    if (json_is_string(level)) {
+        /* A name is the same level as its number; the answer echoes the
+         * number, which replays the move just as well. */
+        q->level = engine_level_named(json_string_value(level));
+        if (q->level == 0)
+            return gj_fail_field(e, "level",
+                                 "'%.40s' is no level: expected 1 to %d or \"beginner\", "
+                                 "\"casual\", \"club\", \"expert\" or \"perfect\"",
+                                 json_string_value(level), ENGINE_LEVELS);
+    } else if (jin_long(level, "level", -1, -1, 1, ENGINE_LEVELS, &q->level, e) != 0) {
         return -1;
+    }
     long s = (long)fallback_seed;
     if (seed != NULL && jin_long(seed, "seed", -1, -1, 0, ENGINE_SEED_MAX, &s, e) != 0)
         return -1;
@@ -166,7 +191,7 @@ static int choose(const gj_game *g, const json_t *root, const move_request *q, c
         if (loss == NULL) {
             gj_fail_nomem(e);
         } else {
-            long pick = engine_pick((int)q->level, loss, n, (uint64_t)q->seed);
+            long pick = engine_pick(g, (int)q->level, loss, n, (uint64_t)q->seed);
             rc = write_move(g, q, json_array_get(moves, (size_t)pick), out, e);
             free(loss);
         }

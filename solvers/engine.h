@@ -15,23 +15,25 @@
  * scored games the same score) and otherwise 1..16: 16 for a win/lose
  * game's wrong outcome, ceil(16 (best - score) / (best - worst)) for a score
  * (worst: the lowest listed).  Its rank i is its place in the ranked list.
- * The levels:
- *   1  a random legal move, every candidate alike;
- *   2  a weak player: weight W2(q) * 4 / (i + 4), where W(q) falls from 1
- *      at q = 0 to 1/2 at q = 16 geometrically;
- *   3  a club player: the same with W3(16) = 1/6;
- *   4  a strong player: W4(16) = 1/30;
- *   5  perfect play: moves[0], the best move under the ranking policy.
- * With one winning move among 4, levels 2, 3 and 4 miss it 50%, 25% and
- * 6% of the time; among 10, 69%, 42% and 13%; among 100, 86%, 68% and 30%.
- * So a mistake costs more the worse it is, comes more often where there
- * are more moves to go wrong with (each wrong move adds its weight), and
- * falls on the moves ranked near the top, the ones that look good: a
- * high cell in matrix-game, few stones in nim-shortcuts, a large square in
- * prime-chocolate, a score close to the best in staircase-chess.  The
- * weights are integers (no floating point), so a seed gives the same move
- * on every machine.  The candidates are the first ENGINE_CANDIDATES ranked
- * moves: every legal move of any position with no more. */
+ * Levels 1..4 draw a move with the integer weight W(q) * 4 / (i + 4),
+ * where W falls from 1 at q = 0 geometrically, by the game's per-level
+ * ratio (gj_game.level_ratio) at each step; level 5 plays moves[0], the
+ * best move under the ranking policy.  The levels have names, and one
+ * strength in every game (ENGINE_LEVEL_TARGET: how often each plays the
+ * only solving move of the benchmark puzzles, bench/levels.c):
+ *   1 beginner 35%   2 casual 55%   3 club 70%   4 expert 85%   5 perfect.
+ * A level that solved as often everywhere with one ratio does not exist: a
+ * position of matrix-game has many more moves than one of grid-walk, so
+ * the same weights go wrong far more often there; hence a ratio per game,
+ * searched on the game's own benchmark.  So a mistake costs more the worse
+ * it is, comes more often where there are more moves to go wrong with
+ * (each wrong move adds its weight), and falls on the moves ranked near the
+ * top, the ones that look good: a high cell in matrix-game, few stones in
+ * nim-shortcuts, a large square in prime-chocolate, a score close to the
+ * best in staircase-chess.  The weights are integers (no floating point),
+ * so a seed gives the same move on every machine.  The candidates are the
+ * first ENGINE_CANDIDATES ranked moves: every legal move of any position
+ * with no more. */
 #ifndef GJ_ENGINE_H
 #define GJ_ENGINE_H
 
@@ -48,9 +50,19 @@
 #define ENGINE_CANDIDATES 10000
 /* The largest seed: 2^53 - 1, the largest integer every JSON reader keeps exactly. */
 #define ENGINE_SEED_MAX 9007199254740991LL
+/* The levels below the top are the game's calibrated ones (game.h). */
+_Static_assert(ENGINE_LEVELS - 1 == GJ_TUNED_LEVELS, "one calibrated ratio per level below 5");
 
 /* One line per level, 1-based: engine_level_doc[level - 1], for /games. */
 extern const char *const engine_level_doc[ENGINE_LEVELS];
+/* The levels' names, 1-based like the docs: "beginner" .. "perfect". */
+extern const char *const engine_level_name[ENGINE_LEVELS];
+/* Per level, the share of benchmark puzzles it solves, in percent: the
+ * target every game's calibration meets within 10 points. */
+extern const int engine_level_target[ENGINE_LEVELS];
+
+/* The level called `name` (one of engine_level_name), or 0. */
+int engine_level_named(const char *name);
 
 /* The engine's move for the request (see above), written to out; the seed
  * is `fallback_seed` (at most ENGINE_SEED_MAX) when the request has none.
@@ -59,15 +71,15 @@ extern const char *const engine_level_doc[ENGINE_LEVELS];
 int engine_move(const gj_game *g, const char *buf, size_t len, const long *limits,
                 uint64_t fallback_seed, gj_buf *out, gj_error *e);
 
-/* The index the engine picks among n ranked moves with losses q[0..n)
- * (0..16, q[0] = 0) at `level`, drawing from the generator seeded with
- * `seed`.  Exposed for the tests. */
-long engine_pick(int level, const int *q, long n, uint64_t seed);
+/* The index the engine picks in game g among n ranked moves with losses
+ * q[0..n) (0..16, q[0] = 0) at `level`, drawing from the generator seeded
+ * with `seed`.  Exposed for the tests and the level games (levels.h). */
+long engine_pick(const gj_game *g, int level, const int *q, long n, uint64_t seed);
 
-/* The chance, exactly, that `level` picks index among n ranked moves with
- * losses q[0..n) (the weights engine_pick draws by): what a puzzle's
- * difficulty is made of (puzzle.h). */
-double engine_chance(int level, const int *q, long n, long index);
+/* The chance, exactly, that `level` picks index in game g among n ranked
+ * moves with losses q[0..n) (the weights engine_pick draws by): what a
+ * puzzle's difficulty is made of (puzzle.h). */
+double engine_chance(const gj_game *g, int level, const int *q, long n, long index);
 
 /* Each of the n listed moves' loss against moves[0] (see above), from an
  * analysis' "moves": malloc'd, or NULL when memory is short. */

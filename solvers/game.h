@@ -20,6 +20,9 @@
 #include "error.h"
 
 #define GJ_MAX_LIMITS 4
+/* The engine's levels with a calibrated strength (engine.h): 1..4; the top
+ * level is perfect play in every game and needs no calibration. */
+#define GJ_TUNED_LEVELS 4
 
 /* The number of entries of a game's limits array, for gj_game.nlimits, so
  * the count cannot drift from the array. */
@@ -104,6 +107,12 @@ typedef struct gj_game {
     /* 1 when the game never ends and its positions repeat (matrix-game):
      * its line stops at the first position seen twice. */
     int play_repeats;
+    /* The engine's levels 1..GJ_TUNED_LEVELS for this game (engine.h): per
+     * level, W(q + 1) / W(q) in 16-bit fixed point (0..65536), found by
+     * bench/levels.c so that each level solves the benchmark puzzles as
+     * often as in every other game; one row per game because the same
+     * weights solve far less often where positions have more moves. */
+    unsigned level_ratio[GJ_TUNED_LEVELS];
 } gj_game;
 
 /* The answer format's version, in every ETag beside the game's: bump it when

@@ -308,4 +308,6 @@ const gj_game game_grid_walk = {
     .generate = grid_walk_generate,
     .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
+    /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
+    .level_ratio = {65156, 61902, 59450, 56243},
 };

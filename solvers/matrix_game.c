@@ -449,4 +449,6 @@ const gj_game game_matrix_game = {
     .generate_knobs = matrix_game_generate_knobs,
     .play_move = matrix_game_play_move,
     .play_repeats = 1,
+    /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
+    .level_ratio = {62197, 59056, 56695, 53618},
 };

@@ -165,7 +165,7 @@ static int take_step(puzzle *p, int i, json_t *position, const long *limits, gj_
     int *q = engine_losses(s->moves, s->legal);
     if (q == NULL)
         return gj_fail_nomem(e);
-    s->chance = engine_chance(PUZZLE_RATER, q, s->legal, 0);
+    s->chance = engine_chance(p->game, PUZZLE_RATER, q, s->legal, 0);
     free(q);
     return 0;
 }

@@ -23,15 +23,19 @@ static json_t *describe_limits(const gj_game *g, const long *values)
     return limits;
 }
 
-/* The engine's levels for /move/<name>: {"path", "levels": [{level, doc}]}. */
+/* The engine's levels for /move/<name>: {"path", "levels": [{level, name,
+ * solves, doc}]}, solves the percent of benchmark puzzles the level is
+ * calibrated to solve in every game (engine.h). */
 static json_t *describe_move(const gj_game *g)
 {
     char path[64];
     snprintf(path, sizeof path, "/move/%s", g->name);
     json_t *levels = json_array();
     for (int l = 1; l <= ENGINE_LEVELS; l++)
-        json_array_append_new(levels,
-                              json_pack("{s:i, s:s}", "level", l, "doc", engine_level_doc[l - 1]));
+        json_array_append_new(levels, json_pack("{s:i, s:s, s:i, s:s}", "level", l, "name",
+                                                engine_level_name[l - 1], "solves",
+                                                engine_level_target[l - 1], "doc",
+                                                engine_level_doc[l - 1]));
     return json_pack("{s:s, s:o}", "path", path, "levels", levels);
 }
 

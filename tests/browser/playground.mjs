@@ -741,8 +741,9 @@ try {
     await check(`${game}: the level picker lists /games' levels, and the engine plays /move's answer at level ${level}`, async () => {
       await openGame(game);
       const info = catalogue.games.find((g) => g.name === game);
-      const options = await rp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => ({ level: +x.value, doc: x.title })));
-      expect(same(options, info.move.levels), `levels offered ${JSON.stringify(options)}, /games lists ${JSON.stringify(info.move.levels)}`);
+      const options = await rp.$$eval('[data-testid=play-level] option', (o) => o.map((x) => ({ level: +x.value, name: x.textContent.replace(/^\d+: /, ''), doc: x.title })));
+      const listed = info.move.levels.map((l) => ({ level: l.level, name: l.name, doc: l.doc }));
+      expect(same(options, listed), `levels offered ${JSON.stringify(options)}, /games lists ${JSON.stringify(listed)}`);
       expect(await rp.$eval('[data-testid=play-level]', (s) => s.value) === '5', 'perfect play is the default');
       await rp.selectOption('[data-testid=play-level]', String(level));
       expect(await rp.textContent('[data-testid=level-doc]') === info.move.levels[level - 1].doc, 'the chosen level\'s description is shown');

@@ -3,9 +3,10 @@
  *
  * The generator must give splitmix64's published numbers, so a seed means
  * the same move on every machine.  The choice is checked on fixed seeds,
- * deterministically: the top level always takes the best move; a weaker
- * level errs more than a stronger one, more often with more moves, and
- * mostly on the moves ranked near the top. */
+ * deterministically, in every game (each has its own calibrated weights):
+ * the top level always takes the best move; a weaker level errs more than
+ * a stronger one, more often with more moves, and mostly on the moves
+ * ranked near the top.  Levels can be named. */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -32,16 +33,16 @@ START_TEST(test_rng_is_splitmix64)
 }
 END_TEST
 
-/* How often `level` picks a move other than one of the first `good`
- * (loss 0) among n, the rest of loss `loss`, over SEEDS seeds. */
-static int mistakes(int level, long n, long good, int loss)
+/* How often game g's `level` picks a move other than one of the first
+ * `good` (loss 0) among n, the rest of loss `loss`, over SEEDS seeds. */
+static int mistakes(const gj_game *g, int level, long n, long good, int loss)
 {
     int *q = malloc((size_t)n * sizeof *q), wrong = 0;
     ck_assert_ptr_nonnull(q);
     for (long i = 0; i < n; i++)
         q[i] = i < good ? 0 : loss;
     for (uint64_t seed = 0; seed < SEEDS; seed++) {
-        long pick = engine_pick(level, q, n, seed);
+        long pick = engine_pick(g, level, q, n, seed);
         ck_assert(pick >= 0 && pick < n);
         wrong += pick >= good;
     }
@@ -49,23 +50,36 @@ static int mistakes(int level, long n, long good, int loss)
     return wrong;
 }
 
+/* Every game, in games.def's order: the levels are calibrated per game. */
+static const gj_game *const *all_games(size_t *n)
+{
+    return games_all(n);
+}
+
 START_TEST(test_levels_err_less_as_they_rise)
 {
-    int previous = SEEDS + 1;
-    for (int level = 1; level <= ENGINE_LEVELS; level++) {
-        int wrong = mistakes(level, 10, 1, 16);
-        ck_assert_msg(wrong < previous, "level %d errs %d times, level %d %d", level, wrong,
-                      level - 1, previous);
-        previous = wrong;
+    size_t n;
+    const gj_game *const *g = all_games(&n);
+    for (size_t k = 0; k < n; k++) {
+        int previous = SEEDS + 1;
+        for (int level = 1; level <= ENGINE_LEVELS; level++) {
+            int wrong = mistakes(g[k], level, 10, 1, 16);
+            ck_assert_msg(wrong < previous, "%s: level %d errs %d times, level %d %d", g[k]->name,
+                          level, wrong, level - 1, previous);
+            previous = wrong;
+        }
+        ck_assert_int_eq(previous, 0); /* perfect play never errs */
     }
-    ck_assert_int_eq(previous, 0); /* perfect play never errs */
 }
 END_TEST
 
 START_TEST(test_more_moves_more_mistakes)
 {
-    for (int level = 2; level < ENGINE_LEVELS; level++)
-        ck_assert_int_lt(mistakes(level, 3, 1, 16), mistakes(level, 300, 1, 16));
+    size_t n;
+    const gj_game *const *g = all_games(&n);
+    for (size_t k = 0; k < n; k++)
+        for (int level = 1; level < ENGINE_LEVELS; level++)
+            ck_assert_int_lt(mistakes(g[k], level, 3, 1, 16), mistakes(g[k], level, 300, 1, 16));
 }
 END_TEST
 
@@ -73,8 +87,11 @@ START_TEST(test_small_losses_are_likelier)
 {
     /* For scores: a move a little below the best is taken more often than
      * one far below. */
-    for (int level = 2; level < ENGINE_LEVELS; level++)
-        ck_assert_int_gt(mistakes(level, 5, 1, 2), mistakes(level, 5, 1, 16));
+    size_t n;
+    const gj_game *const *g = all_games(&n);
+    for (size_t k = 0; k < n; k++)
+        for (int level = 2; level < ENGINE_LEVELS; level++)
+            ck_assert_int_gt(mistakes(g[k], level, 5, 1, 2), mistakes(g[k], level, 5, 1, 16));
 }
 END_TEST
 
@@ -85,8 +102,9 @@ START_TEST(test_same_seed_same_move)
         q[i] = 16;
     for (uint64_t seed = 0; seed < 100; seed++)
         for (int level = 1; level <= ENGINE_LEVELS; level++)
-            ck_assert_int_eq(engine_pick(level, q, 50, seed), engine_pick(level, q, 50, seed));
-    ck_assert_int_eq(engine_pick(ENGINE_LEVELS, q, 50, 123), 0);
+            ck_assert_int_eq(engine_pick(&game_nim_shortcuts, level, q, 50, seed),
+                             engine_pick(&game_nim_shortcuts, level, q, 50, seed));
+    ck_assert_int_eq(engine_pick(&game_nim_shortcuts, ENGINE_LEVELS, q, 50, 123), 0);
 }
 END_TEST
 
@@ -104,6 +122,28 @@ static json_t *move(const gj_game *g, const char *body, gj_error *e)
     buf_free(&out);
     return answer;
 }
+
+START_TEST(test_levels_have_names)
+{
+    for (int level = 1; level <= ENGINE_LEVELS; level++)
+        ck_assert_int_eq(engine_level_named(engine_level_name[level - 1]), level);
+    ck_assert_int_eq(engine_level_named("grandmaster"), 0);
+    ck_assert_int_eq(engine_level_named("Club"), 0);
+    gj_error e;
+    json_t *a = move(&game_nim_shortcuts,
+                     "{\"shortcuts\": [], \"heaps\": [3, 4], \"level\": \"perfect\"}", &e);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(json_integer_value(json_object_get(a, "level")), 5);
+    json_decref(a);
+    ck_assert_ptr_null(move(&game_nim_shortcuts,
+                            "{\"shortcuts\": [], \"heaps\": [3, 4], \"level\": \"pro\"}", &e));
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    ck_assert_str_eq(e.field, "level");
+    ck_assert_ptr_null(
+        move(&game_nim_shortcuts, "{\"shortcuts\": [], \"heaps\": [3, 4], \"level\": 2.5}", &e));
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+}
+END_TEST
 
 START_TEST(test_move_echoes_and_defaults_the_seed)
 {
@@ -262,6 +302,7 @@ int main(void)
         {"levels", test_more_moves_more_mistakes},
         {"levels", test_small_losses_are_likelier},
         {"levels", test_same_seed_same_move},
+        {"levels", test_levels_have_names},
         {"move", test_move_echoes_and_defaults_the_seed},
         {"line", test_line_options},
         {"line", test_line_work_bound},

@@ -563,12 +563,12 @@ static void puzzle_limits(const gj_game *g, long limits[GEN_NLIMITS])
 }
 
 /* How many of SAMPLES fixed seeds make the rater pick index 0 among n
- * moves of losses q. */
-static long sampled_hits(const int *q, long n)
+ * moves of losses q, by game g's weights. */
+static long sampled_hits(const gj_game *g, const int *q, long n)
 {
     long hits = 0;
     for (uint64_t seed = 0; seed < SAMPLES; seed++) {
-        long pick = engine_pick(PUZZLE_RATER, q, n, seed);
+        long pick = engine_pick(g, PUZZLE_RATER, q, n, seed);
         EXPECT(pick >= 0 && pick < n, "engine_pick gave %ld of %ld", pick, n);
         hits += pick == 0;
     }
@@ -618,7 +618,7 @@ static void check_step(const rules *r, const puzzle *p, int i, const verdict *v,
     for (long j = 0; j < n; j++)
         EXPECT(q[j] == want[j], "%s step %d: move %ld's loss is %d, the oracle's %d", what, i, j,
                q[j], want[j]);
-    double share = (double)sampled_hits(q, n) / SAMPLES;
+    double share = (double)sampled_hits(p->game, q, n) / SAMPLES;
     EXPECT(share > st->chance - CHANCE_SLACK && share < st->chance + CHANCE_SLACK,
            "%s step %d: the rater solved %.4f of %d samples, the puzzle says %.4f", what, i, share,
            SAMPLES, st->chance);
