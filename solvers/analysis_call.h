@@ -35,4 +35,17 @@ const char *analysis_first_member(const json_t *req, const char *const *names);
 int analysis_known_members(const gj_game *g, const json_t *req, const char *drop,
                            const char *const *own, gj_error *e);
 
+/* The most moves "moves" may hold (each one is an analysis). */
+#define ANALYSIS_MOVES_MAX 200
+
+/* Play `moves` (a JSON array, each a move as the game's analysis writes
+ * one, or NULL for none) on req in order, as UCI's "position ... moves"
+ * does: each must be one of the legal moves of the position the earlier
+ * ones lead to, found in that position's analysis and played with the
+ * game's play_move.  0, or -1 with *e: bad_input naming "moves[k]" and why
+ * (not a move of the position, the game already over, or a position with
+ * more moves than one analysis lists). */
+int analysis_play_moves(const gj_game *g, json_t *req, const json_t *moves, const long *limits,
+                        gj_error *e);
+
 #endif

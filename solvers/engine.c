@@ -109,6 +109,7 @@ int *engine_losses(const json_t *moves, long n)
 typedef struct move_request {
     long level;
     long long seed;
+    json_t *moves; /* "moves" to play first (analysis_call.h), or NULL */
 } move_request;
 
 /* Read and remove "level" and "seed" from root; refuse the members that
@@ -118,7 +119,7 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
                         gj_error *e)
 {
     static const char *const refused[] = {"max_moves", "line", "max_line", NULL};
-    static const char *const own[] = {"level", "?seed", NULL};
+    static const char *const own[] = {"level", "?seed", "?moves", NULL};
     const char *bad = analysis_first_member(root, refused);
     if (bad != NULL)
         return gj_fail_field(e, bad,
@@ -149,8 +150,10 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
     if (seed != NULL && jin_long(seed, "seed", -1, -1, 0, ENGINE_SEED_MAX, &s, e) != 0)
         return -1;
     q->seed = s;
+    q->moves = json_incref(json_object_get(root, "moves"));
     json_object_del(root, "level");
     json_object_del(root, "seed");
+    json_object_del(root, "moves");
     return 0;
 }
 
@@ -206,10 +209,13 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     json_t *root = jin_load_object(buf, len, NULL, e);
     if (root == NULL)
         return -1;
-    move_request q;
+    move_request q = {0};
     int rc = take_options(g, root, fallback_seed, &q, e);
     if (rc == 0)
+        rc = analysis_play_moves(g, root, q.moves, limits, e);
+    if (rc == 0)
         rc = choose(g, root, &q, limits, out, e);
+    json_decref(q.moves);
     json_decref(root);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* engine.h - POST /move: the engine's move at a chosen strength.
  *
- * The request is an /analyze request plus "level" (1..ENGINE_LEVELS) and
+ * The request is an /analyze request (with "moves" to play first, as
+ * /analyze takes them: analysis_call.h) plus "level" (1..ENGINE_LEVELS) and
  * an optional "seed" (0..ENGINE_SEED_MAX; absent: the caller's fallback,
  * echoed so the move can be replayed).  The engine runs the game's own
  * analysis (analysis_call.h), takes the ranked moves and picks one; the

@@ -42,13 +42,24 @@ static int take_options(line_request *q, gj_error *e)
         if (!q->want)
             return gj_fail_field(e, "max_line", "bounds the line: it needs \"line\": true");
     }
+    q->moves = json_incref(json_object_get(q->root, "moves"));
     json_object_del(q->root, "line");
     json_object_del(q->root, "max_line");
+    json_object_del(q->root, "moves");
     q->position = json_dumps(q->root, JSON_COMPACT);
     if (q->position == NULL)
         return gj_fail_nomem(e);
     q->position_len = strlen(q->position);
     long bound = line_bound(q->position_len);
+    /* Each move to play is an analysis too: the same bound holds them. */
+    if (q->moves != NULL && json_is_array(q->moves) && (long)json_array_size(q->moves) > bound) {
+        gj_fail_field(e, "moves",
+                      "%zu moves on a position of %zu bytes (written compact) exceed the work "
+                      "bound (each move re-reads the position, %d MiB in all): at most %ld here",
+                      json_array_size(q->moves), q->position_len, LINE_WORK_BYTES >> 20, bound);
+        e->kind = GJ_UNMET;
+        return -1;
+    }
     if (max == NULL) {
         /* The default, not the caller's: line_truncated tells. */
         q->max_line = q->max_line > bound ? bound : q->max_line;
@@ -73,6 +84,9 @@ static int write_canonical(line_request *q, gj_error *e)
     if (!failed && q->want)
         failed = json_object_set_new(c, "line", json_true()) != 0 ||
                  json_object_set_new(c, "max_line", json_integer(q->max_line)) != 0;
+    /* The moves shape the answer: in the form as sent (an empty list is none). */
+    if (!failed && json_array_size(q->moves) > 0)
+        failed = json_object_set(c, "moves", q->moves) != 0;
     q->canonical = failed ? NULL : json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(c);
     if (q->canonical == NULL)
@@ -97,6 +111,7 @@ int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
 void line_request_free(line_request *q)
 {
     json_decref(q->root);
+    json_decref(q->moves);
     free(q->position);
     free(q->canonical);
     memset(q, 0, sizeof *q);
@@ -190,9 +205,19 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
 {
     /* The line's members were taken out of q->root; an unknown member's
      * message still names them, as /analyze takes them. */
-    static const char *const own[] = {"?line", "?max_line", NULL};
+    static const char *const own[] = {"?line", "?max_line", "?moves", NULL};
     if (analysis_known_members(g, q->root, NULL, own, e) != 0)
         return -1;
+    if (json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))) {
+        /* The position the moves lead to is the one analysed. */
+        if (analysis_play_moves(g, q->root, q->moves, limits, e) != 0)
+            return -1;
+        free(q->position);
+        q->position = json_dumps(q->root, JSON_COMPACT);
+        if (q->position == NULL)
+            return gj_fail_nomem(e);
+        q->position_len = strlen(q->position);
+    }
     int rc = g->analyze(q->position, q->position_len, limits, out, e);
     if (rc != 0 || !q->want)
         return rc;

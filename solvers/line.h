@@ -1,7 +1,9 @@
 /* line.h - POST /analyze with "line": the perfect-play line.
  *
  * line_analyze() is what /analyze runs for every game.  A request without
- * the line members goes to the game's analyze() unchanged.  With
+ * the line members goes to the game's analyze() unchanged.  With "moves"
+ * (analysis_call.h: the moves played from the position, in order, each
+ * checked) the position they lead to is the one analysed.  With
  * "line": true it answers the game's analysis plus
  *
  *   "line": [entry, ...], "line_truncated": false, "line_cycle": false
@@ -52,6 +54,7 @@ typedef struct line_request {
     json_t *root;   /* the position's members: the request less the line options */
     char *position; /* root written compact: what the game's analyze() reads */
     size_t position_len;
+    json_t *moves; /* "moves", played before the analysis (analysis_call.h), or NULL */
     int want;      /* "line": true */
     long max_line; /* in effect: the caller's, or the default under the work bound */
     char *canonical;

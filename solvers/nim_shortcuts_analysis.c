@@ -261,6 +261,9 @@ static int sweep(const request *r, nim_sweep *w, gj_error *e)
     w->col = malloc((size_t)(y + 1) * sizeof *w->col);
     if (rows == NULL || w->row == NULL || w->col == NULL) {
         free(rows);
+        free(w->row);
+        free(w->col);
+        w->row = w->col = NULL;
         return gj_fail_nomem(e);
     }
     for (long j = 0; j <= y; j++)
@@ -268,7 +271,11 @@ static int sweep(const request *r, nim_sweep *w, gj_error *e)
     const uint64_t *key = r->b.shortcut, *end = key + r->b.n;
     for (long i = 0; i <= x; i++) {
         if (i % 256 == 0 && gj_cancel_check(e) != 0) {
+            /* Stopped: nothing of the sweep outlives it. */
             free(rows);
+            free(w->row);
+            free(w->col);
+            w->row = w->col = NULL;
             return -1;
         }
         summary col = {-1, -1};
