@@ -40,8 +40,8 @@
 #define PUZZLE_DEPTH_MAX         6
 #define PUZZLE_MIN_MOVES_DEFAULT 4
 #define PUZZLE_RATER             3    /* the engine level a difficulty is measured against */
-#define PUZZLE_MEDIUM_FROM       0.30 /* difficulty bands: easy below, ... */
-#define PUZZLE_HARD_FROM         0.50 /* ... hard from here on */
+#define PUZZLE_MEDIUM_FROM       0.25 /* difficulty bands: easy below, ... */
+#define PUZZLE_HARD_FROM         0.45 /* ... hard from here on */
 #define PUZZLE_ID_MAX            1024 /* the longest id taken */
 /* The daily puzzles' dates: from PUZZLE_DAILY_FIRST to tomorrow (UTC). */
 #define PUZZLE_DAILY_FIRST "2026-01-01"
