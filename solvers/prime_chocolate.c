@@ -43,6 +43,16 @@ typedef struct position {
     int ruby_wins;
 } position;
 
+int pc_is_prime(long p)
+{
+    if (p < 2)
+        return 0;
+    for (long d = 2; d * d <= p; d++)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
 /* game.h's free_position (NULL is fine). */
 static void free_position(void *p)
 {

@@ -15,4 +15,8 @@
  * with *e filled. */
 unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n, gj_error *e);
 
+/* 1 when p is a prime, by trial division (the sides are small), else 0:
+ * the generator's knobs and the remoteness search read the prime sides. */
+int pc_is_prime(long p);
+
 #endif

@@ -21,6 +21,7 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "far_memo.h"
+#include "prime_chocolate_core.h"
 #include "prime_chocolate_far.h"
 
 #define PC_FAR_CELLS 128
@@ -154,17 +155,6 @@ static long long search(pc_far *f, const state *s, gj_error *e)
     return rc > 0 ? PC_FAR_PAST : value;
 }
 
-/* Whether p is a prime (p is at most the bar's side). */
-static int is_prime(long p)
-{
-    if (p < 2)
-        return 0;
-    for (long d = 2; d * d <= p; d++)
-        if (p % d == 0)
-            return 0;
-    return 1;
-}
-
 /* The candidate squares of the bar (every full p x p square, p a prime
  * not used) and the numbering of their cells: 1, 0 when they hold more
  * than PC_FAR_CELLS cells, -1 when out of memory. */
@@ -199,7 +189,7 @@ static int find_squares(pc_far *f, const unsigned char *cell, const unsigned cha
     f->nsizes = 0;
     int too_big = 0;
     for (long p = 2; p <= most; p++)
-        if (is_prime(p) && !used[p]) {
+        if (pc_is_prime(p) && !used[p]) {
             if (p > 11)
                 too_big = 1;
             else

@@ -13,6 +13,7 @@
 #include "games.h"
 #include "generate.h"
 #include "json_in.h"
+#include "prime_chocolate_core.h"
 
 #define PC_GEN_MAX_N 64
 
@@ -25,17 +26,6 @@ typedef struct knobs {
 
 const char *const prime_chocolate_generate_knobs[] = {"n", "eaten", "primes_used", NULL};
 
-/* Trial division: the sides are small. */
-static int is_prime(long p)
-{
-    if (p < 2)
-        return 0;
-    for (long d = 2; d * d <= p; d++)
-        if (p % d == 0)
-            return 0;
-    return 1;
-}
-
 /* "primes_used": distinct primes up to n, in k->primes. */
 static int read_primes(const json_t *v, knobs *k, gj_error *e)
 {
@@ -47,7 +37,7 @@ static int read_primes(const json_t *v, knobs *k, gj_error *e)
         jin_field_name(field, sizeof field, "primes_used", (long)i, -1);
         if (jin_long(json_array_get(v, i), "primes_used", (long)i, -1, 2, k->n, &p, e) != 0)
             return -1;
-        if (!is_prime(p))
+        if (!pc_is_prime(p))
             return gj_fail_field(e, field, "%ld is not a prime", p);
         for (long j = 0; j < k->nprimes; j++)
             if (k->primes[j] == p)
@@ -83,7 +73,7 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                                  req->winning_moves);
     req->most_moves = k->n * k->n; /* one square anywhere, then each prime's squares */
     for (long p = 2; p <= k->n; p++)
-        if (is_prime(p))
+        if (pc_is_prime(p))
             req->most_moves += (k->n - p + 1) * (k->n - p + 1);
     return 0;
 }
