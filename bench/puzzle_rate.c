@@ -9,7 +9,9 @@
  *   3. the difficulty distribution of the first N seeds' depth-1 puzzles:
  *      tenths of [0, 1] and each band's share.
  *
- *   build/bench/puzzle_rate [N] [BUDGET_MS]   (defaults 200 and 2000)
+ *   build/bench/puzzle_rate [N] [BUDGET_MS] [M]   (defaults 200, 2000 and 5N)
+ *
+ * M is the number of seeds of table 3; N 0 prints table 3 alone.
  *
  * Prints Markdown tables for bench/results.md. */
 #include <stdio.h>
@@ -73,16 +75,11 @@ static int one(const gj_game *g, int seed, int depth, const char *band, long bud
     return 1;
 }
 
-int main(int argc, char **argv)
+/* Table 1: puzzles of any difficulty, seeds 0..n-1, depths 1..3 (ms and
+ * diff hold n values each). */
+static void any_difficulty(const gj_game *const *games, size_t ngames, int n, long budget,
+                           double *ms, double *diff)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 200;
-    long budget = argc > 2 ? atol(argv[2]) : 2000;
-    size_t ngames;
-    const gj_game *const *games = games_all(&ngames);
-    double *ms = malloc((size_t)n * sizeof *ms), *diff = malloc((size_t)n * sizeof *diff);
-    if (ms == NULL || diff == NULL)
-        return 1;
-
     printf("Puzzles of any difficulty: seeds 0..%d, budget %ld ms\n\n", n - 1, budget);
     printf("| game | depth | found | median ms | p90 ms | median difficulty |\n");
     printf("| --- | --- | --- | --- | --- | --- |\n");
@@ -99,7 +96,11 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+}
 
+/* Table 2: each band asked for, seeds 0..n/4-1, depths 1 and 2. */
+static void bands_asked(const gj_game *const *games, size_t ngames, int n, long budget, double *ms)
+{
     static const char *const bands[] = {"easy", "medium", "hard"};
     int asked = n / 4 > 0 ? n / 4 : 1;
     printf("\nBands asked for: seeds 0..%d each, budget %ld ms\n\n", asked - 1, budget);
@@ -124,8 +125,11 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+}
 
-    int many = n * 5;
+/* Table 3: the difficulty of the depth-1 puzzles of seeds 0..many-1. */
+static void distribution(const gj_game *const *games, size_t ngames, int many, long budget)
+{
     printf("\nDifficulty of depth-1 puzzles, seeds 0..%d (share of the puzzles found)\n\n",
            many - 1);
     printf("| game | found | 0-.1 | .1-.2 | .2-.3 | .3-.4 | .4-.5 | .5-.6 | .6-.7 | .7-1 | easy | "
@@ -150,6 +154,24 @@ int main(int argc, char **argv)
         printf(" |\n");
         fflush(stdout);
     }
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 200;
+    long budget = argc > 2 ? atol(argv[2]) : 2000;
+    int many = argc > 3 ? atoi(argv[3]) : n * 5;
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    double *ms = malloc((size_t)(n + 1) * sizeof *ms),
+           *diff = malloc((size_t)(n + 1) * sizeof *diff);
+    if (ms == NULL || diff == NULL)
+        return 1;
+    if (n > 0) {
+        any_difficulty(games, ngames, n, budget, ms, diff);
+        bands_asked(games, ngames, n, budget, ms);
+    }
+    distribution(games, ngames, many, budget);
     free(ms);
     free(diff);
     return 0;
