@@ -371,6 +371,7 @@ static int solve(void *p, gj_error *e)
     return 0;
 }
 
+/* The solved position's winner as the judge names it. */
 static const char *winner(const position *pos)
 {
     return pos->ruby_wins ? "RUBY" : "DIA";

@@ -129,6 +129,7 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     return pos;
 }
 
+/* "" for one, "s" for any other count: for the messages. */
 static const char *plural(size_t count)
 {
     return count == 1 ? "" : "s";

@@ -35,6 +35,7 @@ typedef struct entry {
     long long score;
 } entry;
 
+/* Who places the next stone after `stones` are placed (black first). */
 static const char *player(long stones)
 {
     return stones % 2 == 0 ? "black" : "white";

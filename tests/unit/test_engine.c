@@ -251,28 +251,28 @@ static const struct {
 } unknown_field[] = {
     {&game_matrix_game,
      "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\"",
+     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
      "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
-     "\"level\", \"seed\""},
+     "\"level\", \"seed\", \"moves\""},
     {&game_grid_walk,
      "bogus: unknown field; expected only \"grid\", \"path\", \"max_moves\", \"line\", "
-     "\"max_line\"",
-     "bogus: unknown field; expected only \"grid\", \"path\", \"level\", \"seed\""},
+     "\"max_line\", \"moves\"",
+     "bogus: unknown field; expected only \"grid\", \"path\", \"level\", \"seed\", \"moves\""},
     {&game_nim_shortcuts,
      "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\"",
+     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
      "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", \"level\", "
-     "\"seed\""},
+     "\"seed\", \"moves\""},
     {&game_prime_chocolate,
      "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\"",
+     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
      "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
-     "\"level\", \"seed\""},
+     "\"level\", \"seed\", \"moves\""},
     {&game_staircase_chess,
      "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", "
-     "\"max_moves\", \"line\", \"max_line\"",
+     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
      "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", \"level\", "
-     "\"seed\""},
+     "\"seed\", \"moves\""},
 };
 
 /* The game's messages on both endpoints, from its example request. */
