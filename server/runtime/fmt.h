@@ -20,7 +20,8 @@ typedef struct fmt_out {
     char *p;
     size_t len, cap; /* cap counts the NUL's byte */
     bool grow;       /* may move to the heap */
-    bool heap;       /* p is malloc'd */
+    char *mem;       /* the heap copy p points to once grown, else NULL: only this is
+                      * ever given to realloc or free, never the caller's array */
     bool over;       /* something did not fit (fixed), or memory ran out (growable) */
 } fmt_out;
 
@@ -41,9 +42,8 @@ static inline void fmt_init_growable(fmt_out *o, char *storage, size_t cap)
 /* Free the heap memory a growable appender took, if any. */
 static inline void fmt_release(fmt_out *o)
 {
-    if (o->heap)
-        free(o->p);
-    o->heap = false;
+    free(o->mem);
+    o->mem = NULL;
 }
 
 /* Room for n more bytes and the NUL: true, or false with `over` set. */
@@ -58,16 +58,16 @@ static inline bool fmt_room(fmt_out *o, size_t n)
         return false;
     }
     size_t cap = (o->len + n + 1) * 2;
-    char *p = o->heap ? realloc(o->p, cap) : malloc(cap);
+    bool first = o->mem == NULL;
+    char *p = realloc(o->mem, cap); /* malloc on the first growth */
     if (p == NULL) {
         o->over = true;
         return false;
     }
-    if (!o->heap)
+    if (first)
         memcpy(p, o->p, o->len);
-    o->p = p;
+    o->p = o->mem = p;
     o->cap = cap;
-    o->heap = true;
     return true;
 }
 
