@@ -545,6 +545,7 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
                 puzzle *p, bool *seeded, gj_error *e)
 {
     memset(p, 0, sizeof *p);
+    *seeded = false; /* set on every path, a refused request's too */
     if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
         return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
     search q;

@@ -183,8 +183,12 @@ static void on_fatal(int sig, siginfo_t *info, void *context)
         nanosleep(&(struct timespec){0, 1000000L}, NULL);
     size_t from = atomic_load_explicit(&out.written, memory_order_acquire);
     size_t to = atomic_load_explicit(&out.committed, memory_order_acquire);
-    if (out.data != NULL && from < to)
+    if (out.data != NULL && from < to) {
         write_all(out.data + from, to - from, NULL);
+        /* Written: a second fatal signal (a sanitizer's abort after its
+         * report) must not write the same lines again. */
+        atomic_store_explicit(&out.written, to, memory_order_release);
+    }
     for (size_t i = 0; i < NFATAL; i++)
         if (fatal_signals[i] == sig)
             sigaction(sig, &previous[i], NULL);
