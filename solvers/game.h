@@ -38,6 +38,7 @@ typedef struct gj_limit_def {
 
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
+    const char *display_name; /* the name a visitor reads, e.g. "Grid walk" */
     const char *title;        /* one line: what is answered */
     const char *example_text; /* a judge-format input */
     const char *example_json; /* the same position as JSON */

@@ -285,6 +285,7 @@ static double cost_us(const void *p)
 
 const gj_game game_grid_walk = {
     .name = "grid-walk",
+    .display_name = "Grid walk",
     .title = "the start cells from which the player who places the token (A) wins the "
              "no-revisit walk, B moving first",
     .example_text = "2 3\n..#\n...\n",

@@ -426,6 +426,7 @@ static double cost_us(const void *p)
 
 const gj_game game_matrix_game = {
     .name = "matrix-game",
+    .display_name = "Matrix game",
     .title = "from which start cells M wins the matrix jumping game (M or G per cell)",
     .example_text = "3 1\n1 2 3\n4 5 6\n7 8 9\n",
     .example_json = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]]}",

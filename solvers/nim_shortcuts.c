@@ -689,6 +689,7 @@ static double cost_us(const void *p)
 
 const gj_game game_nim_shortcuts = {
     .name = "nim-shortcuts",
+    .display_name = "Nim with shortcuts",
     .title = "who wins two-heap Nim with shortcut positions, from each queried start "
              "(WIN or LOSE for the player to move)",
     .example_text = "2 2\n3 0\n0 1\n0 0\n1 1\n",

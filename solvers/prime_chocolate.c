@@ -412,6 +412,7 @@ static double cost_us(const void *p)
 
 const gj_game game_prime_chocolate = {
     .name = "prime-chocolate",
+    .display_name = "Prime chocolate",
     .title = "who eats the last square of a chocolate bar (RUBY moves first, or DIA)",
     .example_text = "3\n--X\n---\n---\n",
     .example_json = "{\"grid\": [\"--X\", \"---\", \"---\"]}",

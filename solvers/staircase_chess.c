@@ -452,6 +452,7 @@ static double cost_us(const void *p)
 
 const gj_game game_staircase_chess = {
     .name = "staircase-chess",
+    .display_name = "Staircase chess",
     .title = "black's score minus white's score on a staircase board under perfect play",
     .example_text = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
     .example_json = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]]}",

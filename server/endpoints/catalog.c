@@ -49,10 +49,11 @@ char *catalog_render(const gj_config *cfg, size_t *len)
         char path[64];
         snprintf(path, sizeof path, "/solve/%s", g->name);
         json_t *example_json = json_loads(g->example_json, 0, NULL);
-        json_t *entry = json_pack(
-            "{s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name, "title", g->title, "path", path,
-            "limits", describe_limits(g, config_game_limits(cfg, g)), "example", "text",
-            g->example_text, "json", example_json ? example_json : json_null());
+        json_t *entry =
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:o}}", "name", g->name, "display_name",
+                      g->display_name, "title", g->title, "path", path, "limits",
+                      describe_limits(g, config_game_limits(cfg, g)), "example", "text",
+                      g->example_text, "json", example_json ? example_json : json_null());
         if (entry != NULL && g->analyze != NULL && g->example_analyze != NULL) {
             json_t *example = json_loads(g->example_analyze, 0, NULL);
             snprintf(path, sizeof path, "/analyze/%s", g->name);
