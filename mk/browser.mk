@@ -9,12 +9,19 @@ EXTRA_CHECKS += tests/browser/playground.mjs
 # CORS (--cors-origins): pages on a listed and another loopback origin call
 # the daemon with fetch.
 EXTRA_CHECKS += tests/browser/cors.mjs
+# Large boards (zoom, pan, the token) and the visitor's small faults.
+EXTRA_CHECKS += tests/browser/boards.mjs
+# axe-core (pinned in package.json) over every state of the page.
+EXTRA_CHECKS += tests/browser/a11y.mjs
 
 browser: test-deps
 	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) tests/browser/playground.mjs
 	GJ_BIN=$(BIN) tests/browser/cors.mjs
+	GJ_BIN=$(BIN) tests/browser/boards.mjs
+	GJ_BIN=$(BIN) tests/browser/a11y.mjs
 
 screenshots: test-deps
 	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) GJ_SCREENSHOTS=docs/screenshots tests/browser/playground.mjs
+	GJ_BIN=$(BIN) GJ_SCREENSHOTS=docs/screenshots tests/browser/boards.mjs
