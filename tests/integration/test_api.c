@@ -238,8 +238,9 @@ START_TEST(test_games)
         ck_assert_ptr_nonnull(name);
         /* A name for people, not the URL's slug: capitalised, no hyphen. */
         const char *shown = json_string_value(json_object_get(g, "display_name"));
-        ck_assert_msg(shown != NULL && shown[0] >= 'A' && shown[0] <= 'Z' && !strchr(shown, '-'),
-                      "%s: display_name %s", name, shown ? shown : "(none)");
+        ck_assert_ptr_nonnull(shown);
+        ck_assert_msg(shown[0] >= 'A' && shown[0] <= 'Z' && strchr(shown, '-') == NULL,
+                      "%s: display_name %s", name, shown);
         ck_assert(json_object_size(json_object_get(g, "limits")) >= 1);
         /* Each example must itself solve. */
         const char *text =
