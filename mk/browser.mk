@@ -9,11 +9,14 @@ EXTRA_CHECKS += tests/browser/playground.mjs
 # CORS (--cors-origins): pages on a listed and another loopback origin call
 # the daemon with fetch.
 EXTRA_CHECKS += tests/browser/cors.mjs
+# Puzzles, the solution kept back while playing, the line and links.
+EXTRA_CHECKS += tests/browser/puzzle.mjs
 
 browser: test-deps
 	@$(SUBMAKE) all
 	GJ_BIN=$(BIN) tests/browser/playground.mjs
 	GJ_BIN=$(BIN) tests/browser/cors.mjs
+	GJ_BIN=$(BIN) tests/browser/puzzle.mjs
 
 screenshots: test-deps
 	@$(SUBMAKE) all
