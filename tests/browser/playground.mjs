@@ -30,6 +30,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { startDaemon } from '../integration/daemon.mjs';
+import { check, counts, expect, same } from './checks.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -38,33 +39,6 @@ const { chromium } = require('playwright-core');
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
 const DEADLINE_MS = 200_000;
-
-/* ---------------------------------------------------------------- checks */
-
-let passed = 0;
-let failed = 0;
-
-class Failure extends Error {}
-function expect(ok, message) {
-  if (!ok) throw new Failure(message);
-}
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Run one named check; any thrown error fails it (and only it). */
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    const detail = e instanceof Failure ? e.message : (e && e.stack) || String(e);
-    console.log(`FAIL ${name}\n     ${detail.split('\n').join('\n     ')}`);
-  }
-}
 
 /* ---------------------------------------------------------------- daemon */
 
@@ -390,9 +364,9 @@ async function cleanup() {
 process.on('exit', () => { if (daemon) daemon.kill('SIGKILL'); });
 const watchdog = setTimeout(async () => {
   console.log(`FAIL the browser tests took over ${DEADLINE_MS / 1000} s`);
-  failed++;
+  counts.failed++;
   await cleanup();
-  console.log(`browser: ${passed} passed, ${failed} failed`);
+  console.log(`browser: ${counts.passed} passed, ${counts.failed} failed`);
   process.exit(1);
 }, DEADLINE_MS);
 
@@ -915,11 +889,11 @@ try {
     expect(pageErrors.length === 0, `script errors: ${pageErrors.slice(0, 5).join(' | ')}`);
   });
 } catch (e) {
-  failed++;
+  counts.failed++;
   console.log(`FAIL the run stopped: ${(e && e.stack) || e}`);
 } finally {
   clearTimeout(watchdog);
   await cleanup();
 }
-console.log(`browser: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-process.exit(failed ? 1 : 0);
+console.log(`browser: ${counts.passed} passed, ${counts.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+process.exit(counts.failed ? 1 : 0);

@@ -24,6 +24,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { startDaemon } from '../integration/daemon.mjs';
+import { check, counts, expect, same } from './checks.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -31,33 +32,6 @@ const { chromium } = require('playwright-core');
 
 const DEADLINE_MS = 240_000;
 const GAMES = ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate'];
-
-/* ---------------------------------------------------------------- checks */
-
-let passed = 0;
-let failed = 0;
-
-class Failure extends Error {}
-function expect(ok, message) {
-  if (!ok) throw new Failure(message);
-}
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Run one named check; any thrown error fails it (and only it). */
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    const detail = e instanceof Failure ? e.message : (e && e.stack) || String(e);
-    console.log(`FAIL ${name}\n     ${detail.split('\n').join('\n     ')}`);
-  }
-}
 
 /* ---------------------------------------------------------------- daemon */
 
@@ -156,9 +130,9 @@ async function cleanup() {
 process.on('exit', () => { if (daemon) daemon.kill('SIGKILL'); });
 const watchdog = setTimeout(async () => {
   console.log(`FAIL the puzzle tests took over ${DEADLINE_MS / 1000} s`);
-  failed++;
+  counts.failed++;
   await cleanup();
-  console.log(`puzzle: ${passed} passed, ${failed} failed`);
+  console.log(`puzzle: ${counts.passed} passed, ${counts.failed} failed`);
   process.exit(1);
 }, DEADLINE_MS);
 
@@ -324,6 +298,9 @@ try {
     await playMove(page, 'grid-walk', truth.line[0].move);
     await page.waitForFunction((k) => document.querySelectorAll('[data-testid=play-log] li').length > k, n);
     expect(await page.locator('[data-testid=line] li').count() === 0, 'the line of the earlier position is gone');
+    // The verdict on that move says when the game ends, from /analyze's remoteness.
+    const said = await page.textContent('[data-testid=play-verdict]');
+    expect(said.includes(`you win in ${truth.line[0].remoteness + 1} move`), `the verdict says "win in N": '${said}'`);
   });
 
   await check('staircase-chess: the line gives the final score from black\'s side, the points already scored included', async () => {
@@ -455,11 +432,11 @@ try {
     expect(pageErrors.length === 0, `script errors: ${pageErrors.slice(0, 5).join(' | ')}`);
   });
 } catch (e) {
-  failed++;
+  counts.failed++;
   console.log(`FAIL the run stopped: ${(e && e.stack) || e}`);
 } finally {
   clearTimeout(watchdog);
   await cleanup();
 }
-console.log(`puzzle: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-process.exit(failed ? 1 : 0);
+console.log(`puzzle: ${counts.passed} passed, ${counts.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+process.exit(counts.failed ? 1 : 0);
