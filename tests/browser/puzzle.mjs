@@ -275,6 +275,51 @@ try {
     expect(same(sol, truth.solution.map((s) => s.move)), `the solution is listed: ${JSON.stringify(sol)}`);
   });
 
+  await check('staircase-chess: a move that keeps the win but misses the puzzle gets one verdict, "missed", and nothing green', async () => {
+    // The fault seen on the old page: a wrong move whose final margin stays positive was called both
+    // "Not the winning move" and "kept the win".  Find such a puzzle from Node, then open it by its link.
+    let found = null;
+    for (let seed = 1; seed <= 60 && !found; seed++) {
+      const data = await api(`/puzzle/staircase-chess?band=easy&depth=1&seed=${seed}`);
+      const stones = data.position.profile.flatMap((n, r) => Array.from({ length: n }, (_, c) => [r + 1, c + 1]));
+      const an = await api('/analyze/staircase-chess', { a: data.position.a, b: data.position.b, stones, max_moves: 50 });
+      const sign = an.to_move === 'black' ? 1 : -1;
+      const { solution } = await api(`/puzzle/staircase-chess/${data.id}/check`, { moves: [], reveal: true });
+      const keeps = an.moves.find((m) => !same(m.move, solution[0].move) && sign * an.score_so_far + m.score > 0);
+      if (keeps) found = { data, move: keeps.move };
+    }
+    expect(found, 'no easy staircase-chess puzzle among seeds 1-60 has a wrong move that keeps the win');
+    const q = new URLSearchParams({ game: 'staircase-chess', puzzle: found.data.id, moves: '[]' });
+    const other = await openPage(context, `/#${q}`);
+    try {
+      await phaseIs(other, 'your-turn');
+      await playMove(other, 'staircase-chess', found.move);
+      await other.waitForSelector('[data-testid=puzzle-status][data-verdict=missed]');
+      const text = await other.textContent('[data-testid=play]');
+      expect(!/kept the win|threw away/.test(text), `one verdict only: '${text.slice(0, 300)}'`);
+      expect(await other.$eval('[data-testid=play-verdict]', (e) => e.textContent) === '', 'the play verdict is empty in a puzzle');
+      const log = await logOf(other);
+      expect(log.length === 1 && log[0].verdict === 'missed', `the log holds one judged move: ${JSON.stringify(log)}`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  await check('phone width (390 px): a puzzle in play fits, no horizontal scroll', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+    try {
+      const p = await openPage(phone);
+      await pickGame(p, 'staircase-chess');
+      await p.click('[data-testid=puzzle-daily]');
+      await phaseIs(p, 'your-turn');
+      const m = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+        row: document.querySelector('[data-testid=puzzle-field]').getBoundingClientRect().right }));
+      expect(m.scroll <= m.width && m.row <= m.width, `the page is ${m.scroll} px wide, the puzzle controls end at ${m.row}, in ${m.width} px`);
+    } finally {
+      await phone.close();
+    }
+  });
+
   /* ---- the perfect-play line ---- */
   await check('grid-walk: the line names who plays each move and who wins in how many, and goes when a move is played', async () => {
     await pickGame(page, 'grid-walk');
