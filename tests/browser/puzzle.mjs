@@ -100,13 +100,17 @@ async function playMove(page, game, move) {
 /** The page's log lines. */
 const logOf = (page) => page.$$eval('[data-testid=play-log] li', (l) => l.map((x) => ({ text: x.textContent, verdict: x.dataset.verdict || '' })));
 
+/** The /analyze body of a /puzzle answer's position. */
+function startBody(game, data) {
+  const p = data.position;
+  return game === 'staircase-chess'
+    ? { a: p.a, b: p.b, stones: p.profile.flatMap((n, r) => Array.from({ length: n }, (_, c) => [r + 1, c + 1])) }
+    : game === 'grid-walk' ? { ...p } : { ...p, to_move: data.to_move };
+}
+
 /** A legal move of the puzzle that is not `right` (the service's analysis of the position, asked from Node). */
 async function wrongMove(game, data, right) {
-  const p = data.position;
-  const body = game === 'staircase-chess'
-    ? { a: p.a, b: p.b, stones: p.profile.flatMap((n, r) => Array.from({ length: n }, (_, c) => [r + 1, c + 1])) }
-    : { ...p, to_move: data.to_move };
-  const an = await api(`/analyze/${game}`, { ...body, max_moves: 50 });
+  const an = await api(`/analyze/${game}`, { ...startBody(game, data), max_moves: 50 });
   return an.moves.map((m) => m.move).find((m) => !same(m, right));
 }
 
@@ -169,7 +173,9 @@ try {
         `while playing the page shows ${JSON.stringify(before)}`);
       expect(await page.isVisible('[data-testid=show-solution]'), 'a Show solution button is offered');
       await page.click('[data-testid=show-solution]');
-      await page.waitForFunction(() => !document.querySelector('[data-testid=answer-hidden]'));
+      // Drawn once the answer is no longer hidden and no longer being worked out (staircase-chess asks for its line).
+      await page.waitForFunction(() => !document.querySelector('[data-testid=answer-hidden]') &&
+        !document.getElementById('answer').textContent.includes('\u2026'));
       const after = await shown();
       expect(after.marks > 0 || after.stars > 0 || after.stepper || after.table || /wins|loses/.test(after.answer),
         `Show solution brings the answer back: ${JSON.stringify(after)}`);
@@ -226,6 +232,16 @@ try {
         await page.waitForSelector('[data-testid=puzzle-status][data-verdict=missed]');
         const sol = await page.$$eval('[data-testid=puzzle-solution] li[data-move]', (l) => l.map((x) => JSON.parse(x.dataset.move)));
         expect(same(sol, solution.map((s) => s.move)), `the solution shown ${JSON.stringify(sol)} is the service's`);
+      }
+      // Over: "wins in N" from the position's remoteness (matrix-game has none).
+      const start = await api(`/analyze/${game}`, { ...startBody(game, data), max_moves: 1 });
+      if (Number.isInteger(start.remoteness)) {
+        await page.waitForSelector('[data-testid=puzzle-info][data-remoteness]');
+        const said = await page.textContent('[data-testid=puzzle-info]');
+        const want = game === 'staircase-chess' ? `${start.remoteness} move` : `wins in ${start.remoteness} move`;
+        expect(said.includes(want), `the end says '${want}': '${said}'`);
+      } else {
+        expect(game === 'matrix-game', `/analyze answered no remoteness for ${game}`);
       }
       // One verdict per move of the visitor, none contradicting another.
       const log = await logOf(page);
