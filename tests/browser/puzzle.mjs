@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { startDaemon } from '../integration/daemon.mjs';
-import { check, counts, expect, same } from './checks.mjs';
+import { check, counts, expect, Failure, same } from './checks.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -95,6 +95,17 @@ async function playMove(page, game, move) {
     cell = [move.row, move.col];
   }
   await page.click(`[data-testid=play-board] [data-r="${cell[0]}"][data-c="${cell[1]}"]`);
+}
+
+/** Press New puzzle until one comes (a band the generator finds none of in its budget is a 422, said on the page). */
+async function newPuzzle(page) {
+  for (let tries = 0; tries < 4; tries++) {
+    await page.click('[data-testid=puzzle-new]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' ||
+      document.querySelector('[data-testid=puzzle-status]').textContent.startsWith('Could not get a puzzle'), null, { timeout: 20_000 });
+    if (await page.getAttribute('[data-testid=play]', 'data-phase') === 'your-turn') return;
+  }
+  throw new Failure(`no puzzle in 4 tries: ${await page.textContent('[data-testid=puzzle-status]')}`);
 }
 
 /** The page's log lines. */
@@ -196,10 +207,10 @@ try {
         // A band every game finds at depth 1 within the default budget.
         await page.selectOption('[data-testid=puzzle-band]', game === 'grid-walk' ? 'medium' : 'easy');
         await page.selectOption('[data-testid=puzzle-depth]', '1');
-        await page.click('[data-testid=puzzle-new]');
+        await newPuzzle(page);
       }
       await phaseIs(page, 'your-turn', 'idle');
-      const got = page.seen.slice(from).find((r) => r.path.startsWith(`/puzzle/${game}`));
+      const got = page.seen.slice(from).filter((r) => r.path.startsWith(`/puzzle/${game}`) && r.body.includes('"id"')).pop();
       expect(got, `the page asked /puzzle/${game}: ${page.seen.slice(from).map((r) => r.path).join(', ')}`);
       expect(daily ? got.path.startsWith(`/puzzle/${game}/daily`) : /[?&]band=(easy|medium)/.test(got.path), `asked ${got.path}`);
       const data = JSON.parse(got.body);
@@ -259,9 +270,9 @@ try {
     await page.selectOption('[data-testid=puzzle-band]', 'easy');
     await page.selectOption('[data-testid=puzzle-depth]', '2');
     const from = page.seen.length;
-    await page.click('[data-testid=puzzle-new]');
+    await newPuzzle(page);
     await phaseIs(page, 'your-turn');
-    const data = JSON.parse(page.seen.slice(from).find((r) => r.path.startsWith('/puzzle/staircase-chess?')).body);
+    const data = JSON.parse(page.seen.slice(from).filter((r) => r.path.startsWith('/puzzle/staircase-chess?') && r.body.includes('"id"')).pop().body);
     expect(data.depth === 2, `depth 2 asked: ${data.depth}`);
     const truth = await api(`/puzzle/staircase-chess/${data.id}/check`, { moves: [], reveal: true });
     await playMove(page, 'staircase-chess', truth.solution[0].move);
