@@ -75,7 +75,7 @@ async function pickGame(page, game) {
   await page.waitForFunction((g) => document.getElementById('game').value === g, game);
 }
 
-const phaseIs = (page, ...phases) => page.waitForSelector(phases.map((p) => `[data-testid=play][data-phase=${p}]`).join(', '), { timeout: 20_000 });
+const phaseIs = (page, ...phases) => page.waitForSelector(phases.map((p) => `[data-testid=play][data-phase=${p}]`).join(', '), { timeout: 15_000 });
 
 /** Play `move` on the play board (nim through its form). */
 async function playMove(page, game, move) {
@@ -179,6 +179,8 @@ try {
   base = started.base;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
+  // Each step answers within a second or two; a missing control fails its check soon, not the whole run.
+  context.setDefaultTimeout(8_000);
   const page = await openPage(context);
 
   /* ---- item 1: play mode keeps the solution back ---- */
