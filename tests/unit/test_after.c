@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "after.h"
 #include "analysis.h"
 #include "engine.h"
 #include "games.h"
