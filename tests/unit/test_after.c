@@ -232,9 +232,11 @@ START_TEST(test_refused)
         ck_assert_ptr_null(analyzed(g, pos, &e));
         ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
         ck_assert_str_eq(e.field, "after");
+        ck_assert_msg(strstr(e.message, "expected \"full\"") != NULL, "%s", e.message);
         ck_assert_ptr_null(moved(g, pos, 3, &e));
         ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
         ck_assert_str_eq(e.field, "after");
+        ck_assert_ptr_nonnull(strstr(e.message, "or \"diff\""));
         json_decref(pos);
     }
 }
