@@ -2,10 +2,11 @@
  *
  * A request is a JSON object: the common members read here ("seed",
  * "budget_ms", "outcome", "winning_moves", "min_moves", "answer", "after")
- * and the game's own knobs, which its <game>_generate.c lists and reads.  gen_run then samples candidates
- * from a seeded PRNG (splitmix64 of rng.h, the same numbers on every machine), solves
- * each with the game's real solver (solve, or analyze for a position in
- * play), keeps the first whose answer meets the request and writes
+ * and the game's own knobs, which its <game>_generate.c lists and reads.
+ * gen_run then samples candidates from a seeded PRNG (splitmix64 of rng.h,
+ * the same numbers on every machine), solves each with the game's real
+ * solver (solve, or analyze for a position in play), keeps the first whose
+ * answer meets the request and writes
  *
  *   {"game":..,"seed":..,"position":<JSON twin or /analyze body>,
  *    "input":"<judge text>" (opening positions only),"answer":<the solver's

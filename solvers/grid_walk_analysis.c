@@ -167,7 +167,8 @@ static int read_path(const json_t *v, gw_position *pos, int **out, long *n, gj_e
 static int check_said(const json_t *root, const gw_position *pos, const int *path, long n,
                       gj_error *e)
 {
-    const json_t *token = json_object_get(root, "token"), *to_move = json_object_get(root, "to_move");
+    const json_t *token = json_object_get(root, "token"),
+                 *to_move = json_object_get(root, "to_move");
     const json_t *visited = json_object_get(root, "visited");
     if (token != NULL && n == 0 && !json_is_null(token))
         return gj_fail_field(e, "token", "the path is empty, so the token is not placed yet");
@@ -179,7 +180,8 @@ static int check_said(const json_t *root, const gw_position *pos, const int *pat
             return gj_fail_field(e, "token", "must be the path's last cell, [%ld, %ld]", r, c);
     }
     const char *who = mover(n);
-    if (to_move != NULL && !(json_is_string(to_move) && strcmp(json_string_value(to_move), who) == 0))
+    if (to_move != NULL &&
+        !(json_is_string(to_move) && strcmp(json_string_value(to_move), who) == 0))
         return gj_fail_field(e, "to_move", "after a path of %ld cells it is \"%s\" to move", n,
                              who);
     if (visited != NULL && !(json_is_integer(visited) && json_integer_value(visited) == n))
@@ -380,8 +382,8 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
 
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const grid_walk_analyze_keys[] = {"grid",     "path",     "?token",
-                                              "?to_move", "?visited", "?max_moves", NULL};
+const char *const grid_walk_analyze_keys[] = {"grid",     "path",       "?token", "?to_move",
+                                              "?visited", "?max_moves", NULL};
 
 int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
 {

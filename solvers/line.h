@@ -57,10 +57,10 @@ typedef struct line_request {
     json_t *root;   /* the position's members: the request less the line options */
     char *position; /* root written compact: what the game's analyze() reads */
     size_t position_len;
-    json_t *moves; /* "moves", played before the analysis (analysis_call.h), or NULL */
+    json_t *moves;  /* "moves", played before the analysis (analysis_call.h), or NULL */
     int want;       /* "line": true */
     int after_full; /* "after": whole positions (after.h), not diffs */
-    long max_line; /* in effect: the caller's, or the default under the work bound */
+    long max_line;  /* in effect: the caller's, or the default under the work bound */
     char *canonical;
     size_t canonical_len;
 } line_request;

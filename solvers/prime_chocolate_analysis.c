@@ -773,8 +773,8 @@ done:
 
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const prime_chocolate_analyze_keys[] = {"grid", "?primes_used", "?to_move",
-                                                    "?chocolate_left", "?max_moves", NULL};
+const char *const prime_chocolate_analyze_keys[] = {
+    "grid", "?primes_used", "?to_move", "?chocolate_left", "?max_moves", NULL};
 
 int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)

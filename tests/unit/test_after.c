@@ -252,8 +252,8 @@ static json_t *big_matrix(long n)
             json_array_append_new(row, json_integer(i * n + j + 1));
         json_array_append_new(rows, row);
     }
-    return json_pack("{s:i, s:o, s:[i,i], s:i}", "k", 1, "matrix", rows, "token", 1, 1,
-                     "max_moves", 20);
+    return json_pack("{s:i, s:o, s:[i,i], s:i}", "k", 1, "matrix", rows, "token", 1, 1, "max_moves",
+                     20);
 }
 
 /* Past ANALYSIS_AFTER_BYTES_MAX: a 422 naming the bound and the ways out,
