@@ -15,7 +15,7 @@ REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
 BENCH_APT := wrk gnuplot-nox g++ curl
 BENCH_CMDS := wrk gnuplot g++ curl
 
-.PHONY: bench bench-deps bench-tools bench-tiny
+.PHONY: bench bench-deps bench-tools bench-tiny bench-large
 
 bench-deps:
 	@missing=""; for c in $(BENCH_CMDS); do command -v $$c >/dev/null || missing=1; done; \
@@ -74,3 +74,10 @@ bench: test-deps bench-deps
 bench-tiny: bench-deps
 	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server
 	bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server
+
+# Table 2 alone (issue 22): the large inputs through HTTP against the solve
+# command in the same rounds, with the daemon's split of each request
+# (bench/large.sh; LARGE_ROUNDS, LARGE_INPUTS).
+bench-large: bench-deps
+	@$(SUBMAKE) $(BIN) $(addprefix $(BENCH_DIR)/,bare_server measure gen)
+	bench/large.sh $(BIN) $(BENCH_DIR)

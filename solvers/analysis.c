@@ -194,3 +194,15 @@ int analysis_play_set(json_t *req, const char *name, const json_t *value, gj_err
         return gj_fail_nomem(e);
     return 0;
 }
+
+int analysis_play_carried(json_t *req, const json_t *after, gj_error *e)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)after, key, v)
+    {
+        if (json_object_get(req, key) != NULL && analysis_play_set(req, key, v, e) != 0)
+            return -1;
+    }
+    return 0;
+}

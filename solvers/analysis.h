@@ -15,8 +15,9 @@
  * was cut).  Where moves run to millions the counts stay exact and the list
  * still starts with every winning move that fits, so a lost position lists
  * moves to play too.
- * `move` and `after` are the game's own: the move, and the position it
- * leads to (whole when small, otherwise what the move changed).
+ * `move` and `after` are the game's own: the move, and what it changed in
+ * the position (the diff); /analyze and /move answer the whole position
+ * there instead unless asked for the diff (after.h).
  *
  * The ranking policy, one for `moves`, the perfect-play line (line.h) and
  * the engine (engine.h): outcome first (every winning move before every
@@ -80,6 +81,15 @@
 #define ANALYSIS_REMOTENESS_CELLS  (1L << 20)
 #define ANALYSIS_REMOTENESS_STATES (1L << 16)
 #define ANALYSIS_REMOTENESS_DEPTH  4096L
+
+/* The most bytes of "after" one answer of /analyze or /move may hold when
+ * each is a whole position (after.h: "after": "full", the default), so a
+ * long list of a large position cannot grow without bound: 32 MiB, half of
+ * the default --max-body.  Past it the answer is a 422 naming this bound and
+ * the ways out ("after": "diff", a smaller max_moves or max_line).  A
+ * constant, like the remoteness bounds, so one request always gets the same
+ * answer. */
+#define ANALYSIS_AFTER_BYTES_MAX (32L << 20)
 
 /* A remoteness the analysis does not know (past its bound): JSON null. */
 #define ANALYSIS_REMOTENESS_NULL (-1LL)
@@ -153,6 +163,12 @@ const char *analysis_outcome(int wins);
 /* req[name] = a copy of `value` (an entry's member, for play_move):
  * 0, or -1 with *e (GJ_INTERNAL when value is missing). */
 int analysis_play_set(json_t *req, const char *name, const json_t *value, gj_error *e);
+
+/* Every member of `after` (an entry's diff) that req holds too takes the
+ * diff's value: a request made of a whole "after" (after.h) carries the
+ * diff's members (a token, a count), which the next move changes too.
+ * 0, or -1 with *e. */
+int analysis_play_carried(json_t *req, const json_t *after, gj_error *e);
 
 /* Each game's analyze(), its request's members and play_move() (game.h),
  * one file each: solvers/<game>_analysis.c. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "after.h"
 #include "analysis_call.h"
 #include "json_in.h"
 #include "rng.h"
@@ -109,7 +110,8 @@ int *engine_losses(const json_t *moves, long n)
 typedef struct move_request {
     long level;
     long long seed;
-    json_t *moves; /* "moves" to play first (analysis_call.h), or NULL */
+    json_t *moves;  /* "moves" to play first (analysis_call.h), or NULL */
+    int after_full; /* "after": the whole position (after.h), not the diff */
 } move_request;
 
 /* Read and remove "level" and "seed" from root; refuse the members that
@@ -119,7 +121,7 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
                         gj_error *e)
 {
     static const char *const refused[] = {"max_moves", "line", "max_line", NULL};
-    static const char *const own[] = {"level", "?seed", "?moves", NULL};
+    static const char *const own[] = {"level", "?seed", "?moves", "?after", NULL};
     const char *bad = analysis_first_member(root, refused);
     if (bad != NULL)
         return gj_fail_field(e, bad,
@@ -150,6 +152,8 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
     if (seed != NULL && jin_long(seed, "seed", -1, -1, 0, ENGINE_SEED_MAX, &s, e) != 0)
         return -1;
     q->seed = s;
+    if (after_take(root, &q->after_full, e) != 0)
+        return -1;
     q->moves = json_incref(json_object_get(root, "moves"));
     json_object_del(root, "level");
     json_object_del(root, "seed");
@@ -157,21 +161,25 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
     return 0;
 }
 
-/* The answer: game, level, seed, then the chosen entry's members. */
-static int write_move(const gj_game *g, const move_request *q, const json_t *entry, gj_buf *out,
-                      gj_error *e)
+/* The answer: game, level, seed, then the chosen entry's members, its
+ * "after" whole against root, the position it is played in, unless the
+ * request asked for the diff. */
+static int write_move(const gj_game *g, const move_request *q, const json_t *root,
+                      const json_t *entry, gj_buf *out, gj_error *e)
 {
-    json_t *o = json_pack("{s:s, s:I, s:I}", "game", g->name, "level", (json_int_t)q->level, "seed",
-                          (json_int_t)q->seed);
-    char *text = NULL;
-    if (o != NULL && json_object_update(o, (json_t *)entry) == 0)
-        text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        return gj_fail_nomem(e);
-    buf_puts(out, text);
-    free(text);
-    return 0;
+    after_writer w;
+    after_init(&w, g, q->after_full);
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, g->name);
+    buf_puts(out, "\",\"level\":");
+    buf_put_long(out, q->level);
+    buf_puts(out, ",\"seed\":");
+    buf_put_long(out, q->seed);
+    buf_putc(out, ',');
+    int rc = after_put_members(&w, root, entry, out, e);
+    buf_putc(out, '}');
+    after_free(&w);
+    return rc;
 }
 
 /* The move for root's position (options removed): 0, or -1 with *e. */
@@ -195,7 +203,7 @@ static int choose(const gj_game *g, const json_t *root, const move_request *q, c
             gj_fail_nomem(e);
         } else {
             long pick = engine_pick(g, (int)q->level, loss, n, (uint64_t)q->seed);
-            rc = write_move(g, q, json_array_get(moves, (size_t)pick), out, e);
+            rc = write_move(g, q, root, json_array_get(moves, (size_t)pick), out, e);
             free(loss);
         }
     }

@@ -11,6 +11,9 @@
  *   {"game":"nim-shortcuts","level":3,"seed":42,
  *    "move":{"heap":1,"take":2},"outcome":"win","after":{...}}
  *
+ * whose "after" is the whole position the move leads to, or with "after":
+ * "diff" what it changed (after.h).
+ *
  * Game-agnostic: a move is judged only by what the analysis says of it.
  * Its loss q is 0 for a move as good as the best (the same outcome, or for
  * scored games the same score) and otherwise 1..16: 16 for a win/lose

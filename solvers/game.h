@@ -99,7 +99,10 @@ typedef struct gj_game {
      * JSON object, without the line and engine members) in place so that it
      * describes the position `entry` (one element of the answer's "moves")
      * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
-     * engine's tests walk the game with it. */
+     * engine's tests walk the game with it.  It replaces the members it
+     * changes and never changes a member's value in place, so a shallow
+     * copy of a request can be played on (after.h writes the members it
+     * left alone once per request).  The entry's "after" is the diff. */
     int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
     /* The generator knobs a puzzle (puzzle.h) starts from, a JSON object,
      * or NULL for the generator's own defaults: a board large enough that

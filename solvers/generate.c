@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "after.h"
 #include "cancel.h"
 #include "json_in.h"
 
@@ -120,6 +121,8 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
                              "expected true (the default: the solver's answer comes with the "
                              "position) or false (the position alone, to keep from a visitor)");
     req->with_answer = v == NULL || json_is_true(v);
+    if (after_take((json_t *)root, &req->after_full, e) != 0)
+        return -1;
     if (spec->scored)
         return 0;
     if (req->winning_moves > 0 && req->outcome == GEN_LOSE)
@@ -155,8 +158,8 @@ static int check_moves(const gen_request *req, gj_error *e)
 static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
                             void *knobs, gen_request *req, gj_error *e)
 {
-    static const char *const common[] = {"?seed",          "?budget_ms", "?outcome",
-                                         "?winning_moves", "?min_moves", "?answer"};
+    static const char *const common[] = {"?seed",      "?budget_ms", "?outcome", "?winning_moves",
+                                         "?min_moves", "?answer",    "?after"};
     enum { NCOMMON = sizeof common / sizeof common[0] };
     const char *keys[NCOMMON + GEN_MAX_KNOBS + 1];
     char own[GEN_MAX_KNOBS][40];
@@ -320,9 +323,32 @@ static void put_text(gj_buf *out, const gj_buf *text)
     buf_putc(out, '"');
 }
 
-/* The answer frame around the kept candidate. */
-static void write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                        const gj_buf *answer, long tried, gj_buf *out)
+/* The analysis of a position in play again, each after whole against the
+ * position (after.h): 0, or -1 with *e. */
+static int whole_afters(const gen_spec *spec, const gen_candidate *c, const gj_buf *answer,
+                        gj_buf *out, gj_error *e)
+{
+    json_t *position = json_loadb(c->position.data, c->position.len, 0, NULL);
+    json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
+    int rc;
+    if (position == NULL || a == NULL) {
+        rc = gj_fail(e, GJ_INTERNAL, "%s: the position or its analysis is not JSON",
+                     spec->game->name);
+    } else {
+        after_writer w;
+        after_init(&w, spec->game, 1);
+        rc = after_put_answer(&w, position, a, out, e);
+        after_free(&w);
+    }
+    json_decref(position);
+    json_decref(a);
+    return rc;
+}
+
+/* The answer frame around the kept candidate: 0, or -1 with *e (the
+ * whole afters past their bound). */
+static int write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                       const gj_buf *answer, long tried, gj_buf *out, gj_error *e)
 {
     buf_puts(out, "{\"game\":\"");
     buf_puts(out, spec->game->name);
@@ -336,11 +362,15 @@ static void write_frame(const gen_spec *spec, const gen_request *req, const gen_
     }
     if (req->with_answer) {
         buf_puts(out, ",\"answer\":");
-        buf_append(out, answer->data, answer->len);
+        if (!req->in_play || !req->after_full)
+            buf_append(out, answer->data, answer->len);
+        else if (whole_afters(spec, c, answer, out, e) != 0)
+            return -1;
     }
     buf_puts(out, ",\"candidates\":");
     buf_put_long(out, tried);
     buf_putc(out, '}');
+    return 0;
 }
 
 /* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
@@ -381,12 +411,12 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
     }
     json_decref(a);
     int m = miss(req, score, winning, total);
-    if (m == NMISS)
-        write_frame(spec, req, c, &answer, tried, out);
-    else
+    if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
+        m = -1;
+    else if (m != NMISS)
         misses[m]++;
     buf_free(&answer);
-    return m == NMISS;
+    return m < 0 ? -1 : m == NMISS;
 }
 
 int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,

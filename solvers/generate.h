@@ -1,15 +1,19 @@
 /* generate.h - what every game's puzzle generator (POST /generate) shares.
  *
  * A request is a JSON object: the common members read here ("seed",
- * "budget_ms", "outcome", "winning_moves", "min_moves", "answer") and the game's own knobs, which
- * its <game>_generate.c lists and reads.  gen_run then samples candidates
- * from a seeded PRNG (splitmix64 of rng.h, the same numbers on every machine), solves
- * each with the game's real solver (solve, or analyze for a position in
- * play), keeps the first whose answer meets the request and writes
+ * "budget_ms", "outcome", "winning_moves", "min_moves", "answer", "after")
+ * and the game's own knobs, which its <game>_generate.c lists and reads.
+ * gen_run then samples candidates from a seeded PRNG (splitmix64 of rng.h,
+ * the same numbers on every machine), solves each with the game's real
+ * solver (solve, or analyze for a position in play), keeps the first whose
+ * answer meets the request and writes
  *
  *   {"game":..,"seed":..,"position":<JSON twin or /analyze body>,
  *    "input":"<judge text>" (opening positions only),"answer":<the solver's
  *    answer> (unless "answer": false),"candidates":<how many were tried>}
+ *
+ * A position in play is answered with its analysis, whose afters are whole
+ * request bodies unless "after": "diff" (after.h), as /analyze writes them.
  *
  * Within budget_ms: the loop checks the clock between candidates and binds a
  * gj_cancel with the deadline around each solve, so a large candidate cannot
@@ -57,6 +61,7 @@ typedef struct gen_request {
     long winning_moves;   /* -1 when not asked */
     long min_moves;       /* the fewest legal moves the position may have; 0: any */
     bool with_answer;     /* "answer": false leaves the solver's answer out */
+    int after_full;       /* "after" (after.h): the answer's afters whole or as diffs */
     bool in_play;         /* the position is an /analyze body (the game may set it) */
     long long most_moves; /* the game's bound on the moves of a position in play */
     bool has_score;       /* the game asked for score in [score_lo, score_hi] */

@@ -304,7 +304,7 @@ const gj_game game_grid_walk = {
     .analyze_keys = grid_walk_analyze_keys,
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
-    .version = "2",
+    .version = "3",
     .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
     .generate = grid_walk_generate,
     .generate_knobs = grid_walk_generate_knobs,

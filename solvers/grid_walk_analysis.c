@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis.h"
 #include "games.h"
@@ -156,6 +157,35 @@ static int read_path(const json_t *v, gw_position *pos, int **out, long *n, gj_e
     for (long i = 0; i < *n; i++)
         pos->open[path[i]] = i == *n - 1;
     *out = path;
+    return 0;
+}
+
+/* The optional "token", "to_move" and "visited" (a whole "after" carries
+ * them): the path decides each, so each must say what the path says (the
+ * token its last cell, to_move its mover, visited its length).  0, or -1
+ * with *e naming the member. */
+static int check_said(const json_t *root, const gw_position *pos, const int *path, long n,
+                      gj_error *e)
+{
+    const json_t *token = json_object_get(root, "token"),
+                 *to_move = json_object_get(root, "to_move");
+    const json_t *visited = json_object_get(root, "visited");
+    if (token != NULL && n == 0 && !json_is_null(token))
+        return gj_fail_field(e, "token", "the path is empty, so the token is not placed yet");
+    if (token != NULL && n > 0) {
+        long r = cell_row(pos, path[n - 1]), c = cell_col(pos, path[n - 1]);
+        const json_t *tr = json_array_get(token, 0), *tc = json_array_get(token, 1);
+        if (json_array_size(token) != 2 || json_integer_value(tr) != r ||
+            json_integer_value(tc) != c || !json_is_integer(tr) || !json_is_integer(tc))
+            return gj_fail_field(e, "token", "must be the path's last cell, [%ld, %ld]", r, c);
+    }
+    const char *who = mover(n);
+    if (to_move != NULL &&
+        !(json_is_string(to_move) && strcmp(json_string_value(to_move), who) == 0))
+        return gj_fail_field(e, "to_move", "after a path of %ld cells it is \"%s\" to move", n,
+                             who);
+    if (visited != NULL && !(json_is_integer(visited) && json_integer_value(visited) == n))
+        return gj_fail_field(e, "visited", "must be the path's length, %ld", n);
     return 0;
 }
 
@@ -352,7 +382,8 @@ static int analyze_walk(gw_position *pos, const int *path, long n, long max_move
 
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const grid_walk_analyze_keys[] = {"grid", "path", "?max_moves", NULL};
+const char *const grid_walk_analyze_keys[] = {"grid",     "path",       "?token", "?to_move",
+                                              "?visited", "?max_moves", NULL};
 
 int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
 {
@@ -366,7 +397,8 @@ int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *o
     if (analysis_max_moves(root, &max_moves, e) != 0)
         goto done;
     pos = gw_parse_grid(json_object_get(root, "grid"), limits, e);
-    if (pos == NULL || read_path(json_object_get(root, "path"), pos, &path, &n, e) != 0)
+    if (pos == NULL || read_path(json_object_get(root, "path"), pos, &path, &n, e) != 0 ||
+        check_said(root, pos, path, n, e) != 0)
         goto done;
     json_decref(root);
     root = NULL; /* a long path's JSON is large: let it go before the matching */
@@ -383,14 +415,23 @@ done:
     return rc;
 }
 
-/* The move's cell joins the path (at the opening it is the token's place). */
+/* The move's cell joins the path (at the opening it is the token's place),
+ * in a new array: the request's own path is left as it was (game.h); a
+ * token, to_move or visited sent along become the move's. */
 int grid_walk_play_move(json_t *req, const json_t *entry, gj_error *e)
 {
     json_t *path = json_object_get(req, "path");
     const json_t *cell = json_object_get(entry, "move");
     if (!json_is_array(path) || cell == NULL)
         return gj_fail(e, GJ_INTERNAL, "grid-walk: no path or no move to play");
-    if (json_array_append_new(path, json_deep_copy(cell)) != 0)
+    json_t *longer = json_copy(path);
+    if (longer == NULL)
         return gj_fail_nomem(e);
-    return 0;
+    if (json_array_append_new(longer, json_deep_copy(cell)) != 0) {
+        json_decref(longer);
+        return gj_fail_nomem(e);
+    }
+    if (json_object_set_new(req, "path", longer) != 0)
+        return gj_fail_nomem(e);
+    return analysis_play_carried(req, json_object_get(entry, "after"), e);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "after.h"
 #include "analysis_call.h"
 #include "cancel.h"
 #include "json_in.h"
@@ -42,6 +43,8 @@ static int take_options(line_request *q, gj_error *e)
         if (!q->want)
             return gj_fail_field(e, "max_line", "bounds the line: it needs \"line\": true");
     }
+    if (after_take(q->root, &q->after_full, e) != 0)
+        return -1;
     q->moves = json_incref(json_object_get(q->root, "moves"));
     json_object_del(q->root, "line");
     json_object_del(q->root, "max_line");
@@ -84,6 +87,8 @@ static int write_canonical(line_request *q, gj_error *e)
     if (!failed && q->want)
         failed = json_object_set_new(c, "line", json_true()) != 0 ||
                  json_object_set_new(c, "max_line", json_integer(q->max_line)) != 0;
+    if (!failed && !q->after_full)
+        failed = json_object_set_new(c, "after", json_string("diff")) != 0;
     /* The moves shape the answer: in the form as sent (an empty list is none). */
     if (!failed && json_array_size(q->moves) > 0)
         failed = json_object_set(c, "moves", q->moves) != 0;
@@ -134,7 +139,7 @@ static int repeats(line_state *s, const json_t *after, long *from)
  * on req; `answer` is the position's analysis when known (taken), NULL to
  * run it.  1 when the line goes on, 0 when it ended, -1 with *e. */
 static int step(const gj_game *g, json_t *req, json_t *answer, long max_line, const long *limits,
-                line_state *s, gj_error *e)
+                line_state *s, after_writer *w, gj_error *e)
 {
     if (gj_cancel_check(e) != 0) {
         json_decref(answer);
@@ -152,15 +157,14 @@ static int step(const gj_game *g, json_t *req, json_t *answer, long max_line, co
         s->truncated = 1;
         rc = 0;
     } else {
-        char *text = json_dumps(best, JSON_COMPACT);
-        if (text == NULL) {
+        /* Written before the move is played on req: its "after" is whole
+         * against the position the move is played in. */
+        buf_puts(&s->entries, s->length > 0 ? ",{" : "{");
+        if (after_put_members(w, req, best, &s->entries, e) != 0) {
             json_decref(answer);
-            return gj_fail_nomem(e);
+            return -1;
         }
-        if (s->length > 0)
-            buf_putc(&s->entries, ',');
-        buf_puts(&s->entries, text);
-        free(text);
+        buf_putc(&s->entries, '}');
         s->length++;
         if (g->play_repeats && repeats(s, json_object_get(best, "after"), &s->cycle_from))
             rc = 0;
@@ -174,11 +178,11 @@ static int step(const gj_game *g, json_t *req, json_t *answer, long max_line, co
 /* The line from req's position (req is changed) into s, starting from
  * `first`, the position's analysis already made (taken): 0, or -1 with *e. */
 static int walk(const gj_game *g, json_t *req, json_t *first, long max_line, const long *limits,
-                line_state *s, gj_error *e)
+                line_state *s, after_writer *w, gj_error *e)
 {
-    int rc = step(g, req, first, max_line, limits, s, e);
+    int rc = step(g, req, first, max_line, limits, s, w, e);
     while (rc == 1)
-        rc = step(g, req, NULL, max_line, limits, s, e);
+        rc = step(g, req, NULL, max_line, limits, s, w, e);
     if (rc == 0 && s->entries.failed)
         return gj_fail_nomem(e);
     return rc;
@@ -205,7 +209,7 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
 {
     /* The line's members were taken out of q->root; an unknown member's
      * message still names them, as /analyze takes them. */
-    static const char *const own[] = {"?line", "?max_line", "?moves", NULL};
+    static const char *const own[] = {"?line", "?max_line", "?moves", "?after", NULL};
     if (analysis_known_members(g, q->root, NULL, own, e) != 0)
         return -1;
     if (json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))) {
@@ -218,26 +222,44 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
             return gj_fail_nomem(e);
         q->position_len = strlen(q->position);
     }
+    size_t mark = out->len;
     int rc = g->analyze(q->position, q->position_len, limits, out, e);
-    if (rc != 0 || !q->want)
+    if (rc != 0 || (!q->want && !q->after_full))
         return rc;
-    if (g->play_move == NULL)
+    if (q->want && g->play_move == NULL)
         return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
     /* The analysis just written starts the line: its moves[0] is the best. */
-    json_t *first = json_loadb(out->data, out->len, 0, NULL);
-    line_state s = {.cycle_from = -1, .seen = json_array()};
-    buf_init(&s.entries);
-    if (!json_is_object(first) || s.seen == NULL) {
+    json_t *first = json_loadb(out->data + mark, out->len - mark, 0, NULL);
+    if (!json_is_object(first)) {
         json_decref(first);
-        rc = out->failed ? gj_fail_nomem(e)
-                         : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
-    } else {
-        rc = walk(g, q->root, first, q->max_line, limits, &s, e);
+        return out->failed ? gj_fail_nomem(e)
+                           : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
     }
-    if (rc == 0)
-        append_line(out, &s);
-    buf_free(&s.entries);
-    json_decref(s.seen);
+    after_writer w;
+    after_init(&w, g, q->after_full);
+    if (w.full) {
+        /* The game wrote each after as a diff: the answer again, whole. */
+        gj_buf whole;
+        buf_init(&whole);
+        rc = after_put_answer(&w, q->root, first, &whole, e);
+        out->len = mark;
+        buf_append(out, whole.data, whole.len);
+        buf_free(&whole);
+    }
+    if (rc == 0 && q->want) {
+        line_state s = {.cycle_from = -1, .seen = json_array()};
+        buf_init(&s.entries);
+        rc = s.seen == NULL ? gj_fail_nomem(e)
+                            : walk(g, q->root, json_incref(first), q->max_line, limits, &s, &w, e);
+        if (rc == 0)
+            append_line(out, &s);
+        buf_free(&s.entries);
+        json_decref(s.seen);
+    }
+    after_free(&w);
+    json_decref(first);
+    if (rc == 0 && out->failed)
+        rc = gj_fail_nomem(e);
     return rc;
 }
 

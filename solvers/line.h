@@ -3,7 +3,9 @@
  * line_analyze() is what /analyze runs for every game.  A request without
  * the line members goes to the game's analyze() unchanged.  With "moves"
  * (analysis_call.h: the moves played from the position, in order, each
- * checked) the position they lead to is the one analysed.  With
+ * checked) the position they lead to is the one analysed.  "after"
+ * ("full", the default, or "diff") says how every entry's after is written
+ * (after.h), in "moves" and in the line alike.  With
  * "line": true it answers the game's analysis plus
  *
  *   "line": [entry, ...], "line_truncated": false, "line_cycle": false
@@ -47,16 +49,18 @@
  * written compact as the game reads them, the line options in effect, and
  * the request's canonical form, on which alone the answer depends (the
  * position's members with sorted keys, plus "line" and the max_line in
- * effect when the line is asked for; "line": false is no line).  Two
+ * effect when the line is asked for, "after": "diff" when asked; "line":
+ * false is no line, "after": "full" the default).  Two
  * bodies with one canonical form get byte-identical answers, so the form is
  * what a cache or an entity tag may be keyed on. */
 typedef struct line_request {
     json_t *root;   /* the position's members: the request less the line options */
     char *position; /* root written compact: what the game's analyze() reads */
     size_t position_len;
-    json_t *moves; /* "moves", played before the analysis (analysis_call.h), or NULL */
-    int want;      /* "line": true */
-    long max_line; /* in effect: the caller's, or the default under the work bound */
+    json_t *moves;  /* "moves", played before the analysis (analysis_call.h), or NULL */
+    int want;       /* "line": true */
+    int after_full; /* "after": whole positions (after.h), not diffs */
+    long max_line;  /* in effect: the caller's, or the default under the work bound */
     char *canonical;
     size_t canonical_len;
 } line_request;

@@ -444,7 +444,7 @@ const gj_game game_matrix_game = {
     .analyze_keys = matrix_game_analyze_keys,
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
-    .version = "1",
+    .version = "2",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = matrix_game_generate,
     .generate_knobs = matrix_game_generate_knobs,

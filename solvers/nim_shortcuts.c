@@ -708,7 +708,7 @@ const gj_game game_nim_shortcuts = {
     .analyze_keys = nim_shortcuts_analyze_keys,
     .example_analyze = "{\"shortcuts\": [[3,0],[0,1]], \"heaps\": [2, 5], \"to_move\": \"first\", "
                        "\"max_moves\": 100}",
-    .version = "2",
+    .version = "3",
     .example_generate = "{\"seed\": 42, \"shortcuts\": 4, \"range\": 10, \"winning_moves\": 1}",
     .generate = nim_shortcuts_generate,
     .generate_knobs = nim_shortcuts_generate_knobs,

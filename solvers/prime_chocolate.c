@@ -430,7 +430,7 @@ const gj_game game_prime_chocolate = {
     .analyze_keys = prime_chocolate_analyze_keys,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
-    .version = "2",
+    .version = "3",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = prime_chocolate_generate,
     .generate_knobs = prime_chocolate_generate_knobs,

@@ -179,6 +179,20 @@ static int read_to_move(const json_t *v, const char **to_move, gj_error *e)
     return 0;
 }
 
+/* The optional "chocolate_left" (a whole "after" carries it): the grid
+ * decides it, so it must be the grid's count of chocolate cells.  0, or -1
+ * with *e. */
+static int check_left(const bar *b, const json_t *v, gj_error *e)
+{
+    long long left = 0;
+    for (long c = 0; c < b->n * b->n; c++)
+        left += b->cell[c] != 0;
+    if (v == NULL || (json_is_integer(v) && json_integer_value(v) == left))
+        return 0;
+    return gj_fail_field(e, "chocolate_left", "must be the grid's count of chocolate cells, %lld",
+                         left);
+}
+
 /* ---- precomputation ----------------------------------------------------- */
 
 /* Room for count ints, or NULL. */
@@ -759,8 +773,8 @@ done:
 
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const prime_chocolate_analyze_keys[] = {"grid", "?primes_used", "?to_move",
-                                                    "?max_moves", NULL};
+const char *const prime_chocolate_analyze_keys[] = {
+    "grid", "?primes_used", "?to_move", "?chocolate_left", "?max_moves", NULL};
 
 int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)
@@ -781,6 +795,7 @@ int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_
     }
     if (read_primes(&b, json_object_get(root, "primes_used"), e) != 0 ||
         read_to_move(json_object_get(root, "to_move"), &to_move, e) != 0 ||
+        check_left(&b, json_object_get(root, "chocolate_left"), e) != 0 ||
         analysis_max_moves(root, &max_moves, e) != 0)
         goto done;
     rc = analyze_bar(&b, max_moves, to_move, out, e);
@@ -822,7 +837,9 @@ int prime_chocolate_play_move(json_t *req, const json_t *entry, gj_error *e)
         json_decref(rows);
         return -1;
     }
-    if (analysis_play_set(req, "primes_used", json_object_get(after, "primes_used"), e) != 0)
+    if (analysis_play_set(req, "primes_used", json_object_get(after, "primes_used"), e) != 0 ||
+        analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e) != 0)
         return -1;
-    return analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e);
+    /* A chocolate_left sent along becomes the move's. */
+    return analysis_play_carried(req, after, e);
 }

@@ -76,7 +76,9 @@ static json_t *generated(const puzzle *p, long long s, const long *limits, long 
     if (req == NULL || json_object_set_new(req, "seed", json_integer(s)) != 0 ||
         json_object_set_new(req, "winning_moves", json_integer(1)) != 0 ||
         json_object_set_new(req, "min_moves", json_integer(p->min_moves)) != 0 ||
-        json_object_set_new(req, "budget_ms", json_integer(budget_ms)) != 0) {
+        json_object_set_new(req, "budget_ms", json_integer(budget_ms)) != 0 ||
+        /* Only the position is read: no analysis written out, whole afters and all. */
+        json_object_set_new(req, "answer", json_false()) != 0) {
         json_decref(req);
         gj_fail_nomem(e);
         return NULL;

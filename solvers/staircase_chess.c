@@ -470,7 +470,7 @@ const gj_game game_staircase_chess = {
     .analyze_keys = staircase_chess_analyze_keys,
     .example_analyze = "{\"a\": [[2,7,3],[9,1,2]], \"b\": [[3,7,2],[2,3,1]], "
                        "\"stones\": [[1,1],[1,2]]}",
-    .version = "2",
+    .version = "3",
     .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
     .puzzle_knobs = "{\"rows\": 5, \"cols\": 5}",
     .generate = staircase_chess_generate,

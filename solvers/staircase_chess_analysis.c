@@ -15,6 +15,7 @@
  * plays the moves left are the empty cells; the answer says so for the
  * position and each entry, and the ranking by score is untouched. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis.h"
 #include "games.h"
@@ -124,6 +125,40 @@ static int read_profile(request *q, const json_t *v, gj_error *e)
     return 0;
 }
 
+/* "profile" beside "stones" (a whole "after" has both): it must be the
+ * profile the stones make, read into q already.  0, or -1 with *e. */
+static int check_profile(const request *q, const json_t *v, gj_error *e)
+{
+    long n = q->board->n;
+    if (!json_is_array(v) || json_array_size(v) != (size_t)n)
+        return gj_fail_field(e, "profile",
+                             "beside stones it must be the %ld row lengths the stones make", n);
+    for (long i = 0; i < n; i++) {
+        const json_t *x = json_array_get(v, (size_t)i);
+        if (!json_is_integer(x) || json_integer_value(x) != q->profile[i]) {
+            char field[32];
+            jin_field_name(field, sizeof field, "profile", i, -1);
+            return gj_fail_field(e, field,
+                                 "beside stones it must be the profile they make: row %ld holds "
+                                 "%ld stones",
+                                 i + 1, q->profile[i]);
+        }
+    }
+    return 0;
+}
+
+/* The optional "to_move", which the stones decide: it must name the player
+ * whose turn it is.  0, or -1 with *e. */
+static int check_to_move(const request *q, const json_t *v, gj_error *e)
+{
+    const char *want = player(q->stones);
+    if (v == NULL || (json_is_string(v) && strcmp(json_string_value(v), want) == 0))
+        return 0;
+    return gj_fail_field(e, "to_move",
+                         "with %ld stones on the board it is \"%s\" to move (the stones decide it)",
+                         q->stones, want);
+}
+
 /* The request's boards, stones or profile and max_moves into *q: 0, or -1 with *e. */
 static int read_request(request *q, const json_t *root, const long *limits, gj_error *e)
 {
@@ -135,12 +170,14 @@ static int read_request(request *q, const json_t *root, const long *limits, gj_e
     q->profile = calloc((size_t)q->board->n, sizeof *q->profile);
     if (q->profile == NULL)
         return gj_fail_nomem(e);
-    if (stones != NULL && profile != NULL)
-        return gj_fail_field(e, "profile", "give either stones or profile, not both");
-    q->known_order = profile == NULL; /* the empty board's order is known */
+    q->known_order = stones != NULL || profile == NULL; /* the empty board's order is known */
     if (stones != NULL && read_stones(q, stones, e) != 0)
         return -1;
-    if (profile != NULL && read_profile(q, profile, e) != 0)
+    if (profile != NULL && stones != NULL && check_profile(q, profile, e) != 0)
+        return -1;
+    if (profile != NULL && stones == NULL && read_profile(q, profile, e) != 0)
+        return -1;
+    if (check_to_move(q, json_object_get(root, "to_move"), e) != 0)
         return -1;
     return analysis_max_moves(root, &q->max_moves, e);
 }
@@ -253,8 +290,8 @@ done:
 
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const staircase_chess_analyze_keys[] = {"a",        "b",          "?stones",
-                                                    "?profile", "?max_moves", NULL};
+const char *const staircase_chess_analyze_keys[] = {"a",        "b",          "?stones", "?profile",
+                                                    "?to_move", "?max_moves", NULL};
 
 int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)
@@ -273,22 +310,31 @@ int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_
 }
 
 /* A request by profile takes the move's profile; one by stones (or the
- * empty board) gains the stone, so the score so far stays known. */
+ * empty board) gains the stone, so the score so far stays known; one with
+ * both (a whole "after") does both.  New arrays: the request's own are left
+ * as they were (game.h). */
 int staircase_chess_play_move(json_t *req, const json_t *entry, gj_error *e)
 {
     const json_t *after = json_object_get(entry, "after");
-    if (json_object_get(req, "profile") != NULL)
-        return analysis_play_set(req, "profile", json_object_get(after, "profile"), e);
     json_t *stones = json_object_get(req, "stones");
-    if (stones == NULL) {
-        stones = json_array();
-        if (stones == NULL || json_object_set_new(req, "stones", stones) != 0)
-            return gj_fail_nomem(e);
-    }
+    if (json_object_get(req, "profile") != NULL &&
+        analysis_play_set(req, "profile", json_object_get(after, "profile"), e) != 0)
+        return -1;
+    /* A to_move sent along stays true of the position. */
+    if (json_object_get(req, "to_move") != NULL &&
+        analysis_play_set(req, "to_move", json_object_get(after, "to_move"), e) != 0)
+        return -1;
+    if (stones == NULL && json_object_get(req, "profile") != NULL)
+        return 0;
+    json_t *more = stones == NULL ? json_array() : json_copy(stones);
     const json_t *cell = json_object_get(entry, "move");
-    if (!json_is_array(stones) || cell == NULL)
+    if (more == NULL || !json_is_array(more) || cell == NULL) {
+        json_decref(more);
         return gj_fail(e, GJ_INTERNAL, "staircase-chess: no stones or no move to play");
-    if (json_array_append_new(stones, json_deep_copy(cell)) != 0)
+    }
+    if (json_array_append_new(more, json_deep_copy(cell)) != 0) {
+        json_decref(more);
         return gj_fail_nomem(e);
-    return 0;
+    }
+    return json_object_set_new(req, "stones", more) != 0 ? gj_fail_nomem(e) : 0;
 }

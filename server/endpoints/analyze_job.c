@@ -11,13 +11,13 @@ static int run_line(job *j, void *arg)
 }
 
 /* The analysis of the prepared request q through the result cache, keyed
- * on q's canonical form (line.h), and its tag into j->etag: 0, or -1 with
+ * on q's canonical form (line.h), and its tag into j->tag: 0, or -1 with
  * j->error.  A cached analysis answers a revalidation without running. */
 static int analyze_cached(job *j, line_request *q)
 {
     gj_buf key;
     buf_init(&key);
-    if (etag_analysis(j->game, q->canonical, q->canonical_len, &key, j->etag) != 0) {
+    if (etag_analysis(j->game, q->canonical, q->canonical_len, &key, j->tag->etag) != 0) {
         buf_free(&key);
         return gj_fail_nomem(&j->error);
     }
@@ -38,9 +38,9 @@ static int analyze(job *j, void *arg)
         line_request_free(&q);
     }
     /* Matched only once the answer is made: a match is always a 200's. */
-    j->not_modified = rc == 0 && etag_none_match(j->if_none_match, j->etag, true);
+    j->tag->not_modified = rc == 0 && etag_none_match(j->tag->if_none_match, j->tag->etag, true);
     if (rc != 0)
-        j->etag[0] = '\0';
+        j->tag->etag[0] = '\0';
     return rc;
 }
 

@@ -56,7 +56,7 @@ static int make_puzzle(job *j, void *arg)
     puzzle_write(&p, &j->answer);
     puzzle_free(&p);
     if (!seeded)
-        j->cache_seconds = 0;
+        j->tag->cache_seconds = 0;
     return 0;
 }
 
@@ -134,7 +134,7 @@ static int get_puzzle(job *j, void *arg)
                                       : jobs_cached(j, key.data, key.len, make_puzzle, a);
     buf_free(&key);
     if (rc == 0 && strcmp(j->arg, "daily") == 0 && a->date == NULL)
-        j->cache_seconds = left; /* "today" changes at midnight, UTC */
+        j->tag->cache_seconds = left; /* "today" changes at midnight, UTC */
     return rc;
 }
 
@@ -166,9 +166,9 @@ void endpoint_puzzle(job *j)
     json_decref(a.params);
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the puzzle failed without saying why", g->name);
-    if (rc == 0 && j->cache_seconds != 0 && !j->answer.failed) {
-        etag_make(g, ETAG_PUZZLE, j->answer.data, j->answer.len, j->etag);
-        j->not_modified = etag_none_match(j->if_none_match, j->etag, true);
+    if (rc == 0 && j->tag->cache_seconds != 0 && !j->answer.failed) {
+        etag_make(g, ETAG_PUZZLE, j->answer.data, j->answer.len, j->tag->etag);
+        j->tag->not_modified = etag_none_match(j->tag->if_none_match, j->tag->etag, true);
     }
     jobs_finish(j, rc);
 }

@@ -286,9 +286,17 @@ static void answered_by_worker(job *j)
     MHD_resume_connection(req->conn);
 }
 
-/* Fill the job's inputs from the request. */
+/* Fill the job's inputs from the request; a cacheable row's job gets the
+ * request's tag state (its If-None-Match in, the tag and caching out). */
 static void prepare_job(request *req, job_done done)
 {
+    job_tag *tag = NULL;
+    if (req->match.row->cacheable) {
+        tag = &req->tag;
+        *tag = (job_tag){.if_none_match = MHD_lookup_connection_value(
+                             req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+                         .cache_seconds = -1};
+    }
     req->job = (job){.rt = req->http->rt,
                      .game = req->match.game,
                      .input = req->input,
@@ -299,8 +307,7 @@ static void prepare_job(request *req, job_done done)
                      .ctx = req,
                      .peer = req->track,
                      .arg = req->match.arg,
-                     .if_none_match = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
-                                                                  MHD_HTTP_HEADER_IF_NONE_MATCH)};
+                     .tag = tag};
 }
 
 /* A worker's entry: the route's handler through jobs_start. */
@@ -318,14 +325,15 @@ static enum MHD_Result send_answer(request *req)
         return respond_error(req, &j->error);
     /* RFC 9110 13.1.2: a matching If-None-Match is a 304 for GET and HEAD,
      * a 412 for any other method. */
-    if (j->not_modified && request_is_query_form(req))
+    bool not_modified = j->tag != NULL && j->tag->not_modified;
+    if (not_modified && request_is_query_form(req))
         return respond_not_modified(req, j->answer.len);
-    if (j->not_modified)
+    if (not_modified)
         return respond_errorf(req, GJ_PRECONDITION,
                               "If-None-Match matches this answer's tag %s: a %s is not answered "
                               "conditionally (RFC 9110 13.1.2); send it without If-None-Match, or "
                               "revalidate with the GET form",
-                              j->etag, req->method);
+                              j->tag->etag, req->method);
     if (j->fixed != NULL)
         return respond_body(req, j->ok_status, j->type, (char *)j->fixed, j->fixed_len, 1);
     size_t len;

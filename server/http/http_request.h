@@ -88,6 +88,7 @@ typedef struct request {
 
     /* The route's work: inputs set here, the answer filled by the handler. */
     job job;
+    job_tag tag; /* a cacheable row's job points here (router.h `cacheable`) */
     char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
 

@@ -27,14 +27,21 @@ bool request_is_query_form(const request *req)
     return strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0;
 }
 
+/* The tag state of req's answer: a finished job's on a cacheable route
+ * (router.h), else NULL. */
+static const job_tag *answer_tag(const request *req)
+{
+    return req->state == ANSWERED ? req->job.tag : NULL;
+}
+
 /* True when the answer (status) may be kept by a shared cache: a GET or
  * HEAD 200 or 304 of a cacheable route (router.h), which carries its tag.
  * Such an answer is served to other clients, so nothing of this client's
  * rides on it. */
 static bool shared_cacheable(const request *req, int status)
 {
-    return status < 400 && req->state == ANSWERED && req->match.row != NULL &&
-           req->match.row->cacheable && req->job.etag[0] != '\0' && request_is_query_form(req);
+    return status < 400 && answer_tag(req) != NULL && answer_tag(req)->etag[0] != '\0' &&
+           request_is_query_form(req);
 }
 
 /* Add `value` to the answer's one Vary header (RFC 9110 12.5.5: a list, and
@@ -70,19 +77,19 @@ static void add_cache_headers(const request *req, struct MHD_Response *resp, int
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         return;
     }
-    if (req->state == ANSWERED && req->job.cache_seconds == 0) {
+    const job_tag *tag = answer_tag(req);
+    if (tag != NULL && tag->cache_seconds == 0) {
         /* An answer made afresh for this request alone (a puzzle without
          * a seed): no cache may hand it to anyone. */
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         return;
     }
-    if (req->state != ANSWERED || req->job.etag[0] == '\0')
+    if (tag == NULL || tag->etag[0] == '\0')
         return;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, req->job.etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, tag->etag);
     if (shared_cacheable(req, status)) {
         char control[48];
-        long age =
-            req->job.cache_seconds > 0 ? req->job.cache_seconds : req->http->cfg->cache_max_age;
+        long age = tag->cache_seconds > 0 ? tag->cache_seconds : req->http->cfg->cache_max_age;
         fmt_out o; /* fmt.h: no printf per answer */
         fmt_init(&o, control, sizeof control);
         fmt_str(&o, "public, max-age=");

@@ -46,7 +46,8 @@ typedef struct route_row {
     job_handler handler;
     bool text_answer;      /* may answer judge text (?format=text, Accept); others JSON only */
     bool game_metrics;     /* counted per game in the request metrics (its metrics label) */
-    bool cacheable;        /* its tagged GET answers may be kept by shared caches (etag.h) */
+    bool cacheable;        /* its answers are tagged (its job gets a job_tag, jobs.h), and its
+                            * tagged GET answers may be kept by shared caches (etag.h) */
     job_estimate estimate; /* a small body's cost, estimated on the I/O thread (jobs_triage):
                             * answered there when cheap; NULL: the heavy lane */
     const char *csp;       /* Content-Security-Policy of its answers, or NULL */

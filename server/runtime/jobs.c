@@ -98,24 +98,29 @@ job_lane jobs_lane_for(double cost_us)
 
 job_lane jobs_triage(job *j, job_estimate estimate)
 {
-    memset(&j->ahead, 0, sizeof j->ahead);
+    j->estimate_ms = 0;
     if (estimate == NULL || j->rt->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
         return JOB_HEAVY;
-    return estimate(j);
+    unsigned long long start = solve_clock_ns();
+    job_lane lane = estimate(j);
+    j->estimate_ms = (double)(solve_clock_ns() - start) / 1e6;
+    return lane;
 }
 
 void jobs_release(job *j)
 {
-    if (j->ahead.pos != NULL)
-        j->game->free_position(j->ahead.pos);
-    j->ahead.pos = NULL;
+    if (j->route_free != NULL && j->route_state != NULL)
+        j->route_free(j);
+    j->route_state = NULL;
+    j->route_free = NULL;
 }
 
-/* done() as jobs_start installs it: the handler's own thread's time (when
- * a batch has not already counted it) joins work_ms, then the caller's
- * done runs. */
+/* done() as jobs_start installs it: what the route left of its state is
+ * ended, the handler's own thread's time (when a batch has not already
+ * counted it) joins work_ms, then the caller's done runs. */
 static void settle(job *j)
 {
+    jobs_release(j);
     j->work_ms += jobs_take_ms(&j->own_ns);
     j->then(j);
 }
@@ -126,7 +131,7 @@ void jobs_start(job *j, job_handler handler)
     j->done = settle;
     j->own_ns = solve_clock_ns();
     /* The I/O thread's estimate (jobs_triage) is work for the request too. */
-    j->work_ms = j->ahead.ms;
+    j->work_ms = j->estimate_ms;
     buf_init(&j->answer);
     gj_error_clear(&j->error);
     j->ok_status = 200;
@@ -134,8 +139,11 @@ void jobs_start(job *j, job_handler handler)
     j->fixed = NULL;
     j->fixed_len = 0;
     j->how = SOLVE_UNCACHED;
-    j->cache_seconds = -1;
-    j->etag[0] = '\0';
+    if (j->tag != NULL) {
+        j->tag->cache_seconds = -1;
+        j->tag->etag[0] = '\0';
+        j->tag->not_modified = false;
+    }
     memset(&j->t, 0, sizeof j->t);
     j->abandoned = 0;
     j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;
@@ -154,8 +162,7 @@ void jobs_start(job *j, job_handler handler)
                 waited, limit);
     }
     if (j->error.kind != GJ_OK) {
-        jobs_release(j);
-        j->done(j);
+        j->done(j); /* settle: the route's state is ended there */
         return;
     }
     gj_cancel_init(&j->cancel,

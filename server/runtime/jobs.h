@@ -4,10 +4,10 @@
  * media and body in, and the answer or the error out.  The HTTP front
  * fills the inputs and `done`, then calls jobs_triage with its route's
  * estimate (the solve endpoint parses a small body ahead on the I/O thread
- * and estimates its cost with the game's cost_us), which says where the
- * job runs, then jobs_start on the I/O thread or on a worker of that lane.
- * Before a queued job starts, jobs_start drops it when its client has
- * closed the connection (the peer, conntrack.h) or it waited past
+ * and estimates its cost with the game's cost_us, keeping the position as
+ * its route state), which says where the job runs, then jobs_start on the I/O thread or on a worker
+ * of that lane. Before a queued job starts, jobs_start drops it when its client has closed the
+ * connection (the peer, conntrack.h) or it waited past
  * --request-timeout (503: nobody should wait for so late an answer), else
  * runs the handler, which fills the result and calls done(job) exactly
  * once: before it returns, or for a batch on whichever worker finishes the
@@ -16,7 +16,7 @@
  * (GJ_CANCELLED) when the client leaves or the deadline (queued +
  * --request-timeout) passes.  The body must stay valid until done() runs.
  * When done() runs, work_ms holds the time every thread spent on the job
- * (the I/O thread's parse ahead, the handler, each batch item), whether it
+ * (the I/O thread's estimate, the handler, each batch item), whether it
  * was answered, refused, dropped or stopped: the HTTP front charges it to
  * the client's quota even when nobody reads the answer. */
 #ifndef GJ_JOBS_H
@@ -38,15 +38,20 @@ typedef struct job job;
 typedef void (*job_done)(job *j);
 typedef void (*job_handler)(job *j);
 
-/* What a route's estimate did on the I/O thread: for a solve, the body
- * parsed ahead (the position, or why there is none), which the handler
- * takes instead of parsing again. */
-typedef struct job_ahead {
-    bool parsed;    /* pos / error are the parse's outcome */
-    void *pos;      /* the position, owned until the handler takes it */
-    gj_error error; /* why pos is NULL */
-    double ms;      /* the I/O thread's time on it: work for the request too */
-} job_ahead;
+/* The conditional-request and caching state of a job on a cacheable route
+ * (the row's `cacheable`, router.h): the HTTP front hands such a job one
+ * of its own (j->tag) and reads it back for the ETag, Cache-Control and 304;
+ * every other route's job has none. */
+typedef struct job_tag {
+    const char *if_none_match; /* the request's If-None-Match, or NULL */
+    char etag[ETAG_MAX];       /* the answer's tag (etag.h), or "" */
+    bool not_modified;         /* If-None-Match matched etag (the answer is kept for its length) */
+    long cache_seconds;        /* -1: the route's caching; 0: no cache may keep it;
+                                * else how long a shared cache may keep the tagged answer */
+} job_tag;
+
+/* Ends a route's own state (j->route_state): frees it and sets it NULL. */
+typedef void (*job_route_free)(job *j);
 
 struct job {
     /* Set by the caller. */
@@ -55,19 +60,26 @@ struct job {
     media_kind input, output;
     const char *body;
     size_t len;
-    const char *if_none_match;    /* the request's If-None-Match, or NULL */
-    const char *arg;              /* the path\'s argument (router.h: a puzzle id), or "" */
+    const char *arg;              /* the path's argument (router.h: a puzzle id), or "" */
+    job_tag *tag;                 /* a cacheable route's (above), or NULL */
     unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
     job_done done;
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
 
     /* Kept by the lifecycle (jobs.c). */
-    job_ahead ahead;           /* jobs_triage's estimate */
+    double estimate_ms;        /* the I/O thread's time on the route's estimate (jobs_triage) */
     gj_cancel cancel;          /* a queued job's stop flag (cancel.h) */
     int abandoned;             /* the client left: dropped or stopped for it */
     job_done then;             /* the caller's done, which jobs_start wraps to count work */
     unsigned long long own_ns; /* when the handler's thread began counting, 0 once counted */
+
+    /* The route's own (its endpoint's file says what): set by its estimate
+     * or handler, which takes it back; jobs_release ends what is left with
+     * route_free, so a job dropped or refused before its handler ran leaks
+     * nothing. */
+    void *route_state;
+    job_route_free route_free;
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
@@ -79,11 +91,7 @@ struct job {
     solve_timing t;             /* parse/solve/write, zero where they do not apply */
     solve_cached how;           /* what the result cache did, where one was asked */
     unsigned long long wait_ns; /* how long it waited for a worker */
-    char etag[ETAG_MAX];        /* a cacheable answer's tag (etag.h), or "" */
-    long cache_seconds;         /* -1: the route's caching; 0: no cache may keep it;
-                                 * else how long a shared cache may keep the tagged answer */
-    bool not_modified;          /* If-None-Match matched etag (the answer is kept for its length) */
-    double work_ms;             /* every thread's time for the request, its parse ahead included:
+    double work_ms;             /* every thread's time for the request, its estimate included:
                                  * what the client's quota is charged however the job ends */
 };
 
@@ -99,18 +107,21 @@ typedef enum job_lane { JOB_HERE, JOB_FAST, JOB_HEAVY } job_lane;
 #define JOBS_HERE_MAX_US     200.0
 #define JOBS_FAST_MAX_US     10000.0
 
-/* A route's estimate of its job (router.h): fills j->ahead as it likes
- * and returns the job's lane; a job it cannot estimate is JOB_HEAVY. */
+/* A route's estimate of its job (router.h): keeps what it found in
+ * j->route_state as it likes (with route_free) and returns the job's lane;
+ * a job it cannot estimate is JOB_HEAVY.  Its time is counted as work. */
 typedef job_lane (*job_estimate)(job *j);
 
 /* Choose j's lane with the route's `estimate` (NULL: none), within the
- * bounds above.  The job's inputs must be set. */
+ * bounds above, timing the estimate into j->estimate_ms.  The job's inputs
+ * must be set. */
 job_lane jobs_triage(job *j, job_estimate estimate);
 
 /* The lane of a job estimated at cost_us microseconds. */
 job_lane jobs_lane_for(double cost_us);
 
-/* Free what jobs_triage parsed, for a job that will not be started. */
+/* End the route's state that is left (route_free), for a job that will
+ * not be started or whose handler did not take it. */
 void jobs_release(job *j);
 
 /* Run `handler` on j (see above). */

@@ -173,7 +173,11 @@ await run('boards', 240_000, async () => {
       await page.click('[data-testid=puzzle-new]');
       await page.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' &&
         /^Find/.test(document.querySelector('[data-testid=puzzle-status]').textContent), null, { timeout: 15_000 });
-      const heaps = JSON.parse(await page.getAttribute('[data-testid=play]', 'data-request')).heaps;
+      // The heaps in play: the token's cell on the plane (x to the right, y upwards).
+      const heaps = await page.$eval('[data-testid=play-board]', (b) => {
+        const t = b.querySelector('[data-state=token]');
+        return [+b.dataset.x0 + +t.dataset.c - 1, +b.dataset.y0 + +b.dataset.h - +t.dataset.r];
+      });
       const shown = await page.$eval('[data-testid=play-start-position]', (s) => s.selectedOptions[0] && s.selectedOptions[0].textContent);
       expect(shown === `(${heaps[0]}, ${heaps[1]})`, `puzzle ${i + 1}: the heaps are (${heaps[0]}, ${heaps[1]}), "starting from" shows ${shown}`);
     }

@@ -1,5 +1,5 @@
-// harness.mjs: what boards.mjs and a11y.mjs share: named checks that count
-// passes and failures, a daemon per run (started with the arguments a test
+// harness.mjs: what boards.mjs and a11y.mjs share besides checks.mjs's named
+// checks: a daemon per run (started with the arguments a test
 // needs), Chromium kept off the network, pages that record script errors
 // and requests to other origins, and a watchdog that ends a stuck run.
 import { mkdirSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { startDaemon } from '../integration/daemon.mjs';
+import { check, counts, expect, same } from './checks.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -14,39 +15,14 @@ const { chromium } = require('playwright-core');
 
 export const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
 
-export class Failure extends Error {}
+export { check, expect, same };
 
-/** Fail the running check with `message` unless `ok`. */
-export function expect(ok, message) {
-  if (!ok) throw new Failure(message);
-}
-
-/** Deep equality of plain JSON values. */
-export function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-const tally = { passed: 0, failed: 0 };
 const pageErrors = [];
 const offsite = [];
 const daemons = [];
 let browser = null;
 
-/** Run one named check; any thrown error fails it (and only it). */
-export async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    tally.passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    tally.failed++;
-    const detail = e instanceof Failure ? e.message : (e && e.stack) || String(e);
-    console.log(`FAIL ${name}\n     ${detail.split('\n').join('\n     ')}`);
-  }
-}
-
-/** A daemon on a free loopback port with `args`: {base, origin}; stopped by finish(). */
+/** A daemon on a free loopback port with `args`: {base, origin}; stopped when run() ends. */
 export async function daemon(args = []) {
   const started = await startDaemon({ args });
   daemons.push(started.child);
@@ -101,9 +77,9 @@ export async function run(label, deadlineMs, body) {
   const t0 = Date.now();
   const watchdog = setTimeout(async () => {
     console.log(`FAIL ${label} took over ${deadlineMs / 1000} s`);
-    tally.failed++;
+    counts.failed++;
     await cleanup();
-    console.log(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
+    console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed`);
     process.exit(1);
   }, deadlineMs);
   try {
@@ -113,12 +89,12 @@ export async function run(label, deadlineMs, body) {
       expect(pageErrors.length === 0, `script errors: ${pageErrors.slice(0, 5).join(' | ')}`);
     });
   } catch (e) {
-    tally.failed++;
+    counts.failed++;
     console.log(`FAIL the run stopped: ${(e && e.stack) || e}`);
   } finally {
     clearTimeout(watchdog);
     await cleanup();
   }
-  console.log(`${label}: ${tally.passed} passed, ${tally.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  process.exit(tally.failed ? 1 : 0);
+  console.log(`${label}: ${counts.passed} passed, ${counts.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  process.exit(counts.failed ? 1 : 0);
 }

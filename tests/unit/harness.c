@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "games.h"
+#include "line.h"
+
 #ifndef GJ_DATA_DIR
 #define GJ_DATA_DIR "tests/data"
 #endif
@@ -159,4 +162,31 @@ int harness_main(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? 0 : 1;
+}
+
+const gj_game *harness_game(int i)
+{
+    size_t n;
+    const gj_game *const *all = games_all(&n);
+    ck_assert_int_lt(i, (int)n);
+    return all[i];
+}
+
+char *harness_analyze(const gj_game *g, const json_t *req, gj_error *e)
+{
+    long limits[GJ_MAX_LIMITS];
+    games_default_limits(g, limits);
+    char *body = json_dumps(req, JSON_COMPACT);
+    ck_assert_ptr_nonnull(body);
+    gj_buf out;
+    buf_init(&out);
+    gj_error_clear(e);
+    int rc = line_analyze(g, body, strlen(body), limits, &out, e);
+    free(body);
+    if (rc != 0) {
+        buf_free(&out);
+        return NULL;
+    }
+    buf_putc(&out, '\0');
+    return buf_take(&out, NULL);
 }

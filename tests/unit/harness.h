@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "game.h"
 
 typedef enum { IN_TEXT, IN_JSON } harness_input;
@@ -27,6 +29,14 @@ char *harness_text(const gj_game *g, const char *in);
  * current test when the run succeeds. */
 gj_error harness_text_error(const gj_game *g, const char *in);
 gj_error harness_json_error(const gj_game *g, const char *in);
+
+/* The i-th game of games.def; fails the test past the last. */
+const gj_game *harness_game(int i);
+
+/* /analyze's answer (line_analyze, as the handler runs it) to the object
+ * req under the default limits: malloc'd NUL-terminated text, or NULL with
+ * *e filled. */
+char *harness_analyze(const gj_game *g, const json_t *req, gj_error *e);
 
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *harness_read_file(const char *path, size_t *len);

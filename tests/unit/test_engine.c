@@ -251,28 +251,30 @@ static const struct {
 } unknown_field[] = {
     {&game_matrix_game,
      "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
+     "\"max_moves\", \"line\", \"max_line\", \"moves\", \"after\"",
      "bogus: unknown field; expected only \"k\", \"matrix\", \"token\", \"to_move\", "
-     "\"level\", \"seed\", \"moves\""},
+     "\"level\", \"seed\", \"moves\", \"after\""},
     {&game_grid_walk,
-     "bogus: unknown field; expected only \"grid\", \"path\", \"max_moves\", \"line\", "
-     "\"max_line\", \"moves\"",
-     "bogus: unknown field; expected only \"grid\", \"path\", \"level\", \"seed\", \"moves\""},
+     "bogus: unknown field; expected only \"grid\", \"path\", \"token\", \"to_move\", "
+     "\"visited\", \"max_moves\", \"line\", \"max_line\", \"moves\", \"after\"",
+     "bogus: unknown field; expected only \"grid\", \"path\", \"token\", \"to_move\", "
+     "\"visited\", \"level\", \"seed\", \"moves\", \"after\""},
     {&game_nim_shortcuts,
      "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
-     "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", \"level\", "
-     "\"seed\", \"moves\""},
+     "\"max_moves\", \"line\", \"max_line\", \"moves\", \"after\"",
+     "bogus: unknown field; expected only \"shortcuts\", \"heaps\", \"to_move\", "
+     "\"level\", \"seed\", \"moves\", \"after\""},
     {&game_prime_chocolate,
      "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
-     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
+     "\"chocolate_left\", \"max_moves\", \"line\", \"max_line\", \"moves\", "
+     "\"after\"",
      "bogus: unknown field; expected only \"grid\", \"primes_used\", \"to_move\", "
-     "\"level\", \"seed\", \"moves\""},
+     "\"chocolate_left\", \"level\", \"seed\", \"moves\", \"after\""},
     {&game_staircase_chess,
      "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", "
-     "\"max_moves\", \"line\", \"max_line\", \"moves\"",
-     "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", \"level\", "
-     "\"seed\", \"moves\""},
+     "\"to_move\", \"max_moves\", \"line\", \"max_line\", \"moves\", \"after\"",
+     "bogus: unknown field; expected only \"a\", \"b\", \"stones\", \"profile\", "
+     "\"to_move\", \"level\", \"seed\", \"moves\", \"after\""},
 };
 
 /* The game's messages on both endpoints, from its example request. */

@@ -915,7 +915,14 @@ START_TEST(test_bad_json)
     BAD("{\"path\": []}", "grid", "grid: missing required field");
     BAD("{\"grid\": [\".\"]}", "path", "path: missing required field");
     BAD("{\"grid\": [\".\"], \"path\": [], \"token\": [1, 1]}", "token",
-        "token: unknown field; expected only \"grid\", \"path\", \"max_moves\"");
+        "token: the path is empty, so the token is not placed yet");
+    /* What a whole "after" carries must be what the path says. */
+    BAD("{\"grid\": [\"..\"], \"path\": [[1, 1]], \"token\": [1, 2]}", "token",
+        "token: must be the path's last cell, [1, 1]");
+    BAD("{\"grid\": [\"..\"], \"path\": [[1, 1]], \"to_move\": \"A\"}", "to_move",
+        "to_move: after a path of 1 cells it is \"B\" to move");
+    BAD("{\"grid\": [\"..\"], \"path\": [[1, 1]], \"visited\": 2}", "visited",
+        "visited: must be the path's length, 1");
 }
 END_TEST
 

@@ -17,34 +17,10 @@
 #include "harness.h"
 #include "line.h"
 
-/* The i-th game of games.def. */
-static const gj_game *game_at(int i)
-{
-    size_t n;
-    const gj_game *const *all = games_all(&n);
-    ck_assert_int_lt(i, (int)n);
-    return all[i];
-}
-
-/* /analyze's answer to the object req (as line_analyze runs it), malloc'd
- * text, or NULL with *e. */
+/* /analyze's answer to the object req, malloc'd text, or NULL with *e. */
 static char *analyzed(const gj_game *g, const json_t *req, gj_error *e)
 {
-    long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
-    char *body = json_dumps(req, JSON_COMPACT);
-    ck_assert_ptr_nonnull(body);
-    gj_buf out;
-    buf_init(&out);
-    gj_error_clear(e);
-    int rc = line_analyze(g, body, strlen(body), limits, &out, e);
-    free(body);
-    if (rc != 0) {
-        buf_free(&out);
-        return NULL;
-    }
-    buf_putc(&out, '\0');
-    return buf_take(&out, NULL);
+    return harness_analyze(g, req, e);
 }
 
 /* /move's answer at level 2, seed 5, to req, malloc'd text, or NULL. */
@@ -99,7 +75,7 @@ static json_t *example(const gj_game *g, json_t **answer)
 /* One move, the best and the worst: answered as the position played here. */
 START_TEST(test_one_move)
 {
-    const gj_game *g = game_at(_i);
+    const gj_game *g = harness_game(_i);
     json_t *a, *req = example(g, &a);
     const json_t *list = json_object_get(a, "moves");
     ck_assert_int_ge(json_array_size(list), 1);
@@ -135,7 +111,7 @@ END_TEST
  * played in turn, until the game ends or five moves are made. */
 START_TEST(test_a_run)
 {
-    const gj_game *g = game_at(_i);
+    const gj_game *g = harness_game(_i);
     json_t *a, *req = example(g, &a);
     json_t *played = json_deep_copy(req);
     const json_t *entries[5];
@@ -173,7 +149,7 @@ END_TEST
 /* Refusals name the move and why. */
 START_TEST(test_refused)
 {
-    const gj_game *g = game_at(_i);
+    const gj_game *g = harness_game(_i);
     json_t *a, *req = example(g, &a);
     gj_error e;
     static const char *const bad[] = {"[{\"nonsense\": 1}]", "[[0, 0]]", "[99]", "[\"x\"]"};

@@ -697,6 +697,11 @@ START_TEST(test_bad_to_move_and_max)
     bad("{\"grid\": [\"-\"], \"max_moves\": 0}", "max_moves", "must be between 1 and 10000");
     bad("{\"grid\": [\"-\"], \"max_moves\": 10001}", "max_moves", "must be between 1 and 10000");
     bad("{\"grid\": [\"-\"], \"max_moves\": \"5\"}", "max_moves", "expected an integer");
+    /* A whole "after" carries the count: it must be the grid's. */
+    bad("{\"grid\": [\"-X\", \"--\"], \"chocolate_left\": 4}", "chocolate_left",
+        "chocolate_left: must be the grid's count of chocolate cells, 3");
+    bad("{\"grid\": [\"-\"], \"chocolate_left\": \"1\"}", "chocolate_left",
+        "must be the grid's count of chocolate cells, 1");
 }
 END_TEST
 

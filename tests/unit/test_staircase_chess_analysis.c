@@ -699,8 +699,13 @@ START_TEST(test_bad_requests)
     bad("{" AB ", \"profile\": [1,-1]}", "profile[1]", "must be between 0 and 3, found -1");
     bad("{" AB ", \"profile\": [1,2]}", "profile[1]",
         "profile[1]: 2 stones under a row of 1; rows never grow downwards");
-    bad("{" AB ", \"profile\": [0,0], \"stones\": []}", "profile",
-        "give either stones or profile, not both");
+    /* Both (as a whole "after" has them): the profile must be the stones'. */
+    bad("{" AB ", \"profile\": [1,0], \"stones\": []}", "profile[0]",
+        "profile[0]: beside stones it must be the profile they make: row 1 holds 0 stones");
+    bad("{" AB ", \"profile\": [1], \"stones\": [[1,1]]}", "profile",
+        "beside stones it must be the 2 row lengths the stones make");
+    bad("{" AB ", \"stones\": [[1,1]], \"to_move\": \"black\"}", "to_move",
+        "to_move: with 1 stones on the board it is \"white\" to move");
 }
 END_TEST
 

@@ -1,0 +1,192 @@
+/* after.c - whole positions as each entry's "after" (after.h). */
+#include "after.h"
+
+#include <string.h>
+
+#include "analysis.h"
+#include "json_in.h"
+
+int after_take(json_t *root, int *full, gj_error *e)
+{
+    const json_t *v = json_object_get(root, "after");
+    *full = 1;
+    if (v == NULL)
+        return 0;
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v);
+    if (s != NULL && len == 4 && memcmp(s, "diff", 4) == 0)
+        *full = 0;
+    else if (s == NULL || len != 4 || memcmp(s, "full", 4) != 0)
+        return gj_fail_field(e, "after",
+                             "expected \"full\" (the default: each after is a whole request "
+                             "body) or \"diff\" (only what the move changed)");
+    json_object_del(root, "after");
+    return 0;
+}
+
+void after_init(after_writer *w, const gj_game *g, int full)
+{
+    memset(w, 0, sizeof *w);
+    w->game = g;
+    w->full = full && g->play_move != NULL;
+    w->limit = ANALYSIS_AFTER_BYTES_MAX;
+}
+
+void after_free(after_writer *w)
+{
+    for (int k = 0; k < w->cached; k++) {
+        json_decref(w->cache[k].value);
+        buf_free(&w->cache[k].text);
+    }
+    w->cached = 0;
+}
+
+/* jansson's dump callback: the bytes go to the gj_buf `data`. */
+static int to_buf(const char *bytes, size_t n, void *data)
+{
+    buf_append(data, bytes, n);
+    return 0;
+}
+
+/* v written compact at the end of out. */
+static void put_json(gj_buf *out, const json_t *v)
+{
+    json_dump_callback(v, to_buf, out, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* `"key":` with the key escaped as JSON, after a comma unless first. */
+static void put_key(gj_buf *out, const char *key, int first)
+{
+    json_t *k = json_string(key);
+    if (!first)
+        buf_putc(out, ',');
+    if (k == NULL) {
+        out->failed = 1;
+        return;
+    }
+    put_json(out, k);
+    json_decref(k);
+    buf_putc(out, ':');
+}
+
+/* v, a member the move left as it was: its bytes from the cache, written
+ * there the first time (while there is room; else written each time). */
+static void put_kept(after_writer *w, gj_buf *out, json_t *v)
+{
+    for (int k = 0; k < w->cached; k++)
+        if (w->cache[k].value == v) {
+            buf_append(out, w->cache[k].text.data, w->cache[k].text.len);
+            return;
+        }
+    if (w->cached == AFTER_CACHE) {
+        put_json(out, v);
+        return;
+    }
+    int k = w->cached++;
+    w->cache[k].value = json_incref(v);
+    buf_init(&w->cache[k].text);
+    put_json(&w->cache[k].text, v);
+    if (w->cache[k].text.failed)
+        out->failed = 1;
+    else
+        buf_append(out, w->cache[k].text.data, w->cache[k].text.len);
+}
+
+/* The whole position `entry` leads to from req (see after.h): 0, or -1. */
+static int put_whole(after_writer *w, const json_t *req, const json_t *entry, gj_buf *out,
+                     gj_error *e)
+{
+    /* Shallow: play_move replaces the members it changes (game.h), so the
+     * others stay req's own values, the cache's keys. */
+    json_t *next = json_copy((json_t *)req);
+    if (next == NULL)
+        return gj_fail_nomem(e);
+    json_object_del(next, "max_moves");
+    if (w->game->play_move(next, entry, e) != 0) {
+        json_decref(next);
+        return -1;
+    }
+    size_t start = out->len;
+    const char *key;
+    json_t *v;
+    int first = 1;
+    buf_putc(out, '{');
+    json_object_foreach(next, key, v)
+    {
+        put_key(out, key, first);
+        first = 0;
+        if (json_object_get(req, key) == v)
+            put_kept(w, out, v);
+        else
+            put_json(out, v);
+    }
+    /* The diff's members the position does not hold (a token, a count). */
+    json_object_foreach(json_object_get(entry, "after"), key, v)
+    {
+        if (json_object_get(next, key) != NULL)
+            continue;
+        put_key(out, key, first);
+        first = 0;
+        put_json(out, v);
+    }
+    buf_putc(out, '}');
+    json_decref(next);
+    w->bytes += out->len - start;
+    if (w->bytes <= w->limit)
+        return 0;
+    gj_fail_field(e, "after",
+                  "the whole positions of this answer's \"after\" members pass %d MiB, the "
+                  "bound on one answer's (ANALYSIS_AFTER_BYTES_MAX): ask \"after\": \"diff\" "
+                  "for only what each move changes, or list fewer moves (max_moves, max_line)",
+                  (int)(ANALYSIS_AFTER_BYTES_MAX >> 20));
+    e->kind = GJ_UNMET;
+    return -1;
+}
+
+int after_put_members(after_writer *w, const json_t *req, const json_t *entry, gj_buf *out,
+                      gj_error *e)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+    json_object_foreach((json_t *)entry, key, v)
+    {
+        put_key(out, key, first);
+        first = 0;
+        if (w->full && strcmp(key, "after") == 0) {
+            if (put_whole(w, req, entry, out, e) != 0)
+                return -1;
+        } else {
+            put_json(out, v);
+        }
+    }
+    return out->failed ? gj_fail_nomem(e) : 0;
+}
+
+int after_put_answer(after_writer *w, const json_t *req, const json_t *answer, gj_buf *out,
+                     gj_error *e)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+    buf_putc(out, '{');
+    json_object_foreach((json_t *)answer, key, v)
+    {
+        put_key(out, key, first);
+        first = 0;
+        if (strcmp(key, "moves") != 0 || !json_is_array(v)) {
+            put_json(out, v);
+            continue;
+        }
+        buf_putc(out, '[');
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            buf_puts(out, i ? ",{" : "{");
+            if (after_put_members(w, req, json_array_get(v, i), out, e) != 0)
+                return -1;
+            buf_putc(out, '}');
+        }
+        buf_putc(out, ']');
+    }
+    buf_putc(out, '}');
+    return out->failed ? gj_fail_nomem(e) : 0;
+}

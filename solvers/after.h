@@ -1,0 +1,69 @@
+/* after.h - the "after" of every answer entry as a whole request body.
+ *
+ * A game's analysis writes each entry's "after" as what the move changed
+ * (its diff: matrix-game {"token","to_move"}, grid-walk {"token","to_move",
+ * "visited"}, nim-shortcuts {"heaps","to_move"}, prime-chocolate
+ * {"chocolate_left","primes_used","to_move"}, staircase-chess {"profile",
+ * "to_move"}): the line, the engine and the moves to play all walk the game
+ * on those.  What /analyze and /move answer is, by default ("after":
+ * "full"), the whole position instead: the request's position members with
+ * the move played by the game's play_move, in the request's order, then the
+ * diff's members the position lacks.  So every member a client read before
+ * is still there, and the object posted back unchanged to /analyze or /move
+ * describes exactly the position after the move (the games take the diff's
+ * extra members back and check them against the position).  "after":
+ * "diff" keeps the diff, for clients with huge positions.
+ *
+ * Cost: a member the move leaves alone (the matrix, the grid, the
+ * shortcuts, the boards) is written once per request and copied as bytes
+ * into each entry; only the members the move changes are written per
+ * entry.  The "after" bytes of one answer are bounded by
+ * ANALYSIS_AFTER_BYTES_MAX (analysis.h): past it the answer is a 422 naming
+ * the bound and the ways out, never a shortened answer. */
+#ifndef GJ_AFTER_H
+#define GJ_AFTER_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "error.h"
+#include "game.h"
+
+/* The most members kept written once per request. */
+#define AFTER_CACHE 8
+
+typedef struct after_writer {
+    const gj_game *game;
+    int full;     /* whole positions (1) or the games' diffs (0) */
+    size_t bytes; /* the "after" bytes written so far in this answer */
+    size_t limit; /* the bound on bytes */
+    struct {
+        json_t *value; /* held, so its address names it for the whole request */
+        gj_buf text;
+    } cache[AFTER_CACHE];
+    int cached;
+} after_writer;
+
+/* Read and remove the optional "after" member of a request: *full is 1 for
+ * "full" or absent, 0 for "diff".  0, or -1 with *e naming "after". */
+int after_take(json_t *root, int *full, gj_error *e);
+
+/* A writer for one answer of game g; full as after_take gave it. */
+void after_init(after_writer *w, const gj_game *g, int full);
+void after_free(after_writer *w);
+
+/* The members of `entry` (an analysis entry whose "after" is the diff)
+ * without braces, comma-separated, with "after" whole when w->full;
+ * `req` is the position the move is played in (an analyze() request).
+ * 0, or -1 with *e (the bound passed: GJ_UNMET naming "after"). */
+int after_put_members(after_writer *w, const json_t *req, const json_t *entry, gj_buf *out,
+                      gj_error *e);
+
+/* An analysis answer (parsed) of the position `req`, written with every
+ * "moves" entry through after_put_members: 0, or -1 with *e. */
+int after_put_answer(after_writer *w, const json_t *req, const json_t *answer, gj_buf *out,
+                     gj_error *e);
+
+#endif
