@@ -325,6 +325,22 @@ try {
     expect(same(sol, truth.solution.map((s) => s.move)), `the solution is listed: ${JSON.stringify(sol)}`);
   });
 
+  await check('grid-walk: Solve pressed during a puzzle is Show solution: it ends revealed, and nothing is solved before', async () => {
+    // The old page answered /solve for the puzzle's own position and drew the starred answer.
+    await pickGame(page, 'grid-walk');
+    await page.selectOption('[data-testid=puzzle-band]', 'medium');
+    await page.selectOption('[data-testid=puzzle-depth]', '1');
+    await newPuzzle(page);
+    const from = page.seen.length;
+    await page.click('[data-testid=solve]');
+    await page.waitForSelector('[data-testid=puzzle-status][data-verdict=revealed]');
+    // The revealed puzzle's Answer panel may then ask /solve: only not before the reveal.
+    const asked = page.seen.slice(from).map((r) => r.path);
+    const reveal = asked.findIndex((p) => p.endsWith('/check'));
+    expect(reveal >= 0 && !asked.slice(0, reveal).some((p) => p.startsWith('/solve/')), `.../check first, no /solve before it: ${asked.join(', ')}`);
+    expect(asked.filter((p) => p.endsWith('/check')).length === 1, 'one .../check, which reveals');
+  });
+
   await check('staircase-chess: a move that keeps the win but misses the puzzle gets one verdict, "missed", and nothing green', async () => {
     // The fault seen on the old page: a wrong move whose final margin stays positive was called both
     // "Not the winning move" and "kept the win".  Find such a puzzle from Node, then open it by its link.
