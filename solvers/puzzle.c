@@ -479,8 +479,7 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
     q->max_tries = 0;
     if (tries != NULL && (!json_is_integer(tries) || json_integer_value(tries) < 1 ||
                           json_integer_value(tries) > PUZZLE_TRIES_MAX))
-        return gj_fail_field(e, "tries", "expected an integer from 1 to %d (PUZZLE_TRIES_MAX)",
-                             PUZZLE_TRIES_MAX);
+        return gj_fail_field(e, "tries", "expected an integer from 1 to %d", PUZZLE_TRIES_MAX);
     if (tries != NULL)
         q->max_tries = (long)json_integer_value(tries);
     q->lo = 0;
