@@ -22,8 +22,9 @@
 enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_REPEATS, MISS_BAND, NMISS };
 
 /* A puzzle's own request members; every other member is a generator knob. */
-static const char *const own_members[] = {"seed",  "band",      "difficulty_min", "difficulty_max",
-                                          "depth", "min_moves", "budget_ms",      NULL};
+static const char *const own_members[] = {"seed",           "band",  "difficulty_min",
+                                          "difficulty_max", "depth", "min_moves",
+                                          "budget_ms",      "tries", NULL};
 
 /* ---- small pieces ------------------------------------------------------ */
 
@@ -386,6 +387,7 @@ typedef struct search {
     long budget_ms;
     bool moves_asked; /* min_moves given, so not lowered on a small board */
     long max_tries;   /* 0: as many candidates as the budget allows */
+    bool bounded;     /* max_tries given by the caller (not the daily's) */
 } search;
 
 /* A difficulty bound member `name` into *out, within [0, 1]: 0, or -1. */
@@ -438,8 +440,8 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
                                          g->generate_knobs[i]);
             return gj_fail_field(e, key,
                                  "unknown parameter; a %s puzzle takes seed, band, "
-                                 "difficulty_min, difficulty_max, depth, min_moves, budget_ms "
-                                 "and the generator's %s",
+                                 "difficulty_min, difficulty_max, depth, min_moves, budget_ms, "
+                                 "tries and the generator's %s",
                                  g->name, knobs);
         }
         if (!own && json_object_set(p->knobs, key, v) != 0)
@@ -470,6 +472,16 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
     snprintf(limit, sizeof limit, "--generate-budget-ms %ld", limits[GEN_LIMIT_BUDGET]);
     if (gen_long(params, "budget_ms", 1, limits[GEN_LIMIT_BUDGET], limit, &q->budget_ms, e) != 0)
         return -1;
+    /* tries is no part of the id: the id holds the kept candidate's own
+     * generator seed, which rebuilds the puzzle without any search. */
+    const json_t *tries = json_object_get(params, "tries");
+    q->bounded = tries != NULL;
+    q->max_tries = 0;
+    if (tries != NULL && (!json_is_integer(tries) || json_integer_value(tries) < 1 ||
+                          json_integer_value(tries) > PUZZLE_TRIES_MAX))
+        return gj_fail_field(e, "tries", "expected an integer from 1 to %d", PUZZLE_TRIES_MAX);
+    if (tries != NULL)
+        q->max_tries = (long)json_integer_value(tries);
     q->lo = 0;
     q->hi = 1;
     q->range = NULL;
@@ -531,13 +543,32 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
     const char *field = !range                              ? "depth"
                         : strncmp(q->range, "band", 4) == 0 ? "band"
                                                             : "difficulty_min";
+    /* A bounded search names its count, the one thing its outcome hangs
+     * on; an unbounded one its budget. */
+    char within[64];
+    if (q->max_tries > 0)
+        snprintf(within, sizeof within, "%s %ld", q->bounded ? "within tries" : "among the first",
+                 q->max_tries);
+    else
+        snprintf(within, sizeof within, "within budget_ms %ld", q->budget_ms);
     gj_fail(e, GJ_UNMET,
-            "%s: no %s puzzle of depth %d%s%s found within budget_ms %ld (%ld candidate%s: %s); "
-            "try another size, depth or difficulty, or a larger budget",
+            "%s: no %s puzzle of depth %d%s%s found %s (%ld candidate%s: %s); "
+            "try another size, depth or difficulty, or %s",
             field, p->game->name, p->depth, q->range ? " and " : "", q->range ? q->range : "",
-            q->budget_ms, tried, tried == 1 ? "" : "s", used ? counts : "none finished");
+            within, tried, tried == 1 ? "" : "s", used ? counts : "none finished",
+            q->max_tries > 0 ? "more tries" : "a larger budget");
     snprintf(e->field, sizeof e->field, "%s", field);
     return -1;
+}
+
+/* GJ_OVERLOADED: a search bounded by a count that ran out of time after
+ * `tried` of its candidates, whose answer is not known yet. */
+static int late(const search *q, long tried, gj_error *e)
+{
+    return gj_fail(e, GJ_OVERLOADED,
+                   "the puzzle's search took longer than budget_ms %ld after %ld of its %ld "
+                   "candidates; retry shortly or with a larger budget_ms",
+                   q->budget_ms, tried, q->max_tries);
 }
 
 /* puzzle_find with at most max_tries candidates (0: no bound but the
@@ -556,7 +587,8 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
         return -1;
     }
     unsigned long long deadline = gj_cancel_now_ns() + (unsigned long long)q.budget_ms * 1000000ull;
-    q.max_tries = max_tries;
+    if (max_tries > 0)
+        q.max_tries = max_tries;
     gj_rng order = {(uint64_t)q.seed};
     long misses[NMISS] = {0};
     long tried = 0;
@@ -588,17 +620,17 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
             break;
         }
         if (gj_cancel_now_ns() > deadline) {
-            rc = q.max_tries > 0 ? gj_fail(e, GJ_OVERLOADED,
-                                           "the puzzle's search took longer than budget_ms %ld "
-                                           "after %ld of its %ld candidates; retry shortly",
-                                           q.budget_ms, tried, q.max_tries)
-                                 : unmet(p, &q, misses, tried, e);
+            rc = q.max_tries > 0 ? late(&q, tried, e) : unmet(p, &q, misses, tried, e);
             break;
         }
     }
     if (rc < 0 && e->kind == GJ_UNMET && strcmp(e->field, "depth") != 0 &&
-        strcmp(e->field, "band") != 0 && strcmp(e->field, "difficulty_min") != 0)
-        rc = unmet(p, &q, misses, tried, e); /* the generator ran out of the budget */
+        strcmp(e->field, "band") != 0 && strcmp(e->field, "difficulty_min") != 0) {
+        /* The generator ran out of the budget: for a bounded search that
+         * is the clock, not the candidates, so no answer yet. */
+        gj_error_clear(e);
+        rc = q.max_tries > 0 ? late(&q, tried, e) : unmet(p, &q, misses, tried, e);
+    }
     if (rc != 0)
         puzzle_free(p);
     return rc;

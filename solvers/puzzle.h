@@ -49,6 +49,8 @@
  * first PUZZLE_DAILY_TRIES candidates is, else one move deep. */
 #define PUZZLE_DAILY_DEPTH 2
 #define PUZZLE_DAILY_TRIES 200
+/* The most candidates a GET /puzzle may bound its search to ("tries"). */
+#define PUZZLE_TRIES_MAX 5000
 
 typedef struct puzzle_step {
     json_t *position; /* the attacker's position: an analyze() request */
@@ -75,12 +77,16 @@ const char *puzzle_band(double difficulty);
 
 /* A puzzle as GET /puzzle/{game} asks for it: `params` holds "seed",
  * "band" or "difficulty_min"/"difficulty_max", "depth", "min_moves",
- * "budget_ms" (at most limits[GEN_LIMIT_BUDGET]) and the game's generator
- * knobs.  Candidates are tried in the seed's order until one fits, so a
- * seed always gives the same puzzle (when one is found within the budget at
- * all); *seeded says whether the caller gave the seed.  0, or -1 with *e:
- * bad_input naming the member, GJ_UNMET naming the constraint no candidate
- * met in time. */
+ * "budget_ms" (at most limits[GEN_LIMIT_BUDGET]), "tries" (1 to
+ * PUZZLE_TRIES_MAX) and the game's generator knobs.  Candidates are tried in
+ * the seed's order until one fits, so a seed always gives the same puzzle
+ * (when one is found within the budget at all); *seeded says whether the
+ * caller gave the seed.  Without tries the budget alone ends the search,
+ * so whether it finds one depends on the machine's speed; with tries at
+ * most that many candidates are tried and the outcome depends on the
+ * parameters alone, a search that runs out of budget first being
+ * GJ_OVERLOADED.  0, or -1 with *e: bad_input naming the member, GJ_UNMET
+ * naming the constraint no candidate met (in time, or within tries). */
 int puzzle_find(const gj_game *g, const json_t *params, const long *limits, puzzle *p, bool *seeded,
                 gj_error *e);
 

@@ -16,6 +16,10 @@
 
 static test_daemon server;
 
+/* A search bounded by a count with a minute to spare: found or not by the
+ * parameters alone, whatever the machine's load. */
+#define BOUNDED "tries=200&budget_ms=60000"
+
 /* GET or POST base+path (body NULL for GET), with optional headers. */
 static http_reply request(const char *method, const char *path, const char *body,
                           const char *const *headers)
@@ -116,7 +120,7 @@ END_TEST
  * date for the usual --cache-max-age. */
 START_TEST(test_caching)
 {
-    http_reply r = request("GET", "/puzzle/nim-shortcuts?seed=11&depth=2", NULL, NULL);
+    http_reply r = request("GET", "/puzzle/nim-shortcuts?seed=11&depth=2&" BOUNDED, NULL, NULL);
     ck_assert_int_eq(r.status, 200);
     char *etag = http_header(&r, "ETag");
     char *control = http_header(&r, "Cache-Control");
@@ -126,14 +130,15 @@ START_TEST(test_caching)
     char inm[128];
     snprintf(inm, sizeof inm, "If-None-Match: %s", etag);
     const char *const headers[] = {inm, NULL};
-    http_reply again = request("GET", "/puzzle/nim-shortcuts?depth=2&seed=11", NULL, headers);
+    http_reply again =
+        request("GET", "/puzzle/nim-shortcuts?depth=2&seed=11&" BOUNDED, NULL, headers);
     ck_assert_int_eq(again.status, 304);
-    http_reply other = request("GET", "/puzzle/nim-shortcuts?seed=12", NULL, headers);
+    http_reply other = request("GET", "/puzzle/nim-shortcuts?seed=12&" BOUNDED, NULL, headers);
     ck_assert_int_eq(other.status, 200);
     char *other_tag = http_header(&other, "ETag");
     ck_assert_str_ne(other_tag, etag);
 
-    http_reply fresh = request("GET", "/puzzle/nim-shortcuts", NULL, NULL);
+    http_reply fresh = request("GET", "/puzzle/nim-shortcuts?" BOUNDED, NULL, NULL);
     ck_assert_int_eq(fresh.status, 200);
     char *fresh_control = http_header(&fresh, "Cache-Control");
     ck_assert_str_eq(fresh_control, "no-store");
@@ -175,11 +180,13 @@ END_TEST
  * the same seed gives the same puzzle. */
 START_TEST(test_band_over_http)
 {
-    http_reply a = request("GET", "/puzzle/matrix-game?seed=3&band=hard&depth=2", NULL, NULL);
+    http_reply a =
+        request("GET", "/puzzle/matrix-game?seed=3&band=hard&depth=2&" BOUNDED, NULL, NULL);
     json_t *p = ok_json(&a, "hard");
     ck_assert_str_eq(json_string_value(json_object_get(p, "band")), "hard");
     ck_assert(json_real_value(json_object_get(p, "difficulty")) >= 0.5);
-    http_reply b = request("GET", "/puzzle/matrix-game?band=hard&seed=3&depth=2", NULL, NULL);
+    http_reply b =
+        request("GET", "/puzzle/matrix-game?band=hard&" BOUNDED "&seed=3&depth=2", NULL, NULL);
     ck_assert_str_eq(a.body, b.body);
     json_decref(p);
     http_reply_free(&a);
@@ -187,10 +194,48 @@ START_TEST(test_band_over_http)
 }
 END_TEST
 
-/* One daemon for the suite. */
+/* With tries, the budget changes nothing but whether the answer is known
+ * in time: the same seeded request gives the same bytes (or the same 422)
+ * with the default budget and with a minute, or a 503 to retry. */
+START_TEST(test_tries_over_http)
+{
+    static const char *const asks[] = {
+        "/puzzle/grid-walk?seed=4&depth=2&tries=30",
+        "/puzzle/matrix-game?seed=6&band=easy&depth=2&tries=25",
+        "/puzzle/staircase-chess?seed=2&difficulty_min=0.99&tries=6",
+    };
+    for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        char slow[256];
+        snprintf(slow, sizeof slow, "%s&budget_ms=60000", asks[k]);
+        http_reply a = request("GET", asks[k], NULL, NULL);
+        http_reply b = request("GET", slow, NULL, NULL);
+        ck_assert_msg(b.status == 200 || b.status == 422, "%s: %ld %s", slow, b.status, b.body);
+        if (a.status == 503)
+            ck_assert_msg(strstr(a.body, "retry") != NULL, "%s: %s", asks[k], a.body);
+        else {
+            ck_assert_msg(a.status == b.status, "%s: %ld then %ld", asks[k], a.status, b.status);
+            if (b.status == 200)
+                ck_assert_str_eq(a.body, b.body);
+        }
+        if (b.status == 422) {
+            const char *count = strstr(asks[k], "tries=") + 6;
+            char want[64];
+            snprintf(want, sizeof want, "within tries %ld (%ld candidates", atol(count),
+                     atol(count));
+            ck_assert_msg(strstr(b.body, want) != NULL, "%s: %s", slow, b.body);
+        }
+        http_reply_free(&a);
+        http_reply_free(&b);
+    }
+}
+END_TEST
+
+/* One daemon for the suite, its generation ceiling high enough for a
+ * minute's budget. */
 static void start_server(void)
 {
-    daemon_start(&server, NULL);
+    static const char *const args[] = {"--generate-budget-ms", "60000", NULL};
+    daemon_start(&server, args);
 }
 
 /* Stop it by its PID. */
@@ -210,6 +255,7 @@ int main(void)
     tcase_add_loop_test(tc, test_flow, 0, (int)n);
     tcase_add_test(tc, test_caching);
     tcase_add_test(tc, test_band_over_http);
+    tcase_add_test(tc, test_tries_over_http);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

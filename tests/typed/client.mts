@@ -317,9 +317,9 @@ const examples: Example[] = [
     },
   },
   {
-    mirrors: "curl -s 'http://127.0.0.1:8080/puzzle/grid-walk?seed=3&band=medium&depth=2'",
+    mirrors: "curl -s 'http://127.0.0.1:8080/puzzle/grid-walk?seed=3&band=medium&depth=2&tries=50'",
     run: async () => {
-      const { data, error } = await api.GET('/puzzle/{game}', { params: { path: { game: 'grid-walk' }, query: { seed: 3, band: 'medium', depth: 2 } } });
+      const { data, error } = await api.GET('/puzzle/{game}', { params: { path: { game: 'grid-walk' }, query: { seed: 3, band: 'medium', depth: 2, tries: 50 } } });
       report(data?.band === 'medium', 'puzzle: the band asked for');
       return json(data ?? error);
     },

@@ -42,7 +42,7 @@ static void limits_of(const gj_game *g, long limits[GEN_NLIMITS], long ceiling)
 static int find(const gj_game *g, const char *params, puzzle *p, gj_error *e)
 {
     long limits[GEN_NLIMITS];
-    limits_of(g, limits, 5000);
+    limits_of(g, limits, 60000);
     json_t *o = json_loads(params, 0, NULL);
     ck_assert_ptr_nonnull(o);
     bool seeded;
@@ -140,8 +140,11 @@ START_TEST(test_puzzles_hold)
     for (int depth = 1; depth <= 2; depth++) {
         for (int seed = 0; seed < 12; seed++) {
             char params[96];
-            snprintf(params, sizeof params, "{\"seed\": %d, \"depth\": %d, \"budget_ms\": 1500}",
-                     seed, depth);
+            /* Bounded by a count, with time to spare: the same puzzles on
+             * a loaded machine (a slow one is a 503, failing the test). */
+            snprintf(params, sizeof params,
+                     "{\"seed\": %d, \"depth\": %d, \"tries\": 200, \"budget_ms\": 60000}", seed,
+                     depth);
             puzzle p, q, again;
             gj_error e;
             if (find(g, params, &p, &e) != 0) {
@@ -189,13 +192,16 @@ START_TEST(test_bands_met)
         for (int depth = 1; depth <= 2; depth++) {
             char params[128];
             snprintf(params, sizeof params,
-                     "{\"seed\": 5, \"band\": \"%s\", \"depth\": %d, \"budget_ms\": 400}", bands[b],
-                     depth);
+                     "{\"seed\": 5, \"band\": \"%s\", \"depth\": %d, \"tries\": 100, "
+                     "\"budget_ms\": 60000}",
+                     bands[b], depth);
             puzzle p;
             gj_error e;
             if (find(g, params, &p, &e) != 0) {
-                ck_assert_int_eq(e.kind, GJ_UNMET);
+                ck_assert_msg(e.kind == GJ_UNMET, "%s", e.message);
                 ck_assert_msg(strcmp(e.field, "band") == 0 || strcmp(e.field, "depth") == 0, "%s",
+                              e.message);
+                ck_assert_msg(strstr(e.message, "within tries 100 (100 candidates") != NULL, "%s",
                               e.message);
                 continue;
             }
@@ -206,6 +212,54 @@ START_TEST(test_bands_met)
     }
     /* Every game reaches two bands at its default size within depth 2. */
     ck_assert_msg(met >= 2, "%s: %d of 6 band and depth requests met", g->name, met);
+}
+END_TEST
+
+/* With tries the outcome hangs on the parameters alone: the same seeded
+ * request answers the same whether its budget is the default or a minute,
+ * and one that finds nothing says so after exactly `tries` candidates. */
+START_TEST(test_tries_decide)
+{
+    const gj_game *g = game_at(_i);
+    static const struct {
+        const char *params; /* %s: the budget, or nothing for the default */
+        long tries;
+    } asks[] = {
+        {"{\"seed\": 9, \"depth\": 2, \"band\": \"hard\", \"tries\": 40%s}", 40},
+        {"{\"seed\": 9, \"depth\": 1, \"band\": \"easy\", \"tries\": 40%s}", 40},
+        {"{\"seed\": 9, \"difficulty_min\": 0.99, \"tries\": 7%s}", 7},
+    };
+    for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        char quick[160], slow[160];
+        snprintf(quick, sizeof quick, asks[k].params, "");
+        snprintf(slow, sizeof slow, asks[k].params, ", \"budget_ms\": 60000");
+        puzzle a, b;
+        gj_error ea, eb;
+        int ra = find(g, quick, &a, &ea);
+        int rb = find(g, slow, &b, &eb);
+        ck_assert_msg(rb == 0 || eb.kind == GJ_UNMET, "%s %s: %s", g->name, slow, eb.message);
+        /* The default budget may run out on a slow machine: then the
+         * answer is "retry", never another outcome. */
+        bool late = ra != 0 && ea.kind == GJ_OVERLOADED;
+        ck_assert_msg(late || ra == rb, "%s %s: %d with the default budget, %d with a minute",
+                      g->name, quick, ra, rb);
+        if (late)
+            ck_assert_msg(strstr(ea.message, "retry") != NULL, "%s", ea.message);
+        if (rb == 0 && ra == 0)
+            ck_assert_str_eq(a.id, b.id);
+        if (rb != 0) {
+            char count[64];
+            snprintf(count, sizeof count, "within tries %ld (%ld candidates", asks[k].tries,
+                     asks[k].tries);
+            ck_assert_msg(strstr(eb.message, count) != NULL, "%s: %s", g->name, eb.message);
+            if (!late)
+                ck_assert_str_eq(ea.message, eb.message);
+        }
+        if (ra == 0)
+            puzzle_free(&a);
+        if (rb == 0)
+            puzzle_free(&b);
+    }
 }
 END_TEST
 
@@ -242,6 +296,11 @@ START_TEST(test_bad_params)
         {"{\"outcome\": \"win\"}", "outcome", "not taken by /puzzle"},
         {"{\"colour\": 2}", "colour", "unknown parameter"},
         {"{\"seed\": 1, \"min_moves\": 100000}", "min_moves", "impossible here"},
+        {"{\"tries\": 0}", "tries", "from 1 to 5000"},
+        {"{\"tries\": 5001}", "tries", "from 1 to 5000"},
+        {"{\"tries\": 2.5}", "tries", "from 1 to 5000"},
+        {"{\"tries\": \"ten\"}", "tries", "from 1 to 5000"},
+        {"{\"colour\": 2}", "colour", "budget_ms, tries and"},
     };
     const gj_game *g = game_at(_i);
     puzzle p;
@@ -337,7 +396,7 @@ START_TEST(test_check)
     const gj_game *g = game_at(_i);
     puzzle p;
     gj_error e;
-    if (find(g, "{\"seed\": 2, \"depth\": 2, \"budget_ms\": 2000}", &p, &e) != 0)
+    if (find(g, "{\"seed\": 2, \"depth\": 2, \"tries\": 100, \"budget_ms\": 60000}", &p, &e) != 0)
         ck_assert_int_eq(find(g, "{\"seed\": 2}", &p, &e), 0);
     /* Nothing played yet: no results, no solution. */
     json_t *a = checked(&p, "{\"moves\": []}", &e);
@@ -470,6 +529,7 @@ int main(void)
     Suite *s = suite_create("puzzle");
     harness_add_loop(s, "hold", test_puzzles_hold, (int)n, 240);
     harness_add_loop(s, "bands", test_bands_met, (int)n, 120);
+    harness_add_loop(s, "tries", test_tries_decide, (int)n, 120);
     harness_add_loop(s, "bad params", test_bad_params, (int)n, 60);
     harness_add_loop(s, "daily", test_daily, (int)n, 120);
     harness_add_loop(s, "check", test_check, (int)n, 60);
