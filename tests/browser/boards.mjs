@@ -119,6 +119,8 @@ await run('boards', 240_000, async () => {
       for (const l of Object.values(info.limits)) {
         expect(said.includes(`${l.description} up to ${l.value}`), `${game}: '${said}' does not give '${l.description}' ${l.value}`);
       }
+      // Only words: no stray "null" or "undefined" where a part was left out.
+      expect(!/\bnull\b|\bundefined\b/.test(said), `${game}: '${said}' has a stray word`);
       const geo = await page.evaluate(() => {
         const ed = document.getElementById('editor').getBoundingClientRect();
         const lim = document.querySelector('[data-testid=limits]').getBoundingClientRect();
