@@ -221,6 +221,24 @@ await run('boards', 240_000, async () => {
     expect(!(await page.isVisible('[data-testid=play-again]')), '"Play again" goes away during the game');
   });
 
+  await check('a nim game ended from the take form hides the form and leaves the focus on "Play again"', async () => {
+    await page.goto(`${base}/#nim-shortcuts`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // One shortcut far away, heaps (0, 2): taking both stones of heap 2 leaves (0, 0), a loss for the engine.
+    await page.fill('[data-testid=position]', '1 1\n9 9\n0 2\n');
+    await page.waitForFunction(() => document.querySelectorAll('#nim-start option').length === 1);
+    await page.selectOption('[data-testid=play-side]', 'first');
+    await page.click('[data-testid=play-start]');
+    expect(await waitTurn(page) === 'your-turn', 'the game started');
+    await page.selectOption('[data-testid=nim-heap]', '2');
+    await page.fill('[data-testid=nim-take]', '2');
+    await page.press('[data-testid=nim-take]', 'Enter');
+    await page.waitForSelector('[data-testid=play][data-phase=over]', { timeout: 15_000 });
+    expect(!(await page.isVisible('[data-testid=nim-move]')), 'the take form is gone once the game is over');
+    const focus = await page.evaluate(() => document.activeElement.id);
+    expect(focus === 'play-again', `the focus is on #${focus}`);
+  });
+
   await check('play boards are numbered by row and column, as the log names cells', async () => {
     for (const game of ['grid-walk', 'matrix-game', 'staircase-chess', 'prime-chocolate']) {
       await page.goto(`${base}/#${game}`);
