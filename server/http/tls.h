@@ -9,7 +9,10 @@
  * empty, encrypted or the wrong kind), that GnuTLS can read the key and the
  * certificate chain, that the key's numbers check out
  * (gnutls_x509_privkey_verify_params), that the key is the first
- * certificate's (their public key ids), and that GnuTLS takes the priority
+ * certificate's (their public key ids), that the pair works when used (the
+ * key signs a random nonce and the certificate's public key verifies it,
+ * which catches a damaged d that the number checks cannot see), and that
+ * GnuTLS takes the priority
  * string.  Each refusal names the file, both files for a mismatch, or
  * --tls-priorities.  An expired certificate is only logged: refusing it
  * would stop a restart that the certificate's renewal is meant to follow. */

@@ -200,6 +200,12 @@ START_TEST(test_damaged_key)
              bad);
     refused(cert, bad, want);
 
+    /* Body line 9 lies inside d: p and q are prime, so only using the key
+     * shows it signs wrongly ("d e not congruent to 1"). */
+    const char *bad_d = damaged("key.pem", "bad-d-key.pem", 9, 10);
+    snprintf(want, sizeof want, "--tls-key %s: the key is damaged: GnuTLS could not sign", bad_d);
+    refused(cert, bad_d, want);
+
     const char *garbled = damaged("key.pem", "garbled-key.pem", 1, 0);
     snprintf(want, sizeof want, "--tls-key %s: GnuTLS cannot read the key", garbled);
     refused(cert, garbled, want);
