@@ -82,6 +82,12 @@ int admission_trusts(const gj_admission *a, const char *peer)
     return a->proxies.n > 0 && proxies_contain(&a->proxies, peer);
 }
 
+void admission_name_client(const gj_admission *a, const char *peer, const char *xff, char *out,
+                           size_t cap)
+{
+    client_address(&a->proxies, peer, xff, out, cap);
+}
+
 int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const char *xff,
                     const char *key, gj_error *e)
 {

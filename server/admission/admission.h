@@ -56,6 +56,11 @@ void admission_free(gj_admission *a);
 /* 1 when X-Forwarded-For from this peer (address text) is to be read. */
 int admission_trusts(const gj_admission *a, const char *peer);
 
+/* The client's name (client_id.h) into out: the peer, or behind a trusted
+ * proxy the address its `xff` names, as the quota would name it. */
+void admission_name_client(const gj_admission *a, const char *peer, const char *xff, char *out,
+                           size_t cap);
+
 /* The request's headers are in: `peer` the peer's address, `xff` every
  * X-Forwarded-For value joined by commas (NULL: none or not trusted),
  * `key` the X-Api-Key header (NULL: none).  0, or -1 with *e. */

@@ -21,6 +21,7 @@
 #include "client_id.h"
 #include "cors.h"
 #include "fmt.h"
+#include "framing.h"
 #include "http_error.h"
 #include "jobs.h"
 #include "log.h"
@@ -455,6 +456,20 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     const char *q = strchr(uri, '?');
     if (req != NULL && q != NULL)
         req->raw_query = strdup(q + 1); /* short of memory: read as no query, a 400 */
+    /* libmicrohttpd decodes %00 and the path ends there, so routing and the
+     * log would see less than was sent: keep the path as sent, refused in
+     * first_call and logged whole. */
+    size_t n = q != NULL ? (size_t)(q - uri) : strlen(uri);
+    if (req != NULL && framing_has_nul_escape(uri, n)) {
+        req->nul_path = true;
+        fmt_out o;
+        fmt_init(&o, req->path, sizeof req->path);
+        fmt_cut(&o, framing_origin_path(uri));
+        fmt_str_of(&o);
+        char *cut = strchr(req->path, '?');
+        if (cut != NULL)
+            *cut = '\0';
+    }
     return req;
 }
 
@@ -478,10 +493,13 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     fmt_init(&o, req->method, sizeof req->method);
     fmt_cut(&o, method);
     fmt_str_of(&o);
-    bool too_long = strlen(url) >= sizeof req->path;
-    fmt_init(&o, req->path, sizeof req->path);
-    fmt_cut(&o, too_long ? "" : url); /* never a cut path: it could name another endpoint */
-    fmt_str_of(&o);
+    url = framing_origin_path(url); /* RFC 9112 3.2.2: http://host/path is /path */
+    bool too_long = !req->nul_path && strlen(url) >= sizeof req->path;
+    if (!req->nul_path) { /* else the path as sent, from http_on_uri */
+        fmt_init(&o, req->path, sizeof req->path);
+        fmt_cut(&o, too_long ? "" : url); /* never a cut path: it could name another endpoint */
+        fmt_str_of(&o);
+    }
     fmt_init(&o, req->id, sizeof req->id);
     const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (given != NULL && valid_request_id(given))
@@ -504,32 +522,6 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     req->track = ctx ? ctx->socket_context : NULL;
     atomic_fetch_add(&h->rt->in_flight, 1);
     return req;
-}
-
-/* Only solves look at headers before the body; every other route answers
- * once the request is complete, so the connection can stay alive.  The one
- * exception is a transfer coding other than chunked: libmicrohttpd cannot
- * find the end of such a body and would wait for it until a timeout, so it
- * is refused at once (RFC 9112 6.3: 400, then close). */
-typedef struct length_headers {
-    const char *first;
-    int conflict;
-} length_headers;
-
-/* Header iterator: note the first Content-Length and whether another one
- * differs from it. */
-static enum MHD_Result note_length(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   const char *value)
-{
-    (void)kind;
-    length_headers *l = cls;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0 || value == NULL)
-        return MHD_YES;
-    if (l->first == NULL)
-        l->first = value;
-    else if (strcmp(l->first, value) != 0)
-        l->conflict = 1;
-    return MHD_YES;
 }
 
 /* Header iterator: append each X-Forwarded-For value to the gj_buf cls,
@@ -558,6 +550,34 @@ static enum MHD_Result join_rfc7239(void *cls, enum MHD_ValueKind kind, const ch
     return MHD_YES;
 }
 
+/* Every X-Forwarded-For value (or, without one, the Forwarded for= nodes)
+ * joined into the NUL-terminated gj_buf b; empty unless the peer is a
+ * trusted proxy, whose word alone is read. */
+static void join_hops(request *req, gj_buf *b)
+{
+    if (admission_trusts(req->http->admission, req->client)) {
+        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, b);
+        if (b->len == 0) /* the standard header, when the proxy sends only that */
+            MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, b);
+    }
+    buf_putc(b, '\0');
+}
+
+/* Behind a trusted proxy the access log names the client the proxy names
+ * (as nginx's realip does), and the proxy as the peer. */
+static void name_client(request *req)
+{
+    if (!admission_trusts(req->http->admission, req->client))
+        return;
+    gj_buf xff;
+    buf_init(&xff);
+    join_hops(req, &xff);
+    admission_name_client(req->http->admission, req->client,
+                          xff.failed || xff.len < 2 ? NULL : xff.data, req->named,
+                          sizeof req->named);
+    buf_free(&xff);
+}
+
 /* Admission (admission.h) for a route that solves: the client and its
  * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
 static int admit_client(request *req, gj_error *e)
@@ -568,12 +588,7 @@ static int admit_client(request *req, gj_error *e)
     gj_admission *adm = req->http->admission;
     gj_buf xff;
     buf_init(&xff);
-    if (admission_trusts(adm, req->client)) { /* never from anyone else */
-        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, &xff);
-        if (xff.len == 0) /* the standard header, when the proxy sends only that */
-            MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, &xff);
-    }
-    buf_putc(&xff, '\0');
+    join_hops(req, &xff);
     const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
     int rc = admission_begin(adm, &req->admit, req->client,
                              xff.failed || xff.len < 2 ? NULL : xff.data, key, e);
@@ -583,7 +598,7 @@ static int admit_client(request *req, gj_error *e)
 
 /* The headers are in: refuse what can be refused before the body, then
  * start reading it. */
-static enum MHD_Result first_call(request *req)
+static enum MHD_Result first_call(request *req, const char *version)
 {
     /* With --cors-origins, OPTIONS on a route is a preflight, answered
      * once the request is complete (so the connection stays open): 204 with
@@ -600,21 +615,18 @@ static enum MHD_Result first_call(request *req)
          ((k == GJ_NOT_FOUND || k == GJ_UNKNOWN_GAME) &&
           cors_allowed(cors, MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin")))))
         req->preflight = true;
-    /* libmicrohttpd reads the first of several Content-Length headers; a
-     * proxy in front may have read another, which is how requests are
-     * smuggled.  RFC 9112 6.3: differing lengths are an error. */
-    length_headers lengths = {NULL, 0};
-    MHD_get_connection_values(req->conn, MHD_HEADER_KIND, note_length, &lengths);
-    if (lengths.conflict)
-        return respond_errorf(req, GJ_BAD_INPUT,
-                              "the request has Content-Length headers that disagree");
-    const char *coding =
-        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
-    if (coding != NULL && strcasecmp(coding, "chunked") != 0)
-        return respond_errorf(req, GJ_BAD_INPUT,
-                              "Transfer-Encoding '%.40s' is not supported; send the body with "
-                              "Content-Length or chunked",
-                              coding);
+    /* A head a proxy could read another way (framing.h) is refused and
+     * the connection closed, so nothing after it is read as a request. */
+    name_client(req);
+    gj_error framing;
+    if (req->nul_path) {
+        req->close = true;
+        return respond_errorf(req, GJ_BAD_INPUT, "the path holds %%00, a NUL byte");
+    }
+    if (framing_check(req->conn, version, &framing) != 0) {
+        req->close = true;
+        return respond_error(req, &framing);
+    }
     gj_error refused;
     if (admit_client(req, &refused) != 0)
         return respond_error(req, &refused); /* 429 or 401, before any body */
@@ -634,7 +646,6 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const ch
                                 const char *method, const char *version, const char *upload_data,
                                 size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
     request *req = *con_cls;
     if (req == NULL || !req->begun) {
         request *begun = new_request(cls, conn, method, url, req);
@@ -647,7 +658,7 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const ch
         }
         req = begun;
         *con_cls = req;
-        return first_call(req);
+        return first_call(req, version);
     }
     switch (req->state) {
     case READING:
@@ -711,7 +722,8 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .queue_ms = req->queue_ms,
         .parse_ms = req->parse_ms,
         .solve_ms = req->solve_ms,
-        .client = req->client,
+        .client = req->named[0] != '\0' ? req->named : req->client,
+        .peer = req->named[0] != '\0' ? req->client : NULL,
         .quota_client = req->admit.metered ? req->admit.client : NULL,
         .request_id = req->id,
         .end = req->job.abandoned ? "abandoned"

@@ -68,6 +68,8 @@ typedef struct request {
     struct MHD_Connection *conn;
     tracked *track; /* the connection's deadline (conntrack.h) */
     bool preflight; /* an OPTIONS answered with the route's CORS headers */
+    bool close;     /* the head's framing was refused: answer, then close */
+    bool nul_path;  /* the target's path holds %00; path is kept as sent */
     bool admin;     /* on the admin listener */
     bool cut;       /* refused mid-body: answered on the socket and closed (drop_body) */
     req_state state;
@@ -76,7 +78,8 @@ typedef struct request {
     char method[16];
     char path[ROUTE_ARG_MAX + 256]; /* a longer one is refused (414), never cut */
     char id[129];
-    char client[64];
+    char client[64]; /* the peer's address */
+    char named[72];  /* behind a trusted proxy, the client it names; else "" */
     bool begun;      /* on_request's first call filled the request */
     char *raw_query; /* the target's query as sent (after '?'), or NULL */
     unsigned long long started_ns;

@@ -150,7 +150,7 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
         MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
-    if (atomic_load(&req->http->rt->draining))
+    if (req->close || atomic_load(&req->http->rt->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     /* Admission: the job's worker time is taken from the client's quota,
      * whose state rides on the answer (RateLimit headers) unless a shared

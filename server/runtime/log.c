@@ -445,6 +445,10 @@ void log_access(const access_entry *a)
         put_text_word(&b, a->request_id);
         fmt_str(&b, " client=");
         put_text_word(&b, a->client);
+        if (a->peer != NULL) {
+            fmt_str(&b, " peer=");
+            put_text_word(&b, a->peer);
+        }
         if (a->quota_client != NULL) {
             fmt_str(&b, " quota=");
             put_text_word(&b, a->quota_client);
@@ -470,6 +474,8 @@ void log_access(const access_entry *a)
     put_integer(&b, "bytes_in", (long long)a->bytes_in);
     put_integer(&b, "bytes_out", (long long)a->bytes_out);
     put_field(&b, "client", a->client);
+    if (a->peer != NULL)
+        put_field(&b, "peer", a->peer);
     if (a->quota_client != NULL)
         put_field(&b, "quota_client", a->quota_client);
     put_field(&b, "end", a->end);

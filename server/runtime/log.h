@@ -26,8 +26,10 @@
  * once, as before buffering existed.
  *
  * Text access line:
- *   TIME METHOD PATH STATUS BYTES DURATIONus id=ID client=PEER [quota=NAME] end=HOW
- * PEER is the connection's peer (the proxy, behind one); NAME the client
+ *   TIME METHOD PATH STATUS BYTES DURATIONus id=ID client=CLIENT [peer=PEER] [quota=NAME] end=HOW
+ * CLIENT is the connection's peer, or behind a trusted proxy (PEER, then
+ * written) the client its X-Forwarded-For names, as nginx's realip does,
+ * whether a quota is on or not; NAME the client
  * the quota charged (admission.h: an address or key#N), only when metered,
  * so the log says who was throttled behind a proxy.
  * The fields are separated by spaces, so in each of them, and in each
@@ -37,8 +39,9 @@
  * written "-".
  * JSON access line: {"time","level","msg":"request","request_id","method",
  *   "path","game","status","duration_us","queue_ms","parse_ms","solve_ms",
- *   "bytes_in","bytes_out","client","quota_client","end"} (game and the
- *   solve times only for solves, quota_client only when metered); strings
+ *   "bytes_in","bytes_out","client","peer","quota_client","end"} (game and
+ *   the solve times only for solves, peer only behind a trusted proxy,
+ *   quota_client only when metered); strings
  *   escaped as JSON (\u00XX outside printable ASCII). */
 #ifndef GJ_LOG_H
 #define GJ_LOG_H
@@ -71,8 +74,9 @@ typedef struct access_entry {
     size_t bytes_in, bytes_out;
     unsigned long long micros;
     double queue_ms, parse_ms, solve_ms; /* negative when not measured */
-    const char *client;                  /* the peer's address (the proxy's, behind one) */
-    const char *quota_client;            /* the quota's client (admission.h), NULL when unmetered */
+    const char *client;       /* the client: the peer, or the one a trusted proxy names */
+    const char *peer;         /* the trusted proxy behind which client is, else NULL */
+    const char *quota_client; /* the quota's client (admission.h), NULL when unmetered */
     const char *request_id;
     const char *end; /* ok, timeout, aborted, error, shutdown, abandoned, cut */
 } access_entry;

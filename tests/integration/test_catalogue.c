@@ -89,6 +89,7 @@ typedef struct bad_case {
     char *message;     /* in the error's message (with code) */
     char *contains;    /* in the reply's body (without code) */
     char *cli_message; /* in the command's line, when it differs from the server's */
+    int closes;        /* raw: one answer with Connection: close, nothing after it */
 } bad_case;
 
 static bad_case *cases;
@@ -196,6 +197,10 @@ static const char *set_field(bad_case *c, const char *key, size_t klen, const ch
                 c->gen = (generator)g;
         return c->gen != GEN_NONE ? NULL : "an unknown generator";
     }
+    if (KEY("closes")) {
+        c->closes = vlen == 3 && memcmp(v, "yes", 3) == 0;
+        return c->closes ? NULL : "closes is 'yes'";
+    }
     if (KEY("status")) {
         char *text = decoded(v, vlen), *end = NULL;
         int none = text != NULL && strcmp(text, "none") == 0;
@@ -217,6 +222,8 @@ static const char *set_field(bad_case *c, const char *key, size_t klen, const ch
 /* What is wrong with a case as a whole, or NULL. */
 static const char *check_case(const bad_case *c)
 {
+    if (c->closes && c->how != RAW)
+        return "closes is for 'send: raw'";
     if (c->how != BY_CURL && c->type != NULL)
         return "type is for 'send: post'";
     if (c->how == BY_CURL && c->path == NULL)
@@ -508,6 +515,22 @@ static char *check_answer(const bad_case *t, long status, const char *body, size
     return NULL;
 }
 
+/* closes: the one answer says Connection: close, and the server closed
+ * after it (raw_exchange read to the close) with no second answer in what
+ * followed its head, so nothing hidden after the request was answered. */
+static void check_closed_after_one(const bad_case *t, const raw_reply *r)
+{
+    int second = 0; /* a status line: "HTTP/1.x NNN " */
+    for (size_t i = 0; i + 13 <= r->len && !second; i++) {
+        const char *p = r->body + i;
+        second = memcmp(p, "HTTP/1.", 7) == 0 && p[8] == ' ' && p[12] == ' ' && p[9] >= '1' &&
+                 p[9] <= '5' && p[10] >= '0' && p[10] <= '9' && p[11] >= '0' && p[11] <= '9';
+    }
+    ck_assert_msg(strstr(r->head, "\r\nConnection: close\r\n") != NULL,
+                  "%s: the answer does not say Connection: close: %.300s", t->where, r->head);
+    ck_assert_msg(!second, "%s: a second answer followed the first: %.300s", t->where, r->body);
+}
+
 /* The game of a case the command line can be asked too, or NULL: a
  * position POSTed to /solve/<game> as text or JSON that the server answers
  * or refuses as bad input (the command has no HTTP layer to refuse more). */
@@ -575,6 +598,8 @@ START_TEST(test_catalogue)
         http_reply_free(&r);
     } else if (t->how == RAW) {
         raw_reply r = raw_exchange(server.port, bytes, len);
+        if (t->closes)
+            check_closed_after_one(t, &r);
         message = check_answer(t, r.status, r.body, r.len);
         raw_reply_free(&r);
     } else {

@@ -1,0 +1,132 @@
+/* framing.c - the head's framing rules (framing.h). */
+#include "framing.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* 1 for a tchar (RFC 9110 5.6.2). */
+static int is_tchar(unsigned char c)
+{
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        return 1;
+    return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+/* framing.h: a non-empty run of tchar. */
+int framing_is_token(const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p != '\0'; p++)
+        if (!is_tchar(*p))
+            return 0;
+    return 1;
+}
+
+/* framing.h: count the framing headers and note the first bad name. */
+void framing_note(framing_scan *s, const char *key, const char *value)
+{
+    if (s->bad_name == NULL && !framing_is_token(key))
+        s->bad_name = key != NULL ? key : "";
+    if (key == NULL)
+        return;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (s->lengths++ == 0)
+            s->length = value != NULL ? value : "";
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        if (s->codings++ == 0)
+            s->coding = value != NULL ? value : "";
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        s->hosts++;
+    }
+}
+
+/* Header iterator: framing_note for each header, into the scan cls. */
+static enum MHD_Result scan_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    framing_note(cls, key, value);
+    return MHD_YES;
+}
+
+/* 1 when v is one or more decimal digits and nothing else (RFC 9110 8.6:
+ * no sign, no list, no blank). */
+static int is_digits(const char *v)
+{
+    if (v == NULL || v[0] == '\0')
+        return 0;
+    for (; *v != '\0'; v++)
+        if (*v < '0' || *v > '9')
+            return 0;
+    return 1;
+}
+
+/* framing.h: one pass over the headers, then the verdict. */
+int framing_check(struct MHD_Connection *conn, const char *version, gj_error *e)
+{
+    framing_scan s = {NULL, NULL, NULL, 0, 0, 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &s);
+    return framing_verdict(&s, version, e);
+}
+
+/* framing.h: the rules, the framing ones first (they decide where the next
+ * request would begin). */
+int framing_verdict(const framing_scan *sp, const char *version, gj_error *e)
+{
+    const framing_scan s = *sp;
+    if (s.bad_name != NULL)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "the header name '%.40s' is not a token (RFC 9110 5.6.2: no whitespace "
+                       "or separator)",
+                       s.bad_name);
+    if (s.codings > 1)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "the request has %d Transfer-Encoding headers; send one (RFC 9112 6.3)",
+                       s.codings);
+    if (s.codings == 1 && s.lengths > 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "the request has both Transfer-Encoding and Content-Length; send one "
+                       "(RFC 9112 6.3)");
+    /* Only the one coding libmicrohttpd reads, spelled as it reads it: any
+     * other spelling a proxy might take for chunked is refused. */
+    if (s.codings == 1 && strcmp(s.coding, "chunked") != 0)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "Transfer-Encoding '%.40s' is not supported; send the body with "
+                       "Content-Length or Transfer-Encoding: chunked",
+                       s.coding);
+    if (s.lengths > 1)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "the request has %d Content-Length headers; send one (RFC 9112 6.3)",
+                       s.lengths);
+    if (s.lengths == 1 && !is_digits(s.length))
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "Content-Length '%.40s' is not a number of bytes (RFC 9110 8.6)", s.length);
+    if (version != NULL && strcmp(version, MHD_HTTP_VERSION_1_1) == 0 && s.hosts != 1)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "an HTTP/1.1 request has exactly one Host header, this one has %d "
+                       "(RFC 9112 3.2)",
+                       s.hosts);
+    return 0;
+}
+
+/* framing.h: a scheme of http or https, any case, then "://". */
+const char *framing_origin_path(const char *target)
+{
+    size_t scheme = strncasecmp(target, "http://", 7) == 0    ? 7
+                    : strncasecmp(target, "https://", 8) == 0 ? 8
+                                                              : 0;
+    if (scheme == 0)
+        return target;
+    const char *path = strpbrk(target + scheme, "/?");
+    return path != NULL && *path == '/' ? path : "/";
+}
+
+/* framing.h: "%00" anywhere before n (hex has no case for 0). */
+int framing_has_nul_escape(const char *target, size_t n)
+{
+    for (size_t i = 0; i + 2 < n; i++)
+        if (target[i] == '%' && target[i + 1] == '0' && target[i + 2] == '0')
+            return 1;
+    return 0;
+}
