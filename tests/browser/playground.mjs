@@ -39,6 +39,9 @@ const { chromium } = require('playwright-core');
 const BIN = process.env.GJ_BIN || 'build/gamejudge';
 const SHOTS = process.env.GJ_SCREENSHOTS || 'build/screenshots';
 const DEADLINE_MS = 200_000;
+// The daemon's --generate-budget-ms and the budget_ms of the puzzles asked:
+// far past what any search takes, so a search ends by its `tries` alone.
+const PUZZLE_BUDGET_MS = 60_000;
 
 /* ---------------------------------------------------------------- daemon */
 
@@ -373,7 +376,7 @@ const watchdog = setTimeout(async () => {
 const t0 = Date.now();
 try {
   mkdirSync(SHOTS, { recursive: true });
-  const started = await startDaemon();
+  const started = await startDaemon({ args: ['--generate-budget-ms', String(PUZZLE_BUDGET_MS)] });
   daemon = started.child;
   base = started.base;
   const origin = new URL(base).origin;
@@ -386,6 +389,15 @@ try {
   context.on('request', (req) => {
     const url = req.url();
     if (!url.startsWith('data:') && new URL(url).origin !== origin) offsite.push(url);
+  });
+
+  // Every new puzzle the page asks for is asked with `tries` under a budget no
+  // load reaches: with the page's seed fixed, what comes is the parameters' alone.
+  await context.route(/\/puzzle\/[a-z-]+\?/, (route) => {
+    const u = new URL(route.request().url());
+    u.searchParams.set('tries', '200');
+    u.searchParams.set('budget_ms', String(PUZZLE_BUDGET_MS));
+    return route.continue({ url: u.toString() });
   });
 
   const page = await openPage(context);
@@ -795,14 +807,14 @@ try {
       let puzzle = null;
       // A band the generator finds nothing of within its budget is a 422: the visitor asks again.
       for (let tries = 0; tries < 4 && !(puzzle && puzzle.status === 200); tries++) {
-        const made = rp.waitForResponse((r) => new URL(r.url()).pathname === `/puzzle/${game}`, { timeout: 15_000 });
+        const made = rp.waitForResponse((r) => new URL(r.url()).pathname === `/puzzle/${game}`, { timeout: 60_000 });
         await rp.click('[data-testid=puzzle-new]');
         const res = await made;
         puzzle = { status: res.status(), data: await res.json(), url: new URL(res.url()) };
       }
       expect(puzzle.status === 200, `/puzzle answered ${puzzle.status}: ${JSON.stringify(puzzle.data)}`);
       expect(puzzle.url.searchParams.get('band') === (game === 'grid-walk' ? 'medium' : 'easy'), `asked ${puzzle.url.search}`);
-      await rp.waitForSelector('[data-testid=play][data-phase=your-turn]', { timeout: 15_000 });
+      await rp.waitForSelector('[data-testid=play][data-phase=your-turn]', { timeout: 60_000 });
       const { id } = puzzle.data;
       expect(await rp.$eval('[data-testid=play-side]', (s) => s.value) === puzzle.data.to_move, 'the visitor plays the side to move');
       const hash = new URLSearchParams((await rp.evaluate(() => location.hash)).slice(1));

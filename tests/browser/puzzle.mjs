@@ -15,6 +15,9 @@
 // ended there, says why its winner wins.  Links restore the level, who
 // played each move and its verdict, and the puzzle; a position too long
 // for an address is said so, and moves are never replayed without it.
+// A game left while its request is out aborts it, and its answer draws
+// nothing.  New puzzles are asked with `tries` and a fixed seed, so what
+// comes depends on the parameters alone, never on the machine's load.
 //
 // Run from the repository root after `make all`:
 //   node tests/browser/puzzle.mjs
@@ -31,6 +34,9 @@ const require = createRequire(join(process.cwd(), 'package.json'));
 const { chromium } = require('playwright-core');
 
 const DEADLINE_MS = 240_000;
+// The daemon's --generate-budget-ms and the budget_ms of the puzzles asked:
+// far past what any search takes, so a search ends by its `tries` alone.
+const PUZZLE_BUDGET_MS = 60_000;
 const GAMES = ['grid-walk', 'nim-shortcuts', 'staircase-chess', 'matrix-game', 'prime-chocolate'];
 
 /* ---------------------------------------------------------------- daemon */
@@ -61,9 +67,10 @@ async function openPage(context, path) {
   page.on('response', async (res) => {
     const u = new URL(res.url());
     if (!u.origin.startsWith('http')) return;
-    let body = '';
-    try { body = await res.text(); } catch (e) { body = ''; }
-    page.seen.push({ path: u.pathname + u.search, method: res.request().method(), body, at: Date.now() });
+    // Kept in the order the answers came, not the order their bodies were read.
+    const seen = { path: u.pathname + u.search, method: res.request().method(), body: '', at: Date.now() };
+    page.seen.push(seen);
+    try { seen.body = await res.text(); } catch (e) { seen.body = ''; }
   });
   await page.goto(base + (path || '/'));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
@@ -75,7 +82,7 @@ async function pickGame(page, game) {
   await page.waitForFunction((g) => document.getElementById('game').value === g, game);
 }
 
-const phaseIs = (page, ...phases) => page.waitForSelector(phases.map((p) => `[data-testid=play][data-phase=${p}]`).join(', '), { timeout: 15_000 });
+const phaseIs = (page, ...phases) => page.waitForSelector(phases.map((p) => `[data-testid=play][data-phase=${p}]`).join(', '));
 
 /** Play `move` on the play board (nim through its form). */
 async function playMove(page, game, move) {
@@ -102,7 +109,7 @@ async function newPuzzle(page) {
   for (let tries = 0; tries < 4; tries++) {
     await page.click('[data-testid=puzzle-new]');
     await page.waitForFunction(() => document.querySelector('[data-testid=play]').dataset.phase === 'your-turn' ||
-      document.querySelector('[data-testid=puzzle-status]').textContent.startsWith('Could not get a puzzle'), null, { timeout: 20_000 });
+      document.querySelector('[data-testid=puzzle-status]').textContent.startsWith('Could not get a puzzle'));
     if (await page.getAttribute('[data-testid=play]', 'data-phase') === 'your-turn') return;
   }
   throw new Failure(`no puzzle in 4 tries: ${await page.textContent('[data-testid=puzzle-status]')}`);
@@ -174,13 +181,25 @@ const watchdog = setTimeout(async () => {
 
 const t0 = Date.now();
 try {
-  const started = await startDaemon();
+  const started = await startDaemon({ args: ['--generate-budget-ms', String(PUZZLE_BUDGET_MS)] });
   daemon = started.child;
   base = started.base;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
-  // Each step answers within a second or two; a missing control fails its check soon, not the whole run.
-  context.setDefaultTimeout(8_000);
+  // A step answers within a second or two on an idle machine and many more on a
+  // loaded one; a missing control still fails its check, not the whole run.
+  context.setDefaultTimeout(60_000);
+  // Every new puzzle the page asks for is asked with `tries` and a fixed
+  // seed, within a budget no load reaches: what comes is the parameters'
+  // alone, never the machine's speed.
+  let seeds = 0;
+  await context.route(/\/puzzle\/[a-z-]+\?/, (route) => {
+    const u = new URL(route.request().url());
+    u.searchParams.set('seed', String(1000 + seeds++));
+    u.searchParams.set('tries', '200');
+    u.searchParams.set('budget_ms', String(PUZZLE_BUDGET_MS));
+    return route.continue({ url: u.toString() });
+  });
   const page = await openPage(context);
 
   /* ---- item 1: play mode keeps the solution back ---- */
@@ -537,6 +556,53 @@ try {
       expect(await old.locator('[data-testid=play-log] li').count() === 0, 'no moves replayed');
     } finally {
       await old.close();
+    }
+  });
+
+  // A held answer: the engine's first move of a game the visitor leaves
+  // while it is asked.  The request must be aborted, and nothing of it may
+  // reach the next game's panel even if the daemon answers after all.
+  await check('a game left while the engine is thinking: its request is aborted and its late answer draws nothing', async () => {
+    const p = await openPage(context);
+    try {
+      await pickGame(p, 'staircase-chess');
+      await p.click('[data-testid=reset]');
+      await p.selectOption('[data-testid=play-side]', 'white'); // the engine moves first
+      let hold;
+      const held = new Promise((r) => { hold = r; });
+      await p.route('**/move/staircase-chess', (route) => hold(route));
+      const ended = new Promise((r) => {
+        const mine = (req) => new URL(req.url()).pathname === '/move/staircase-chess';
+        p.on('requestfailed', (req) => { if (mine(req)) r(`failed (${req.failure() && req.failure().errorText})`); });
+        p.on('requestfinished', (req) => { if (mine(req)) r('answered'); });
+      });
+      await p.click('[data-testid=play-start]');
+      const route = await held;
+      // From the switch on, every status the panel says and every engine move it records.
+      await p.evaluate(() => {
+        const play = document.querySelector('[data-testid=play]');
+        const status = document.querySelector('[data-testid=play-status]');
+        window.said = [];
+        new MutationObserver(() => window.said.push(`status: ${status.textContent}`)).observe(status, { childList: true, characterData: true, subtree: true });
+        new MutationObserver(() => window.said.push(`engine: ${play.dataset.engine}`)).observe(play, { attributeFilter: ['data-engine'] });
+      });
+      await pickGame(p, 'grid-walk');
+      await route.continue().catch(() => { /* the page let it go: nothing to release */ });
+      const how = await ended;
+      // The next game, started after: the panel said nothing of the left one before it, nor since.
+      await p.click('[data-testid=play-start]');
+      await phaseIs(p, 'your-turn');
+      const panel = await p.evaluate(() => ({
+        said: window.said,
+        log: document.querySelectorAll('[data-testid=play-log] li').length,
+        status: document.querySelector('[data-testid=play-status]').textContent,
+      }));
+      const stale = panel.said.filter((x) => x.startsWith('engine') || /could not|engine/i.test(x));
+      expect(stale.length === 0, `the left game reached the page: ${stale.join(' | ')}`);
+      expect(panel.log === 0 && /^Your move/.test(panel.status), `the grid-walk panel is its own: ${JSON.stringify(panel)}`);
+      expect(how.startsWith('failed'), `the left game's /move was ${how}, not aborted`);
+    } finally {
+      await p.close();
     }
   });
 
