@@ -62,12 +62,87 @@ static int is_digits(const char *v)
     return 1;
 }
 
-/* framing.h: one pass over the headers, then the verdict. */
+/* How the head's lines lay in libmicrohttpd's read buffer: the next line
+ * expected to start at `next`, and the first header whose line did not
+ * end in CRLF or was not where its predecessor ended.
+ *
+ * libmicrohttpd 0.9.75 has no option to refuse a bare LF line end, an
+ * obs-fold continuation line or a NUL byte inside a header value: it ends
+ * a line at a lone LF, appends a folded line to the header name, and cuts
+ * a value at its first NUL.  Each of these lets a proxy in front see other
+ * headers than we do.  What it does leave is a trace: the request line and
+ * each header line stay in place in one buffer, in order, with each CRLF
+ * overwritten by two NUL bytes and a lone LF by one; a folded header is
+ * copied elsewhere; a value cut at a NUL leaves its rest before the line
+ * end.  So a head is clean exactly when every header line starts where
+ * the previous line's value plus two NULs ended.  (The last header line's
+ * end cannot be told from the blank line's; either way the headers are
+ * the same ones.)  This reads the library's
+ * layout, hence the version guard below: another version must be looked
+ * at (libmicrohttpd 1.0 refuses these itself, by its client discipline
+ * level) before this file builds against it. */
+#if MHD_VERSION != 0x00097500
+/* Another version: look at its own handling of bare LF, obs-fold and NUL. */
+#error "framing.c reads libmicrohttpd 0.9.75's head layout"
+#endif
+typedef struct line_scan {
+    const char *next; /* where the next header line must begin; NULL: unknown */
+    const char *bad;  /* the first header name whose line is not clean */
+} line_scan;
+
+/* 1 when the line ending at `end` (the NUL that replaced its CR) ended in
+ * CRLF: two NUL bytes. */
+static int ends_in_crlf(const char *end)
+{
+    return end[0] == '\0' && end[1] == '\0';
+}
+
+/* Header iterator: check each header line starts where the last ended. */
+static enum MHD_Result scan_line(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    (void)kind;
+    line_scan *l = cls;
+    if (l->bad != NULL || key == NULL || value == NULL)
+        return MHD_YES;
+    if (l->next != NULL && key != l->next) {
+        l->bad = key;
+        return MHD_YES;
+    }
+    const char *end = value + strlen(value);
+    if (!ends_in_crlf(end)) {
+        l->bad = key;
+        return MHD_YES;
+    }
+    l->next = end + 2;
+    return MHD_YES;
+}
+
+/* framing.h: one pass over the headers, then the verdict; then whether
+ * every line of the head ended in CRLF, unfolded and without a NUL. */
 int framing_check(struct MHD_Connection *conn, const char *version, gj_error *e)
 {
     framing_scan s = {NULL, NULL, NULL, 0, 0, 0};
     MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_header, &s);
-    return framing_verdict(&s, version, e);
+    if (framing_verdict(&s, version, e) != 0)
+        return -1;
+    /* The request line ends after its version (HTTP/0.9 has none). */
+    line_scan l = {NULL, NULL};
+    if (version != NULL && version[0] != '\0') {
+        const char *end = version + strlen(version);
+        if (!ends_in_crlf(end))
+            return gj_fail(e, GJ_BAD_INPUT,
+                           "the request line does not end in CRLF (RFC 9112 2.2: a bare LF "
+                           "is refused)");
+        l.next = end + 2;
+    }
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, scan_line, &l);
+    if (l.bad != NULL)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "the header line '%.40s' is folded, holds a NUL byte or its line before "
+                       "does not end in CRLF (RFC 9112 2.2, 5.2)",
+                       l.bad);
+    return 0;
 }
 
 /* framing.h: the rules, the framing ones first (they decide where the next
