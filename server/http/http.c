@@ -747,17 +747,21 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     atomic_fetch_sub(&h->rt->in_flight, 1);
 }
 
-/* libmicrohttpd's connection start and end: (un)track its deadline. */
+/* libmicrohttpd's connection start and end on listener cls: count it
+ * (http_daemon.c's limit) and (un)track its deadline. */
 void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                         enum MHD_ConnectionNotificationCode code)
 {
-    gj_http *h = cls;
+    listener *l = cls;
+    gj_http *h = l->http;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        atomic_fetch_add(&l->open, 1);
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
         *socket_context = info ? conntrack_open(h->rt->tracker, info->connect_fd) : NULL;
     } else {
         conntrack_close(h->rt->tracker, *socket_context);
         *socket_context = NULL;
+        atomic_fetch_sub(&l->open, 1);
     }
 }

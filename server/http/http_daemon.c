@@ -34,6 +34,24 @@ static int resolve(const char *host, long port, struct sockaddr_storage *out, in
     return 0;
 }
 
+/* libmicrohttpd's accept policy: a connection past --max-connections on
+ * its listener is closed at once and counted.  libmicrohttpd's own limit
+ * would instead stop accepting, leaving the excess in the kernel's backlog
+ * until a slot frees (a timeout later): a client hangs instead of learning
+ * at once that it should go elsewhere.  The count is of connections
+ * already started, so io-threads accepting at the same instant may pass
+ * the limit by at most one each. */
+static enum MHD_Result admit_connection(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)addr;
+    (void)len;
+    listener *l = cls;
+    if (atomic_load(&l->open) < (unsigned)l->http->cfg->max_connections)
+        return MHD_YES;
+    atomic_fetch_add(&l->http->refused, 1);
+    return MHD_NO;
+}
+
 /* Start one libmicrohttpd daemon on host:port for listener l, with the
  * TLS pair when not NULL; NULL when it cannot start (e says why). */
 static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
@@ -61,15 +79,19 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
     };
     /* The admin listener answers probes and scrapes only: one thread. */
     unsigned threads = l->admin ? 1 : (unsigned)cfg->io_threads;
+    /* libmicrohttpd splits its connection limit between its threads and
+     * stops accepting at it; admit_connection holds the real limit, so
+     * libmicrohttpd's is set where no thread reaches it before ours. */
+    unsigned mhd_limit = (unsigned)cfg->max_connections * threads + threads;
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)port, NULL, NULL, http_on_request, l, MHD_OPTION_SOCK_ADDR,
+        flags, (uint16_t)port, admit_connection, l, http_on_request, l, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->connection_memory,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, http_on_completed,
-        l->http, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, l->http,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip, MHD_OPTION_ARRAY,
-        tls ? tls_options : tls_options + 3, MHD_OPTION_URI_LOG_CALLBACK, http_on_uri, l->http,
+        l->http, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, l, MHD_OPTION_CONNECTION_LIMIT,
+        mhd_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
+        MHD_OPTION_ARRAY, tls ? tls_options : tls_options + 3, MHD_OPTION_URI_LOG_CALLBACK,
+        http_on_uri, l->http,
         /* -1: in libmicrohttpd 0.9.75 only this level refuses whitespace
          * before a header's colon (400, then close); Host is framing.c's. */
         MHD_OPTION_STRICT_FOR_CLIENT, -1, MHD_OPTION_END);
@@ -83,6 +105,20 @@ static struct MHD_Daemon *start_daemon(listener *l, const char *host, long port,
         gj_fail(e, GJ_BAD_INPUT, "cannot listen on %s port %ld (in use, or not an address here?)",
                 host, port);
     return d;
+}
+
+/* The connection families of /metrics: open on the public listener, and
+ * closed at once past --max-connections on either. */
+static void render_connections(void *ctx, gj_buf *out)
+{
+    gj_http *h = ctx;
+    metrics_family(out, "gamejudge_connections_open", "gauge",
+                   "Connections open on the public listener.");
+    metrics_sample(out, "gamejudge_connections_open", "", atomic_load(&h->public_side.open));
+    metrics_family(out, "gamejudge_connections_refused_total", "counter",
+                   "Connections closed at once because --max-connections were open.");
+    metrics_sample(out, "gamejudge_connections_refused_total", "",
+                   (double)atomic_load(&h->refused));
 }
 
 /* The port daemon d is bound to, `asked` when libmicrohttpd cannot say. */
@@ -116,8 +152,15 @@ gj_http *http_start(gj_runtime *rt, gj_admission *adm, const route_row *routes, 
     h->routes = (route_table){routes, nroutes};
     h->cfg = cfg;
     h->id_base = (uint64_t)time(NULL) << 32;
-    h->public_side = (listener){h, false};
-    h->admin_side = (listener){h, true};
+    h->public_side.http = h;
+    h->admin_side.http = h;
+    h->admin_side.admin = true;
+    if (metrics_add_section(rt->metrics, render_connections, h) != 0) {
+        tls_free(&tls);
+        free(h);
+        gj_fail_nomem(e);
+        return NULL;
+    }
     /* The admin listener is started first: router_restrict reads whether
      * there is one from the first request on. */
     if (cfg->admin_port >= 0) {

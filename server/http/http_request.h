@@ -46,6 +46,7 @@ typedef struct gj_http gj_http; /* as http.h says it, which this header leaves o
 typedef struct listener {
     gj_http *http;
     bool admin;
+    atomic_uint open; /* connections libmicrohttpd holds open on it now */
 } listener;
 
 struct gj_http {
@@ -59,6 +60,7 @@ struct gj_http {
     unsigned port, admin_port;
     uint64_t id_base;
     atomic_ulong next_id;
+    atomic_ulong refused; /* connections closed at once past --max-connections */
 };
 
 typedef enum req_state { READING, QUEUED, ANSWERED, RESPONDED } req_state;

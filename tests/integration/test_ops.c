@@ -351,18 +351,29 @@ START_TEST(test_log_names_the_quota_client)
     ck_assert_int_eq(get_direct(&d, sample, "quota-key", "X-Api-Key: " LOG_KEY), 200);
     ck_assert_int_eq(get_direct(&d, sample, "quota-peer", NULL), 200);
     ck_assert_int_eq(get_direct(&d, "/healthz", "quota-none", NULL), 200);
-    char *log = daemon_wait_log(&d, "quota-none");
+    ck_assert_int_eq(get_direct(&d, "/healthz", "proxied-none", "X-Forwarded-For: 198.51.100.9"),
+                     200);
+    char *log = daemon_wait_log(&d, "proxied-none");
     ck_assert_ptr_nonnull(log);
+    /* From the trusted proxy the client is the one it names (itself when
+     * it names none), with or without a quota, and peer the proxy. */
     static const struct {
-        const char *id, *quota_client;
-    } want[] = {{"quota-xff", "198.51.100.7"},
-                {"quota-key", "key#1"},
-                {"quota-peer", "127.0.0.1"},
-                {"quota-none", NULL}};
+        const char *id, *quota_client, *client, *peer;
+    } want[] = {{"quota-xff", "198.51.100.7", "198.51.100.7", "127.0.0.1"},
+                {"quota-key", "key#1", "127.0.0.1", "127.0.0.1"},
+                {"quota-peer", "127.0.0.1", "127.0.0.1", "127.0.0.1"},
+                {"quota-none", NULL, "127.0.0.1", "127.0.0.1"},
+                {"proxied-none", NULL, "198.51.100.9", "127.0.0.1"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         json_t *j = request_line(log, want[i].id);
         ck_assert_msg(j != NULL, "no line for %s", want[i].id);
-        ck_assert_str_eq(json_string_value(json_object_get(j, "client")), "127.0.0.1");
+        ck_assert_str_eq(json_string_value(json_object_get(j, "client")), want[i].client);
+        json_t *peer = json_object_get(j, "peer");
+        if (want[i].peer == NULL)
+            ck_assert_msg(peer == NULL, "%s: a peer without a proxied client", want[i].id);
+        else
+            ck_assert_msg(peer != NULL && strcmp(json_string_value(peer), want[i].peer) == 0,
+                          "%s: peer %s", want[i].id, peer ? json_string_value(peer) : "(none)");
         json_t *q = json_object_get(j, "quota_client");
         if (want[i].quota_client == NULL)
             ck_assert_msg(q == NULL, "%s: quota_client without a quota", want[i].id);

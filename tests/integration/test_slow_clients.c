@@ -262,6 +262,56 @@ START_TEST(test_per_ip_limit)
 }
 END_TEST
 
+/* --max-connections 8: every connection past the eighth is closed at once
+ * (before any timeout could close it) and counted in /metrics; when the
+ * eight go, new connections are served again. */
+START_TEST(test_connection_limit)
+{
+    test_daemon d;
+    const char *flags[] = {"--max-connections",
+                           "8",
+                           "--max-connections-per-ip",
+                           "0",
+                           "--timeout",
+                           "600",
+                           "--admin-address",
+                           "127.0.0.1:0",
+                           NULL};
+    daemon_start(&d, flags);
+    int held[8];
+    for (int i = 0; i < 8; i++)
+        held[i] = connect_to(&d);
+    /* The eight are counted once libmicrohttpd has started each. */
+    for (int t = 0; t < 500 && daemon_metric(&d, "gamejudge_connections_open") < 8; t++)
+        sleep_ms(20);
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_connections_open"), 8);
+    enum { EXTRA = 24 };
+    for (int i = 0; i < EXTRA; i++) {
+        int extra = connect_to(&d);
+        int refused = 0;
+        /* --timeout 600: a close within these 10 s is the limit's, not the
+         * idle timeout's. */
+        for (int t = 0; t < 500 && !refused; t++) {
+            refused = closed_by_server(extra);
+            if (!refused)
+                sleep_ms(20);
+        }
+        ck_assert_msg(refused, "connection %d past the limit was kept open", i + 1);
+        close(extra);
+    }
+    ck_assert_double_eq(daemon_metric(&d, "gamejudge_connections_refused_total"), EXTRA);
+    for (int i = 0; i < 8; i++)
+        close(held[i]);
+    for (int t = 0; t < 500 && daemon_metric(&d, "gamejudge_connections_open") > 0; t++)
+        sleep_ms(20);
+    http_reply r = solve(&d, "prime-chocolate", "1\nX\n");
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, "DIA\n");
+    http_reply_free(&r);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -273,6 +323,7 @@ int main(void)
     tcase_add_test(tc, test_queue_deadline);
     tcase_add_test(tc, test_disconnect_while_queued);
     tcase_add_test(tc, test_per_ip_limit);
+    tcase_add_test(tc, test_connection_limit);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
