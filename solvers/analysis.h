@@ -47,8 +47,10 @@
  *                    loose squares' count, the primes used): both exact
  *                    while the search meets at most ANALYSIS_REMOTENESS_STATES
  *                    positions (and, for grid-walk, a component of at most
- *                    128 cells; for prime-chocolate, at most 128 squares in
- *                    full prime squares and ANALYSIS_REMOTENESS_DEPTH in all)
+ *                    128 cells, the token's own included, so 127 ahead;
+ *                    for prime-chocolate, at most 128 squares in full
+ *                    prime squares and ANALYSIS_REMOTENESS_DEPTH left
+ *                    uneaten)
  *   staircase-chess  the empty cells: the game always fills the board, so
  *                    every line has that length (exact, never null)
  *   matrix-game      never ends: no "remoteness" member at all

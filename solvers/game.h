@@ -91,6 +91,12 @@ typedef struct gj_game {
      * in ms): 0, or -1 with *e filled (GJ_UNMET when nothing fitting was
      * found in the budget). */
     int (*generate)(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
+    /* Read a generate() request without searching: the most legal moves a
+     * position in play of the asked size can have (the bound stated and
+     * proved beside the generator) into *most, and 1 into *scored when the
+     * answer is a score.  0, or -1 with *e (the request's own error). */
+    int (*generate_most)(const char *buf, size_t len, const long *limits, long long *most,
+                         int *scored, gj_error *e);
     const char *example_generate; /* a JSON request for generate() */
     /* generate()'s own request members beyond the common ones (generate.h),
      * NULL-terminated: the puzzles (puzzle.h) pass exactly these on. */

@@ -154,9 +154,10 @@ static int check_moves(const gen_request *req, gj_error *e)
     return 0;
 }
 
-/* Parse the whole request: the common members, then the game's knobs. */
+/* Parse the whole request: the common members, then the game's knobs, and
+ * (when `moves`) min_moves and winning_moves against the game's bound. */
 static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
-                            void *knobs, gen_request *req, gj_error *e)
+                            void *knobs, gen_request *req, bool moves, gj_error *e)
 {
     static const char *const common[] = {"?seed",      "?budget_ms", "?outcome", "?winning_moves",
                                          "?min_moves", "?answer",    "?after"};
@@ -177,11 +178,24 @@ static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, c
     memset(req, 0, sizeof *req);
     req->root = root;
     if (read_common(spec, req, limits[GEN_LIMIT_BUDGET], e) != 0 ||
-        spec->read(req, limits, knobs, e) != 0 || check_moves(req, e) != 0) {
+        spec->read(req, limits, knobs, e) != 0 || (moves && check_moves(req, e) != 0)) {
         json_decref(root);
         return NULL;
     }
     return root;
+}
+
+int gen_most(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+             long long *most, int *scored, gj_error *e)
+{
+    gen_request req;
+    json_t *root = read_request(spec, buf, len, limits, knobs, &req, false, e);
+    if (root == NULL)
+        return -1;
+    *most = req.most_moves;
+    *scored = spec->scored;
+    json_decref(root);
+    return 0;
 }
 
 /* ---- writing candidates ------------------------------------------------ */
@@ -423,7 +437,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
             gj_buf *out, gj_error *e)
 {
     gen_request req;
-    json_t *root = read_request(spec, buf, len, limits, knobs, &req, e);
+    json_t *root = read_request(spec, buf, len, limits, knobs, &req, true, e);
     if (root == NULL)
         return -1;
     unsigned long long deadline =

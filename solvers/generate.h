@@ -122,10 +122,30 @@ int gen_score_word(const json_t *v, const char *win, long long *out);
  * array (a comma before all but the first) and `row\n` in the judge text. */
 void gen_put_row(gen_candidate *c, long i, const char *row, size_t n);
 
-/* Each game's generate() (game.h), one file each: solvers/<game>_generate.c. */
+/* What gen_run would read of the request, without its search: the most
+ * legal moves a position in play of the asked size can have into *most and
+ * whether the answer is a score into *scored.  min_moves and winning_moves
+ * are not held against it.  0, or -1 with *e (the request's own error). */
+int gen_most(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+             long long *most, int *scored, gj_error *e);
+
+/* Each game's true bound on the legal moves of a position in play its
+ * generator makes (each proved beside its generator, each checked against
+ * every small board by tests/unit/test_generate.c): some position of the
+ * size has that many, none more. */
+long gw_gen_most(long rows, long cols);
+long mg_gen_most(long n, long k);
+long long ns_gen_most(long shortcuts, long range);
+long pc_gen_most(long n, const long *used, long nused);
+long sc_gen_most(long rows, long cols);
+
+/* Each game's generate() and generate_most() (game.h), one file each:
+ * solvers/<game>_generate.c. */
 #define GAME(ident, url_name)                                                                      \
     int ident##_generate(const char *buf, size_t len, const long *limits, gj_buf *out,             \
                          gj_error *e);                                                             \
+    int ident##_generate_most(const char *buf, size_t len, const long *limits, long long *most,    \
+                              int *scored, gj_error *e);                                           \
     extern const char *const ident##_generate_knobs[];
 #include "games.def"
 #undef GAME

@@ -307,6 +307,7 @@ const gj_game game_grid_walk = {
     .version = "3",
     .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
     .generate = grid_walk_generate,
+    .generate_most = grid_walk_generate_most,
     .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */

@@ -5,8 +5,13 @@
  * 0.25).  Each cell is blocked with that chance.  The opening's outcome is
  * A's (the player who places the token).  A position in play
  * ("winning_moves") adds a token path of 1..3 cells, a random
- * non-revisiting walk from a random free cell, and asks /analyze: the mover
- * has at most 4 moves (3, once the token has moved). */
+ * non-revisiting walk from a random free cell, and asks /analyze.
+ *
+ * The most moves such a position has (gw_gen_most): the token's free
+ * neighbours, min(rows - 1, 2) up or down plus min(cols - 1, 2) left or
+ * right, so 4 from 3 x 3 up and 3 on a 2 x N board.  A one-cell path on a
+ * grid with no block reaches it (an inner cell); a longer path only loses
+ * neighbours.  With density 1 no cell is free: no position in play at all. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,9 +44,13 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                  e) != 0 ||
         gen_share(req->root, "density", 0, 1, &k->density, e) != 0)
         return -1;
-    /* The token's neighbours: up and down need two rows, left and right two columns. */
-    req->most_moves = (k->rows > 1 ? 2 : 0) + (k->cols > 1 ? 2 : 0);
+    req->most_moves = k->density >= 1 ? 0 : gw_gen_most(k->rows, k->cols);
     return 0;
+}
+
+long gw_gen_most(long rows, long cols)
+{
+    return (rows - 1 < 2 ? rows - 1 : 2) + (cols - 1 < 2 ? cols - 1 : 2);
 }
 
 /* The cell after c in direction d (0..3), or -1 off the grid or blocked. */
@@ -134,4 +143,11 @@ int grid_walk_generate(const char *buf, size_t len, const long *limits, gj_buf *
 {
     knobs k;
     return gen_run(&spec, buf, len, limits, &k, out, e);
+}
+
+int grid_walk_generate_most(const char *buf, size_t len, const long *limits, long long *most,
+                            int *scored, gj_error *e)
+{
+    knobs k;
+    return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }

@@ -5,7 +5,13 @@
  * uniform random permutation of 1..n^2.  At the opening M, to move, always
  * wins (the largest value is a winning start), so "outcome": "lose" needs a
  * position in play: "winning_moves" puts the token on a random cell, G to
- * move, and asks /analyze. */
+ * move, and asks /analyze.
+ *
+ * The most moves such a position has (mg_gen_most): the cells farther than
+ * k from the token, fewest near a corner, where the cells within k are the
+ * (k + 1)(k + 2) / 2 with i + j <= k (k <= n - 2 keeps them on the board):
+ * n^2 - (k + 1)(k + 2) / 2, reached by a token in a corner; with k drawn
+ * per candidate, k = 1 gives the most, n^2 - 3. */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,8 +41,13 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
         return gj_fail_field(e, "outcome",
                              "M always wins the opening (she starts on the largest value); ask "
                              "for \"winning_moves\": 0 to get a lost position in play");
-    req->most_moves = k->n * k->n - 1; /* every cell but the token's */
+    req->most_moves = mg_gen_most(k->n, k->k ? k->k : 1);
     return 0;
+}
+
+long mg_gen_most(long n, long k)
+{
+    return n * n - (k + 1) * (k + 2) / 2;
 }
 
 /* One random permutation matrix, k and (in play) token. */
@@ -119,4 +130,11 @@ int matrix_game_generate(const char *buf, size_t len, const long *limits, gj_buf
 {
     knobs k;
     return gen_run(&spec, buf, len, limits, &k, out, e);
+}
+
+int matrix_game_generate_most(const char *buf, size_t len, const long *limits, long long *most,
+                              int *scored, gj_error *e)
+{
+    knobs k;
+    return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }

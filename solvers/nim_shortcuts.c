@@ -711,6 +711,7 @@ const gj_game game_nim_shortcuts = {
     .version = "3",
     .example_generate = "{\"seed\": 42, \"shortcuts\": 4, \"range\": 10, \"winning_moves\": 1}",
     .generate = nim_shortcuts_generate,
+    .generate_most = nim_shortcuts_generate_most,
     .generate_knobs = nim_shortcuts_generate_knobs,
     .play_move = nim_shortcuts_play_move,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */

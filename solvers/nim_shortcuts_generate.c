@@ -6,7 +6,14 @@
  * 0..range-1, default 8, at most 10^9 + 1).  The shortcuts are distinct;
  * the start heaps are drawn from the same range.  The opening position is
  * the /solve twin with the start as its one query; a position in play
- * ("winning_moves") is the /analyze body with the start as its heaps. */
+ * ("winning_moves") is the /analyze body with the start as its heaps.
+ *
+ * The most moves such a position has (ns_gen_most): x + y from heaps (x, y),
+ * none from a shortcut (the mover has lost), so 2 (range - 1) from
+ * (range - 1, range - 1) when some set leaves it free, i.e. unless all
+ * range^2 positions are shortcuts (then 0).  And a position with a move
+ * that does not win needs a second position that is no shortcut: with
+ * range^2 - 1 shortcuts or more every move lands on one and wins. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,8 +47,22 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                              "%ld distinct shortcuts do not fit in a range of %ld (%ld^2 "
                              "positions)",
                              k->shortcuts, k->range, k->range);
-    req->most_moves = 2 * ((long long)k->range - 1); /* heaps below range */
+    req->most_moves = ns_gen_most(k->shortcuts, k->range);
+    double free_positions = (double)k->range * (double)k->range - (double)k->shortcuts;
+    if (req->winning_moves >= 0 && req->most_moves > 0 && free_positions < 2)
+        return gj_fail_field(e, "shortcuts",
+                             "%ld shortcuts in a range of %ld leave one position free, so "
+                             "every move lands on a shortcut and wins: a position with a move "
+                             "that does not win needs at most %.0f",
+                             k->shortcuts, k->range, (double)k->range * (double)k->range - 2);
     return 0;
+}
+
+long long ns_gen_most(long shortcuts, long range)
+{
+    if ((double)shortcuts >= (double)range * (double)range)
+        return 0;
+    return 2 * ((long long)range - 1);
 }
 
 /* Order of (x, y) pairs, for spotting repeats. */
@@ -129,4 +150,11 @@ int nim_shortcuts_generate(const char *buf, size_t len, const long *limits, gj_b
 {
     knobs k;
     return gen_run(&spec, buf, len, limits, &k, out, e);
+}
+
+int nim_shortcuts_generate_most(const char *buf, size_t len, const long *limits, long long *most,
+                                int *scored, gj_error *e)
+{
+    knobs k;
+    return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }

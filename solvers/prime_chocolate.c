@@ -433,6 +433,7 @@ const gj_game game_prime_chocolate = {
     .version = "3",
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = prime_chocolate_generate,
+    .generate_most = prime_chocolate_generate_most,
     .generate_knobs = prime_chocolate_generate_knobs,
     .play_move = prime_chocolate_play_move,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */

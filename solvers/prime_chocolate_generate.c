@@ -7,7 +7,12 @@
  * in play, as does "winning_moves"; with 2 used every move has the same
  * outcome, so a winning_moves above 0 is refused).  RUBY is to move: the opening's
  * outcome is hers; in play the /analyze body leaves to_move at its default,
- * RUBY. */
+ * RUBY.
+ *
+ * The most moves such a position has (pc_gen_most): every square single,
+ * n^2, plus every full p x p square of each prime p <= n not used,
+ * (n - p + 1)^2 each; the whole bar (eaten 0, or any chance below 1 on a
+ * lucky draw) reaches it.  With eaten 1 nothing is left: no move. */
 #include <stdio.h>
 
 #include "games.h"
@@ -71,11 +76,21 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                                  "%ld is impossible with 2 used: every move then eats an odd "
                                  "count, so all moves win or all lose",
                                  req->winning_moves);
-    req->most_moves = k->n * k->n; /* one square anywhere, then each prime's squares */
-    for (long p = 2; p <= k->n; p++)
-        if (pc_is_prime(p))
-            req->most_moves += (k->n - p + 1) * (k->n - p + 1);
+    req->most_moves = k->eaten >= 1 ? 0 : pc_gen_most(k->n, k->primes, k->nprimes);
     return 0;
+}
+
+long pc_gen_most(long n, const long *used, long nused)
+{
+    long most = n * n;
+    for (long p = 2; p <= n; p++) {
+        bool taken = false;
+        for (long i = 0; i < nused; i++)
+            taken = taken || used[i] == p;
+        if (pc_is_prime(p) && !taken)
+            most += (n - p + 1) * (n - p + 1);
+    }
+    return most;
 }
 
 /* One random bar. */
@@ -124,4 +139,11 @@ int prime_chocolate_generate(const char *buf, size_t len, const long *limits, gj
 {
     knobs k;
     return gen_run(&spec, buf, len, limits, &k, out, e);
+}
+
+int prime_chocolate_generate_most(const char *buf, size_t len, const long *limits, long long *most,
+                                  int *scored, gj_error *e)
+{
+    knobs k;
+    return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }

@@ -2,7 +2,6 @@
  * (puzzle.h). */
 #include "puzzle.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +172,18 @@ static int take_step(puzzle *p, int i, json_t *position, const long *limits, gj_
     return 0;
 }
 
+/* ---- what a size allows ------------------------------------------------ */
+
+/* d as it is served, four decimals (put_difficulty's text read back): the
+ * value the filter and the band judge, so a puzzle shown as 0.3000 is in
+ * difficulty_min 0.3. */
+static double served(double d)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%.4f", d);
+    return strtod(text, NULL);
+}
+
 /* The whole line of p->depth steps from the generated position (taken),
  * and the difficulty: 0, 1 + MISS_* when it is no puzzle, -1 with *e. */
 static int build_line(puzzle *p, json_t *position, const long *limits, gj_error *e)
@@ -218,7 +229,7 @@ static int build_line(puzzle *p, json_t *position, const long *limits, gj_error 
             }
         }
     }
-    p->difficulty = 1 - solved;
+    p->difficulty = served(1 - solved);
     return 0;
 }
 
@@ -571,6 +582,110 @@ static int late(const search *q, long tried, gj_error *e)
                    q->budget_ms, tried, q->max_tries);
 }
 
+/* The rater's chance to play the solving move among n (>= 2) ranked
+ * moves: the highest, every other move a loss of 16 (engine.h), when
+ * `high`; else the lowest, every other move but the worst a loss of 1,
+ * which only a scored game can have. */
+static double step_chance(const gj_game *g, long n, bool high, bool scored, gj_error *e)
+{
+    int *q = malloc((size_t)n * sizeof *q);
+    if (q == NULL)
+        return gj_fail_nomem(e);
+    for (long i = 0; i < n; i++)
+        q[i] = i == 0 ? 0 : !high && scored && i + 1 < n ? 1 : 16;
+    double c = engine_chance(g, PUZZLE_RATER, q, n, 0);
+    free(q);
+    return c;
+}
+
+/* Refuse at once what no puzzle of the asked size can meet, before any
+ * search: a size whose positions have fewer than two legal moves, a
+ * min_moves above the most they have (the generator's proven bound,
+ * generate.h; a default min_moves is lowered to it instead, and the answer
+ * says so), a difficulty range holding no value a puzzle of this size and
+ * depth can be served with.  The difficulty lies between 1 - c(m) c(2)^(d-1)
+ * (each step's chance at its highest, with the fewest moves allowed) and
+ * 1 - c'(M)^d (at its lowest, with the most); a range that meets no
+ * four-decimal value in between, or none at all, is a 400.  0, or -1. */
+static int check_reach(const gj_game *g, puzzle *p, search *q, const long *limits, gj_error *e)
+{
+    if (g->generate_most == NULL)
+        return 0;
+    json_t *req = json_deep_copy(p->knobs);
+    if (req == NULL || json_object_set_new(req, "winning_moves", json_integer(1)) != 0) {
+        json_decref(req);
+        return gj_fail_nomem(e);
+    }
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    if (text == NULL)
+        return gj_fail_nomem(e);
+    long long most;
+    int scored;
+    int rc = g->generate_most(text, strlen(text), limits, &most, &scored, e);
+    free(text);
+    if (rc != 0)
+        return -1;
+    if (most < 2)
+        return gj_fail_field(e, "min_moves",
+                             "no %s puzzle of this size: a position of it has at most %lld legal "
+                             "move%s, and a puzzle needs 2 (the solving move and another)",
+                             g->name, most, most == 1 ? "" : "s");
+    if (q->moves_asked && p->min_moves > most)
+        return gj_fail_field(e, "min_moves",
+                             "%ld is impossible here: a %s position of this size has at most "
+                             "%lld legal moves",
+                             p->min_moves, g->name, most);
+    if (p->min_moves > ANALYSIS_MAX_MOVES_LIMIT)
+        return gj_fail_field(e, "min_moves",
+                             "%ld is impossible: a puzzle's moves are listed whole, at most %d",
+                             p->min_moves, ANALYSIS_MAX_MOVES_LIMIT);
+    if (!q->moves_asked && p->min_moves > most)
+        p->min_moves = (long)most;
+    long listed = most < ANALYSIS_MAX_MOVES_LIMIT ? (long)most : ANALYSIS_MAX_MOVES_LIMIT;
+    double first = step_chance(g, p->min_moves, true, scored, e),
+           later = step_chance(g, 2, true, scored, e),
+           low = step_chance(g, listed, false, scored, e);
+    if (first < 0 || later < 0 || low < 0)
+        return -1;
+    double best = first, worst = low;
+    for (int i = 1; i < p->depth; i++) {
+        best *= later;
+        worst *= low;
+    }
+    /* A margin for the order of the roundings: only what is out of reach
+     * by a whole served step is refused (truncation below, one up above). */
+    double easiest = (1 - best - 1e-9) * 10000, hardest = (1 - worst + 1e-9) * 10000;
+    long from = easiest < 0 ? 0 : (long)easiest, to = (long)hardest + 1;
+    to = to > 10000 ? 10000 : to;
+    bool any = false, reach = false;
+    for (long k = 0; k <= 10000 && !reach; k++) {
+        bool in = in_range(q, (double)k / 10000);
+        any = any || in;
+        reach = in && k >= from && k <= to;
+    }
+    if (reach)
+        return 0;
+    const char *field =
+        q->range != NULL && strncmp(q->range, "band", 4) == 0 ? "band" : "difficulty_min";
+    if (!any)
+        return gj_fail_field(e, field,
+                             "[%g, %g) holds no difficulty a puzzle is served with (four "
+                             "decimals from 0 to 1; a difficulty_max of 1 takes 1 itself)",
+                             q->lo, q->hi);
+    char asked[64];
+    if (strcmp(field, "band") == 0)
+        snprintf(asked, sizeof asked, "%s (difficulty [%g, %g%s", q->range, q->lo, q->hi,
+                 q->hi >= 1 ? "])" : "))");
+    else
+        snprintf(asked, sizeof asked, "difficulty [%g, %g%s", q->lo, q->hi, q->hi >= 1 ? "]" : ")");
+    return gj_fail_field(e, field,
+                         "%s is out of reach: a %s puzzle of depth %d with min_moves %ld at this "
+                         "size (at most %lld legal moves) has a difficulty from %.4f to %.4f",
+                         asked, g->name, p->depth, p->min_moves, most, (double)from / 10000,
+                         (double)to / 10000);
+}
+
 /* puzzle_find with at most max_tries candidates (0: no bound but the
  * budget); a search bounded so that runs out of time is an error, never
  * another puzzle, so its answer is the same on every machine. */
@@ -582,7 +697,8 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
     if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
         return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
     search q;
-    if (read_params(g, params, limits, p, &q, seeded, e) != 0) {
+    if (read_params(g, params, limits, p, &q, seeded, e) != 0 ||
+        check_reach(g, p, &q, limits, e) != 0) {
         puzzle_free(p);
         return -1;
     }
@@ -597,15 +713,6 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
         long long s = (long long)(gj_rng_next(&order) & (uint64_t)GEN_SEED_MAX);
         tried++;
         rc = build(p, s, limits, ms_left(deadline), e);
-        if (rc < 0 && e->kind == GJ_BAD_INPUT && strcmp(e->field, "min_moves") == 0 &&
-            !q.moves_asked && p->min_moves > 2) {
-            /* A board too small for the default: one solving move and one
-             * other is still a choice. */
-            p->min_moves = 2;
-            gj_error_clear(e);
-            tried--;
-            continue;
-        }
         if (rc == 0 && !in_range(&q, p->difficulty))
             rc = 1 + MISS_BAND;
         if (rc <= 0)
@@ -742,6 +849,8 @@ void puzzle_write(const puzzle *p, gj_buf *out)
     buf_put_long(out, p->steps[0].legal);
     buf_puts(out, ",\"depth\":");
     buf_put_long(out, p->depth);
+    buf_puts(out, ",\"min_moves\":");
+    buf_put_long(out, p->min_moves);
     buf_puts(out, ",\"difficulty\":");
     put_difficulty(out, p->difficulty);
     buf_puts(out, ",\"band\":\"");

@@ -474,6 +474,7 @@ const gj_game game_staircase_chess = {
     .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
     .puzzle_knobs = "{\"rows\": 5, \"cols\": 5}",
     .generate = staircase_chess_generate,
+    .generate_most = staircase_chess_generate_most,
     .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */

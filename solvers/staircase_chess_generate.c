@@ -9,7 +9,13 @@
  * ("win" above 0, "lose" below; a draw is neither).  In play
  * ("winning_moves", which counts the moves reaching the best score: at
  * least 1, at most one per row and column) the /analyze body gets a random
- * staircase "profile" that leaves a cell free. */
+ * staircase "profile" that leaves a cell free.
+ *
+ * The most moves such a position has (sc_gen_most): a stone goes at the end
+ * of a row that is shorter than the row above it (or the top row) and than
+ * cols, so one per distinct row length: min(rows, cols), reached by the
+ * profile cols-1, cols-2, ... (then 0s).  With one value every move scores
+ * the same: no position has a best move and one that is not. */
 #include <stdio.h>
 
 #include "games.h"
@@ -72,11 +78,21 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
     if (gen_pair(req->root, "values", 0, SC_GEN_MAX_VALUE, k->values, &present, e) != 0 ||
         read_score(req, e) != 0)
         return -1;
-    req->most_moves = k->rows < k->cols ? k->rows : k->cols; /* one per row and column */
+    req->most_moves = sc_gen_most(k->rows, k->cols);
+    if (req->winning_moves > 0 && k->values[0] == k->values[1])
+        return gj_fail_field(e, "values",
+                             "[%ld, %ld] holds one value, so every move scores the same: a "
+                             "position with winning_moves needs two values at least",
+                             k->values[0], k->values[1]);
     if (req->winning_moves == 0)
         return gj_fail_field(e, "winning_moves",
                              "0 is impossible: some move always reaches the best score");
     return 0;
+}
+
+long sc_gen_most(long rows, long cols)
+{
+    return rows < cols ? rows : cols;
 }
 
 /* One matrix of values drawn from k->values, as JSON and judge lines. */
@@ -154,4 +170,11 @@ int staircase_chess_generate(const char *buf, size_t len, const long *limits, gj
 {
     knobs k;
     return gen_run(&spec, buf, len, limits, &k, out, e);
+}
+
+int staircase_chess_generate_most(const char *buf, size_t len, const long *limits, long long *most,
+                                  int *scored, gj_error *e)
+{
+    knobs k;
+    return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }

@@ -729,11 +729,12 @@ static const struct {
      "{\"seed\":1,\"range\":1,\"shortcuts\":0,\"outcome\":\"win\","
      "\"budget_ms\":20}",
      GJ_UNMET, "outcome", "outcome: no position met outcome \"win\" (missed by "},
-    /* A 2 x 2 token has at most 2 neighbours. */
+    /* A 2 x 2 token has at most 2 neighbours: refused at once, not searched. */
     {&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3,\"budget_ms\":20}",
-     GJ_UNMET, "winning_moves", "winning_moves: no position met winning_moves 3 (missed by "},
+     GJ_BAD_INPUT, "winning_moves",
+     "winning_moves: 3 is impossible here: a position of this size has at most 2 moves"},
     {&game_grid_walk, "{\"rows\":1,\"cols\":2,\"winning_moves\":2}", GJ_BAD_INPUT, "winning_moves",
-     "winning_moves: 2 is impossible here: a position of this size has at most 2 moves, and one "
+     "winning_moves: 2 is impossible here: a position of this size has at most 1 move, and one "
      "of them must not win"},
 };
 
@@ -773,13 +774,273 @@ START_TEST(test_caller_cancel_wins)
     gj_cancel_raise(&outer, GJ_CANCEL_GONE);
     gj_cancel_bind(&outer);
     gj_error e;
-    json_t *a = generate(&game_grid_walk, "{\"seed\":1,\"rows\":2,\"cols\":2,\"winning_moves\":3}",
-                         2000, NULL, &e);
+    /* Valid but never met (range 1 holds only the lost (0, 0)), so only the flag ends it. */
+    json_t *a =
+        generate(&game_nim_shortcuts,
+                 "{\"seed\":1,\"range\":1,\"shortcuts\":0,\"outcome\":\"win\"}", 2000, NULL, &e);
     ck_assert_ptr_eq(gj_cancel_bound(), &outer);
     gj_cancel_bind(NULL);
     ck_assert_ptr_null(a);
     ck_assert_int_eq(e.kind, GJ_CANCELLED);
     ck_assert_ptr_nonnull(strstr(e.message, "client closed its connection"));
+}
+END_TEST
+
+/* ---- the bounds on a position's moves (generate.h) ---------------------- */
+
+/* moves_total and winning_moves of the analysis of body `in` (g's default
+ * limits), into *total and *winning. */
+static void moves_of(const gj_game *g, const char *in, long *total, long *winning)
+{
+    long limits[GEN_NLIMITS];
+    games_default_limits(g, limits);
+    gj_buf out;
+    buf_init(&out);
+    gj_error e;
+    gj_error_clear(&e);
+    ck_assert_msg(g->analyze(in, strlen(in), limits, &out, &e) == 0, "%s: %s on %s", g->name,
+                  e.message, in);
+    json_t *a = json_loadb(out.data, out.len, 0, NULL);
+    ck_assert_ptr_nonnull(a);
+    *total = (long)member_int(a, "moves_total");
+    *winning = (long)member_int(a, "winning_moves");
+    json_decref(a);
+    buf_free(&out);
+}
+
+/* The most moves over every path of up to 3 cells that extends path[0..n)
+ * on the grid `cells` (rows x cols, '.' free), each analysed. */
+static long grid_walk_paths(const char *cells, long rows, long cols, long *path, long n)
+{
+    char body[512];
+    size_t used = (size_t)snprintf(body, sizeof body, "{\"grid\":[");
+    for (long r = 0; r < rows; r++)
+        used += (size_t)snprintf(body + used, sizeof body - used, "%s\"%.*s\"", r ? "," : "",
+                                 (int)cols, cells + r * cols);
+    used += (size_t)snprintf(body + used, sizeof body - used, "],\"path\":[");
+    for (long i = 0; i < n; i++)
+        used += (size_t)snprintf(body + used, sizeof body - used, "%s[%ld,%ld]", i ? "," : "",
+                                 path[i] / cols + 1, path[i] % cols + 1);
+    snprintf(body + used, sizeof body - used, "],\"max_moves\":1}");
+    long total, winning;
+    moves_of(&game_grid_walk, body, &total, &winning);
+    long most = total;
+    if (n == 3)
+        return most;
+    long c = path[n - 1];
+    for (int d = 0; d < 4; d++) {
+        long r = c / cols + (d == 0) - (d == 1), q = c % cols + (d == 2) - (d == 3);
+        bool seen = false;
+        for (long i = 0; i < n; i++)
+            seen = seen || path[i] == r * cols + q;
+        if (r < 0 || r >= rows || q < 0 || q >= cols || cells[r * cols + q] != '.' || seen)
+            continue;
+        path[n] = r * cols + q;
+        long m = grid_walk_paths(cells, rows, cols, path, n + 1);
+        most = m > most ? m : most;
+    }
+    return most;
+}
+
+/* grid-walk: every grid up to 9 cells, every path the generator walks. */
+START_TEST(test_bound_grid_walk)
+{
+    for (long rows = 1; rows <= 3; rows++)
+        for (long cols = 1; rows * cols <= 9 && cols <= 4; cols++) {
+            long cells = rows * cols, most = 0;
+            for (long mask = 0; mask < 1L << cells; mask++) {
+                char grid[16];
+                for (long i = 0; i < cells; i++)
+                    grid[i] = mask >> i & 1 ? '#' : '.';
+                for (long start = 0; start < cells; start++) {
+                    if (grid[start] != '.')
+                        continue;
+                    long path[3] = {start};
+                    long m = grid_walk_paths(grid, rows, cols, path, 1);
+                    most = m > most ? m : most;
+                }
+            }
+            ck_assert_msg(most == gw_gen_most(rows, cols), "grid-walk %ld x %ld: %ld, bound %ld",
+                          rows, cols, most, gw_gen_most(rows, cols));
+        }
+}
+END_TEST
+
+/* matrix-game: every token cell of 4 matrices (the moves do not hang on
+ * the values) per n of 3..6 and k of 1..n-2. */
+START_TEST(test_bound_matrix_game)
+{
+    gj_rng r = {20261202};
+    for (long n = 3; n <= 6; n++)
+        for (long k = 1; k <= n - 2; k++) {
+            long most = 0;
+            for (int round = 0; round < 4; round++) {
+                int value[36];
+                for (long i = 0; i < n * n; i++)
+                    value[i] = (int)i + 1;
+                for (long i = n * n - 1; round > 0 && i > 0; i--) {
+                    long j = (long)gj_rng_below(&r, (uint64_t)i + 1);
+                    int t = value[i];
+                    value[i] = value[j];
+                    value[j] = t;
+                }
+                for (long t = 0; t < n * n; t++) {
+                    char body[1024];
+                    size_t used = (size_t)snprintf(body, sizeof body, "{\"k\":%ld,\"matrix\":[", k);
+                    for (long i = 0; i < n; i++)
+                        for (long j = 0; j < n; j++)
+                            used += (size_t)snprintf(body + used, sizeof body - used, "%s%s%d%s",
+                                                     j   ? ""
+                                                     : i ? ",["
+                                                         : "[",
+                                                     j ? "," : "", value[i * n + j],
+                                                     j + 1 == n ? "]" : "");
+                    snprintf(body + used, sizeof body - used,
+                             "],\"token\":[%ld,%ld],\"max_moves\":1}", t / n + 1, t % n + 1);
+                    long total, winning;
+                    moves_of(&game_matrix_game, body, &total, &winning);
+                    most = total > most ? total : most;
+                }
+            }
+            ck_assert_msg(most == mg_gen_most(n, k), "matrix-game n %ld k %ld: %ld, bound %ld", n,
+                          k, most, mg_gen_most(n, k));
+        }
+}
+END_TEST
+
+/* nim-shortcuts: every shortcut set of every size in ranges 1..3 and every
+ * start; with range^2 - 1 shortcuts or more every move wins. */
+START_TEST(test_bound_nim_shortcuts)
+{
+    for (long range = 1; range <= 3; range++) {
+        long cells = range * range;
+        for (long s = 0; s <= cells; s++) {
+            long most = 0;
+            bool loser = false; /* some position has a move that does not win */
+            for (long mask = 0; mask < 1L << cells; mask++) {
+                if (__builtin_popcountl((unsigned long)mask) != s)
+                    continue;
+                for (long start = 0; start < cells; start++) {
+                    char body[512];
+                    size_t used = (size_t)snprintf(body, sizeof body, "{\"shortcuts\":[");
+                    for (long i = 0, listed = 0; i < cells; i++)
+                        if (mask >> i & 1)
+                            used += (size_t)snprintf(body + used, sizeof body - used, "%s[%ld,%ld]",
+                                                     listed++ ? "," : "", i / range, i % range);
+                    snprintf(body + used, sizeof body - used,
+                             "],\"heaps\":[%ld,%ld],\"max_moves\":1}", start / range,
+                             start % range);
+                    long total, winning;
+                    moves_of(&game_nim_shortcuts, body, &total, &winning);
+                    most = total > most ? total : most;
+                    loser = loser || winning < total;
+                }
+            }
+            ck_assert_msg(most == ns_gen_most(s, range),
+                          "nim-shortcuts range %ld, %ld shortcuts: %ld, bound %lld", range, s, most,
+                          ns_gen_most(s, range));
+            if (cells - s < 2)
+                ck_assert_msg(!loser, "range %ld, %ld shortcuts: a move that does not win", range,
+                              s);
+        }
+    }
+}
+END_TEST
+
+/* prime-chocolate: every bar of side 1..3 with every set of primes used. */
+START_TEST(test_bound_prime_chocolate)
+{
+    static const long sets[4][2] = {{0, 0}, {2, 0}, {3, 0}, {2, 3}};
+    for (long n = 1; n <= 3; n++)
+        for (int u = 0; u < 4; u++) {
+            long used[2], nused = 0;
+            for (int i = 0; i < 2; i++)
+                if (sets[u][i] != 0 && sets[u][i] <= n)
+                    used[nused++] = sets[u][i];
+            if (nused < (sets[u][0] != 0) + (sets[u][1] != 0))
+                continue; /* a prime above the side cannot be used */
+            long most = 0;
+            for (long mask = 0; mask < 1L << (n * n); mask++) {
+                char body[256];
+                size_t len = (size_t)snprintf(body, sizeof body, "{\"grid\":[");
+                for (long r = 0; r < n; r++) {
+                    len += (size_t)snprintf(body + len, sizeof body - len, "%s\"", r ? "," : "");
+                    for (long c = 0; c < n; c++)
+                        body[len++] = mask >> (r * n + c) & 1 ? 'X' : '-';
+                    body[len++] = '"';
+                }
+                len += (size_t)snprintf(body + len, sizeof body - len, "],\"primes_used\":[");
+                for (long i = 0; i < nused; i++)
+                    len += (size_t)snprintf(body + len, sizeof body - len, "%s%ld", i ? "," : "",
+                                            used[i]);
+                snprintf(body + len, sizeof body - len, "],\"max_moves\":1}");
+                long total, winning;
+                moves_of(&game_prime_chocolate, body, &total, &winning);
+                most = total > most ? total : most;
+                if (mask == (1L << (n * n)) - 1)
+                    ck_assert_int_eq(total, 0); /* eaten 1: nothing left */
+            }
+            ck_assert_msg(most == pc_gen_most(n, used, nused),
+                          "prime-chocolate n %ld, %ld used: %ld, bound %ld", n, nused, most,
+                          pc_gen_most(n, used, nused));
+        }
+}
+END_TEST
+
+/* staircase-chess: every staircase but the full board, rows and cols 1..4,
+ * random values; with one value every move is a best one. */
+START_TEST(test_bound_staircase_chess)
+{
+    gj_rng r = {7};
+    for (long rows = 1; rows <= 4; rows++)
+        for (long cols = 1; cols <= 4; cols++)
+            for (int one = 0; one < 2; one++) {
+                long most = 0, profile[4] = {0};
+                for (;;) {
+                    long stones = 0;
+                    for (long i = 0; i < rows; i++)
+                        stones += profile[i];
+                    if (stones < rows * cols) {
+                        char body[1024];
+                        size_t len = 0;
+                        for (int m = 0; m < 2; m++) {
+                            len += (size_t)snprintf(body + len, sizeof body - len, "%s\":[",
+                                                    m ? "],\"b" : "{\"a");
+                            for (long i = 0; i < rows; i++)
+                                for (long j = 0; j < cols; j++)
+                                    len += (size_t)snprintf(
+                                        body + len, sizeof body - len, "%s%s%ld%s",
+                                        j   ? ""
+                                        : i ? ",["
+                                            : "[",
+                                        j ? "," : "", one ? 3 : gj_rng_range(&r, 0, 9),
+                                        j + 1 == cols ? "]" : "");
+                        }
+                        len += (size_t)snprintf(body + len, sizeof body - len, "],\"profile\":[");
+                        for (long i = 0; i < rows; i++)
+                            len += (size_t)snprintf(body + len, sizeof body - len, "%s%ld",
+                                                    i ? "," : "", profile[i]);
+                        snprintf(body + len, sizeof body - len, "],\"max_moves\":1}");
+                        long total, winning;
+                        moves_of(&game_staircase_chess, body, &total, &winning);
+                        most = total > most ? total : most;
+                        if (one)
+                            ck_assert_int_eq(winning, total);
+                    }
+                    /* The next non-increasing profile, the last row first. */
+                    long i = rows - 1;
+                    while (i >= 0 && profile[i] == (i ? profile[i - 1] : cols))
+                        i--;
+                    if (i < 0)
+                        break;
+                    profile[i]++;
+                    for (long j = i + 1; j < rows; j++)
+                        profile[j] = 0;
+                }
+                ck_assert_msg(most == sc_gen_most(rows, cols),
+                              "staircase-chess %ld x %ld: %ld, bound %ld", rows, cols, most,
+                              sc_gen_most(rows, cols));
+            }
 }
 END_TEST
 
@@ -796,9 +1057,16 @@ int main(void)
     harness_add_loop(s, "answer kept back", test_answer_kept_back, (int)n, 60);
     harness_add_loop(s, "bad", test_bad_requests, (int)(sizeof bad / sizeof bad[0]), 0);
     const harness_case cases[] = {
-        {"prng", test_prng_pinned},          {"knobs", test_knobs_shape},
-        {"score", test_score_range_met},     {"budget", test_budget_bounds_large_candidates},
+        {"prng", test_prng_pinned},
+        {"knobs", test_knobs_shape},
+        {"score", test_score_range_met},
+        {"budget", test_budget_bounds_large_candidates},
         {"cancel", test_caller_cancel_wins},
+        {"bound grid-walk", test_bound_grid_walk},
+        {"bound matrix-game", test_bound_matrix_game},
+        {"bound nim-shortcuts", test_bound_nim_shortcuts},
+        {"bound prime-chocolate", test_bound_prime_chocolate},
+        {"bound staircase-chess", test_bound_staircase_chess},
     };
     harness_add(s, cases, sizeof cases / sizeof cases[0], 60);
     return harness_main(s);
