@@ -272,7 +272,7 @@ const examples: Example[] = [
     run: async () => {
       const { data, error, response } = await api.POST('/generate/grid-walk', { body: { rows: 2, cols: 2, winning_moves: 3, budget_ms: 100 } });
       // An error is typed too: the Error body.
-      report(response.status === 422 && error?.error.code === 'unprocessable', 'generate: 422 unprocessable', response.status);
+      report(response.status === 400 && error?.error.code === 'bad_input' && error?.error.field === 'winning_moves', 'generate: an impossible winning_moves is a 400 naming it', response.status);
       return json(data ?? error);
     },
   },
