@@ -232,6 +232,16 @@ START_TEST(test_disconnect_while_queued)
 }
 END_TEST
 
+/* d still answers a solve right, then stops cleanly. */
+static void serves_then_stops(test_daemon *d)
+{
+    http_reply r = solve(d, "prime-chocolate", "1\nX\n");
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.body, "DIA\n");
+    http_reply_free(&r);
+    ck_assert_int_eq(daemon_stop(d), 0);
+}
+
 /* --max-connections-per-ip 4: a fifth connection is closed at once; when
  * the four go, new connections are served again. */
 START_TEST(test_per_ip_limit)
@@ -254,11 +264,7 @@ START_TEST(test_per_ip_limit)
     for (int i = 0; i < 4; i++)
         close(held[i]);
     sleep_ms(200);
-    http_reply r = solve(&d, "prime-chocolate", "1\nX\n");
-    ck_assert_int_eq(r.status, 200);
-    ck_assert_str_eq(r.body, "DIA\n");
-    http_reply_free(&r);
-    ck_assert_int_eq(daemon_stop(&d), 0);
+    serves_then_stops(&d);
 }
 END_TEST
 
@@ -304,11 +310,7 @@ START_TEST(test_connection_limit)
         close(held[i]);
     for (int t = 0; t < 500 && daemon_metric(&d, "gamejudge_connections_open") > 0; t++)
         sleep_ms(20);
-    http_reply r = solve(&d, "prime-chocolate", "1\nX\n");
-    ck_assert_int_eq(r.status, 200);
-    ck_assert_str_eq(r.body, "DIA\n");
-    http_reply_free(&r);
-    ck_assert_int_eq(daemon_stop(&d), 0);
+    serves_then_stops(&d);
 }
 END_TEST
 
