@@ -79,7 +79,8 @@ static long long clock_seed(void)
     return (long long)(gj_rng_next(&r) & (uint64_t)GEN_SEED_MAX);
 }
 
-/* "seed", "budget_ms", "outcome", "winning_moves" into req; 0, or -1. */
+/* "seed", "skip", "tries", "budget_ms", "outcome", "winning_moves",
+ * "min_moves" and "answer" into req; 0, or -1. */
 static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_error *e)
 {
     const json_t *root = req->root;
@@ -92,6 +93,18 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
                              (long long)GEN_SEED_MAX);
     else
         req->seed = (long long)json_integer_value(v);
+    v = json_object_get(root, "skip");
+    req->skip = 0;
+    if (v != NULL &&
+        (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > GEN_SEED_MAX))
+        return gj_fail_field(e, "skip",
+                             "expected an integer from 0 to %lld, the \"skip\" of an answer",
+                             (long long)GEN_SEED_MAX);
+    if (v != NULL)
+        req->skip = (long long)json_integer_value(v);
+    req->tries = 0;
+    if (gen_long(root, "tries", 1, GEN_TRIES_MAX, NULL, &req->tries, e) != 0)
+        return -1;
     req->budget_ms = gen_cap(GEN_BUDGET_DEFAULT_MS, ceiling);
     char limit[64];
     snprintf(limit, sizeof limit, "--generate-budget-ms %ld", ceiling);
@@ -159,8 +172,9 @@ static int check_moves(const gen_request *req, gj_error *e)
 static json_t *read_request(const gen_spec *spec, const char *buf, size_t len, const long *limits,
                             void *knobs, gen_request *req, bool moves, gj_error *e)
 {
-    static const char *const common[] = {"?seed",      "?budget_ms", "?outcome", "?winning_moves",
-                                         "?min_moves", "?answer",    "?after"};
+    static const char *const common[] = {"?seed",      "?skip",    "?tries",
+                                         "?budget_ms", "?outcome", "?winning_moves",
+                                         "?min_moves", "?answer",  "?after"};
     enum { NCOMMON = sizeof common / sizeof common[0] };
     const char *keys[NCOMMON + GEN_MAX_KNOBS + 1];
     char own[GEN_MAX_KNOBS][40];
@@ -312,10 +326,16 @@ static int unmet(const gen_request *req, const long misses[NMISS], long tried, g
         if (used >= sizeof what)
             break;
     }
+    char within[48];
+    if (req->tries > 0 && tried >= req->tries)
+        snprintf(within, sizeof within, "within tries %ld", req->tries);
+    else
+        snprintf(within, sizeof within, "within budget_ms %ld", req->budget_ms);
     gj_fail(e, GJ_UNMET,
-            "%s: no position met %s within budget_ms %ld (%ld candidate%s tried); try another "
-            "size, looser constraints or a larger budget",
-            field[worst], what, req->budget_ms, tried, tried == 1 ? "" : "s");
+            "%s: no position met %s %s (%ld candidate%s tried); try another size, looser "
+            "constraints, %s",
+            field[worst], what, within, tried, tried == 1 ? "" : "s",
+            req->tries > 0 && tried >= req->tries ? "more tries" : "or a larger budget");
     snprintf(e->field, sizeof e->field, "%s", field[worst]);
     return -1;
 }
@@ -383,6 +403,8 @@ static int write_frame(const gen_spec *spec, const gen_request *req, const gen_c
     }
     buf_puts(out, ",\"candidates\":");
     buf_put_long(out, tried);
+    buf_puts(out, ",\"skip\":");
+    buf_put_long(out, (long)c->skip);
     buf_putc(out, '}');
     return 0;
 }
@@ -443,6 +465,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
     unsigned long long deadline =
         gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
     gj_rng rng = {(uint64_t)req.seed};
+    gj_rng_skip(&rng, (uint64_t)req.skip);
     /* The caller's flag (the server's job: client gone, request timeout)
      * stops the search too, as itself rather than as an unmet budget. */
     gj_cancel *outer = gj_cancel_bound();
@@ -452,6 +475,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
         gen_candidate c;
         buf_init(&c.position);
         buf_init(&c.input);
+        c.skip = (long long)gj_rng_drawn(&rng, (uint64_t)req.seed);
         int kept = 0;
         if (spec->sample(&rng, &req, knobs, &c) == 0) {
             if (c.position.failed || c.input.failed)
@@ -471,7 +495,7 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
             rc = -1;
             break;
         }
-        if (gj_cancel_now_ns() > deadline) {
+        if ((req.tries > 0 && tried >= req.tries) || gj_cancel_now_ns() > deadline) {
             rc = unmet(&req, misses, tried, e);
             break;
         }

@@ -1,7 +1,7 @@
 /* generate.h - what every game's puzzle generator (POST /generate) shares.
  *
  * A request is a JSON object: the common members read here ("seed",
- * "budget_ms", "outcome", "winning_moves", "min_moves", "answer", "after")
+ * "skip", "tries", "budget_ms", "outcome", "winning_moves", "min_moves", "answer", "after")
  * and the game's own knobs, which its <game>_generate.c lists and reads.
  * gen_run then samples candidates from a seeded PRNG (splitmix64 of rng.h,
  * the same numbers on every machine), solves each with the game's real
@@ -10,7 +10,14 @@
  *
  *   {"game":..,"seed":..,"position":<JSON twin or /analyze body>,
  *    "input":"<judge text>" (opening positions only),"answer":<the solver's
- *    answer> (unless "answer": false),"candidates":<how many were tried>}
+ *    answer> (unless "answer": false),"candidates":<how many were tried>,
+ *    "skip":<where the kept candidate began>}
+ *
+ * "skip" names the kept candidate itself, not the search that found it: it
+ * counts the PRNG's numbers drawn before that candidate, so the same
+ * request with that "skip" and "tries": 1 makes the same position again at
+ * once, one candidate solved.  "skip" in a request starts the PRNG there;
+ * "tries" bounds the candidates (GJ_UNMET naming the count when none fits).
  *
  * A position in play is answered with its analysis, whose afters are whole
  * request bodies unless "after": "diff" (after.h), as /analyze writes them.
@@ -49,6 +56,7 @@
 #define GEN_BUDGET_DEFAULT_MS 500
 #define GEN_SEED_MAX          ((1LL << 53) - 1) /* what a JSON number holds exactly */
 #define GEN_MAX_KNOBS         8
+#define GEN_TRIES_MAX         1000000 /* the most candidates "tries" may ask for */
 
 typedef enum gen_outcome { GEN_ANY = 0, GEN_WIN, GEN_LOSE } gen_outcome;
 
@@ -56,6 +64,8 @@ typedef enum gen_outcome { GEN_ANY = 0, GEN_WIN, GEN_LOSE } gen_outcome;
 typedef struct gen_request {
     const json_t *root;
     long long seed;
+    long long skip; /* numbers of the seed's sequence passed before the first candidate */
+    long tries;     /* the most candidates tried; 0: as many as the budget allows */
     long budget_ms;
     gen_outcome outcome;
     long winning_moves;   /* -1 when not asked */
@@ -73,6 +83,7 @@ typedef struct gen_request {
 typedef struct gen_candidate {
     gj_buf position;
     gj_buf input;
+    long long skip; /* the PRNG's numbers drawn before it, from the seed */
 } gen_candidate;
 
 typedef struct gen_spec {

@@ -67,13 +67,18 @@ void puzzle_free(puzzle *p)
 /* ---- one candidate ----------------------------------------------------- */
 
 /* The generator's position for seed s: an analyze() request with exactly
- * one solving move and at least p->min_moves moves, or NULL with *e. */
-static json_t *generated(const puzzle *p, long long s, const long *limits, long budget_ms,
+ * one solving move and at least p->min_moves moves, or NULL with *e.  With
+ * `again` the one candidate at p->skip is made (a rebuild, no search), else
+ * the generator searches and p->skip is set to where its kept candidate
+ * began. */
+static json_t *generated(puzzle *p, long long s, bool again, const long *limits, long budget_ms,
                          gj_error *e)
 {
     const gj_game *g = p->game;
     json_t *req = json_deep_copy(p->knobs);
     if (req == NULL || json_object_set_new(req, "seed", json_integer(s)) != 0 ||
+        (again && (json_object_set_new(req, "skip", json_integer(p->skip)) != 0 ||
+                   json_object_set_new(req, "tries", json_integer(1)) != 0)) ||
         json_object_set_new(req, "winning_moves", json_integer(1)) != 0 ||
         json_object_set_new(req, "min_moves", json_integer(p->min_moves)) != 0 ||
         json_object_set_new(req, "budget_ms", json_integer(budget_ms)) != 0 ||
@@ -97,9 +102,15 @@ static json_t *generated(const puzzle *p, long long s, const long *limits, long 
     if (rc == 0) {
         json_t *answer = out.failed ? NULL : json_loadb(out.data, out.len, 0, NULL);
         position = json_incref(json_object_get(answer, "position"));
+        const json_t *skip = json_object_get(answer, "skip");
+        if (position != NULL && json_is_integer(skip)) {
+            p->skip = (long long)json_integer_value(skip);
+        } else {
+            gj_fail(e, GJ_INTERNAL, "%s: the generator's answer has no position or skip", g->name);
+            json_decref(position);
+            position = NULL;
+        }
         json_decref(answer);
-        if (position == NULL)
-            gj_fail(e, GJ_INTERNAL, "%s: the generator's answer has no position", g->name);
     }
     buf_free(&out);
     return position;
@@ -248,27 +259,38 @@ static void drop_line(puzzle *p)
 
 /* ---- ids --------------------------------------------------------------- */
 
+/* The id of p's fields into b (nothing checked of its length). */
+static void put_id(const puzzle *p, gj_buf *b)
+{
+    json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:I, s:O}", "g", p->game->name, "s",
+                          (json_int_t)p->seed, "c", (json_int_t)p->skip, "d", p->depth, "m",
+                          (json_int_t)p->min_moves, "k", p->knobs);
+    char *text = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(o);
+    if (text == NULL) {
+        b->failed = 1;
+        return;
+    }
+    char head[8];
+    snprintf(head, sizeof head, "%d.", PUZZLE_ID_MAJOR);
+    buf_puts(b, head);
+    b64url_encode(text, strlen(text), b);
+    char sum[16];
+    snprintf(sum, sizeof sum, ".%08x", (unsigned)(fnv1a(text, strlen(text)) & 0xffffffffu));
+    buf_puts(b, sum);
+    free(text);
+}
+
 /* p's id into p->id: 0, or -1 with *e. */
 static int make_id(puzzle *p, gj_error *e)
 {
-    json_t *o = json_pack("{s:s, s:I, s:i, s:I, s:O}", "g", p->game->name, "s", (json_int_t)p->seed,
-                          "d", p->depth, "m", (json_int_t)p->min_moves, "k", p->knobs);
-    char *text = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(o);
-    if (text == NULL)
-        return gj_fail_nomem(e);
     gj_buf b;
     buf_init(&b);
-    char head[8];
-    snprintf(head, sizeof head, "%d.", PUZZLE_ID_MAJOR);
-    buf_puts(&b, head);
-    b64url_encode(text, strlen(text), &b);
-    char sum[16];
-    snprintf(sum, sizeof sum, ".%08x", (unsigned)(fnv1a(text, strlen(text)) & 0xffffffffu));
-    buf_puts(&b, sum);
-    free(text);
+    put_id(p, &b);
     int rc = 0;
-    if (b.failed || b.len >= sizeof p->id)
+    if (b.failed)
+        rc = gj_fail_nomem(e);
+    else if (b.len >= sizeof p->id)
         rc = gj_fail(e, GJ_UNMET, "the puzzle's knobs make an id over %d characters",
                      PUZZLE_ID_MAX - 1);
     else {
@@ -300,8 +322,12 @@ static json_t *read_id(const char *id, gj_error *e)
     char major[16];
     snprintf(major, sizeof major, "%d", PUZZLE_ID_MAJOR);
     if ((size_t)(dot - id) != strlen(major) || memcmp(id, major, strlen(major)) != 0) {
-        gj_fail(e, GJ_BAD_INPUT, "id: format version '%.*s' is not one this service reads (%s)",
-                (int)((dot - id) < 8 ? dot - id : 8), id, major);
+        bool first = dot - id == 1 && id[0] == '1';
+        gj_fail(e, GJ_BAD_INPUT, "id: format version '%.*s' is not one this service reads (%s)%s",
+                (int)((dot - id) < 8 ? dot - id : 8), id, major,
+                first ? "; version 1 ids named the search that found a puzzle, which a busy "
+                        "server could fail to repeat: ask GET /puzzle again for its id"
+                      : "");
         snprintf(e->field, sizeof e->field, "id");
         return NULL;
     }
@@ -319,12 +345,12 @@ static json_t *read_id(const char *id, gj_error *e)
         bad_id(e, "its checksum does not match its data; was it cut or changed?");
         return NULL;
     }
-    json_t *o = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+    json_t *o = json_loadb(b.data ? b.data : "", b.len, JSON_REJECT_DUPLICATES, NULL);
     buf_free(&b);
-    if (!json_is_object(o) || json_object_size(o) != 5 ||
+    if (!json_is_object(o) || json_object_size(o) != 6 ||
         !json_is_string(json_object_get(o, "g")) || !json_is_integer(json_object_get(o, "s")) ||
-        !json_is_integer(json_object_get(o, "d")) || !json_is_integer(json_object_get(o, "m")) ||
-        !json_is_object(json_object_get(o, "k"))) {
+        !json_is_integer(json_object_get(o, "c")) || !json_is_integer(json_object_get(o, "d")) ||
+        !json_is_integer(json_object_get(o, "m")) || !json_is_object(json_object_get(o, "k"))) {
         json_decref(o);
         bad_id(e, "its data is not a puzzle's");
         return NULL;
@@ -335,18 +361,36 @@ static json_t *read_id(const char *id, gj_error *e)
 /* ---- building ---------------------------------------------------------- */
 
 /* The puzzle of generator seed s (p's game, depth, min_moves and knobs
- * set): 0, 1 + MISS_* when it is no puzzle, -1 with *e. */
-static int build(puzzle *p, long long s, const long *limits, long budget_ms, gj_error *e)
+ * set), its candidate at p->skip when `again`: 0, 1 + MISS_* when it is no
+ * puzzle, -1 with *e. */
+static int build(puzzle *p, long long s, bool again, const long *limits, long budget_ms,
+                 gj_error *e)
 {
     drop_line(p);
     p->seed = s;
-    json_t *position = generated(p, s, limits, budget_ms, e);
+    json_t *position = generated(p, s, again, limits, budget_ms, e);
     if (position == NULL)
         return -1;
     int rc = build_line(p, position, limits, e);
     if (rc == 0)
         rc = make_id(p, e);
     return rc;
+}
+
+/* Whether every member of knobs is one of g's generator knobs. */
+static bool knobs_known(const gj_game *g, const json_t *knobs)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)knobs, key, v)
+    {
+        bool known = false;
+        for (int i = 0; g->generate_knobs != NULL && g->generate_knobs[i] != NULL; i++)
+            known = known || strcmp(key, g->generate_knobs[i]) == 0;
+        if (!known)
+            return false;
+    }
+    return true;
 }
 
 int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle *p, gj_error *e)
@@ -364,24 +408,51 @@ int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle 
         return -1;
     }
     json_int_t s = json_integer_value(json_object_get(o, "s"));
+    json_int_t c = json_integer_value(json_object_get(o, "c"));
     json_int_t d = json_integer_value(json_object_get(o, "d"));
     json_int_t m = json_integer_value(json_object_get(o, "m"));
-    if (s < 0 || s > GEN_SEED_MAX || d < 1 || d > PUZZLE_DEPTH_MAX || m < 2 || m > 1000000) {
+    if (s < 0 || s > GEN_SEED_MAX || c < 0 || c > GEN_SEED_MAX || d < 1 || d > PUZZLE_DEPTH_MAX ||
+        m < 2 || m > 1000000) {
         json_decref(o);
         return bad_id(e, "its data is out of range");
     }
     p->game = g;
+    p->seed = (long long)s;
+    p->skip = (long long)c;
     p->depth = (int)d;
     p->min_moves = (long)m;
     p->knobs = json_incref(json_object_get(o, "k"));
     json_decref(o);
-    int rc = build(p, (long long)s, limits, limits[GEN_LIMIT_BUDGET], e);
+    /* One puzzle, one id: the id is the one this puzzle's fields make, or
+     * another spelling of it (keys reordered or repeated, other base64
+     * letters, members that are no knobs), each of which would be another
+     * URL and cache entry for the same puzzle. */
+    gj_buf canon;
+    buf_init(&canon);
+    put_id(p, &canon);
+    bool same = !canon.failed && canon.len == strlen(id) && memcmp(canon.data, id, canon.len) == 0;
+    buf_free(&canon);
+    if (!same || !knobs_known(g, p->knobs)) {
+        puzzle_free(p);
+        return bad_id(e, same ? "it holds a member that is no generator knob of this game"
+                              : "not in the form GET /puzzle writes; was it cut or changed?");
+    }
+    /* The id names its candidate: one position made and checked, never a
+     * search, so no budget or load can make it fail.  The search's ceiling
+     * does not apply to that one bounded solve (the caller's own deadline,
+     * a request's timeout, still does). */
+    long own[GEN_NLIMITS];
+    memcpy(own, limits, sizeof own);
+    own[GEN_LIMIT_BUDGET] = PUZZLE_REBUILD_MS;
+    int rc = build(p, p->seed, true, own, PUZZLE_REBUILD_MS, e);
     if (rc > 0)
-        rc = bad_id(e, "it names no puzzle of this service (made by another major version?)");
-    if (rc < 0 && e->kind == GJ_BAD_INPUT && strcmp(e->field, "id") != 0) {
-        /* A knob the generator refuses: the id is not one it made. */
+        rc = bad_id(e, "it names no puzzle: its position is not one with a single solving move "
+                       "at every step");
+    if (rc < 0 && (e->kind == GJ_UNMET || e->kind == GJ_BAD_INPUT) && strcmp(e->field, "id") != 0) {
+        /* A knob the generator refuses, or a candidate that is no puzzle:
+         * the id is not one this service made. */
         char why[sizeof e->message];
-        snprintf(why, sizeof why, "its knobs are refused: %.300s", e->message);
+        snprintf(why, sizeof why, "it names no puzzle of this service: %.300s", e->message);
         gj_error_clear(e);
         rc = bad_id(e, why);
     }
@@ -712,7 +783,7 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
     for (;;) {
         long long s = (long long)(gj_rng_next(&order) & (uint64_t)GEN_SEED_MAX);
         tried++;
-        rc = build(p, s, limits, ms_left(deadline), e);
+        rc = build(p, s, false, limits, ms_left(deadline), e);
         if (rc == 0 && !in_range(&q, p->difficulty))
             rc = 1 + MISS_BAND;
         if (rc <= 0)
@@ -884,9 +955,10 @@ static long find_move(const json_t *moves, const json_t *move)
     return -1;
 }
 
-int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_error *e)
+int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e)
 {
     static const char *const keys[] = {"?moves", "?reveal", NULL};
+    memset(t, 0, sizeof *t);
     json_t *root = jin_load_object(body, len, keys, e);
     if (root == NULL)
         return -1;
@@ -894,7 +966,79 @@ int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_
     int rc = 0;
     if (reveal != NULL && !json_is_boolean(reveal))
         rc = gj_fail_field(e, "reveal", "expected true or false");
-    else if (moves != NULL && jin_array(moves, "moves", -1, 0, (size_t)p->depth, e) != 0)
+    else if (moves != NULL && jin_array(moves, "moves", -1, 0, PUZZLE_DEPTH_MAX, e) != 0)
+        rc = -1;
+    if (rc != 0) {
+        json_decref(root);
+        return -1;
+    }
+    t->root = root;
+    t->moves = moves;
+    t->reveal = json_is_true(reveal);
+    return 0;
+}
+
+void puzzle_try_free(puzzle_try *t)
+{
+    json_decref(t->root);
+    memset(t, 0, sizeof *t);
+}
+
+/* How a move is written, from one move of the position: its JSON shape
+ * with every value replaced by its type ("[integer, integer]"), so a
+ * message can show the form without showing any move, least of all the
+ * solving one. */
+static void put_form(const json_t *v, gj_buf *out, int depth)
+{
+    if (depth > 4) {
+        buf_puts(out, "...");
+        return;
+    }
+    if (json_is_array(v)) {
+        buf_putc(out, '[');
+        for (size_t i = 0; i < json_array_size(v) && i < 8; i++) {
+            buf_puts(out, i ? ", " : "");
+            put_form(json_array_get(v, i), out, depth + 1);
+        }
+        buf_puts(out, json_array_size(v) > 8 ? ", ...]" : "]");
+    } else if (json_is_object(v)) {
+        const char *key;
+        json_t *x;
+        bool first = true;
+        buf_putc(out, '{');
+        json_object_foreach((json_t *)v, key, x)
+        {
+            buf_puts(out, first ? "\"" : ", \"");
+            buf_puts(out, key);
+            buf_puts(out, "\": ");
+            put_form(x, out, depth + 1);
+            first = false;
+        }
+        buf_putc(out, '}');
+    } else {
+        buf_puts(out, json_is_integer(v)   ? "integer"
+                      : json_is_number(v)  ? "number"
+                      : json_is_string(v)  ? "string"
+                      : json_is_boolean(v) ? "true or false"
+                                           : "null");
+    }
+}
+
+int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_error *e)
+{
+    puzzle_try t;
+    if (puzzle_try_read(body, len, &t, e) != 0)
+        return -1;
+    int rc = puzzle_check_try(p, &t, out, e);
+    puzzle_try_free(&t);
+    return rc;
+}
+
+int puzzle_check_try(const puzzle *p, const puzzle_try *t, gj_buf *out, gj_error *e)
+{
+    const json_t *moves = t->moves;
+    int rc = 0;
+    if (moves != NULL && jin_array(moves, "moves", -1, 0, (size_t)p->depth, e) != 0)
         rc = -1;
     size_t n = json_array_size(moves);
     gj_buf results;
@@ -912,14 +1056,18 @@ int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_
         }
         long at = find_move(s->moves, move);
         if (at < 0) {
-            /* The example is the last ranked move, never the solution. */
-            const json_t *last = json_array_get(s->moves, json_array_size(s->moves) - 1);
-            char *like = json_dumps(json_object_get(last, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
+            /* The form only: with two legal moves any move shown would be
+             * half the answer, and the ranking's first the whole of it. */
+            gj_buf form;
+            buf_init(&form);
+            put_form(json_object_get(json_array_get(s->moves, 0), "move"), &form, 0);
+            bool shown = !form.failed && form.data != NULL;
             rc = gj_fail_field(e, field,
                                "not a legal move in this position, which has %ld legal moves, "
-                               "each written like %.80s",
-                               s->legal, like != NULL ? like : "the moves of /analyze");
-            free(like);
+                               "each written as %.*s",
+                               s->legal, shown ? (int)(form.len < 120 ? form.len : 120) : 20,
+                               shown ? form.data : "/analyze writes them");
+            buf_free(&form);
             break;
         }
         bool correct = at == 0;
@@ -947,13 +1095,12 @@ int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_
         buf_append(out, results.data ? results.data : "", results.len);
         buf_puts(out, solved ? "],\"solved\":true" : "],\"solved\":false");
         buf_puts(out, failed ? ",\"failed\":true" : ",\"failed\":false");
-        if (failed || json_is_true(reveal))
+        if (failed || t->reveal)
             put_solution(p, out);
         buf_putc(out, '}');
         if (results.failed)
             out->failed = 1;
     }
     buf_free(&results);
-    json_decref(root);
     return rc;
 }

@@ -17,13 +17,17 @@
  * sampled).  Bands: easy below PUZZLE_MEDIUM_FROM, hard from
  * PUZZLE_HARD_FROM, medium between.
  *
- * An id names a puzzle without any state: "1" (the format's major
- * version), then base64url of the compact JSON {"g":game,"s":seed,
- * "d":depth,"m":min_moves,"k":{knobs}} and an 8-hex-digit checksum of that
- * JSON, joined by '.'.  The generator's seed is the one of the kept
- * candidate, so the id rebuilds the same position, line and difficulty on
- * every machine and every version with the same major number (the
- * generators' sampling is part of that contract). */
+ * An id names a puzzle without any state: "2" (the format's major
+ * version), then base64url of the compact JSON, keys sorted,
+ * {"c":skip,"d":depth,"g":game,"k":{knobs},"m":min_moves,"s":seed} and an
+ * 8-hex-digit checksum of that JSON, joined by '.'.  seed and skip name the
+ * generator's kept candidate itself (generate.h), so the id rebuilds the
+ * same position, line and difficulty by making that one candidate: no
+ * search, nothing a budget or a busy machine can fail, the same on every
+ * machine and every version with the same major number (the generators'
+ * sampling is part of that contract).  One puzzle has one id: any other
+ * spelling of the same fields is refused.  Version 1 ids named the seed of
+ * the generator's search instead and are no longer read. */
 #ifndef GJ_PUZZLE_H
 #define GJ_PUZZLE_H
 
@@ -36,7 +40,7 @@
 #include "error.h"
 #include "game.h"
 
-#define PUZZLE_ID_MAJOR          1
+#define PUZZLE_ID_MAJOR          2
 #define PUZZLE_DEPTH_MAX         6
 #define PUZZLE_MIN_MOVES_DEFAULT 4
 #define PUZZLE_RATER             3    /* the engine level a difficulty is measured against */
@@ -49,6 +53,9 @@
  * first PUZZLE_DAILY_TRIES candidates is, else one move deep. */
 #define PUZZLE_DAILY_DEPTH 2
 #define PUZZLE_DAILY_TRIES 200
+/* The generator's budget of an id's rebuild: one candidate, whose solve
+ * the caller's deadline bounds first; never the search's budget. */
+#define PUZZLE_REBUILD_MS 3600000L
 /* The most candidates a GET /puzzle may bound its search to ("tries"). */
 #define PUZZLE_TRIES_MAX 5000
 
@@ -63,6 +70,7 @@ typedef struct puzzle_step {
 typedef struct puzzle {
     const gj_game *game;
     long long seed; /* the generator's seed of the position */
+    long long skip; /* where in that seed's sequence its candidate began (generate.h) */
     int depth;
     long min_moves;
     json_t *knobs; /* the game's generator knobs (an object, maybe empty) */
@@ -105,11 +113,29 @@ int puzzle_daily(const gj_game *g, const char *date, const char *today, const lo
  * "band"}: the puzzle without its solution. */
 void puzzle_write(const puzzle *p, gj_buf *out);
 
-/* POST /puzzle/{game}/{id}/check on `body` ({"moves":[...], "reveal":
- * bool}): each of the visitor's moves judged in turn, the defender's reply
- * after each correct one while the puzzle goes on, "solved" after the
- * last; the solution only when revealed or once a move was wrong.  0, or -1
- * with *e (bad_input naming moves[k] and why for an illegal move). */
+/* A visitor's try, the body of POST /puzzle/{game}/{id}/check
+ * ({"moves":[...], "reveal": bool}), read before any puzzle is rebuilt so
+ * that a bad body costs nothing and is named as itself. */
+typedef struct puzzle_try {
+    json_t *root;
+    const json_t *moves; /* an array of at most PUZZLE_DEPTH_MAX, or NULL */
+    bool reveal;
+} puzzle_try;
+
+/* Read and check `body` into *t: 0, or -1 with *e naming the member. */
+int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e);
+
+/* Free what puzzle_try_read filled (a zeroed one too). */
+void puzzle_try_free(puzzle_try *t);
+
+/* The try judged against p: each of the visitor's moves judged in turn,
+ * the defender's reply after each correct one while the puzzle goes on,
+ * "solved" after the last; the solution only when revealed or once a move
+ * was wrong.  0, or -1 with *e (bad_input naming moves[k] and why for an
+ * illegal move, giving the form of a move and never a move). */
+int puzzle_check_try(const puzzle *p, const puzzle_try *t, gj_buf *out, gj_error *e);
+
+/* puzzle_try_read then puzzle_check_try on `body`. */
 int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_error *e);
 
 /* Free what a puzzle holds (a zeroed one too). */

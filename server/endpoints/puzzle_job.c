@@ -173,29 +173,31 @@ void endpoint_puzzle(job *j)
     jobs_finish(j, rc);
 }
 
-/* The check of the job's body against the puzzle its id names. */
+/* The try judged against the puzzle its id names, rebuilt now. */
 static int check(job *j, void *arg)
 {
-    (void)arg;
+    const puzzle_try *t = arg;
     long limits[GEN_NLIMITS];
     puzzle_limits(j, limits);
     puzzle p;
     if (puzzle_from_id(j->game, j->arg, limits, &p, &j->error) != 0)
         return -1;
-    int rc = puzzle_check(&p, j->body, j->len, &j->answer, &j->error);
+    int rc = puzzle_check_try(&p, t, &j->answer, &j->error);
     puzzle_free(&p);
     return rc;
 }
 
-/* The check through the result cache: the id and the body's canonical
- * form name the answer.  0, or -1 with j->error. */
+/* The check: the body read and checked first (a bad one is named as
+ * itself, before any puzzle is rebuilt), then through the result cache,
+ * the id and the body's canonical form naming the answer.  0, or -1 with
+ * j->error. */
 static int check_cached(job *j, void *arg)
 {
-    json_t *body = json_loadb(j->body, j->len, JSON_REJECT_DUPLICATES, NULL);
-    char *canonical = body != NULL ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(body);
-    if (canonical == NULL)
-        return check(j, arg); /* its error is check's to name */
+    (void)arg;
+    puzzle_try t;
+    if (puzzle_try_read(j->body, j->len, &t, &j->error) != 0)
+        return -1;
+    char *canonical = json_dumps(t.root, JSON_COMPACT | JSON_SORT_KEYS);
     gj_buf key;
     buf_init(&key);
     buf_puts(&key, j->game->name);
@@ -204,10 +206,12 @@ static int check_cached(job *j, void *arg)
     buf_putc(&key, '\0');
     buf_puts(&key, j->arg);
     buf_putc(&key, '\0');
-    buf_puts(&key, canonical);
+    buf_puts(&key, canonical != NULL ? canonical : "");
+    int rc = canonical == NULL || key.failed ? gj_fail_nomem(&j->error)
+                                             : jobs_cached(j, key.data, key.len, check, &t);
     free(canonical);
-    int rc = key.failed ? gj_fail_nomem(&j->error) : jobs_cached(j, key.data, key.len, check, arg);
     buf_free(&key);
+    puzzle_try_free(&t);
     return rc;
 }
 

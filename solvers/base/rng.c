@@ -6,9 +6,28 @@ void gj_rng_seed(gj_rng *r, uint64_t seed)
     r->state = seed;
 }
 
+/* The Weyl step: each number adds it to the state, and nothing else does. */
+#define RNG_GAMMA 0x9e3779b97f4a7c15ULL
+
+void gj_rng_skip(gj_rng *r, uint64_t n)
+{
+    r->state += n * RNG_GAMMA;
+}
+
+/* The step is odd, so it has an inverse modulo 2^64: Newton's iteration
+ * x = x (2 - g x) doubles the correct low bits each round, from the 3 that
+ * x = g already has, so five rounds give all 64. */
+uint64_t gj_rng_drawn(const gj_rng *r, uint64_t seed)
+{
+    uint64_t inv = RNG_GAMMA;
+    for (int i = 0; i < 5; i++)
+        inv *= 2 - RNG_GAMMA * inv;
+    return (r->state - seed) * inv;
+}
+
 uint64_t gj_rng_next(gj_rng *r)
 {
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = (r->state += RNG_GAMMA);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);

@@ -15,6 +15,14 @@ typedef struct gj_rng {
 /* A generator whose numbers depend only on `seed`. */
 void gj_rng_seed(gj_rng *r, uint64_t seed);
 
+/* Move r on by n numbers at once, as n calls of gj_rng_next would. */
+void gj_rng_skip(gj_rng *r, uint64_t n);
+
+/* How many numbers r has given since it was seeded with `seed`: the n that
+ * gj_rng_skip of a generator fresh from that seed needs to stand where r
+ * stands (the sequence is a Weyl sequence, so this is one product). */
+uint64_t gj_rng_drawn(const gj_rng *r, uint64_t seed);
+
 /* The next 64 random bits. */
 uint64_t gj_rng_next(gj_rng *r);
 

@@ -286,33 +286,33 @@ const examples: Example[] = [
     },
   },
   {
-    mirrors: `-d '{"moves": [{"heap": 1, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    mirrors: `-d '{"moves": [{"heap": 1, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a/check`,
     run: async () => {
-      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 1, take: 1 }] } });
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a' } }, body: { moves: [{ heap: 1, take: 1 }] } });
       report(data?.failed === true && data.solution !== undefined, 'puzzle: a wrong move fails and shows the solution');
       return json(data ?? error);
     },
   },
   {
-    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a/check`,
     run: async () => {
-      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 2, take: 3 }] } });
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a' } }, body: { moves: [{ heap: 2, take: 3 }] } });
       report(data?.results[0]?.correct === true && data.solution === undefined, 'puzzle: a right move, the solution kept back');
       return json(data ?? error);
     },
   },
   {
-    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}, {"heap": 2, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    mirrors: `-d '{"moves": [{"heap": 2, "take": 3}, {"heap": 2, "take": 1}]}' http://127.0.0.1:8080/puzzle/nim-shortcuts/2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a/check`,
     run: async () => {
-      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [{ heap: 2, take: 3 }, { heap: 2, take: 1 }] } });
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a' } }, body: { moves: [{ heap: 2, take: 3 }, { heap: 2, take: 1 }] } });
       report(data?.solved === true, 'puzzle: solved');
       return json(data ?? error);
     },
   },
   {
-    mirrors: `-d '{"moves": [], "reveal": true}' http://127.0.0.1:8080/puzzle/nim-shortcuts/1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65/check`,
+    mirrors: `-d '{"moves": [], "reveal": true}' http://127.0.0.1:8080/puzzle/nim-shortcuts/2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a/check`,
     run: async () => {
-      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '1.eyJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.ab611e65' } }, body: { moves: [], reveal: true } });
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', { params: { path: { game: 'nim-shortcuts', id: '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a' } }, body: { moves: [], reveal: true } });
       return json(data ?? error);
     },
   },

@@ -483,6 +483,60 @@ START_TEST(test_winning_moves_met)
 }
 END_TEST
 
+/* "skip" names the kept candidate: the same request with it and "tries": 1
+ * makes the same position again, its first and only candidate, whatever
+ * the search it came from tried before it; and "tries" bounds a search. */
+START_TEST(test_skip_remakes_candidate)
+{
+    const gj_game *g = game_at(_i);
+    long searched = 0;
+    for (long long seed = 0; seed < 150; seed++) {
+        char req[160];
+        gj_error e;
+        const char *ask = seed % 3 == 0   ? "\"winning_moves\": 1"
+                          : seed % 3 == 1 ? "\"winning_moves\": 1, \"min_moves\": 3"
+                                          : "\"outcome\": \"lose\"";
+        snprintf(req, sizeof req, "{\"seed\": %lld, %s}", seed, ask);
+        json_t *first = generate(g, req, 2000, NULL, &e);
+        if (first == NULL) {
+            ck_assert_msg(e.kind == GJ_UNMET || e.kind == GJ_BAD_INPUT, "%s %s: %s", g->name, req,
+                          e.message);
+            continue;
+        }
+        long long skip = member_int(first, "skip"), tried = member_int(first, "candidates");
+        ck_assert_msg(skip >= 0 && (tried > 1 || skip == 0), "%s %s: skip %lld after %lld", g->name,
+                      req, skip, tried);
+        searched += tried > 1;
+        snprintf(req, sizeof req, "{\"seed\": %lld, \"skip\": %lld, \"tries\": 1, %s}", seed, skip,
+                 ask);
+        json_t *again = generate(g, req, 2000, NULL, &e);
+        ck_assert_msg(again != NULL, "%s %s: %s", g->name, req, e.message);
+        ck_assert_int_eq(member_int(again, "candidates"), 1);
+        ck_assert_int_eq(member_int(again, "skip"), skip);
+        ck_assert_msg(
+            json_equal(json_object_get(first, "position"), json_object_get(again, "position")),
+            "%s %s: another position", g->name, req);
+        ck_assert(json_equal(json_object_get(first, "answer"), json_object_get(again, "answer")));
+        json_decref(again);
+        /* Bounded below the count the search needed: no position, and the
+         * message names the count, not the clock. */
+        if (tried > 1) {
+            snprintf(req, sizeof req, "{\"seed\": %lld, \"tries\": %lld, %s}", seed, tried - 1,
+                     ask);
+            ck_assert_ptr_null(generate(g, req, 2000, NULL, &e));
+            ck_assert_int_eq(e.kind, GJ_UNMET);
+            char within[96];
+            snprintf(within, sizeof within, "within tries %lld (%lld candidate", tried - 1,
+                     tried - 1);
+            ck_assert_msg(strstr(e.message, within) != NULL, "%s", e.message);
+        }
+        json_decref(first);
+    }
+    ck_assert_msg(searched >= 20, "%s: only %ld searches tried more than one candidate", g->name,
+                  searched);
+}
+END_TEST
+
 /* "outcome" win and lose: met by every position that comes back. */
 START_TEST(test_outcome_met)
 {
@@ -595,6 +649,16 @@ START_TEST(test_prng_pinned)
         long v = gj_rng_range(&s, -3, 3);
         ck_assert(v >= -3 && v <= 3);
     }
+    /* Skipping n numbers stands where n draws stand, and drawn counts them. */
+    for (uint64_t seed = 0; seed < 50; seed++) {
+        gj_rng a = {seed * 0x12345678abcdefull}, b = a;
+        uint64_t n = seed * seed * 7 + seed;
+        for (uint64_t k = 0; k < n; k++)
+            gj_rng_next(&a);
+        ck_assert_uint_eq(gj_rng_drawn(&a, b.state), n);
+        gj_rng_skip(&b, n);
+        ck_assert_uint_eq(gj_rng_next(&a), gj_rng_next(&b));
+    }
 }
 END_TEST
 
@@ -658,7 +722,8 @@ static const struct {
     const char *field, *message;
 } bad[] = {
     {&game_grid_walk, "{\"seed\":1,\"colour\":2}", GJ_BAD_INPUT, "colour",
-     "colour: unknown field; expected only \"seed\", \"budget_ms\", \"outcome\", "
+     "colour: unknown field; expected only \"seed\", \"skip\", \"tries\", \"budget_ms\", "
+     "\"outcome\", "
      "\"winning_moves\", \"min_moves\", \"answer\", \"after\", \"rows\", \"cols\", \"density\""},
     {&game_grid_walk, "{\"seed\":-1}", GJ_BAD_INPUT, "seed",
      "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
@@ -1053,6 +1118,7 @@ int main(void)
     harness_add_loop(s, "winning_moves", test_winning_moves_met, (int)n, 120);
     harness_add_loop(s, "outcome", test_outcome_met, (int)n, 120);
     harness_add_loop(s, "deterministic", test_deterministic, (int)n, 0);
+    harness_add_loop(s, "skip", test_skip_remakes_candidate, (int)n, 120);
     harness_add_loop(s, "seed", test_seed_echoed, (int)n, 0);
     harness_add_loop(s, "answer kept back", test_answer_kept_back, (int)n, 60);
     harness_add_loop(s, "bad", test_bad_requests, (int)(sizeof bad / sizeof bad[0]), 0);

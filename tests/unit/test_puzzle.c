@@ -369,6 +369,162 @@ START_TEST(test_bad_ids)
 }
 END_TEST
 
+/* An id of the JSON text `data` (any spelling), with a checksum that
+ * matches it, under major version `major`, into id. */
+static void id_of(const char *data, int major, char id[PUZZLE_ID_MAX])
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64, as puzzle.h states */
+    for (const char *c = data; *c != '\0'; c++) {
+        h ^= (unsigned char)*c;
+        h *= 0x100000001b3ull;
+    }
+    gj_buf b;
+    buf_init(&b);
+    b64url_encode(data, strlen(data), &b);
+    buf_putc(&b, '\0');
+    ck_assert(!b.failed);
+    snprintf(id, PUZZLE_ID_MAX, "%d.%s.%08x", major, b.data, (unsigned)(h & 0xffffffffu));
+    buf_free(&b);
+}
+
+/* The JSON text an id holds (malloc'd). */
+static char *id_data(const char *id)
+{
+    const char *dot = strchr(id, '.'), *last = strrchr(id, '.');
+    gj_buf b;
+    buf_init(&b);
+    ck_assert_int_eq(b64url_decode(dot + 1, (size_t)(last - dot - 1), &b), 0);
+    buf_putc(&b, '\0');
+    size_t len;
+    return buf_take(&b, &len);
+}
+
+/* The id, not a search, makes the puzzle: it is rebuilt the same under a
+ * generation ceiling of 1 ms, far below what the search took, and on any
+ * budget; the id names its candidate's seed and skip. */
+START_TEST(test_id_names_candidate)
+{
+    const gj_game *g = game_at(_i);
+    long tiny[GEN_NLIMITS];
+    limits_of(g, tiny, 1);
+    int searched = 0;
+    for (int seed = 0; seed < 12; seed++) {
+        char params[96];
+        snprintf(params, sizeof params, "{\"seed\": %d, \"tries\": 200, \"budget_ms\": 60000}",
+                 seed);
+        puzzle p, q;
+        gj_error e;
+        if (find(g, params, &p, &e) != 0) {
+            ck_assert_msg(e.kind == GJ_UNMET, "%s %s: %s", g->name, params, e.message);
+            continue;
+        }
+        ck_assert(strncmp(p.id, "2.", 2) == 0);
+        searched += p.skip > 0;
+        char *data = id_data(p.id);
+        json_t *o = json_loads(data, 0, NULL);
+        ck_assert_int_eq(json_integer_value(json_object_get(o, "c")), p.skip);
+        ck_assert_int_eq(json_integer_value(json_object_get(o, "s")), p.seed);
+        json_decref(o);
+        free(data);
+        ck_assert_msg(puzzle_from_id(g, p.id, tiny, &q, &e) == 0, "%s: %s", p.id, e.message);
+        char *a = written(&p), *b = written(&q);
+        ck_assert_str_eq(a, b);
+        free(a);
+        free(b);
+        puzzle_free(&p);
+        puzzle_free(&q);
+    }
+    ck_assert_msg(searched > 0, "%s: no id needed a skip; the test shows nothing", g->name);
+}
+END_TEST
+
+/* One puzzle, one id: every other spelling of a real id's fields, each
+ * with a checksum that matches, is refused naming "id"; so are members
+ * that are no knobs, a version-1 id and a forged candidate. */
+START_TEST(test_id_canonical)
+{
+    const gj_game *g = game_at(_i);
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits, 5000);
+    puzzle p, q;
+    gj_error e;
+    ck_assert_int_eq(find(g, "{\"seed\": 4, \"tries\": 200, \"budget_ms\": 60000}", &p, &e), 0);
+    char *data = id_data(p.id);
+    char id[PUZZLE_ID_MAX];
+    id_of(data, 2, id);
+    ck_assert_str_eq(id, p.id); /* the test's own encoding is the service's */
+    ck_assert_int_eq(puzzle_from_id(g, id, limits, &q, &e), 0);
+    puzzle_free(&q);
+    json_t *o = json_loads(data, 0, NULL);
+    char variant[PUZZLE_ID_MAX * 2];
+    char *spelled[8];
+    int n = 0;
+    spelled[n++] = json_dumps(o, JSON_COMPACT);                  /* keys unsorted? */
+    spelled[n++] = json_dumps(o, JSON_SORT_KEYS);                /* spaces */
+    spelled[n++] = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS); /* the real one */
+    snprintf(variant, sizeof variant, "{\"d\":%d,%s", p.depth + 1, data + 1);
+    spelled[n++] = strdup(variant); /* depth given twice */
+    json_t *k = json_object_get(o, "k");
+    static const char *const stray[] = {"winning_moves", "answer", "budget_ms", "after"};
+    for (int i = 0; i < 4; i++) {
+        json_t *c = json_deep_copy(o);
+        json_object_set_new(json_object_get(c, "k"), stray[i], json_integer(1));
+        spelled[n++] = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(c);
+    }
+    (void)k;
+    for (int i = 0; i < n; i++) {
+        ck_assert_ptr_nonnull(spelled[i]);
+        id_of(spelled[i], 2, id);
+        int rc = puzzle_from_id(g, id, limits, &q, &e);
+        if (strcmp(spelled[i], data) == 0) {
+            ck_assert_msg(rc == 0, "%s: %s", spelled[i], e.message);
+            puzzle_free(&q);
+        } else {
+            ck_assert_msg(rc != 0 && e.kind == GJ_BAD_INPUT && strcmp(e.field, "id") == 0,
+                          "%s accepted: %s", spelled[i], rc == 0 ? "" : e.message);
+        }
+        free(spelled[i]);
+    }
+    /* A version-1 id of the same puzzle: refused, saying why. */
+    json_t *v1 = json_deep_copy(o);
+    json_object_del(v1, "c");
+    char *text = json_dumps(v1, JSON_COMPACT | JSON_SORT_KEYS);
+    id_of(text, 1, id);
+    ck_assert_int_ne(puzzle_from_id(g, id, limits, &q, &e), 0);
+    ck_assert_str_eq(e.field, "id");
+    ck_assert_ptr_nonnull(strstr(e.message, "version 1"));
+    free(text);
+    json_decref(v1);
+    /* A forged candidate: another skip or a deeper line than its position
+     * has is no puzzle, a 400 naming id, never a search. */
+    for (int i = 0; i < 2; i++) {
+        json_t *f = json_deep_copy(o);
+        if (i == 0)
+            json_object_set_new(f, "c", json_integer(p.skip + 1));
+        else
+            json_object_set_new(f, "d", json_integer(PUZZLE_DEPTH_MAX));
+        text = json_dumps(f, JSON_COMPACT | JSON_SORT_KEYS);
+        id_of(text, 2, id);
+        int rc = puzzle_from_id(g, id, limits, &q, &e);
+        if (rc == 0) {
+            /* A neighbouring candidate that happens to be a puzzle too is
+             * a real one: its id is canonical and rebuilds. */
+            ck_assert_str_eq(q.id, id);
+            puzzle_free(&q);
+        } else {
+            ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "id") == 0, "%s: %s", text,
+                          e.message);
+        }
+        free(text);
+        json_decref(f);
+    }
+    json_decref(o);
+    free(data);
+    puzzle_free(&p);
+}
+END_TEST
+
 /* The daily puzzle: the same for a date, different days differ, dates
  * outside the calendar or not dates at all are refused. */
 START_TEST(test_daily)
@@ -546,6 +702,8 @@ int main(void)
     harness_add_loop(s, "tries", test_tries_decide, (int)n, 120);
     harness_add_loop(s, "bad params", test_bad_params, (int)n, 60);
     harness_add_loop(s, "daily", test_daily, (int)n, 120);
+    harness_add_loop(s, "id names its candidate", test_id_names_candidate, (int)n, 120);
+    harness_add_loop(s, "id canonical", test_id_canonical, (int)n, 120);
     harness_add_loop(s, "check", test_check, (int)n, 60);
     const harness_case cases[] = {
         {"range", test_difficulty_range},
