@@ -149,6 +149,7 @@ print("\t".join(["127.0.0.9", "GET /healthz", ",".join(map(str, got)) or "-", en
 for s in keep:
     s.close()
 EOF
+[ $? -eq 0 ] || { echo "nginx_framing: FAILED: the cases were not all sent"; exit 1; }
 
 stop_daemon 1
 kill -QUIT "$(cat "$work/nginx.pid")"
