@@ -3,6 +3,9 @@
 # load.  itest_ops (tests/integration/test_ops.c) covers /metrics with
 # promtool, /readyz and the JSON log; it is built and run with the others.
 EXTRA_CHECKS += tests/integration/deploy_files.sh tests/integration/nginx_lb.sh
+# The framing set (tests/cases/framing.cases) through the same nginx: the
+# daemon answers no request nginx did not forward.
+EXTRA_CHECKS += tests/integration/nginx_framing.sh
 # Slow clients as the field tests them: Debian's slowhttptest (slow headers,
 # slow body, slow read) against a daemon with short timeouts, a normal
 # client polling throughout (docs/reliability.md).

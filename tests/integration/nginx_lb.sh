@@ -19,83 +19,16 @@
 # GJ_LB_IMAGE=IMAGE runs the two daemons as containers of that image
 # (host networking, each on its own free loopback port) and stops the first
 # with `docker stop` (scripts/container-test).
-set -u
-bin=${GJ_BIN:-build/gamejudge}
-image=${GJ_LB_IMAGE:-}
-docker=${DOCKER:-/usr/bin/docker}
-work=$(mktemp -d)
-# nginx's workers drop root and must reach the cache directory inside.
-chmod 711 "$work"
-pids=""
-cids=""
-cleanup() {
-    [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
-    for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-    for c in $cids; do "$docker" rm -f "$c" >/dev/null 2>&1; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-command -v nginx >/dev/null || { echo "nginx: not installed (make deps)"; exit 1; }
-
-start_daemon() { # start_daemon N: sets port_N and pid_N (cid_N for a container)
-    if [ -n "$image" ]; then
-        # Port 0 would leave the image's healthcheck no port to ask.
-        p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000))
-        while curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; do p=$((p + 1)); done
-        c=$("$docker" run -d --network host -e GAMEJUDGE_HOST=127.0.0.1 -e GAMEJUDGE_PORT="$p" \
-            -e GAMEJUDGE_WORKERS=2 -e GAMEJUDGE_LOG_FORMAT=text -e GAMEJUDGE_QUOTA_RATE=100000 \
-            -e GAMEJUDGE_QUOTA_BURST=10000000 -e GAMEJUDGE_TRUSTED_PROXIES=127.0.0.1 "$image")
-        cids="$cids $c"
-        eval "cid_$1=$c"
-        # docker logs ends when the container does; its stdout and stderr
-        # go where a process's would.
-        "$docker" logs -f "$c" > "$work/d$1.out" 2> "$work/d$1.log" &
-        pids="$pids $!"
-    else
-        "$bin" serve --host 127.0.0.1 --port 0 --workers 2 --quota-rate 100000 \
-            --quota-burst 10000000 --trusted-proxies 127.0.0.1 > "$work/d$1.out" 2> "$work/d$1.log" &
-        eval "pid_$1=$!"
-        pids="$pids $!"
-    fi
-    for _ in $(seq 200); do grep -q listening "$work/d$1.out" && break; sleep 0.05; done
-    eval "port_$1=$(sed -n 's/^listening on http:\/\/127.0.0.1://p' "$work/d$1.out")"
-}
-stop_daemon() { # stop_daemon N: SIGTERM, then the exit status in stop_status
-    if [ -n "$image" ]; then
-        eval "c=\$cid_$1"
-        "$docker" stop -t 40 "$c" >/dev/null
-        stop_status=$("$docker" inspect -f '{{.State.ExitCode}}' "$c")
-    else
-        eval "p=\$pid_$1"
-        kill -TERM "$p"
-        wait "$p"
-        stop_status=$?
-    fi
-}
+# shellcheck source=tests/integration/nginx_edge.sh
+. "$(dirname "$0")/nginx_edge.sh"
 start_daemon 1
 start_daemon 2
 
-# The same file compose uses, with the marked lines substituted, and its
-# per-client rate raised: the test's three load clients are one address,
-# whose sum a fast machine pushes past the deployed 200 a second.
-port=$(( 20000 + $$ % 20000 ))
-for attempt in 1 2 3 4 5; do
-    sed -e "s|^pid .*;.*|pid $work/nginx.pid;|" \
-        -e "s|^error_log .*;.*|error_log $work/nginx.err warn;|" \
-        -e "s|access_log /dev/stdout;.*|access_log $work/nginx.access;|" \
-        -e "s|server gamejudge:8080 \(.*\);.*|server 127.0.0.1:$port_1 \1; server 127.0.0.1:$port_2 \1;|" \
-        -e "s|listen 80;.*|listen 127.0.0.1:$port;|" \
-        -e "s|proxy_cache_path /var/cache/nginx/gamejudge \(.*\);.*|proxy_cache_path $work/cache \1;|" \
-        -e "s|zone=per_client:10m rate=[0-9]*r/s;|zone=per_client:10m rate=100000r/s;|" \
-        -e "s|^\( *\)proxy_cache answers;|&\n\1add_header X-Cache-Status \$upstream_cache_status always;\n\1proxy_cache_bypass \$http_x_gj_bypass;|" \
-        docker/nginx.conf > "$work/nginx.conf"
-    printf 'client_body_temp_path %s/body;\nproxy_temp_path %s/proxy;\n' "$work" "$work" > "$work/temp.conf"
-    sed -i "s|^http {|http {\n    include $work/temp.conf;|" "$work/nginx.conf"
-    nginx -c "$work/nginx.conf" -p "$work" 2>> "$work/nginx.start" && break
-    port=$((port + 1))
-done
-for _ in $(seq 100); do [ -s "$work/nginx.pid" ] && break; sleep 0.05; done
-[ -s "$work/nginx.pid" ] || { echo "nginx did not start:"; cat "$work/nginx.start" "$work/nginx.err"; exit 1; }
+# The same file compose uses (tests/integration/nginx_edge.sh says what is
+# substituted), its per-client rate raised: the test's three load clients
+# are one address, whose sum a fast machine pushes past the deployed 200 a
+# second.
+start_nginx "$port_1" "$port_2"
 
 # ---- the edge: cached GETs, consistent hashing ------------------------------
 passed=0 failed=0
