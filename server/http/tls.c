@@ -187,6 +187,170 @@ static int check_signs(gnutls_x509_crt_t crt, gnutls_x509_privkey_t key, const c
     return 0;
 }
 
+/* One DER element as der_next reads it: its tag byte and its contents. */
+typedef struct der_item {
+    unsigned tag;
+    const unsigned char *body;
+    size_t len;
+} der_item;
+
+/* Read the DER element at *p, which ends before `end`, into *it and move *p
+ * past it: 1, or 0 when the bytes there are not one whole element (a
+ * multi-byte tag, an indefinite length, a length of more than 4 bytes or
+ * one running past end). */
+static int der_next(const unsigned char **p, const unsigned char *end, der_item *it)
+{
+    const unsigned char *s = *p;
+    if (end - s < 2 || (s[0] & 0x1f) == 0x1f)
+        return 0;
+    it->tag = s[0];
+    size_t len = s[1];
+    s += 2;
+    if (len & 0x80) {
+        size_t bytes = len & 0x7f;
+        if (bytes == 0 || bytes > 4 || (size_t)(end - s) < bytes)
+            return 0;
+        len = 0;
+        while (bytes-- > 0)
+            len = len << 8 | *s++;
+    }
+    if (len > (size_t)(end - s))
+        return 0;
+    it->body = s;
+    it->len = len;
+    *p = s + len;
+    return 1;
+}
+
+/* Read into *it the element at *p before `end` when its tag is `tag`, and
+ * move *p past it: 1, or 0 when there is none or it has another tag. */
+static int der_want(const unsigned char **p, const unsigned char *end, unsigned tag, der_item *it)
+{
+    return der_next(p, end, it) && it->tag == tag;
+}
+
+#define DER_INTEGER 0x02
+#define DER_OCTETS  0x04
+#define DER_SEQ     0x30
+
+/* The eight numbers after the version of the RSAPrivateKey (PKCS#1) at
+ * der[0..len) into parts[] (n, e, d, p, q, dp, dq, qinv, the file's own
+ * INTEGER contents): 1, or 0 when der does not begin so.  With
+ * `wrapped`, der is a PrivateKeyInfo (PKCS#8) and its privateKey OCTET
+ * STRING holds the RSAPrivateKey.  What follows the numbers (the other
+ * primes of a multi-prime key, PKCS#8 attributes) is not read. */
+static int rsa_parts(const unsigned char *der, size_t len, int wrapped, der_item parts[8])
+{
+    const unsigned char *p = der, *end = der + len;
+    der_item it;
+    if (wrapped) {
+        if (!der_want(&p, end, DER_SEQ, &it))
+            return 0;
+        p = it.body;
+        end = it.body + it.len;
+        if (!der_want(&p, end, DER_INTEGER, &it) || !der_want(&p, end, DER_SEQ, &it) ||
+            !der_want(&p, end, DER_OCTETS, &it))
+            return 0;
+        p = it.body;
+        end = it.body + it.len;
+    }
+    if (!der_want(&p, end, DER_SEQ, &it))
+        return 0;
+    p = it.body;
+    end = it.body + it.len;
+    if (!der_want(&p, end, DER_INTEGER, &it))
+        return 0;
+    for (int i = 0; i < 8; i++)
+        if (!der_want(&p, end, DER_INTEGER, &parts[i]))
+            return 0;
+    return 1;
+}
+
+/* 1 when the big-endian numbers a[0..an) and b[0..bn) are equal, leading
+ * zero bytes aside (DER puts one before a high bit, GnuTLS keeps it or
+ * not). */
+static int same_number(const unsigned char *a, size_t an, const unsigned char *b, size_t bn)
+{
+    while (an > 0 && a[0] == 0)
+        a++, an--;
+    while (bn > 0 && b[0] == 0)
+        b++, bn--;
+    return an == bn && memcmp(a, b, an) == 0;
+}
+
+/* 0 when key, imported by GnuTLS from the PEM text, is not RSA or holds
+ * the file's own eight numbers, or -1 with e naming the file and the first
+ * that differs.  GnuTLS (3.7.9) takes n, e, d, p and q from the file but
+ * computes dp = d mod (p-1), dq = d mod (q-1) and qinv = q^-1 mod p anew,
+ * and exports those, not the file's (its u is the file's qinv, also when
+ * p < q).  So a key damaged only there serves, verify_params and
+ * check_signs see nothing, while a reader that uses the file's own values
+ * signs wrongly with it or refuses it (openssl's check does), and a file
+ * damaged in one place is not to be trusted in the rest.  Comparing the
+ * file's numbers with GnuTLS's is the arithmetic check, made by GnuTLS; it
+ * runs after check_signs, so that a damaged d (which GnuTLS's dp and dq
+ * follow) is named as before.  A body that does not read here as an RSA
+ * key, though GnuTLS read it, is refused too. */
+static int check_crt(const char *text, const char *path, gnutls_x509_privkey_t key, gj_error *e)
+{
+    static const char *const names[8] = {
+        "modulus (n)", "public exponent (e)", "private exponent (d)", "prime1 (p)",
+        "prime2 (q)",  "exponent1 (dp)",      "exponent2 (dq)",       "coefficient (qinv)"};
+    static const char *const whence[8] = {NULL, NULL,          NULL,          NULL,
+                                          NULL, "d mod (p-1)", "d mod (q-1)", "q^-1 mod p"};
+    int algo = gnutls_x509_privkey_get_pk_algorithm(key);
+    if (algo != GNUTLS_PK_RSA && algo != GNUTLS_PK_RSA_PSS)
+        return 0;
+    /* The block GnuTLS reads first: the PKCS#1 one when there is one. */
+    int wrapped = strstr(text, "-----BEGIN RSA PRIVATE KEY-----") == NULL;
+    gnutls_datum_t pem = {(unsigned char *)text, (unsigned)strlen(text)};
+    gnutls_datum_t der = {NULL, 0}, got[8];
+    memset(got, 0, sizeof got);
+    der_item parts[8];
+    const char *step = "decode the key's body";
+    int rc = gnutls_pem_base64_decode2(wrapped ? "PRIVATE KEY" : "RSA PRIVATE KEY", &pem, &der);
+    int bad = -1; /* the first part that differs, 8 for a body not read */
+    if (rc >= 0) {
+        step = "give back the key's numbers";
+        rc = gnutls_x509_privkey_export_rsa_raw2(key, &got[0], &got[1], &got[2], &got[3], &got[4],
+                                                 &got[5], &got[6], &got[7]);
+    }
+    if (rc >= 0 && !rsa_parts(der.data, der.size, wrapped, parts))
+        bad = 8;
+    /* The order raw2 exports them in: m, e, d, p, q, u, e1, e2. */
+    static const int order[8] = {0, 1, 2, 3, 4, 6, 7, 5};
+    for (int i = 0; rc >= 0 && bad < 0 && i < 8; i++) {
+        const gnutls_datum_t *g = &got[order[i]];
+        if (!same_number(parts[i].body, parts[i].len, g->data, g->size))
+            bad = i;
+    }
+    for (int i = 0; i < 8; i++) {
+        gnutls_memset(got[i].data, 0, got[i].size);
+        gnutls_free(got[i].data);
+    }
+    gnutls_memset(der.data, 0, der.size);
+    gnutls_free(der.data);
+    if (rc < 0)
+        return gj_fail(e, GJ_BAD_INPUT, "--tls-key %s: GnuTLS cannot %s again (%s)", path, step,
+                       gnutls_strerror(rc));
+    if (bad == 8)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-key %s: the key is damaged: its body does not read as an RSA private "
+                       "key (a sequence of nine integers)",
+                       path);
+    if (bad >= 0 && whence[bad] != NULL)
+        return gj_fail(e, GJ_BAD_INPUT,
+                       "--tls-key %s: the key is damaged: its %s does not match %s computed from "
+                       "its other numbers",
+                       path, names[bad], whence[bad]);
+    if (bad >= 0)
+        return gj_fail(
+            e, GJ_BAD_INPUT,
+            "--tls-key %s: the key is damaged: its %s does not match the one GnuTLS read", path,
+            names[bad]);
+    return 0;
+}
+
 /* Log a warning when crt, the server's own certificate, has expired:
  * clients will refuse it, but a restart must not stop on it (tls.h). */
 static void warn_expired(gnutls_x509_crt_t crt, const char *path)
@@ -237,6 +401,8 @@ static int check_with_gnutls(const char *cert, const char *cert_path, const char
         rc = check_match(crts[0], pkey, cert_path, key_path, e);
     if (rc == 0)
         rc = check_signs(crts[0], pkey, key_path, e);
+    if (rc == 0)
+        rc = check_crt(key, key_path, pkey, e);
     if (rc == 0)
         warn_expired(crts[0], cert_path);
     for (unsigned i = 0; i < n; i++)

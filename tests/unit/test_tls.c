@@ -216,6 +216,190 @@ START_TEST(test_damaged_key)
 }
 END_TEST
 
+/* 1 when openssl reads the key file at `path` as a key (whatever its
+ * numbers), with `check` also when `openssl rsa -check` finds them sound:
+ * that prints "RSA key ok" or "RSA key not ok" but exits 0 either way. */
+static int openssl_takes(const char *path, int check)
+{
+    char cmd[512];
+    if (check)
+        snprintf(cmd, sizeof cmd, "openssl rsa -check -noout -in %s 2>&1 | grep -qx 'RSA key ok'",
+                 path);
+    else
+        snprintf(cmd, sizeof cmd, "openssl pkey -noout -in %s >/dev/null 2>&1", path);
+    fflush(stdout);
+    return system(cmd) == 0;
+}
+
+/* tls_load must refuse the RSA certificate with `key` as bad input, the
+ * message naming the key's file ("--tls-key PATH:") and holding `part`
+ * (any when NULL); `what` says which damage, for the failure message. */
+static void refuses_key(const char *key, const char *part, const char *what)
+{
+    tls_pair p;
+    gj_error e;
+    char named[192];
+    gj_error_clear(&e);
+    snprintf(named, sizeof named, "--tls-key %s:", key);
+    int rc = tls_load(in_dir("cert.pem"), key, NULL, &p, &e);
+    if (rc == 0)
+        tls_free(&p);
+    ck_assert_msg(rc == -1, "%s: the damaged key was taken", what);
+    ck_assert_msg(e.kind == GJ_BAD_INPUT && strstr(e.message, named) != NULL &&
+                      (part == NULL || strstr(e.message, part) != NULL),
+                  "%s: want bad input naming '%s'%s%s\n got '%s'", what, named, part ? " and " : "",
+                  part ? part : "", e.message);
+}
+
+/* tls_load must take the RSA certificate with `key`. */
+static void takes_key(const char *key)
+{
+    tls_pair p;
+    gj_error e;
+    gj_error_clear(&e);
+    ck_assert_msg(tls_load(in_dir("cert.pem"), key, NULL, &p, &e) == 0, "%s: %s", key, e.message);
+    tls_free(&p);
+}
+
+/* Each body line of the RSA-2048 key, as PKCS#8 and in the old RSA form,
+ * damaged in turn (four base64 characters from column 32, or the last
+ * four before the padding of a shorter line): of the copies openssl still
+ * reads as a key, every one whose numbers `openssl rsa -check` refuses is
+ * refused naming the key's file.  Before check_crt, the lines lying only
+ * inside dp, dq or qinv were taken. */
+START_TEST(test_damaged_lines)
+{
+    const char *forms[] = {"key.pem", "rsa-key.pem"};
+    int lines = 0, read = 0, refused = 0;
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        char *text = slurp(forms[f]);
+        const char *line = strchr(text, '\n') + 1; /* the first body line */
+        for (int n = 1; strncmp(line, "-----END", 8) != 0; n++) {
+            const char *eol = strchr(line, '\n');
+            ck_assert_ptr_nonnull(eol);
+            int len = (int)(eol - line), pad = 0;
+            while (pad < len && line[len - 1 - pad] == '=')
+                pad++;
+            int column = len - pad - 4 < 32 ? len - pad - 4 : 32;
+            ck_assert_int_ge(column, 0);
+            char what[64];
+            snprintf(what, sizeof what, "%s, body line %d", forms[f], n);
+            const char *bad = damaged(forms[f], "line-key.pem", n, column);
+            lines++;
+            if (openssl_takes(bad, 0)) {
+                read++;
+                if (!openssl_takes(bad, 1)) {
+                    refused++;
+                    refuses_key(bad, NULL, what);
+                }
+            }
+            line = eol + 1;
+        }
+        free(text);
+    }
+    printf("tls: %d body lines damaged, %d still read as keys, %d of those refused by openssl's "
+           "check: each refused by tls_load\n",
+           lines, read, refused);
+    ck_assert_int_gt(refused, 0);
+}
+END_TEST
+
+/* The offset and length of the contents of each of the nine INTEGERs of
+ * the RSAPrivateKey in the run's DER file `name` (version, n, e, d, p, q,
+ * dp, dq, qinv), as `openssl asn1parse` gives them; with `wrapped` the
+ * file is PKCS#8 and they are inside its OCTET STRING. */
+static void integers(const char *name, int wrapped, long at[9], long len[9])
+{
+    char cmd[512], row[4096];
+    long base = 0, octets = 0, off, l;
+    int depth, head, k = 0;
+    snprintf(cmd, sizeof cmd, "openssl asn1parse -inform DER -in %s", in_dir(name));
+    if (wrapped) {
+        FILE *f = popen(cmd, "r");
+        ck_assert_ptr_nonnull(f);
+        while (fgets(row, sizeof row, f) != NULL)
+            if (sscanf(row, " %ld:d=%d hl=%d l=%ld", &off, &depth, &head, &l) == 4 && depth == 1 &&
+                strstr(row, "OCTET STRING") != NULL) {
+                octets = off;
+                base = off + head;
+            }
+        ck_assert_int_eq(pclose(f), 0);
+        ck_assert_int_gt(base, 0);
+        size_t used = strlen(cmd);
+        snprintf(cmd + used, sizeof cmd - used, " -strparse %ld", octets);
+    }
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(row, sizeof row, f) != NULL)
+        if (sscanf(row, " %ld:d=%d hl=%d l=%ld", &off, &depth, &head, &l) == 4 && depth == 1 &&
+            strstr(row, "prim: INTEGER") != NULL && k < 9) {
+            at[k] = base + off + head;
+            len[k++] = l;
+        }
+    ck_assert_int_eq(pclose(f), 0);
+    ck_assert_int_eq(k, 9);
+}
+
+/* The run's DER file `from` as PEM `to` under `label`, its byte `at` (when
+ * not negative) with its lowest bit flipped; to's path. */
+static const char *pem_of(const char *from, long at, const char *label, const char *to)
+{
+    size_t n;
+    char *der = harness_read_file(in_dir(from), &n);
+    ck_assert_ptr_nonnull(der);
+    ck_assert_int_lt(at, (long)n);
+    if (at >= 0)
+        der[at] ^= 1;
+    FILE *f = fopen(in_dir("part-key.der"), "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(der, 1, n, f), n);
+    fclose(f);
+    free(der);
+    const char *path = in_dir(to);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "(echo '-----BEGIN %s-----' && openssl base64 -in %s && echo '-----END %s-----') > %s",
+             label, in_dir("part-key.der"), label, path);
+    sh(cmd);
+    return path;
+}
+
+/* Each of the eight numbers of the RSA-2048 key, as PKCS#8 and in the old
+ * RSA form, damaged alone (the lowest bit of its middle byte flipped in the
+ * DER, then armoured again): openssl reads every copy and `rsa -check`
+ * refuses it, and tls_load refuses it naming the key's file, and names the
+ * part itself when it is dp, dq or qinv, which GnuTLS computes anew and
+ * so took before check_crt.  The same armouring without the damage is
+ * taken. */
+START_TEST(test_damaged_parts)
+{
+    static const char *const parts[8] = {"(n)", "(e)",  "(d)",  "(p)",
+                                         "(q)", "(dp)", "(dq)", "(qinv)"};
+    const struct {
+        const char *der, *label;
+        int wrapped;
+    } forms[] = {{"key.der", "PRIVATE KEY", 1}, {"rsa-key.der", "RSA PRIVATE KEY", 0}};
+    int refused = 0;
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        long at[9], len[9];
+        integers(forms[f].der, forms[f].wrapped, at, len);
+        takes_key(pem_of(forms[f].der, -1, forms[f].label, "part-key.pem"));
+        for (int i = 0; i < 8; i++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s, %s damaged", forms[f].der, parts[i]);
+            const char *bad =
+                pem_of(forms[f].der, at[i + 1] + len[i + 1] / 2, forms[f].label, "part-key.pem");
+            ck_assert_msg(openssl_takes(bad, 0) && !openssl_takes(bad, 1),
+                          "%s: openssl should read it and find it damaged", what);
+            refuses_key(bad, i >= 5 ? parts[i] : NULL, what);
+            refused++;
+        }
+    }
+    printf("tls: %d keys damaged in one of their eight numbers: each refused by tls_load\n",
+           refused);
+}
+END_TEST
+
 /* A certificate whose body does not decode (its first four base64
  * characters changed: the outer DER header) is named, alone. */
 START_TEST(test_damaged_cert)
@@ -289,9 +473,9 @@ START_TEST(test_too_large)
 END_TEST
 
 /* The run's folder with an RSA certificate for 127.0.0.1 and its key
- * (PKCS#8, and again in the old RSA form), a second RSA key, and an EC
- * certificate with its key after its parameters: 0, or -1 when openssl
- * failed. */
+ * (PKCS#8, and again in the old RSA form, each also as DER), a second RSA
+ * key, and an EC certificate with its key after its parameters: 0, or -1
+ * when openssl failed. */
 static int make_keys(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gj-tls-XXXXXX");
@@ -303,7 +487,9 @@ static int make_keys(void)
              "-keyout key.pem -out cert.pem && openssl rsa -traditional -in key.pem -out "
              "rsa-key.pem && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "
              "other-key.pem && openssl ecparam -name prime256v1 -genkey -out ec-key.pem && "
-             "openssl req -x509 -key ec-key.pem -days 1 -subj /CN=127.0.0.1 -out ec-cert.pem) "
+             "openssl req -x509 -key ec-key.pem -days 1 -subj /CN=127.0.0.1 -out ec-cert.pem && "
+             "openssl pkcs8 -topk8 -nocrypt -in key.pem -outform DER -out key.der && "
+             "openssl rsa -traditional -in key.pem -outform DER -out rsa-key.der) "
              ">/dev/null 2>&1",
              dir);
     fflush(stdout);
@@ -324,9 +510,14 @@ int main(void)
     const struct {
         const char *name;
         const TTest *test;
-    } cases[] = {{"reads", test_reads_pairs},       {"refusals", test_refusals},
-                 {"damaged_key", test_damaged_key}, {"damaged_cert", test_damaged_cert},
-                 {"mismatch", test_mismatch},       {"priorities", test_priorities},
+    } cases[] = {{"reads", test_reads_pairs},
+                 {"refusals", test_refusals},
+                 {"damaged_key", test_damaged_key},
+                 {"damaged_lines", test_damaged_lines},
+                 {"damaged_parts", test_damaged_parts},
+                 {"damaged_cert", test_damaged_cert},
+                 {"mismatch", test_mismatch},
+                 {"priorities", test_priorities},
                  {"large", test_too_large}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
