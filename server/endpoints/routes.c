@@ -8,7 +8,10 @@
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "   \
     "connect-src 'self'; base-uri 'none'; form-action 'none'"
 
-/* HEAD is GET without the body; libmicrohttpd drops the body itself. */
+/* HEAD is GET without the body; libmicrohttpd drops the body itself.
+ * Every row's query is checked (query_check) but the two pages a browser
+ * opens from links, which may carry tracking parameters (?utm_source=):
+ * refusing those would break the link, and neither page reads a query. */
 static const route_row table[] = {
     {.path = "/solve/",
      .per_game = true,
@@ -100,13 +103,15 @@ static const route_row table[] = {
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_docs,
-     .doc = "the OpenAPI document as a page"},
+     .doc = "the OpenAPI document as a page",
+     .lenient_query = true},
     {.path = "/",
      .allow = "GET, HEAD",
      .lane = LANE_IO,
      .handler = pages_playground,
      .csp = PLAYGROUND_CSP,
-     .doc = "the playground"},
+     .doc = "the playground",
+     .lenient_query = true},
 };
 
 const route_row *routes_table(size_t *count)

@@ -596,6 +596,20 @@ static int admit_client(request *req, gj_error *e)
     return rc;
 }
 
+/* The request's query against the names its route reads there
+ * (query_check): the GET form's on a GET or HEAD (only format on a page),
+ * only format on a POST; a lenient_query page is not checked.  0, or -1
+ * with *e. */
+static int check_query(const request *req, gj_error *e)
+{
+    const route_row *row = req->match.row;
+    if (row->lenient_query)
+        return 0;
+    query_route form = request_is_query_form(req) ? row->query : QUERY_BODY;
+    const char *raw = req->raw_query != NULL ? req->raw_query : "";
+    return query_check(form, raw, strlen(raw), e);
+}
+
 /* The headers are in: refuse what can be refused before the body, then
  * start reading it. */
 static enum MHD_Result first_call(request *req, const char *version)
@@ -630,6 +644,10 @@ static enum MHD_Result first_call(request *req, const char *version)
     gj_error refused;
     if (admit_client(req, &refused) != 0)
         return respond_error(req, &refused); /* 429 or 401, before any body */
+    /* A parameter the route does not read, or one given twice, would be
+     * silently ignored and answer another question: 400 naming it. */
+    if (req->match.error.kind == GJ_OK && check_query(req, &refused) != 0)
+        return respond_error(req, &refused);
     if (wants_body(req)) {
         enum MHD_Result rc = begin_job(req);
         if (rc == MHD_YES && req->state == READING && request_is_query_form(req))

@@ -41,7 +41,8 @@ long query_unescape(char *s, size_t len, size_t *bad_at)
     return (long)out;
 }
 
-/* The route's fields, by name; returns how many. */
+/* The names the form reads, into f; returns how many (0 for QUERY_PARAMS:
+ * any name). */
 static size_t route_fields(query_route route, query_field *f)
 {
     memset(f, 0, sizeof *f * QUERY_MAX_FIELDS);
@@ -51,9 +52,16 @@ static size_t route_fields(query_route route, query_field *f)
         f[2].name = "format";
         return 3;
     }
-    f[0].name = "request";
-    f[1].name = "format";
-    return 2;
+    if (route == QUERY_ANALYZE) {
+        f[0].name = "request";
+        f[1].name = "format";
+        return 2;
+    }
+    if (route == QUERY_NONE || route == QUERY_BODY) {
+        f[0].name = "format";
+        return 1;
+    }
+    return 0;
 }
 
 /* Free every field's value. */
@@ -74,75 +82,125 @@ static char *copy_bytes(const char *s, size_t len)
     return p;
 }
 
-/* The parameter names the route takes, for messages. */
+/* The parameter names the form reads, for messages. */
 static const char *route_names(query_route route)
 {
-    return route == QUERY_SOLVE ? "input (judge text), position (JSON) and format"
-                                : "request (the JSON request) and format";
+    if (route == QUERY_SOLVE)
+        return "input (judge text), position (JSON) and format";
+    if (route == QUERY_ANALYZE)
+        return "request (the JSON request) and format";
+    if (route == QUERY_BODY)
+        return "only format: a POST carries its request in the body, not the query";
+    return "only format";
 }
 
-/* Decode one NAME[=VALUE] piece into its field: 0, or -1 with *e. */
-static int take_piece(query_route route, const char *piece, size_t len, query_field *f, size_t nf,
-                      gj_error *e)
+/* Refuse a parameter name as sent (len bytes at raw, cut to 40), since a
+ * name that does not decode cannot be named decoded: -1 with *e. */
+static int bad_name(gj_error *e, const char *raw, size_t len, const char *why)
+{
+    int n = len > 40 ? 40 : (int)len;
+    gj_fail(e, GJ_BAD_INPUT, "query: the parameter name '%.*s' %s", n, raw, why);
+    snprintf(e->field, sizeof e->field, "%.*s", n, raw);
+    return -1;
+}
+
+/* Decode one NAME[=VALUE] piece (len > 0 bytes at piece) strictly into
+ * malloc'd, NUL-terminated *name and *value (*vlen bytes, which may hold a
+ * NUL; a bare NAME has an empty value): 0, or -1 with *e and nothing to
+ * free.  A name that is empty, holds %00 or a malformed escape is refused
+ * as sent; a value with a malformed escape names its parameter. */
+static int piece_decode(const char *piece, size_t len, char **name, char **value, size_t *vlen,
+                        gj_error *e)
 {
     const char *eq = memchr(piece, '=', len);
-    size_t name_len = eq ? (size_t)(eq - piece) : len;
-    char *name = copy_bytes(piece, name_len);
-    if (name == NULL)
-        return gj_fail_nomem(e);
+    size_t name_len = eq ? (size_t)(eq - piece) : len, raw_vlen = eq ? len - name_len - 1 : 0;
+    *name = copy_bytes(piece, name_len);
+    *value = copy_bytes(eq ? eq + 1 : "", raw_vlen);
+    int rc = 0;
     size_t bad;
-    long n = query_unescape(name, name_len, &bad);
-    if (n < 0 || memchr(name, '\0', (size_t)n) != NULL) {
-        free(name);
-        return gj_fail(e, GJ_BAD_INPUT,
-                       "query: a parameter name has a malformed percent-escape; write %%XX "
-                       "with two hex digits, or %%25 for '%%'");
-    }
-    name[n] = '\0';
-    query_field *target = NULL;
-    for (size_t i = 0; i < nf; i++)
-        if (strcmp(f[i].name, name) == 0)
-            target = &f[i];
-    if (target == NULL) {
-        gj_fail(e, GJ_BAD_INPUT, "query: unknown parameter '%.40s'; this endpoint takes %s", name,
-                route_names(route));
-        snprintf(e->field, sizeof e->field, "%.40s", name);
-        free(name);
+    long n = *name != NULL ? query_unescape(*name, name_len, &bad) : -1;
+    if (*name == NULL || *value == NULL)
+        rc = gj_fail_nomem(e);
+    else if (n < 0)
+        rc = bad_name(e, piece, name_len,
+                      "has a malformed percent-escape; write %XX with two hex digits, or %25 "
+                      "for '%'");
+    else if (n == 0)
+        rc = gj_fail(e, GJ_BAD_INPUT, "query: a parameter has no name before its '='");
+    else if (memchr(*name, '\0', (size_t)n) != NULL)
+        rc = bad_name(e, piece, name_len, "holds %00, a NUL byte");
+    if (rc == 0)
+        (*name)[n] = '\0';
+    long m = rc == 0 ? query_unescape(*value, raw_vlen, &bad) : 0;
+    if (rc == 0 && m < 0)
+        rc = gj_fail_field(e, *name,
+                           "malformed percent-escape at byte %zu of its value; write %%XX "
+                           "with two hex digits, or %%25 for '%%'",
+                           bad + 1);
+    if (rc != 0) {
+        free(*name);
+        free(*value);
+        *name = *value = NULL;
         return -1;
     }
-    free(name);
-    if (target->value != NULL)
-        return gj_fail_field(e, target->name, "given twice in the query; give it once");
-    size_t vlen = eq ? len - name_len - 1 : 0;
-    char *value = copy_bytes(eq ? eq + 1 : "", vlen);
-    if (value == NULL)
-        return gj_fail_nomem(e);
-    n = query_unescape(value, vlen, &bad);
-    if (n < 0) {
-        free(value);
-        return gj_fail_field(e, target->name,
-                             "malformed percent-escape at byte %zu of its value; write %%XX "
-                             "with two hex digits, or %%25 for '%%'",
-                             bad + 1);
-    }
-    value[n] = '\0';
-    target->value = value;
-    target->len = (size_t)n;
+    (*value)[m] = '\0';
+    *vlen = (size_t)m;
     return 0;
 }
 
-/* Split the query at '&' into the fields: 0, or -1 with *e. */
-static int split(query_route route, const char *raw, size_t len, query_field *f, size_t nf,
-                 gj_error *e)
+/* What each_piece calls for a decoded piece: 0, or -1 with *e.  It may take
+ * *value (setting it NULL); name and whatever is left are freed after. */
+typedef int (*piece_fn)(void *ctx, const char *name, char **value, size_t vlen, gj_error *e);
+
+/* Split the query at '&' (empty pieces skipped), decode each piece and
+ * give it to fn, in order: 0, or -1 with *e at the first refusal. */
+static int each_piece(const char *raw, size_t len, piece_fn fn, void *ctx, gj_error *e)
 {
-    size_t start = 0;
-    while (start <= len) {
+    for (size_t start = 0; start <= len;) {
         const char *amp = memchr(raw + start, '&', len - start);
         size_t end = amp ? (size_t)(amp - raw) : len;
-        if (end > start && take_piece(route, raw + start, end - start, f, nf, e) != 0)
-            return -1;
+        char *name, *value;
+        size_t vlen;
+        if (end > start) {
+            if (piece_decode(raw + start, end - start, &name, &value, &vlen, e) != 0)
+                return -1;
+            int rc = fn(ctx, name, &value, vlen, e);
+            free(name);
+            free(value);
+            if (rc != 0)
+                return -1;
+        }
         start = end + 1;
     }
+    return 0;
+}
+
+/* A GET solve or analysis being decoded: its form and fields. */
+typedef struct form_state {
+    query_route route;
+    query_field *f;
+    size_t nf;
+} form_state;
+
+/* piece_fn of a solve or analysis: the value into its field, once. */
+static int take_piece(void *ctx, const char *name, char **value, size_t vlen, gj_error *e)
+{
+    form_state *s = ctx;
+    query_field *target = NULL;
+    for (size_t i = 0; i < s->nf; i++)
+        if (strcmp(s->f[i].name, name) == 0)
+            target = &s->f[i];
+    if (target == NULL) {
+        gj_fail(e, GJ_BAD_INPUT, "query: unknown parameter '%.40s'; this endpoint takes %s", name,
+                route_names(s->route));
+        snprintf(e->field, sizeof e->field, "%.40s", name);
+        return -1;
+    }
+    if (target->value != NULL)
+        return gj_fail_field(e, target->name, "given twice in the query; give it once");
+    target->value = *value;
+    target->len = vlen;
+    *value = NULL;
     return 0;
 }
 
@@ -202,56 +260,43 @@ static json_t *param_value(const char *name, const char *v, size_t len, gj_error
     return j;
 }
 
+/* A parameters query being decoded: the object so far, and whether
+ * "format" (read elsewhere, left out of it) was seen. */
+typedef struct params_state {
+    json_t *o;
+    bool format_seen;
+} params_state;
+
+/* piece_fn of a parameters query: the value into the object, once. */
+static int param_piece(void *ctx, const char *name, char **value, size_t vlen, gj_error *e)
+{
+    params_state *s = ctx;
+    bool format = strcmp(name, "format") == 0;
+    if ((format && s->format_seen) || json_object_get(s->o, name) != NULL)
+        return gj_fail_field(e, name, "given twice in the query; give it once");
+    if (format) {
+        s->format_seen = true;
+        return 0;
+    }
+    json_t *v = param_value(name, *value, vlen, e);
+    if (v == NULL)
+        return -1;
+    return json_object_set_new(s->o, name, v) != 0 ? gj_fail_nomem(e) : 0;
+}
+
 /* A parameters query (QUERY_PARAMS) into a JSON object's text: 0, or -1
  * with *e.  "format" is read elsewhere and left out. */
 static int decode_params(const char *raw, size_t len, query_request *out, gj_error *e)
 {
-    json_t *o = json_object();
-    if (o == NULL)
+    params_state s = {json_object(), false};
+    if (s.o == NULL)
         return gj_fail_nomem(e);
-    for (size_t start = 0; start <= len;) {
-        const char *amp = memchr(raw + start, '&', len - start);
-        size_t end = amp ? (size_t)(amp - raw) : len;
-        const char *piece = raw + start, *eq = memchr(piece, '=', end - start);
-        size_t name_len = eq ? (size_t)(eq - piece) : end - start, bad;
-        start = end + 1;
-        if (end - (size_t)(piece - raw) == 0)
-            continue;
-        char *name = copy_bytes(piece, name_len);
-        size_t vlen = eq ? (size_t)(raw + end - eq - 1) : 0;
-        char *value = copy_bytes(eq ? eq + 1 : "", vlen);
-        long n = name ? query_unescape(name, name_len, &bad) : -1;
-        long m = value ? query_unescape(value, vlen, &bad) : -1;
-        int rc = 0;
-        if (name == NULL || value == NULL)
-            rc = gj_fail_nomem(e);
-        else if (n <= 0 || memchr(name, '\0', (size_t)n) != NULL)
-            rc = gj_fail(e, GJ_BAD_INPUT,
-                         "query: a parameter name is empty or has a malformed percent-escape; "
-                         "write %%XX with two hex digits, or %%25 for '%%'");
-        if (rc == 0)
-            name[n] = '\0';
-        if (rc == 0 && m < 0)
-            rc = gj_fail_field(e, name,
-                               "malformed percent-escape in its value; write %%XX "
-                               "with two hex digits, or %%25 for '%%'");
-        if (rc == 0 && json_object_get(o, name) != NULL)
-            rc = gj_fail_field(e, name, "given twice in the query; give it once");
-        if (rc == 0 && strcmp(name, "format") != 0) {
-            value[m] = '\0';
-            json_t *v = param_value(name, value, (size_t)m, e);
-            if (v == NULL || json_object_set_new(o, name, v) != 0)
-                rc = e->kind != GJ_OK ? -1 : gj_fail_nomem(e);
-        }
-        free(name);
-        free(value);
-        if (rc != 0) {
-            json_decref(o);
-            return -1;
-        }
+    if (each_piece(raw, len, param_piece, &s, e) != 0) {
+        json_decref(s.o);
+        return -1;
     }
-    out->body = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
+    out->body = json_dumps(s.o, JSON_COMPACT);
+    json_decref(s.o);
     if (out->body == NULL)
         return gj_fail_nomem(e);
     out->len = strlen(out->body);
@@ -262,23 +307,21 @@ static int decode_params(const char *raw, size_t len, query_request *out, gj_err
 int query_request_decode(query_route route, const char *raw, size_t len, query_request *out,
                          gj_error *e)
 {
-    if (route == QUERY_PARAMS) {
-        memset(out, 0, sizeof *out);
-        gj_error_clear(e);
-        return decode_params(raw, len, out, e);
-    }
-    query_field f[QUERY_MAX_FIELDS];
-    size_t nf = route_fields(route, f);
     memset(out, 0, sizeof *out);
     gj_error_clear(e);
-    if (split(route, raw, len, f, nf, e) != 0) {
-        free_fields(f, nf);
+    if (route == QUERY_PARAMS)
+        return decode_params(raw, len, out, e);
+    query_field f[QUERY_MAX_FIELDS];
+    form_state s = {route == QUERY_SOLVE ? QUERY_SOLVE : QUERY_ANALYZE, f, 0};
+    s.nf = route_fields(s.route, f);
+    if (each_piece(raw, len, take_piece, &s, e) != 0) {
+        free_fields(f, s.nf);
         return -1;
     }
     int which = -1; /* the field that carries the body */
     if (route == QUERY_SOLVE) {
         if ((f[0].value == NULL) == (f[1].value == NULL)) {
-            free_fields(f, nf);
+            free_fields(f, s.nf);
             return gj_fail(e, GJ_BAD_INPUT,
                            "query: give exactly one of input= (the judge text, URL-encoded) "
                            "and position= (the JSON position, URL-encoded)");
@@ -287,7 +330,7 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
         out->input = which == 0 ? MEDIA_TEXT : MEDIA_JSON;
     } else {
         if (f[0].value == NULL) {
-            free_fields(f, nf);
+            free_fields(f, s.nf);
             return gj_fail_field(e, "request",
                                  "required: the JSON request of POST /analyze, URL-encoded");
         }
@@ -297,8 +340,37 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
     out->body = f[which].value;
     out->len = f[which].len;
     f[which].value = NULL;
-    free_fields(f, nf);
+    free_fields(f, s.nf);
     return 0;
+}
+
+/* A query being checked: the form's fields, or (none: any name) the
+ * names seen so far. */
+typedef struct check_state {
+    form_state form;
+    json_t *seen;
+} check_state;
+
+/* piece_fn of query_check: a name the form reads, once. */
+static int check_piece(void *ctx, const char *name, char **value, size_t vlen, gj_error *e)
+{
+    check_state *s = ctx;
+    if (s->form.nf > 0)
+        return take_piece(&s->form, name, value, vlen, e);
+    if (json_object_get(s->seen, name) != NULL)
+        return gj_fail_field(e, name, "given twice in the query; give it once");
+    return json_object_set_new_nocheck(s->seen, name, json_null()) != 0 ? gj_fail_nomem(e) : 0;
+}
+
+int query_check(query_route route, const char *raw, size_t len, gj_error *e)
+{
+    gj_error_clear(e);
+    query_field f[QUERY_MAX_FIELDS];
+    check_state s = {{route, f, route_fields(route, f)}, json_object()};
+    int rc = s.seen != NULL ? each_piece(raw, len, check_piece, &s, e) : gj_fail_nomem(e);
+    free_fields(f, s.form.nf);
+    json_decref(s.seen);
+    return rc;
 }
 
 void query_request_free(query_request *r)

@@ -53,7 +53,8 @@ typedef struct route_row {
     const char *csp;       /* Content-Security-Policy of its answers, or NULL */
     const char *doc;       /* one line for `serve --help` */
     route_listener listener;
-    query_route query; /* GET and HEAD carry the POST body in the query (query.h) */
+    query_route query;  /* GET and HEAD carry the POST body in the query (query.h) */
+    bool lenient_query; /* a page a browser opens from links: its query is not checked */
 } route_row;
 
 /* The longest path argument (a puzzle id) a match keeps. */

@@ -7,7 +7,9 @@
  * decoded body is NUL-terminated, never longer than the query and never holds a
  * '%' that the query did not escape as %25; a failure fills the error and
  * leaves nothing to free; and a header never matches a tag it does not
- * contain, unless it is "*". */
+ * contain, unless it is "*".  The same query is checked (query_check) for every form: a
+ * refusal fills the error, and where it refuses a GET form, decoding that query is refused too
+ * (for a solve or an analysis, naming the same parameter). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,6 +67,20 @@ static void decode_params(const char *raw, size_t len)
     query_request_free(&r);
 }
 
+/* Check raw for one form against its decoding (NONE and BODY have none). */
+static void check_one(query_route route, const char *raw, size_t len)
+{
+    gj_error e, d;
+    if (query_check(route, raw, len, &e) == 0)
+        return;
+    require(e.kind != GJ_OK && e.message[0] != '\0');
+    if (route == QUERY_NONE || route == QUERY_BODY)
+        return;
+    query_request r;
+    require(query_request_decode(route, raw, len, &r, &d) != 0);
+    require(route == QUERY_PARAMS || strcmp(d.field, e.field) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *bytes = (const char *)data;
@@ -73,6 +89,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     decode_one(QUERY_SOLVE, bytes, qlen);
     decode_one(QUERY_ANALYZE, bytes, qlen);
     decode_params(bytes, qlen);
+    static const query_route forms[] = {QUERY_NONE, QUERY_SOLVE, QUERY_ANALYZE, QUERY_PARAMS,
+                                        QUERY_BODY};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        check_one(forms[i], bytes, qlen);
     if (nul == NULL)
         return 0;
     static const char tag[] = "\"1.1-0123456789abcdef\"";

@@ -1,5 +1,6 @@
-/* test_query.c - the GET forms' strict query decoding (query.h) and the
- * answer tags with If-None-Match (etag.h). */
+/* test_query.c - the strict query decoding (query.h): every request's
+ * query checked against the names its route reads, the GET forms decoded;
+ * and the answer tags with If-None-Match (etag.h). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,12 +76,18 @@ static const struct {
     {QUERY_SOLVE, "input=1&request=2", "request", "takes input"},
     {QUERY_SOLVE, "input=%zz", "input", "byte 1 of its value"},
     {QUERY_SOLVE, "input=ab%2", "input", "byte 3"},
-    {QUERY_SOLVE, "in%70ut=1&x%=2", "", "parameter name"},
-    {QUERY_SOLVE, "inp%00ut=1", "", "parameter name"},
+    {QUERY_SOLVE, "in%70ut=1&x%=2", "x%", "parameter name 'x%'"},
+    {QUERY_SOLVE, "inp%00ut=1", "inp%00ut", "NUL byte"},
+    {QUERY_SOLVE, "=1", "", "no name"},
     {QUERY_SOLVE, "format=%", "format", "malformed percent-escape"},
     {QUERY_ANALYZE, "", "request", "required"},
     {QUERY_ANALYZE, "input=1", "input", "takes request"},
     {QUERY_ANALYZE, "request=1&request=1", "request", "given twice"},
+    /* format is read elsewhere (http.c), yet never given twice. */
+    {QUERY_PARAMS, "format=json&format=json", "format", "given twice"},
+    {QUERY_PARAMS, "seed=1&format=json&seed=2", "seed", "given twice"},
+    {QUERY_PARAMS, "s%zzeed=1", "s%zzeed", "malformed percent-escape"},
+    {QUERY_PARAMS, "seed=1%", "seed", "byte 2 of its value"},
 };
 
 START_TEST(test_refused)
@@ -94,6 +101,270 @@ START_TEST(test_refused)
                   e.field);
     ck_assert_msg(strstr(e.message, refused[_i].message) != NULL, "%s: '%s'", refused[_i].raw,
                   e.message);
+}
+END_TEST
+
+/* query_check on a few by hand: what each form reads, and nothing else. */
+START_TEST(test_check_forms)
+{
+    static const struct {
+        query_route route;
+        const char *raw, *field; /* NULL field: accepted */
+    } cases[] = {
+        {QUERY_NONE, "", NULL},
+        {QUERY_NONE, "&&format=text&", NULL},
+        {QUERY_NONE, "form%61t=json", NULL},
+        {QUERY_NONE, "format=json&format=json", "format"},
+        {QUERY_NONE, "reveal=true", "reveal"},
+        {QUERY_NONE, "format=json&input=1", "input"},
+        {QUERY_NONE, "Format=json", "Format"},
+        {QUERY_NONE, "%zz=1", "%zz"},
+        {QUERY_NONE, "format=%zz", "format"},
+        {QUERY_SOLVE, "input=1&format=text", NULL},
+        {QUERY_SOLVE, "input=1&position=2", NULL}, /* the decoder says "one of" */
+        {QUERY_SOLVE, "input=1&request=2", "request"},
+        {QUERY_SOLVE, "format=text&input=1&format=json", "format"},
+        {QUERY_ANALYZE, "request=1&format=json", NULL},
+        {QUERY_ANALYZE, "request=1&input=1", "input"},
+        {QUERY_PARAMS, "seed=1&band=easy&utm_source=x", NULL},
+        {QUERY_PARAMS, "seed=1&seed=1", "seed"},
+        {QUERY_PARAMS, "format=json&format=json", "format"},
+        {QUERY_PARAMS, "a+b=1&a%20b=2", "a b"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gj_error e;
+        int rc = query_check(cases[i].route, cases[i].raw, strlen(cases[i].raw), &e);
+        if (cases[i].field == NULL) {
+            ck_assert_msg(rc == 0, "%s: refused: %s", cases[i].raw, e.message);
+            continue;
+        }
+        ck_assert_msg(rc == -1, "%s: accepted", cases[i].raw);
+        ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+        ck_assert_msg(strcmp(e.field, cases[i].field) == 0, "%s: field '%s'", cases[i].raw,
+                      e.field);
+    }
+    /* An unread name's message says what the route reads. */
+    gj_error e;
+    ck_assert_int_eq(query_check(QUERY_NONE, "reveal=true", 11, &e), -1);
+    ck_assert_ptr_nonnull(strstr(e.message, "unknown parameter 'reveal'"));
+    ck_assert_ptr_nonnull(strstr(e.message, "takes only format"));
+    ck_assert_int_eq(query_check(QUERY_BODY, "input=1", 7, &e), -1);
+    ck_assert_str_eq(e.field, "input");
+    ck_assert_ptr_nonnull(strstr(e.message, "in the body"));
+    ck_assert_int_eq(query_check(QUERY_BODY, "format=text", 11, &e), 0);
+    ck_assert_int_eq(query_check(QUERY_SOLVE, "x=1", 3, &e), -1);
+    ck_assert_ptr_nonnull(strstr(e.message, "takes input (judge text), position (JSON)"));
+}
+END_TEST
+
+/* One generated query: its text and what must come of checking it. */
+typedef struct gen_query {
+    char raw[1024];
+    size_t len;
+    int refused;     /* the first bad piece is refused */
+    char field[64];  /* and named so ("" for a piece with no name) */
+    char reason[16]; /* a word of the message */
+} gen_query;
+
+/* The names a form reads (NULL-ended; QUERY_PARAMS: any). */
+static const char *const *form_reads(query_route route)
+{
+    static const char *const none[] = {"format", NULL};
+    static const char *const solve[] = {"input", "position", "format", NULL};
+    static const char *const analyze[] = {"request", "format", NULL};
+    return route == QUERY_SOLVE ? solve : route == QUERY_ANALYZE ? analyze : none; /* and BODY */
+}
+
+/* True when the form reads the plain name. */
+static int form_takes(query_route route, const char *name)
+{
+    if (route == QUERY_PARAMS)
+        return 1;
+    for (const char *const *n = form_reads(route); *n != NULL; n++)
+        if (strcmp(*n, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Append byte c to q, percent-encoded (either case of hex) or, for a
+ * space, sometimes as '+'. */
+static void put_escaped(gen_query *q, uint64_t *rng, unsigned char c)
+{
+    static const char *const hex[] = {"0123456789ABCDEF", "0123456789abcdef"};
+    const char *h = hex[rng_below(rng, 2)];
+    if (c == ' ' && rng_below(rng, 2) == 0) {
+        q->raw[q->len++] = '+';
+        return;
+    }
+    q->raw[q->len++] = '%';
+    q->raw[q->len++] = h[c >> 4];
+    q->raw[q->len++] = h[c & 15];
+}
+
+/* Append the plain text s, each byte escaped at random (and always when
+ * the query would read it otherwise: '&', '=', '%', '+', a space). */
+static void put_text(gen_query *q, uint64_t *rng, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (strchr("&=%+ ", c) != NULL || c < 0x21 || c > 0x7e || rng_below(rng, 5) == 0)
+            put_escaped(q, rng, c);
+        else
+            q->raw[q->len++] = (char)c;
+    }
+}
+
+/* A malformed escape: '%' then a byte that is no hex digit, or '%' at the
+ * end of the piece (then `at_end`). */
+static void put_bad_escape(gen_query *q, uint64_t *rng, int at_end)
+{
+    static const char *const bad[] = {"%zz", "%g1", "%-1", "%%41", "%x"};
+    static const char *const end[] = {"%", "%a", "%F"};
+    const char *b = at_end ? end[rng_below(rng, 3)] : bad[rng_below(rng, 5)];
+    memcpy(q->raw + q->len, b, strlen(b));
+    q->len += strlen(b);
+}
+
+/* Note the first bad piece (later ones change nothing). */
+static void refuse(gen_query *q, const char *field, size_t len, const char *reason)
+{
+    if (q->refused)
+        return;
+    q->refused = 1;
+    snprintf(q->field, sizeof q->field, "%.*s", (int)len, field);
+    snprintf(q->reason, sizeof q->reason, "%s", reason);
+}
+
+/* A random query for route: pieces named from what the route reads, other
+ * names and random ones, escaped at random, some repeated, some with a
+ * malformed escape or a NUL in the name or value, bare names and empty
+ * pieces, and the outcome worked out as it was written. */
+static void gen_query_make(gen_query *q, uint64_t *rng, query_route route)
+{
+    static const char *const other[] = {"reveal",     "x",   "Format", "formats", "input ",
+                                        "utm_source", "a b", "seed",   "request", "position",
+                                        "input",      "id",  "fmt",    "format"};
+    memset(q, 0, sizeof *q);
+    char seen[8][16];
+    size_t nseen = 0, pieces = rng_below(rng, 7);
+    for (size_t p = 0; p < pieces; p++) {
+        for (int k = 0; k < 3 && rng_below(rng, 4) == 0; k++) /* empty pieces */
+            q->raw[q->len++] = '&';
+        char name[16];
+        uint64_t pick = rng_below(rng, 3);
+        const char *const *reads = form_reads(route);
+        size_t nreads = 0;
+        while (reads[nreads] != NULL)
+            nreads++;
+        if (pick == 0)
+            snprintf(name, sizeof name, "%s", reads[rng_below(rng, nreads)]);
+        else if (pick == 1)
+            snprintf(name, sizeof name, "%s", other[rng_below(rng, 14)]);
+        else {
+            size_t n = 1 + rng_below(rng, 6);
+            for (size_t i = 0; i < n; i++)
+                name[i] = "abfmorstu_-.~"[rng_below(rng, 13)];
+            name[n] = '\0';
+        }
+        if (pick == 0 && nseen > 0 && rng_below(rng, 3) == 0) /* a repeat */
+            snprintf(name, sizeof name, "%s", seen[rng_below(rng, nseen)]);
+        size_t start = q->len;
+        uint64_t flaw = rng_below(rng, 24);
+        if (flaw == 0) { /* no name at all: "=value" */
+            refuse(q, "", 0, "no name");
+        } else {
+            size_t cut = rng_below(rng, strlen(name) + 1);
+            put_text(q, rng, name, cut);
+            if (flaw == 1)
+                put_bad_escape(q, rng, 0);
+            if (flaw == 2)
+                memcpy(q->raw + q->len, "%00", 3), q->len += 3;
+            put_text(q, rng, name + cut, strlen(name) - cut);
+            if (flaw == 3)
+                put_bad_escape(q, rng, 1);
+            if (flaw >= 1 && flaw <= 3)
+                refuse(q, q->raw + start, q->len - start, flaw == 2 ? "NUL" : "malformed");
+        }
+        if (flaw == 0 || rng_below(rng, 6) != 0) { /* else a bare name */
+            q->raw[q->len++] = '=';
+            char value[12];
+            size_t n = rng_below(rng, sizeof value);
+            for (size_t i = 0; i < n; i++)
+                value[i] = (char)rng_below(rng, 256);
+            size_t cut = rng_below(rng, n + 1);
+            put_text(q, rng, value, cut);
+            if (flaw == 4 || flaw == 5) {
+                put_bad_escape(q, rng, flaw == 5);
+                refuse(q, name, strlen(name), "malformed");
+            }
+            if (flaw != 5)
+                put_text(q, rng, value + cut, n - cut);
+        } else if (flaw == 4 || flaw == 5) {
+            flaw = 6; /* a bare name has no value to spoil */
+        }
+        if (flaw > 3 || flaw == 0) {
+            int repeated = 0;
+            for (size_t i = 0; i < nseen; i++)
+                repeated |= strcmp(seen[i], name) == 0;
+            if (flaw != 0 && !form_takes(route, name))
+                refuse(q, name, strlen(name), "unknown");
+            else if (flaw != 0 && repeated)
+                refuse(q, name, strlen(name), "twice");
+            if (flaw != 0 && !repeated && nseen < 8)
+                snprintf(seen[nseen++], sizeof seen[0], "%s", name);
+        }
+        if (p + 1 < pieces || rng_below(rng, 4) == 0)
+            q->raw[q->len++] = '&';
+    }
+}
+
+/* query_check over thousands of generated queries for every form (a fixed
+ * seed): it refuses exactly the queries with an unread, repeated or
+ * malformed parameter, naming the first; and where it refuses a GET form,
+ * decoding that query is refused too, for the same parameter. */
+START_TEST(test_check_generated)
+{
+    static const query_route forms[] = {QUERY_NONE, QUERY_SOLVE, QUERY_ANALYZE, QUERY_PARAMS,
+                                        QUERY_BODY};
+    static const char *const reasons[] = {"unknown", "twice", "malformed", "NUL", "no name"};
+    uint64_t rng = 20261202;
+    int refused = 0, accepted = 0, seen_reason[5] = {0};
+    for (int i = 0; i < 20000; i++) {
+        query_route route = forms[i % 5];
+        gen_query q;
+        gen_query_make(&q, &rng, route);
+        gj_error e;
+        int rc = query_check(route, q.raw, q.len, &e);
+        ck_assert_msg(rc == (q.refused ? -1 : 0), "form %d, '%.*s': %s", (int)route, (int)q.len,
+                      q.raw, rc == 0 ? "accepted" : e.message);
+        if (rc == 0) {
+            accepted++;
+            continue;
+        }
+        refused++;
+        ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+        ck_assert_msg(strcmp(e.field, q.field) == 0, "'%.*s': field '%s', not '%s'", (int)q.len,
+                      q.raw, e.field, q.field);
+        const char *word = strcmp(q.reason, "unknown") == 0 ? "unknown parameter"
+                           : strcmp(q.reason, "twice") == 0 ? "given twice"
+                                                            : q.reason;
+        ck_assert_msg(strstr(e.message, word) != NULL, "'%.*s': '%s' lacks '%s'", (int)q.len, q.raw,
+                      e.message, word);
+        for (size_t k = 0; k < 5; k++)
+            seen_reason[k] += strcmp(q.reason, reasons[k]) == 0;
+        if (route == QUERY_NONE || route == QUERY_BODY)
+            continue;
+        query_request r;
+        gj_error d;
+        ck_assert_int_eq(query_request_decode(route, q.raw, q.len, &r, &d), -1);
+        if (route != QUERY_PARAMS) /* which may refuse an earlier value first */
+            ck_assert_str_eq(d.field, e.field);
+    }
+    /* Both outcomes, and every reason, are common, so none goes untested. */
+    ck_assert_int_gt(refused, 2000);
+    ck_assert_int_gt(accepted, 2000);
+    for (size_t k = 0; k < 5; k++)
+        ck_assert_msg(seen_reason[k] > 200, "%s: %d", reasons[k], seen_reason[k]);
 }
 END_TEST
 
@@ -215,6 +486,8 @@ static Suite *query_suite(void)
     const harness_case cases[] = {
         {"query", test_unescape},
         {"query", test_solve_forms},
+        {"query", test_check_forms},
+        {"query", test_check_generated},
         {"etag", test_etag_shape},
         {"etag", test_analysis_canonical},
         {"etag", test_analysis_canonical_padding},
