@@ -11,9 +11,11 @@
  * (gnutls_x509_privkey_verify_params), that the key is the first
  * certificate's (their public key ids), that the pair works when used (the
  * key signs a random nonce and the certificate's public key verifies it,
- * which catches a damaged d that the number checks cannot see), and that
- * GnuTLS takes the priority
- * string.  Each refusal names the file, both files for a mismatch, or
+ * which catches a damaged d that the number checks cannot see), that an
+ * RSA key's own dp, dq and qinv are the ones its other numbers make
+ * (GnuTLS computes its own and ignores the file's, so a key damaged there
+ * works but is no longer the file an operator has), and that GnuTLS takes
+ * the priority string.  Each refusal names the file, both files for a mismatch, or
  * --tls-priorities.  An expired certificate is only logged: refusing it
  * would stop a restart that the certificate's renewal is meant to follow. */
 #ifndef GJ_TLS_H
