@@ -759,6 +759,36 @@ START_TEST(test_large_corridors)
 }
 END_TEST
 
+/* The documented bound of exact remoteness, at its edge: a corridor whose
+ * token reaches n cells, its own included, answers the moves left (n - 1,
+ * every one forced) up to n = 128, and null from 129 on. */
+START_TEST(test_remoteness_bound)
+{
+    for (int n = 120; n <= 135; n++) {
+        int tail = n - 101; /* the first row's 100 cells, one down, then tail */
+        char req[512];
+        int len = snprintf(req, sizeof req, "{\"grid\":[\"");
+        for (int c = 0; c < 100; c++)
+            req[len++] = '.';
+        len += snprintf(req + len, sizeof req - (size_t)len, "\",\"");
+        for (int c = 0; c < 99; c++)
+            req[len++] = '#';
+        len += snprintf(req + len, sizeof req - (size_t)len, ".\",\"");
+        for (int c = 0; c < 100; c++)
+            req[len++] = c < 100 - tail ? '#' : '.';
+        snprintf(req + len, sizeof req - (size_t)len, "\"],\"path\":[[1,1]]}");
+        json_t *a = analyze(req, default_limits);
+        const json_t *r = json_object_get(a, "remoteness");
+        if (n <= 128)
+            ck_assert_msg(json_is_integer(r) && json_integer_value(r) == n - 1,
+                          "%d cells in reach: remoteness is not %d", n, n - 1);
+        else
+            ck_assert_msg(json_is_null(r), "%d cells in reach: remoteness is not null", n);
+        json_decref(a);
+    }
+}
+END_TEST
+
 /* 1000 x 1000 under raised limits: a path of 900000 cells and more, then a
  * random board (kept small enough for the plain matching to judge). */
 START_TEST(test_raised_limits_long_path)
@@ -1098,6 +1128,7 @@ static Suite *analysis_suite(void)
         {"oracle", test_oracle_random_positions},
         {"large", test_large_random_positions},
         {"large", test_large_corridors},
+        {"large", test_remoteness_bound},
         {"large", test_raised_limits_long_path},
         {"large", test_opening_large},
         {"edge", test_edge_cases},

@@ -438,6 +438,37 @@ START_TEST(test_id_names_candidate)
 }
 END_TEST
 
+/* The difficulty filter judges the value as served (four decimals): a
+ * range [d, d + 0.0001) around a puzzle's served d finds that puzzle
+ * again, whichever side of d its unrounded value lies. */
+START_TEST(test_filter_served_value)
+{
+    const gj_game *g = game_at(_i);
+    for (int seed = 0; seed < 6; seed++) {
+        char params[160];
+        snprintf(params, sizeof params, "{\"seed\": %d, \"tries\": 200, \"budget_ms\": 60000}",
+                 seed);
+        puzzle p, q;
+        gj_error e;
+        if (find(g, params, &p, &e) != 0)
+            continue;
+        char *text = written(&p);
+        json_t *shown = json_loads(text, 0, NULL);
+        double d = json_number_value(json_object_get(shown, "difficulty"));
+        snprintf(params, sizeof params,
+                 "{\"seed\": %d, \"tries\": 200, \"budget_ms\": 60000, \"difficulty_min\": "
+                 "%.4f, \"difficulty_max\": %.4f}",
+                 seed, d, d + 0.0001);
+        ck_assert_msg(find(g, params, &q, &e) == 0, "%s %s: %s", g->name, params, e.message);
+        ck_assert_str_eq(q.id, p.id);
+        json_decref(shown);
+        free(text);
+        puzzle_free(&p);
+        puzzle_free(&q);
+    }
+}
+END_TEST
+
 /* One puzzle, one id: every other spelling of a real id's fields, each
  * with a checksum that matches, is refused naming "id"; so are members
  * that are no knobs, a version-1 id and a forged candidate. */
@@ -704,6 +735,7 @@ int main(void)
     harness_add_loop(s, "daily", test_daily, (int)n, 120);
     harness_add_loop(s, "id names its candidate", test_id_names_candidate, (int)n, 120);
     harness_add_loop(s, "id canonical", test_id_canonical, (int)n, 120);
+    harness_add_loop(s, "filter served value", test_filter_served_value, (int)n, 120);
     harness_add_loop(s, "check", test_check, (int)n, 60);
     const harness_case cases[] = {
         {"range", test_difficulty_range},
