@@ -15,7 +15,9 @@
  *   endpoint_batch     many positions or submissions over the pool,
  *                      answered in order (batch_job.c)
  *   endpoint_puzzle    a rated puzzle, the daily one or one by its id,
- *                      without its solution (puzzle_job.c)
+ *                      without its solution (puzzle_job.c); puzzle_estimate
+ *                      serves an answer the result cache holds on the I/O
+ *                      thread
  *   endpoint_puzzle_check  a visitor's moves on a puzzle judged
  *                      (puzzle_job.c)
  *   pages_*            the GET pages: the catalogue, probes, metrics, the
@@ -33,6 +35,7 @@ void endpoint_generate(job *j);
 void endpoint_judge(job *j);
 void endpoint_batch(job *j);
 void endpoint_puzzle(job *j);
+job_lane puzzle_estimate(job *j);
 void endpoint_puzzle_check(job *j);
 
 void pages_games(job *j);

@@ -9,7 +9,16 @@
  * cache; a GET answer is tagged with the hash of its bytes and may be kept
  * by shared caches, except a puzzle without a seed (made for this request
  * alone: no-store) and today's daily puzzle asked without a date (kept
- * until the day ends, UTC). */
+ * until the day ends, UTC).
+ *
+ * A GET whose answer the result cache already holds is answered on the
+ * I/O thread, never queued behind searches (the daily puzzle is the
+ * busiest request): puzzle_estimate reads the parameters as the handler
+ * does, peeks the cache under the same key (cache_peek: never waiting for
+ * an answer being made, never claiming one) and keeps a hit as the
+ * route's state (jobs.h, route_state), which the handler serves as it
+ * serves any hit.  A GET refused for its path or parameters is answered
+ * there too; every other one goes to the heavy lane. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +79,8 @@ static long today_utc(char out[16])
     return 86400 - (tm.tm_hour * 3600L + tm.tm_min * 60L + tm.tm_sec);
 }
 
-/* The parameters a daily or id GET may carry: 0, or -1 with j->error. */
-static int check_params(job *j, puzzle_ask *a)
+/* The parameters a daily or id GET may carry: 0, or -1 with *e. */
+static int check_params(const job *j, puzzle_ask *a, gj_error *e)
 {
     const char *key;
     json_t *v;
@@ -81,10 +90,10 @@ static int check_params(job *j, puzzle_ask *a)
         if (daily && strcmp(key, "date") == 0) {
             a->date = json_string_value(v);
             if (a->date == NULL)
-                return gj_fail_field(&j->error, "date", "expected a date, YYYY-MM-DD");
+                return gj_fail_field(e, "date", "expected a date, YYYY-MM-DD");
             continue;
         }
-        return gj_fail_field(&j->error, key,
+        return gj_fail_field(e, key,
                              daily ? "unknown parameter; the daily puzzle takes only date "
                                      "(YYYY-MM-DD, UTC; default today)"
                                    : "unknown parameter; an id names the whole puzzle, so GET "
@@ -95,7 +104,7 @@ static int check_params(job *j, puzzle_ask *a)
 
 /* The result cache's key of a GET: the game, its kind and what names the
  * answer (the parameters sorted, the date or the id).  0, or -1. */
-static int get_key(job *j, const puzzle_ask *a, gj_buf *key)
+static int get_key(const job *j, const puzzle_ask *a, gj_buf *key)
 {
     buf_puts(key, j->game->name);
     buf_putc(key, '\0');
@@ -118,39 +127,152 @@ static int get_key(job *j, const puzzle_ask *a, gj_buf *key)
     return key->failed ? -1 : 0;
 }
 
+/* Whether the GET's answer is named by what was asked, and so kept in the
+ * result cache: all but a search without a seed, new each time. */
+static bool kept(const job *j, const puzzle_ask *a)
+{
+    return j->arg[0] != '\0' || json_object_get(a->params, "seed") != NULL;
+}
+
+/* How long shared caches may keep a kept answer: today's daily puzzle
+ * asked without a date until midnight UTC (`left` seconds, since "today"
+ * changes then), any other for the route's time (-1). */
+static long kept_seconds(const job *j, const puzzle_ask *a, long left)
+{
+    return strcmp(j->arg, "daily") == 0 && a->date == NULL ? left : -1;
+}
+
 /* The puzzle, through the cache when it is named by what was asked. */
 static int get_puzzle(job *j, void *arg)
 {
     puzzle_ask *a = arg;
-    if (j->arg[0] != '\0' && check_params(j, a) != 0)
+    if (j->arg[0] != '\0' && check_params(j, a, &j->error) != 0)
         return -1;
-    long left = today_utc(a->today);
-    /* Without a seed the answer is new each time: never kept. */
-    if (j->arg[0] == '\0' && json_object_get(a->params, "seed") == NULL)
+    long seconds = kept_seconds(j, a, today_utc(a->today));
+    if (!kept(j, a))
         return make_puzzle(j, a);
     gj_buf key;
     buf_init(&key);
     int rc = get_key(j, a, &key) != 0 ? gj_fail_nomem(&j->error)
                                       : jobs_cached(j, key.data, key.len, make_puzzle, a);
     buf_free(&key);
-    if (rc == 0 && strcmp(j->arg, "daily") == 0 && a->date == NULL)
-        j->tag->cache_seconds = left; /* "today" changes at midnight, UTC */
+    if (rc == 0 && seconds >= 0)
+        j->tag->cache_seconds = seconds;
     return rc;
+}
+
+/* Whether the job's game has puzzles and its path names a GET of one: 0,
+ * or -1 with *e (not_found). */
+static int check_path(const job *j, gj_error *e)
+{
+    const gj_game *g = j->game;
+    if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
+        return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
+    if (strchr(j->arg, '/') != NULL)
+        return gj_fail(e, GJ_NOT_FOUND,
+                       "no such puzzle path: /puzzle/%s/%.60s (the paths are "
+                       "/puzzle/%s, /puzzle/%s/daily, /puzzle/%s/{id} and POST "
+                       "/puzzle/%s/{id}/check)",
+                       g->name, j->arg, g->name, g->name, g->name, g->name);
+    return 0;
+}
+
+/* What puzzle_estimate found in the result cache on the I/O thread: the
+ * route's state (jobs.h), taken by the handler. */
+typedef struct puzzle_ahead {
+    gj_buf answer;      /* the cached answer */
+    long cache_seconds; /* what get_puzzle would set: -1 or until midnight */
+} puzzle_ahead;
+
+/* route_free of a GET puzzle: the answer not served, and the state. */
+static void ahead_free(job *j)
+{
+    puzzle_ahead *ah = j->route_state;
+    buf_free(&ah->answer);
+    free(ah);
+    j->route_state = NULL;
+}
+
+/* Look the answer of a kept GET up in the result cache, without waiting
+ * for one being made and without claiming it: on a hit it becomes the
+ * job's state and the job runs here, else on the heavy lane as before. */
+static job_lane peek_answer(job *j, puzzle_ask *a)
+{
+    long left = today_utc(a->today);
+    gj_buf key;
+    buf_init(&key);
+    puzzle_ahead *ah = get_key(j, a, &key) == 0 ? malloc(sizeof *ah) : NULL;
+    job_lane lane = JOB_HEAVY;
+    if (ah != NULL) {
+        buf_init(&ah->answer);
+        ah->cache_seconds = kept_seconds(j, a, left);
+        if (cache_peek(j->rt->cache, key.data, key.len, &ah->answer) && !ah->answer.failed) {
+            j->route_state = ah;
+            j->route_free = ahead_free;
+            lane = JOB_HERE;
+        } else {
+            buf_free(&ah->answer);
+            free(ah);
+        }
+    }
+    buf_free(&key);
+    return lane;
+}
+
+job_lane puzzle_estimate(job *j)
+{
+    /* Refused at once, by the handler too: no search runs. */
+    gj_error e;
+    gj_error_clear(&e);
+    if (check_path(j, &e) != 0)
+        return JOB_HERE;
+    puzzle_ask a = {.params = jin_load_object(j->body, j->len, NULL, &e)};
+    if (a.params == NULL)
+        return JOB_HERE;
+    job_lane lane = JOB_HEAVY;
+    if (j->arg[0] != '\0' && check_params(j, &a, &e) != 0)
+        lane = JOB_HERE;
+    else if (j->rt->cache != NULL && kept(j, &a))
+        lane = peek_answer(j, &a);
+    json_decref(a.params);
+    return lane;
+}
+
+/* The answer puzzle_estimate found, taken from the job's state as a hit
+ * through get_puzzle would give it: 0. */
+static int take_answer(job *j)
+{
+    puzzle_ahead *ah = j->route_state;
+    buf_free(&j->answer);
+    j->answer = ah->answer;
+    buf_init(&ah->answer);
+    j->tag->cache_seconds = ah->cache_seconds;
+    jobs_release(j);
+    return 0;
+}
+
+/* Settle a GET after its step returned rc: a strong tag over a kept
+ * answer's bytes, and whether If-None-Match matched it; then finish. */
+static void finish_get(job *j, int rc)
+{
+    const gj_game *g = j->game;
+    if (rc != 0 && j->error.kind == GJ_OK)
+        gj_fail(&j->error, GJ_INTERNAL, "%s: the puzzle failed without saying why", g->name);
+    if (rc == 0 && j->tag->cache_seconds != 0 && !j->answer.failed) {
+        etag_make(g, ETAG_PUZZLE, j->answer.data, j->answer.len, j->tag->etag);
+        j->tag->not_modified = etag_none_match(j->tag->if_none_match, j->tag->etag, true);
+    }
+    jobs_finish(j, rc);
 }
 
 void endpoint_puzzle(job *j)
 {
-    const gj_game *g = j->game;
-    if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL) {
-        jobs_finish(j, gj_fail(&j->error, GJ_NOT_FOUND, "%s has no puzzles", g->name));
+    if (check_path(j, &j->error) != 0) {
+        jobs_finish(j, -1);
         return;
     }
-    if (strchr(j->arg, '/') != NULL) {
-        jobs_finish(j, gj_fail(&j->error, GJ_NOT_FOUND,
-                               "no such puzzle path: /puzzle/%s/%.60s (the paths are "
-                               "/puzzle/%s, /puzzle/%s/daily, /puzzle/%s/{id} and POST "
-                               "/puzzle/%s/{id}/check)",
-                               g->name, j->arg, g->name, g->name, g->name, g->name));
+    if (j->route_state != NULL) {
+        finish_get(j, take_answer(j));
         return;
     }
     puzzle_ask a = {.params = jin_load_object(j->body, j->len, NULL, &j->error)};
@@ -164,13 +286,7 @@ void endpoint_puzzle(job *j)
     jobs_unwatch(j);
     j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
     json_decref(a.params);
-    if (rc != 0 && j->error.kind == GJ_OK)
-        gj_fail(&j->error, GJ_INTERNAL, "%s: the puzzle failed without saying why", g->name);
-    if (rc == 0 && j->tag->cache_seconds != 0 && !j->answer.failed) {
-        etag_make(g, ETAG_PUZZLE, j->answer.data, j->answer.len, j->tag->etag);
-        j->tag->not_modified = etag_none_match(j->tag->if_none_match, j->tag->etag, true);
-    }
-    jobs_finish(j, rc);
+    finish_get(j, rc);
 }
 
 /* The try judged against the puzzle its id names, rebuilt now. */

@@ -63,6 +63,7 @@ static const route_row table[] = {
      .allow = "GET, HEAD",
      .lane = LANE_POOL,
      .handler = endpoint_puzzle,
+     .estimate = puzzle_estimate,
      .cacheable = true,
      .doc = "a rated puzzle without its solution: by seed and band, the daily one, or by id",
      .query = QUERY_PARAMS},

@@ -275,6 +275,25 @@ cache_result cache_get(gj_cache *c, const void *key, size_t len, gj_buf *answer,
     return *ticket ? CACHE_CLAIMED : CACHE_BYPASS;
 }
 
+int cache_peek(gj_cache *c, const void *key, size_t len, gj_buf *answer)
+{
+    if (ENTRY_OVERHEAD + len > c->budget / 2)
+        return 0; /* never stored: cache_get bypasses it */
+    uint64_t hash = c->hash(key, len);
+    pthread_mutex_lock(&c->lock);
+    struct cache_entry *en = find(c, hash, key, len);
+    /* In the table an entry is PENDING or READY: only READY has an answer. */
+    int hit = en != NULL && en->state == READY;
+    if (hit) {
+        unlink_lru(c, en);
+        push_newest(c, en);
+        c->hits++;
+        buf_append(answer, en->answer, en->answer_len);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return hit;
+}
+
 void cache_fill(gj_cache *c, cache_ticket *en, const void *answer, size_t len)
 {
     char *copy = malloc(len ? len : 1);

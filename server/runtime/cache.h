@@ -7,7 +7,8 @@
  * equal.  The budget counts every entry's key, answer and a fixed overhead;
  * the least recently used answers go first.  While one thread computes a
  * key, others asking for it wait for that answer instead of computing it
- * again.  Every function is thread-safe. */
+ * again; cache_peek alone never waits (the I/O thread's look-up).  Every
+ * function is thread-safe. */
 #ifndef GJ_CACHE_H
 #define GJ_CACHE_H
 
@@ -41,6 +42,13 @@ void cache_free(gj_cache *c);
  * answer->failed).  On CACHE_CLAIMED *ticket must be handed back. */
 cache_result cache_get(gj_cache *c, const void *key, size_t len, gj_buf *answer,
                        cache_ticket **ticket);
+/* Look `key` up without waiting or claiming: 1 when its answer is held,
+ * appended to *answer (check answer->failed) and counted as a hit, which
+ * makes it the most recently used; 0 when it is not, or is still being
+ * computed (counted nowhere: the caller asks again with cache_get, which
+ * counts the miss or the wait).  The lock is held for a look-up and a copy
+ * only, so the I/O thread may call it. */
+int cache_peek(gj_cache *c, const void *key, size_t len, gj_buf *answer);
 /* Store the answer computed for a claimed key and wake its waiters. */
 void cache_fill(gj_cache *c, cache_ticket *ticket, const void *answer, size_t len);
 /* Give a claim up (the computation failed); a waiter claims it instead. */

@@ -1,6 +1,7 @@
 /* test_cache.c - the result cache: whole-key compare under colliding
  * hashes, LRU order within the byte budget, single flight across threads,
- * a given-up claim passed on, and the statistics. */
+ * a given-up claim passed on, the look-up that never waits (cache_peek)
+ * and the statistics. */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -85,16 +86,23 @@ START_TEST(test_colliding_keys_never_share)
 }
 END_TEST
 
-START_TEST(test_lru_within_budget)
+/* A cache with room for about three entries of ~200 bytes each, holding
+ * a, b and c (oldest first), each answered with big (100 x's). */
+static gj_cache *three_of(char big[101])
 {
-    /* Room for about three entries of ~200 bytes each. */
-    char big[101];
     memset(big, 'x', 100);
     big[100] = '\0';
     gj_cache *c = cache_create(700, NULL);
     put(c, "a", big);
     put(c, "b", big);
     put(c, "c", big);
+    return c;
+}
+
+START_TEST(test_lru_within_budget)
+{
+    char big[101];
+    gj_cache *c = three_of(big);
     expect_hit(c, "a", big); /* a is now the most recent; b the least */
     put(c, "d", big);        /* evicts b */
     cache_stats s;
@@ -214,6 +222,110 @@ START_TEST(test_abandoned_claim_passes_on)
 }
 END_TEST
 
+/* ---- cache_peek --------------------------------------------------------- */
+
+/* 1 when cache_peek holds `key`, its answer then compared with `answer`. */
+static int peek(gj_cache *c, const char *key, const char *answer)
+{
+    gj_buf out;
+    buf_init(&out);
+    int hit = cache_peek(c, key, strlen(key), &out);
+    if (hit) {
+        ck_assert(!out.failed);
+        ck_assert_uint_eq(out.len, strlen(answer));
+        ck_assert(memcmp(out.data, answer, out.len) == 0);
+    } else {
+        ck_assert_uint_eq(out.len, 0);
+    }
+    buf_free(&out);
+    return hit;
+}
+
+/* A held answer is copied and counted a hit; a missing key, a prefix or an
+ * extension of one (under colliding hashes) is no hit and counted nowhere,
+ * and a peek claims nothing: the next cache_get of that key claims it. */
+START_TEST(test_peek_hit_and_miss)
+{
+    gj_cache *c = cache_create(1 << 20, same_hash);
+    ck_assert_int_eq(peek(c, "k1", NULL), 0);
+    put(c, "k1", "one");
+    put(c, "k2", "two");
+    ck_assert_int_eq(peek(c, "k1", "one"), 1);
+    ck_assert_int_eq(peek(c, "k2", "two"), 1);
+    ck_assert_int_eq(peek(c, "k", NULL), 0);
+    ck_assert_int_eq(peek(c, "k12", NULL), 0);
+    cache_stats s;
+    cache_get_stats(c, &s);
+    ck_assert_uint_eq(s.hits, 2);
+    ck_assert_uint_eq(s.misses, 2); /* the two puts' claims, no peek */
+    ck_assert_uint_eq(s.entries, 2);
+    expect_miss(c, "k"); /* not claimed by the peek: this claims it */
+    cache_get_stats(c, &s);
+    ck_assert_uint_eq(s.waits, 0);
+    cache_free(c);
+}
+END_TEST
+
+/* A key being computed is no hit, and the peek returns at once: the claim
+ * is this very thread's, so a peek that waited would never return (the
+ * test's timeout).  Once filled, it is a hit; once given up, a miss. */
+START_TEST(test_peek_never_waits)
+{
+    gj_cache *c = cache_create(1 << 20, NULL);
+    gj_buf out;
+    cache_ticket *t;
+    ck_assert_int_eq(get(c, "pos", &out, &t), CACHE_CLAIMED);
+    buf_free(&out);
+    ck_assert_int_eq(peek(c, "pos", NULL), 0);
+    cache_stats s;
+    cache_get_stats(c, &s);
+    ck_assert_uint_eq(s.waits, 0);
+    ck_assert_uint_eq(s.hits, 0);
+    cache_fill(c, t, "answer", 6);
+    ck_assert_int_eq(peek(c, "pos", "answer"), 1);
+
+    ck_assert_int_eq(get(c, "other", &out, &t), CACHE_CLAIMED);
+    buf_free(&out);
+    ck_assert_int_eq(peek(c, "other", NULL), 0);
+    cache_abandon(c, t);
+    ck_assert_int_eq(peek(c, "other", NULL), 0);
+    cache_get_stats(c, &s);
+    ck_assert_uint_eq(s.entries, 1);
+    ck_assert_uint_eq(s.hits, 1);
+    cache_free(c);
+}
+END_TEST
+
+/* A peek's hit is a use: it makes the entry the most recent, so the next
+ * eviction takes another; the budget and the counts hold. */
+START_TEST(test_peek_keeps_lru)
+{
+    char big[101];
+    gj_cache *c = three_of(big);
+    ck_assert_int_eq(peek(c, "a", big), 1); /* a the most recent; b the least */
+    put(c, "d", big);                       /* evicts b */
+    ck_assert_int_eq(peek(c, "b", NULL), 0);
+    ck_assert_int_eq(peek(c, "c", big), 1); /* now a is the least recent */
+    ck_assert_int_eq(peek(c, "d", big), 1);
+    put(c, "e", big); /* evicts a */
+    ck_assert_int_eq(peek(c, "a", NULL), 0);
+    expect_hit(c, "c", big);
+    expect_hit(c, "d", big);
+    expect_hit(c, "e", big);
+    cache_stats s;
+    cache_get_stats(c, &s);
+    ck_assert_uint_le(s.bytes, 700);
+    ck_assert_uint_eq(s.entries, 3);
+    ck_assert_uint_eq(s.evictions, 2);
+    /* A key too long to be kept is never looked for. */
+    char long_key[600];
+    memset(long_key, 'k', sizeof long_key - 1);
+    long_key[sizeof long_key - 1] = '\0';
+    ck_assert_int_eq(peek(c, long_key, NULL), 0);
+    cache_free(c);
+}
+END_TEST
+
 START_TEST(test_hash_spreads)
 {
     /* Not a quality test: equal keys hash equal, a changed byte changes it. */
@@ -238,6 +350,9 @@ static Suite *cache_suite(void)
         {"cache", test_lru_within_budget},
         {"cache", test_single_flight},
         {"cache", test_abandoned_claim_passes_on},
+        {"cache", test_peek_hit_and_miss},
+        {"cache", test_peek_never_waits},
+        {"cache", test_peek_keeps_lru},
         {"cache", test_hash_spreads},
     };
     return harness_suite("cache", cases, sizeof cases / sizeof cases[0], 0);
