@@ -564,36 +564,25 @@ static void join_hops(request *req, gj_buf *b)
 }
 
 /* Behind a trusted proxy the access log names the client the proxy names
- * (as nginx's realip does), and the proxy as the peer. */
-static void name_client(request *req)
+ * in `hops` (join_hops; NULL: none), as nginx's realip does, and the proxy
+ * as the peer. */
+static void name_client(request *req, const char *hops)
 {
-    if (!admission_trusts(req->http->admission, req->client))
-        return;
-    gj_buf xff;
-    buf_init(&xff);
-    join_hops(req, &xff);
-    admission_name_client(req->http->admission, req->client,
-                          xff.failed || xff.len < 2 ? NULL : xff.data, req->named,
-                          sizeof req->named);
-    buf_free(&xff);
+    if (admission_trusts(req->http->admission, req->client))
+        admission_name_client(req->http->admission, req->client, hops, req->named,
+                              sizeof req->named);
 }
 
-/* Admission (admission.h) for a route that solves: the client and its
- * quota.  0, or -1 with *e (429 or 401) when the request is refused. */
-static int admit_client(request *req, gj_error *e)
+/* Admission (admission.h) for a route that solves: the client (`hops` as
+ * name_client takes them) and its quota.  0, or -1 with *e (429 or 401)
+ * when the request is refused. */
+static int admit_client(request *req, const char *hops, gj_error *e)
 {
     const route_row *row = req->match.row;
     if (req->match.error.kind != GJ_OK || (row->lane != LANE_POOL && !row->game_metrics))
         return 0;
-    gj_admission *adm = req->http->admission;
-    gj_buf xff;
-    buf_init(&xff);
-    join_hops(req, &xff);
     const char *key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, ADMISSION_KEY_HEADER);
-    int rc = admission_begin(adm, &req->admit, req->client,
-                             xff.failed || xff.len < 2 ? NULL : xff.data, key, e);
-    buf_free(&xff);
-    return rc;
+    return admission_begin(req->http->admission, &req->admit, req->client, hops, key, e);
 }
 
 /* The request's query against the names its route reads there
@@ -629,20 +618,29 @@ static enum MHD_Result first_call(request *req, const char *version)
          ((k == GJ_NOT_FOUND || k == GJ_UNKNOWN_GAME) &&
           cors_allowed(cors, MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Origin")))))
         req->preflight = true;
+    /* The proxy's hops are read once, for the log's name and admission. */
+    gj_buf hops;
+    buf_init(&hops);
+    join_hops(req, &hops);
+    const char *named = hops.failed || hops.len < 2 ? NULL : hops.data;
+    name_client(req, named);
     /* A head a proxy could read another way (framing.h) is refused and
      * the connection closed, so nothing after it is read as a request. */
-    name_client(req);
     gj_error framing;
     if (req->nul_path) {
+        buf_free(&hops);
         req->close = true;
         return respond_errorf(req, GJ_BAD_INPUT, "the path holds %%00, a NUL byte");
     }
     if (framing_check(req->conn, version, &framing) != 0) {
+        buf_free(&hops);
         req->close = true;
         return respond_error(req, &framing);
     }
     gj_error refused;
-    if (admit_client(req, &refused) != 0)
+    int admitted = admit_client(req, named, &refused);
+    buf_free(&hops);
+    if (admitted != 0)
         return respond_error(req, &refused); /* 429 or 401, before any body */
     /* A parameter the route does not read, or one given twice, would be
      * silently ignored and answer another question: 400 naming it. */
