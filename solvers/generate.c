@@ -151,9 +151,22 @@ static int read_common(const gen_spec *spec, gen_request *req, long ceiling, gj_
 }
 
 /* winning_moves below the game's bound on the moves, so one move loses,
- * and min_moves within it. */
+ * and min_moves within it; a bound that counts only the positions with
+ * winning_moves winning (most_winning) is named so. */
 static int check_moves(const gen_request *req, gj_error *e)
 {
+    if (req->most_winning && req->most_moves == 0)
+        return gj_fail_field(e, req->min_moves > 0 ? "min_moves" : "winning_moves",
+                             "%ld is impossible here: no position of this size has exactly %ld "
+                             "winning move%s and another move",
+                             req->min_moves > 0 ? req->min_moves : req->winning_moves,
+                             req->winning_moves, req->winning_moves == 1 ? "" : "s");
+    if (req->most_winning && req->min_moves > req->most_moves)
+        return gj_fail_field(e, "min_moves",
+                             "%ld is impossible here: a position of this size with exactly %ld "
+                             "winning move%s has at most %lld moves",
+                             req->min_moves, req->winning_moves, req->winning_moves == 1 ? "" : "s",
+                             req->most_moves);
     if (req->min_moves > req->most_moves)
         return gj_fail_field(e, "min_moves",
                              "%ld is impossible here: a position of this size has at most %lld "

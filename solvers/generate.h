@@ -74,6 +74,7 @@ typedef struct gen_request {
     int after_full;       /* "after" (after.h): the answer's afters whole or as diffs */
     bool in_play;         /* the position is an /analyze body (the game may set it) */
     long long most_moves; /* the game's bound on the moves of a position in play */
+    bool most_winning;    /* most_moves counts only positions with winning_moves winning */
     bool has_score;       /* the game asked for score in [score_lo, score_hi] */
     long long score_lo, score_hi;
 } gen_request;
@@ -145,6 +146,11 @@ int gen_most(const gen_spec *spec, const char *buf, size_t len, const long *limi
  * every small board by tests/unit/test_generate.c): some position of the
  * size has that many, none more. */
 long gw_gen_most(long rows, long cols);
+/* grid-walk's bound among the positions in play with exactly `winning`
+ * winning moves and another move (0: none), on a grid that may have
+ * blocks or has none: exact by enumeration up to 9 cells, gw_gen_most
+ * above. */
+long gw_gen_most_winning(long rows, long cols, bool blocks, long winning);
 long mg_gen_most(long n, long k);
 long long ns_gen_most(long shortcuts, long range);
 long pc_gen_most(long n, const long *used, long nused);

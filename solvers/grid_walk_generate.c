@@ -11,15 +11,27 @@
  * neighbours, min(rows - 1, 2) up or down plus min(cols - 1, 2) left or
  * right, so 4 from 3 x 3 up and 3 on a 2 x N board.  A one-cell path on a
  * grid with no block reaches it (an inner cell); a longer path only loses
- * neighbours.  With density 1 no cell is free: no position in play at all. */
+ * neighbours.  With density 1 no cell is free: no position in play at all.
+ *
+ * Asked "winning_moves" W, the bound is the most moves of a position with
+ * exactly W winning moves and one more (gw_gen_most_winning), which on a
+ * small board is below gw_gen_most: no position in play on 2 x 3 has three
+ * moves with one of them winning, none on 1 x 3 or 2 x 2 has one winning
+ * move and another.  Up to GW_GEN_EXACT_CELLS cells it is found exactly, by
+ * solving every grid the density allows with every path of 1..3 cells (512
+ * grids of 9 cells, about 0.1 ms); above, gw_gen_most stands, which a
+ * search of every grid of 10 to 12 cells with blocks found exact for 0, 1
+ * and 2 winning moves (with density 0, no block, it is not: 3 x 4 has at
+ * most 3 moves with one winning). */
 #include <stdio.h>
 #include <string.h>
 
 #include "games.h"
 #include "generate.h"
 
-#define GW_GEN_MAX_SIDE 32
-#define GW_GEN_MAX_PATH 3
+#define GW_GEN_MAX_SIDE    32
+#define GW_GEN_MAX_PATH    3
+#define GW_GEN_EXACT_CELLS 9 /* boards this small have their bound by enumeration */
 
 typedef struct knobs {
     long rows, cols;
@@ -44,13 +56,92 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                  e) != 0 ||
         gen_share(req->root, "density", 0, 1, &k->density, e) != 0)
         return -1;
-    req->most_moves = k->density >= 1 ? 0 : gw_gen_most(k->rows, k->cols);
+    if (k->density >= 1)
+        req->most_moves = 0;
+    else if (req->winning_moves >= 0 && req->winning_moves < gw_gen_most(k->rows, k->cols)) {
+        /* (a winning_moves with no move left over is refused as before) */
+        req->most_moves = gw_gen_most_winning(k->rows, k->cols, k->density > 0, req->winning_moves);
+        req->most_winning = req->most_moves < gw_gen_most(k->rows, k->cols);
+    } else
+        req->most_moves = gw_gen_most(k->rows, k->cols);
     return 0;
 }
 
 long gw_gen_most(long rows, long cols)
 {
     return (rows - 1 < 2 ? rows - 1 : 2) + (cols - 1 < 2 ? cols - 1 : 2);
+}
+
+/* One small board for the exact bound: cell r * cols + c is bit
+ * r * cols + c; memo[cell << GW_GEN_EXACT_CELLS | visited] holds the grid's
+ * tag times 4 plus 1 (the mover loses) or 2 (wins), so no grid clears it. */
+typedef struct exact {
+    unsigned adj[GW_GEN_EXACT_CELLS]; /* each cell's neighbours on the board */
+    unsigned open;                    /* the free cells of the grid at hand */
+    unsigned tag;                     /* the grid at hand, from 1 */
+    unsigned short memo[GW_GEN_EXACT_CELLS << GW_GEN_EXACT_CELLS];
+} exact;
+
+/* Whether the player to move the token from cell c, the cells `visited`
+ * taken (c among them), wins on x's grid. */
+static bool exact_wins(exact *x, int c, unsigned visited)
+{
+    unsigned short *m = &x->memo[(unsigned)c << GW_GEN_EXACT_CELLS | visited];
+    if (*m >> 2 == x->tag)
+        return (*m & 3) == 2;
+    bool wins = false;
+    for (unsigned rest = x->adj[c] & x->open & ~visited; rest != 0 && !wins; rest &= rest - 1) {
+        int j = __builtin_ctz(rest);
+        wins = !exact_wins(x, j, visited | 1u << j);
+    }
+    *m = (unsigned short)(x->tag << 2 | (wins ? 2u : 1u));
+    return wins;
+}
+
+/* The most moves of a position with exactly w winning moves and another
+ * among the token on c with `visited` taken and the paths of up to
+ * `left` more cells that go on from it: the most of it and *best. */
+static long exact_paths(exact *x, int c, unsigned visited, int left, long w, long best)
+{
+    long moves = 0, winning = 0;
+    unsigned next = x->adj[c] & x->open & ~visited;
+    for (unsigned rest = next; rest != 0; rest &= rest - 1) {
+        int j = __builtin_ctz(rest);
+        moves++;
+        winning += !exact_wins(x, j, visited | 1u << j);
+    }
+    if (winning == w && moves > w && moves > best)
+        best = moves;
+    for (unsigned rest = next; left > 0 && rest != 0; rest &= rest - 1) {
+        int j = __builtin_ctz(rest);
+        best = exact_paths(x, j, visited | 1u << j, left - 1, w, best);
+    }
+    return best;
+}
+
+long gw_gen_most_winning(long rows, long cols, bool blocks, long winning)
+{
+    long most = gw_gen_most(rows, cols), cells = rows * cols;
+    if (cells > GW_GEN_EXACT_CELLS)
+        return most;
+    exact x;
+    for (long c = 0; c < cells; c++) {
+        long r = c / cols, q = c % cols;
+        x.adj[c] = (r > 0 ? 1u << (c - cols) : 0) | (r + 1 < rows ? 1u << (c + cols) : 0) |
+                   (q > 0 ? 1u << (c - 1) : 0) | (q + 1 < cols ? 1u << (c + 1) : 0);
+    }
+    memset(x.memo, 0, sizeof x.memo);
+    unsigned all = (1u << cells) - 1;
+    long best = 0;
+    /* Each grid by its free cells: all of them alone when no cell is blocked. */
+    for (unsigned open = blocks ? 1 : all; open <= all && best < most; open++) {
+        x.open = open;
+        x.tag = open;
+        for (long c = 0; c < cells && best < most; c++)
+            if (open >> c & 1)
+                best = exact_paths(&x, (int)c, 1u << c, GW_GEN_MAX_PATH - 1, winning, best);
+    }
+    return best;
 }
 
 /* The cell after c in direction d (0..3), or -1 off the grid or blocked. */

@@ -669,10 +669,32 @@ static double step_chance(const gj_game *g, long n, bool high, bool scored, gj_e
     return c;
 }
 
+/* The generator's bound on the moves of a position of p's size
+ * (generate_most), asked with winning_moves 1 (`one`: a puzzle's
+ * positions) or without, into *most.  0, or -1. */
+static int reach_most(const gj_game *g, const puzzle *p, bool one, const long *limits,
+                      long long *most, int *scored, gj_error *e)
+{
+    json_t *req = json_deep_copy(p->knobs);
+    if (req == NULL || (one && json_object_set_new(req, "winning_moves", json_integer(1)) != 0)) {
+        json_decref(req);
+        return gj_fail_nomem(e);
+    }
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    if (text == NULL)
+        return gj_fail_nomem(e);
+    int rc = g->generate_most(text, strlen(text), limits, most, scored, e);
+    free(text);
+    return rc;
+}
+
 /* Refuse at once what no puzzle of the asked size can meet, before any
  * search: a size whose positions have fewer than two legal moves, a
  * min_moves above the most they have (the generator's proven bound,
- * generate.h; a default min_moves is lowered to it instead, and the answer
+ * generate.h, among the positions with exactly one winning move, which on
+ * a small grid-walk board is below the most of any position; a default
+ * min_moves is lowered to it instead, and the answer
  * says so), a difficulty range holding no value a puzzle of this size and
  * depth can be served with.  The difficulty lies between 1 - c(m) c(2)^(d-1)
  * (each step's chance at its highest, with the fewest moves allowed) and
@@ -682,26 +704,28 @@ static int check_reach(const gj_game *g, puzzle *p, search *q, const long *limit
 {
     if (g->generate_most == NULL)
         return 0;
-    json_t *req = json_deep_copy(p->knobs);
-    if (req == NULL || json_object_set_new(req, "winning_moves", json_integer(1)) != 0) {
-        json_decref(req);
-        return gj_fail_nomem(e);
-    }
-    char *text = json_dumps(req, JSON_COMPACT);
-    json_decref(req);
-    if (text == NULL)
-        return gj_fail_nomem(e);
-    long long most;
+    long long most, any_most;
     int scored;
-    int rc = g->generate_most(text, strlen(text), limits, &most, &scored, e);
-    free(text);
-    if (rc != 0)
+    if (reach_most(g, p, true, limits, &most, &scored, e) != 0 ||
+        reach_most(g, p, false, limits, &any_most, &scored, e) != 0)
         return -1;
+    /* A bound below the one on every position is the game's count of the
+     * positions with one winning move alone, and the message says so. */
+    if (most < any_most && most < 2)
+        return gj_fail_field(e, "min_moves",
+                             "no %s puzzle of this size: no position of it has exactly one winning "
+                             "move and another move",
+                             g->name);
     if (most < 2)
         return gj_fail_field(e, "min_moves",
                              "no %s puzzle of this size: a position of it has at most %lld legal "
                              "move%s, and a puzzle needs 2 (the solving move and another)",
                              g->name, most, most == 1 ? "" : "s");
+    if (q->moves_asked && p->min_moves > most && most < any_most)
+        return gj_fail_field(e, "min_moves",
+                             "%ld is impossible here: a %s position of this size with exactly one "
+                             "winning move has at most %lld legal moves",
+                             p->min_moves, g->name, most);
     if (q->moves_asked && p->min_moves > most)
         return gj_fail_field(e, "min_moves",
                              "%ld is impossible here: a %s position of this size has at most "

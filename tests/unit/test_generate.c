@@ -874,8 +874,10 @@ static void moves_of(const gj_game *g, const char *in, long *total, long *winnin
 }
 
 /* The most moves over every path of up to 3 cells that extends path[0..n)
- * on the grid `cells` (rows x cols, '.' free), each analysed. */
-static long grid_walk_paths(const char *cells, long rows, long cols, long *path, long n)
+ * on the grid `cells` (rows x cols, '.' free), each analysed; best[w] (w of
+ * 0..2) is raised to the most moves of those with exactly w winning moves
+ * and another move. */
+static long grid_walk_paths(const char *cells, long rows, long cols, long *path, long n, long *best)
 {
     char body[512];
     size_t used = (size_t)snprintf(body, sizeof body, "{\"grid\":[");
@@ -889,6 +891,8 @@ static long grid_walk_paths(const char *cells, long rows, long cols, long *path,
     snprintf(body + used, sizeof body - used, "],\"max_moves\":1}");
     long total, winning;
     moves_of(&game_grid_walk, body, &total, &winning);
+    if (winning < 3 && total > winning && total > best[winning])
+        best[winning] = total;
     long most = total;
     if (n == 3)
         return most;
@@ -901,33 +905,53 @@ static long grid_walk_paths(const char *cells, long rows, long cols, long *path,
         if (r < 0 || r >= rows || q < 0 || q >= cols || cells[r * cols + q] != '.' || seen)
             continue;
         path[n] = r * cols + q;
-        long m = grid_walk_paths(cells, rows, cols, path, n + 1);
+        long m = grid_walk_paths(cells, rows, cols, path, n + 1, best);
         most = m > most ? m : most;
     }
     return most;
 }
 
-/* grid-walk: every grid up to 9 cells, every path the generator walks. */
+/* grid-walk: every grid up to 9 cells, every path the generator walks:
+ * gw_gen_most over them all, and gw_gen_most_winning for 0..2 winning
+ * moves over them all (blocks) and over the grid with no block. */
 START_TEST(test_bound_grid_walk)
 {
-    for (long rows = 1; rows <= 3; rows++)
-        for (long cols = 1; rows * cols <= 9 && cols <= 4; cols++) {
-            long cells = rows * cols, most = 0;
+    for (long rows = 1; rows <= 9; rows++)
+        for (long cols = 1; rows * cols <= 9; cols++) {
+            long cells = rows * cols, most = 0, any[3] = {0, 0, 0}, open[3] = {0, 0, 0};
             for (long mask = 0; mask < 1L << cells; mask++) {
                 char grid[16];
+                long best[3] = {0, 0, 0};
                 for (long i = 0; i < cells; i++)
                     grid[i] = mask >> i & 1 ? '#' : '.';
                 for (long start = 0; start < cells; start++) {
                     if (grid[start] != '.')
                         continue;
                     long path[3] = {start};
-                    long m = grid_walk_paths(grid, rows, cols, path, 1);
+                    long m = grid_walk_paths(grid, rows, cols, path, 1, best);
                     most = m > most ? m : most;
+                }
+                for (int w = 0; w < 3; w++) {
+                    any[w] = best[w] > any[w] ? best[w] : any[w];
+                    open[w] = mask == 0 ? best[w] : open[w];
                 }
             }
             ck_assert_msg(most == gw_gen_most(rows, cols), "grid-walk %ld x %ld: %ld, bound %ld",
                           rows, cols, most, gw_gen_most(rows, cols));
+            for (int w = 0; w < 3; w++) {
+                long with = gw_gen_most_winning(rows, cols, true, w),
+                     without = gw_gen_most_winning(rows, cols, false, w);
+                ck_assert_msg(any[w] == with && open[w] == without,
+                              "grid-walk %ld x %ld, %d winning: %ld (%ld with no block), bound "
+                              "%ld (%ld)",
+                              rows, cols, w, any[w], open[w], with, without);
+            }
         }
+    /* Above the enumerated boards the proven bound stands. */
+    for (long w = 0; w < 3; w++) {
+        ck_assert_int_eq(gw_gen_most_winning(2, 5, true, w), gw_gen_most(2, 5));
+        ck_assert_int_eq(gw_gen_most_winning(4, 4, true, w), gw_gen_most(4, 4));
+    }
 }
 END_TEST
 
