@@ -348,7 +348,7 @@ static int unmet(const gen_request *req, const long misses[NMISS], long tried, g
             "%s: no position met %s %s (%ld candidate%s tried); try another size, looser "
             "constraints, %s",
             field[worst], what, within, tried, tried == 1 ? "" : "s",
-            req->tries > 0 && tried >= req->tries ? "more tries" : "or a larger budget");
+            req->tries > 0 && tried >= req->tries ? "or more tries" : "or a larger budget");
     snprintf(e->field, sizeof e->field, "%s", field[worst]);
     return -1;
 }
