@@ -26,20 +26,31 @@ CFLAGS := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -DGJ_VERSION=
           -MMD -MP $(EXTRA_CFLAGS)
 
 # The layers, bottom to top (docs/ARCHITECTURE.md).  A layer's sources are
-# compiled with only its own folder and the folders below it on the include
-# path, so a file that includes a header from a layer above does not build;
-# scripts/include-graph (make lint) checks the same from the sources.
-LAYERS := solvers/base solvers server/runtime server/admission server/http server/endpoints \
-          server/start
+# compiled with only the folders it may see on the include path (INC_<layer>),
+# so a file that includes a header of a folder it may not see does not build;
+# scripts/include-graph.mjs (make lint) checks the same from the sources.
+# Below the server the solvers are not one line but a small tree: the kit
+# (the game interface and what games share) above base, each game above the
+# kit and blind to its siblings, the registry (the one code naming every
+# game, and only by symbol) and play (line, engine, levels, puzzles) above
+# the kit and the registry, never a game.
+GAME_IDENTS := $(shell sed -n 's/^GAME.\([a-z_]*\), .*/\1/p' solvers/registry/games.def)
+GAME_DIRS := $(addprefix solvers/games/,$(GAME_IDENTS))
+LAYERS := solvers/base solvers/kit $(GAME_DIRS) solvers/registry solvers/play server/runtime \
+          server/admission server/http server/endpoints server/start
 INC_solvers/base := -Isolvers/base
-INC_solvers := $(INC_solvers/base) -Isolvers
-INC_server/runtime := $(INC_solvers) -Iserver/runtime
+INC_solvers/kit := $(INC_solvers/base) -Isolvers/kit
+$(foreach d,$(GAME_DIRS),$(eval INC_$(d) := $(INC_solvers/kit) -I$(d)))
+INC_solvers/registry := $(INC_solvers/kit) -Isolvers/registry
+INC_solvers/play := $(INC_solvers/registry) -Isolvers/play
+INC_server/runtime := $(INC_solvers/play) -Iserver/runtime
 INC_server/admission := $(INC_server/runtime) -Iserver/admission
 INC_server/http := $(INC_server/admission) -Iserver/http
 INC_server/endpoints := $(INC_server/http) -Iserver/endpoints
 INC_server/start := $(INC_server/endpoints) -Iserver/start
-# Tests, benchmarks and fuzz targets stand above every layer.
-INC_ALL := $(INC_server/start)
+# Tests, benchmarks and fuzz targets stand above every layer and see every
+# game, so they may test a game's private parts.
+INC_ALL := $(INC_server/start) $(addprefix -I,$(GAME_DIRS))
 # The include path of the source file $(1): its layer's, or INC_ALL.
 src_inc = $(or $(INC_$(patsubst %/,%,$(dir $(1)))),$(INC_ALL))
 LDFLAGS := $(SAN) $(EXTRA_LDFLAGS)
@@ -50,9 +61,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
-# solvers/base/: what the games share and that knows no game (buffers,
-# errors, readers, JSON input, grids, keys, sorting); solvers/: the games.
-SOLVER_SRC := $(wildcard solvers/base/*.c solvers/*.c)
+# solvers/: base (buffers, errors, readers: knows no game), kit, games/*,
+# registry and play; solvers/README.md says what each holds.
+SOLVER_SRC := $(wildcard $(addsuffix /*.c,$(filter solvers/%,$(LAYERS))))
 SERVER_SRC := $(filter-out server/start/main.c,$(wildcard server/*/*.c))
 ORACLE_SRC := $(wildcard tests/oracle/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -176,18 +187,21 @@ asan: test-deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  scripts/run-tests build/asan/gamejudge $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BINS) $(ITEST_BINS))
 
-LINT_FILES := $(wildcard solvers/base/*.[ch] solvers/*.[ch] server/*/*.[ch] tests/*/*.[ch])
+LINT_FILES := $(wildcard $(addsuffix /*.[ch],$(LAYERS)) tests/*/*.[ch])
 
 lint: test-deps
-	node scripts/include-graph.mjs $(LAYERS)
+	node scripts/include-graph.mjs $(LAYER_ARGS)
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --std=c11 $(INC_ALL) --suppress=missingIncludeSystem \
 	  solvers server tests
 
-# The layers, for scripts and tests that check them.
+# The layers with what each may see, LAYER=FOLDER,FOLDER,... (its include
+# path, itself last), for scripts/include-graph.mjs and the tests of it.
+LAYER_ARGS = $(foreach l,$(LAYERS),$(l)=$(subst $(eval) ,$(comma),$(strip $(patsubst -I%,%,$(INC_$(l))))))
+comma := ,
 print-layers:
-	@echo $(LAYERS)
+	@echo $(LAYER_ARGS)
 
 # One file: the spec and its web page are compiled in.
 install: $(BIN)

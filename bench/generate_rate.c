@@ -38,7 +38,7 @@ static long run(const gj_game *g, const char *req, double *ms)
     long limits[GEN_NLIMITS];
     gj_error e;
     gj_buf out;
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = 2000;
     buf_init(&out);
     unsigned long long t0 = gj_cancel_now_ns();

@@ -55,7 +55,7 @@ static int one(const gj_game *g, int seed, int depth, const char *band, long bud
                double *difficulty)
 {
     long limits[GEN_NLIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = budget;
     json_t *params =
         json_pack("{s:i, s:i, s:I}", "seed", seed, "depth", depth, "budget_ms", (json_int_t)budget);

@@ -23,9 +23,9 @@ PORT=${BENCH_PORT:-18080}
 BARE_PORT=$((PORT + 1))
 mkdir -p "$IN" "$WORK" "$PLOTS"
 [ "$REF" = - ] || REF=$(realpath "$REF")
-# The games' URL names, in the registry's order: the one list is solvers/games.def.
+# The games' URL names, in the registry's order: the one list is solvers/registry/games.def.
 GAMES=$(scripts/games)
-[ -n "$GAMES" ] || { echo "bench: no games in solvers/games.def" >&2; exit 1; }
+[ -n "$GAMES" ] || { echo "bench: no games in solvers/registry/games.def" >&2; exit 1; }
 
 # Larger than the original limits, for target 4 and the plots; the official
 # inputs are within the defaults, so raising them changes nothing there.
@@ -434,7 +434,7 @@ log "levels: calibration and level games"
 
 # ---- target 4b: grid-walk's matching, old and new -------------------------
 # GAMEJUDGE_GRID_MATCHING=hk makes grid-walk use its former Hopcroft-Karp
-# matching (read by solvers/grid_walk.c for this table only).
+# matching (read by solvers/games/grid_walk/grid_walk.c for this table only).
 log "target 4b: grid-walk push-relabel against Hopcroft-Karp"
 {
     echo

@@ -8,7 +8,7 @@
 BENCH_DIR := $(BUILD)/bench
 BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels)
 REFERENCE_DIR ?= ../shared/reference
-# The games' URL names, from the one list (solvers/games.def).
+# The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
 REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
                     $(addprefix $(BENCH_DIR)/ref/,$(REFERENCE_GAMES)))

@@ -6,7 +6,7 @@
 #   make tsan                    the integration suite and the daemon under TSan
 #
 # Targets: <game>-text, <game>-json, <game>-analyze and <game>-generate for every game of
-# solvers/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
+# solvers/registry/games.def (tests/fuzz/fuzz_game.c compiled per game and mode) and
 # http (tests/fuzz/fuzz_http.c, whose seeds reach /solve, /analyze, /judge
 # and /batch) and query (tests/fuzz/fuzz_query.c: the GET forms' query
 # decoding and If-None-Match, as pure functions) and puzzle

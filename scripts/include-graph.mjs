@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // include-graph.mjs - the layers' include graph, checked.
 //
-//   node scripts/include-graph.mjs [--root DIR] [--quiet] LAYER...
+//   node scripts/include-graph.mjs [--root DIR] [--quiet] LAYER[=SEES]...
 //
-// LAYERs are folders, bottom to top, as the Makefile's LAYERS lists them.
-// Every `#include "..."` of every .c and .h file directly in a layer folder
-// is resolved the way the compiler would with the whole tree on the path
-// (the including file's folder first, then the layers in order), so an
-// include the layered build refuses is still seen here and named.  Prints
-// which layer includes which (with counts) and fails (exit 1) on:
-//   - an upward include: a file including a header of a layer above its own;
+// LAYERs are folders, bottom to top, as `make print-layers` lists them;
+// SEES is the layer's include path as the build has it (folders, comma
+// separated, the layer itself among them; absent: the layer and every one
+// before it).  Every `#include "..."` of every .c and .h file directly in a
+// layer folder is resolved the way the compiler would with the whole tree
+// on the path (the including file's folder first, then its own include
+// path, then the other layers in order), so an include the layered build
+// refuses is still seen here and named.  Prints which layer includes which
+// (with counts) and fails (exit 1) on:
+//   - an include the layer may not see: a header of a layer above its own,
+//     or of a sibling beside it (one game's folder including another's);
 //   - a cycle between modules (a module is x.c with x.h), even inside one
 //     layer: it would make the two impossible to read or test apart;
 //   - an include that names no file of the tree (a header of a folder
@@ -21,10 +25,19 @@ const args = process.argv.slice(2);
 let root = '.';
 let quiet = false;
 const layers = [];
+const sees = new Map(); // layer -> the folders on its include path
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--root') root = args[++i];
   else if (args[i] === '--quiet') quiet = true;
-  else layers.push(args[i].replace(/\/+$/, ''));
+  else {
+    const [name, path] = args[i].split('=');
+    const layer = name.replace(/\/+$/, '');
+    layers.push(layer);
+    sees.set(
+      layer,
+      path === undefined ? [...layers] : path.split(',').map((d) => d.replace(/\/+$/, '')),
+    );
+  }
 }
 if (layers.length === 0) {
   console.error('usage: include-graph.mjs [--root DIR] [--quiet] LAYER...');
@@ -41,9 +54,14 @@ function moduleOf(path) {
   return path.replace(/\.[ch]$/, '');
 }
 
-// The tree path a quoted include of `from` names, or null when none does.
-function resolve(from, name) {
-  const candidates = [join(dirname(from), name), ...layers.map((l) => join(l, name))];
+// The tree path a quoted include of `from` (in `layer`) names, or null when
+// none does: the compiler's order first, then any layer, to name the fault.
+function resolve(from, layer, name) {
+  const candidates = [
+    join(dirname(from), name),
+    ...sees.get(layer).map((l) => join(l, name)),
+    ...layers.map((l) => join(l, name)),
+  ];
   for (const c of candidates) {
     const p = normalize(c);
     if (existsSync(join(root, p))) return p;
@@ -70,7 +88,7 @@ for (const layer of layers) {
       const m = /^\s*#\s*include\s+"([^"]+)"/.exec(line);
       if (!m) return;
       const where = `${file}:${i + 1}`;
-      const target = resolve(file, m[1]);
+      const target = resolve(file, layer, m[1]);
       if (target === null) {
         problems.push(`${where}: includes "${m[1]}", which is no file of the layers`);
         return;
@@ -81,9 +99,10 @@ for (const layer of layers) {
         problems.push(`${where}: includes ${target}, outside every layer`);
         return;
       }
-      if (to > from)
+      if (!sees.get(layer).includes(layers[to]))
         problems.push(
-          `${where}: includes ${target}: ${layer} may not include ${layers[to]}, a layer above it`,
+          `${where}: includes ${target}: ${layer} may not include ${layers[to]}, ` +
+            (to > from ? 'a layer above it' : 'a layer it may not see'),
         );
       const key = `${layer} -> ${layers[to]}`;
       layerEdges.set(key, (layerEdges.get(key) || 0) + 1);
@@ -126,4 +145,5 @@ if (!quiet) {
 }
 for (const p of problems) console.error(`include-graph: ${p}`);
 if (problems.length > 0) process.exit(1);
-if (!quiet) console.log(`include-graph: ${layers.length} layers, no upward include, no cycle`);
+if (!quiet)
+  console.log(`include-graph: ${layers.length} layers, each includes only what it may see, no cycle`);

@@ -204,7 +204,7 @@ void config_defaults(gj_config *c)
             abort(); /* a default its own reader refuses: a bug in the table (test_config) */
     }
     for (size_t i = 0; i < ngames && i < GJ_MAX_GAMES; i++)
-        games_default_limits(games[i], c->limits[i]);
+        game_default_limits(games[i], c->limits[i]);
 }
 
 /* A whole decimal integer within [lo, hi] into *out: 0, or -1 leaving *out alone. */

@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const gj_game *g = &FUZZ_GAME;
     long limits[GEN_NLIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = GENERATE_CEILING_MS;
     run(g, limits, (const char *)data, size);
 

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const gj_game *g = games_find("nim-shortcuts", strlen("nim-shortcuts"));
     long limits[GEN_NLIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = 2000;
     const char *bytes = (const char *)data;
     const char *nul = memchr(bytes, '\0', size);

@@ -18,7 +18,7 @@
 
 #define CONNECTIONS 256
 
-/* Every game of solvers/games.def, each with its first public sample. */
+/* Every game of solvers/registry/games.def, each with its first public sample. */
 static const char *const games[] = {
 #define GAME(ident, name) name,
 #include "games.def"

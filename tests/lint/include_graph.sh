@@ -1,8 +1,8 @@
 #!/bin/sh
 # include_graph.sh - the layers hold: the tree's include graph is clean, and
-# an include that points up or closes a cycle is caught twice, by
-# scripts/include-graph.mjs (make lint) and by the layered build itself
-# (each layer compiles with only its own and lower folders on its path).
+# an include that points up, reaches a sibling game or closes a cycle is
+# caught twice, by scripts/include-graph.mjs (make lint) and by the layered
+# build itself (each layer compiles with only what it may see on its path).
 #
 # Each injection is made in a copy of the sources, never in the tree.
 set -eu
@@ -25,6 +25,23 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# builds LAYER FILE HEADER WHO: the copy's FILE, compiled with LAYER's include
+# path as the build has it (from print-layers), must fail on HEADER.
+builds() {
+    incs=""
+    for d in $(echo "$layers" | tr ' ' '\n' | sed -n "s|^$1=||p" | tr ',' ' '); do
+        incs="$incs -I$tmp/tree/$d"
+    done
+    if [ -z "$incs" ]; then
+        fail "no include path for $1 in print-layers"
+    elif cc -std=c11 -fsyntax-only $incs $(pkg-config --cflags libmicrohttpd jansson libxxhash) \
+        -D_POSIX_C_SOURCE=200809L "$tmp/tree/$2" 2>"$tmp/cc"; then
+        fail "$4 compiled with an include of $3"
+    elif ! grep -q "$3" "$tmp/cc"; then
+        fail "the layered build of $2 failed for another reason: $(head -3 "$tmp/cc")"
+    fi
+}
+
 # copy: a fresh copy of the layers' folders in $tmp/tree.
 copy() {
     rm -rf "$tmp/tree"
@@ -41,21 +58,11 @@ elif ! grep -q 'server/runtime/jobs.c:[0-9]*: includes server/http/http_error.h'
     fail "the upward include was refused without naming the file and the header: $(cat "$tmp/out")"
 fi
 # The build refuses it too: the runtime's include path has no server/http.
-incs=""
-for l in $layers; do
-    incs="$incs -I$tmp/tree/$l"
-    [ "$l" = server/runtime ] && break
-done
-if cc -std=c11 -fsyntax-only $incs $(pkg-config --cflags libmicrohttpd jansson libxxhash) \
-    -D_POSIX_C_SOURCE=200809L "$tmp/tree/server/runtime/jobs.c" 2>"$tmp/cc"; then
-    fail "the runtime compiled with an include of the HTTP layer"
-elif ! grep -q 'http_error.h' "$tmp/cc"; then
-    fail "the layered build failed for another reason: $(head -3 "$tmp/cc")"
-fi
+builds server/runtime server/runtime/jobs.c http_error.h 'the runtime'
 
 # 2. A solver includes a server header.
 copy
-sed -i '0,/#include "games.h"/s//#include "games.h"\n#include "cache.h"/' "$tmp/tree/solvers/games.c"
+sed -i '0,/#include "games.h"/s//#include "games.h"\n#include "cache.h"/' "$tmp/tree/solvers/registry/games.c"
 if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
     fail "a solver including a server header passed the graph check"
 fi
@@ -77,8 +84,38 @@ if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
     fail "an include of a header of no layer passed the graph check"
 fi
 
+# 5. A game includes a sibling's private header.
+copy
+f=solvers/games/grid_walk/grid_walk_analysis.c
+sed -i '0,/#include "analysis.h"/s//#include "analysis.h"\n#include "matrix_game_core.h"/' "$tmp/tree/$f"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "a game including another game's header passed the graph check"
+elif ! grep -q "$f:[0-9]*: includes solvers/games/matrix_game/matrix_game_core.h: .*may not include" "$tmp/out"; then
+    fail "the sibling include was refused without naming the file and the header: $(cat "$tmp/out")"
+fi
+builds solvers/games/grid_walk $f matrix_game_core.h grid-walk
+
+# 6. Play (the puzzles) includes a game's header instead of the registry's.
+copy
+f=solvers/play/puzzle.c
+sed -i '0,/#include "puzzle.h"/s//#include "puzzle.h"\n#include "grid_walk.h"/' "$tmp/tree/$f"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "play including a game's header passed the graph check"
+elif ! grep -q "$f:[0-9]*: includes solvers/games/grid_walk/grid_walk.h" "$tmp/out"; then
+    fail "play's include of a game was refused without naming it: $(cat "$tmp/out")"
+fi
+builds solvers/play $f grid_walk.h play
+
+# 7. The registry includes a game's header: it names games by symbol only.
+copy
+sed -i '0,/#include "games.h"/s//#include "games.h"\n#include "nim_shortcuts_core.h"/' "$tmp/tree/solvers/registry/games.c"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "the registry including a game's header passed the graph check"
+fi
+builds solvers/registry solvers/registry/games.c nim_shortcuts_core.h 'the registry'
+
 if [ "$fails" -gt 0 ]; then
     echo "include_graph: $fails check(s) failed"
     exit 1
 fi
-echo "include_graph: the tree is clean; upward includes, a cycle and a stray header are caught"
+echo "include_graph: the tree is clean; upward and sibling includes, a cycle and a stray header are caught"

@@ -175,7 +175,7 @@ const gj_game *harness_game(int i)
 char *harness_analyze(const gj_game *g, const json_t *req, gj_error *e)
 {
     long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     char *body = json_dumps(req, JSON_COMPACT);
     ck_assert_ptr_nonnull(body);
     gj_buf out;

@@ -41,7 +41,7 @@ static json_t *analyzed(const gj_game *g, const json_t *req, gj_error *e)
 static json_t *moved(const gj_game *g, const json_t *req, int level, gj_error *e)
 {
     long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     json_t *r = json_deep_copy(req);
     json_object_del(r, "max_moves");
     json_object_set_new(r, "level", json_integer(level));
@@ -120,7 +120,7 @@ static json_t *generated(const gj_game *g, long seed)
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
     long limits[GEN_NLIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = 2000;
     gj_buf out;
     buf_init(&out);

@@ -113,7 +113,7 @@ static json_t *move(const gj_game *g, const char *body, gj_error *e)
 {
     long limits[GJ_MAX_LIMITS];
     gj_buf out;
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     buf_init(&out);
     gj_error_clear(e);
     json_t *answer = NULL;
@@ -171,7 +171,7 @@ static gj_error line_error(const gj_game *g, const char *body)
     long limits[GJ_MAX_LIMITS];
     gj_buf out;
     gj_error e;
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     buf_init(&out);
     gj_error_clear(&e);
     if (line_analyze(g, body, strlen(body), limits, &out, &e) == 0)

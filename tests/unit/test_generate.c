@@ -18,6 +18,11 @@
 #include "cancel.h"
 #include "games.h"
 #include "generate.h"
+#include "grid_walk.h"
+#include "matrix_game.h"
+#include "nim_shortcuts.h"
+#include "prime_chocolate.h"
+#include "staircase_chess.h"
 #include "grid_walk_oracle.h"
 #include "harness.h"
 #include "matrix_game_oracle.h"
@@ -50,7 +55,7 @@ static json_t *generate(const gj_game *g, const char *req, long ceiling_ms, char
     long limits[GEN_NLIMITS];
     gj_buf out;
     buf_init(&out);
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = ceiling_ms;
     gj_error_clear(e);
     if (g->generate(req, strlen(req), limits, &out, e) != 0) {
@@ -858,7 +863,7 @@ END_TEST
 static void moves_of(const gj_game *g, const char *in, long *total, long *winning)
 {
     long limits[GEN_NLIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     gj_buf out;
     buf_init(&out);
     gj_error e;

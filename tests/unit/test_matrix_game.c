@@ -634,7 +634,7 @@ END_TEST
 static char *key_of(harness_input how, const char *in, int solve_first, size_t *len)
 {
     long lim[GJ_MAX_LIMITS];
-    games_default_limits(game, lim);
+    game_default_limits(game, lim);
     gj_error e;
     void *pos = how == IN_TEXT ? game->parse_text(in, strlen(in), lim, &e)
                                : game->parse_json(in, strlen(in), lim, &e);

@@ -78,7 +78,7 @@ static char *request_of(int n, long k, const int *value, long token, char to_mov
 static const long *default_limits(void)
 {
     static long lim[GJ_MAX_LIMITS];
-    games_default_limits(game, lim);
+    game_default_limits(game, lim);
     return lim;
 }
 
@@ -542,7 +542,7 @@ END_TEST
 static char *solve_table(const char *req)
 {
     long lim[GJ_MAX_LIMITS];
-    games_default_limits(game, lim);
+    game_default_limits(game, lim);
     gj_error e;
     gj_buf out;
     buf_init(&out);

@@ -27,7 +27,7 @@ static char *analyzed(const gj_game *g, const json_t *req, gj_error *e)
 static char *moved(const gj_game *g, const json_t *req, gj_error *e)
 {
     long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     json_t *r = json_deep_copy(req);
     json_object_del(r, "max_moves");
     json_object_set_new(r, "level", json_integer(2));
@@ -65,7 +65,7 @@ static json_t *example(const gj_game *g, json_t **answer)
     json_object_del(req, "line");
     json_object_del(req, "max_line");
     long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     gj_error e;
     *answer = analysis_call(g, req, ANALYSIS_MAX_MOVES_LIMIT, limits, &e);
     ck_assert_msg(*answer != NULL, "%s: %s", g->name, e.message);
@@ -119,7 +119,7 @@ START_TEST(test_a_run)
     int n = 0;
     json_t *now = a;
     long limits[GJ_MAX_LIMITS];
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     while (n < 5 && json_array_size(json_object_get(now, "moves")) > 0) {
         entries[n] = json_array_get(json_object_get(now, "moves"), 0);
         gj_error e;

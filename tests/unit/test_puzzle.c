@@ -34,7 +34,7 @@ static const gj_game *game_at(int i)
 /* g's default limits and a generation ceiling of `ceiling` ms. */
 static void limits_of(const gj_game *g, long limits[GEN_NLIMITS], long ceiling)
 {
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = ceiling;
 }
 

@@ -559,7 +559,7 @@ static void read_state(const rules *r, const json_t *position, state *s)
  * machine. */
 static void puzzle_limits(const gj_game *g, long limits[GEN_NLIMITS])
 {
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = 60000;
 }
 

@@ -26,13 +26,6 @@ const gj_game *games_find(const char *name, size_t len)
     return NULL;
 }
 
-/* Unused slots are 0, so every GJ_MAX_LIMITS entry is defined. */
-void games_default_limits(const gj_game *g, long *out)
-{
-    for (int i = 0; i < GJ_MAX_LIMITS; i++)
-        out[i] = i < g->nlimits ? g->limits[i].def : 0;
-}
-
 /* Cut, never overrun, when cap is short. */
 void games_list(char *out, size_t cap)
 {
@@ -40,14 +33,4 @@ void games_list(char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < sizeof registry / sizeof registry[0] && used < cap; i++)
         used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", registry[i]->name);
-}
-
-/* The name comes from the registry entry, the one place it is spelled. */
-void games_json_open(gj_buf *out, const gj_game *g, const char *member)
-{
-    buf_puts(out, "{\"game\":\"");
-    buf_puts(out, g->name);
-    buf_puts(out, "\",\"");
-    buf_puts(out, member);
-    buf_puts(out, "\":");
 }

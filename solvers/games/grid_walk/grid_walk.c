@@ -29,7 +29,7 @@
 
 #include "analysis.h"
 #include "game.h"
-#include "games.h"
+#include "grid_walk.h"
 #include "generate.h"
 #include "grid_row.h"
 #include "grid_walk_core.h"
@@ -244,7 +244,7 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    games_json_open(out, &game_grid_walk, "verdict");
+    game_json_open(out, &game_grid_walk, "verdict");
     buf_putc(out, '"');
     buf_puts(out, pos->nwinners > 0 ? "WIN" : "LOSE");
     buf_puts(out, "\",\"winning_cells\":[");

@@ -130,4 +130,10 @@ typedef struct gj_game {
  * the analysis frame, the judge-text writer shared by all). */
 #define GJ_ANSWER_FORMAT_VERSION "1"
 
+/* The default limit values of g into out[GJ_MAX_LIMITS]. */
+void game_default_limits(const gj_game *g, long *out);
+/* `{"game":"<name>","<member>":`, the start of g's JSON answer up to the
+ * value of its first own member; the game writes the rest. */
+void game_json_open(gj_buf *out, const gj_game *g, const char *member);
+
 #endif

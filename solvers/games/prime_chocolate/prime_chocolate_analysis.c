@@ -52,7 +52,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "games.h"
+#include "prime_chocolate.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"
 #include "prime_chocolate_far.h"

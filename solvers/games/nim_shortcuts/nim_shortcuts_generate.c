@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "games.h"
+#include "nim_shortcuts.h"
 #include "generate.h"
 
 #define NS_GEN_MAX_SHORTCUTS 1000

@@ -39,7 +39,7 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "game.h"
-#include "games.h"
+#include "nim_shortcuts.h"
 #include "generate.h"
 #include "json_in.h"
 #include "key.h"
@@ -655,7 +655,7 @@ static void write_json(const void *p, gj_buf *out)
 {
     static const char *const word[2] = {"\"WIN\",,", "\"LOSE\","};
     static const size_t len[2] = {6, 7};
-    games_json_open(out, &game_nim_shortcuts, "answers");
+    game_json_open(out, &game_nim_shortcuts, "answers");
     buf_putc(out, '[');
     put_answers(p, out, word, len, 7);
     if (!out->failed)

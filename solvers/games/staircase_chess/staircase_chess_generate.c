@@ -18,7 +18,7 @@
  * the same: no position has a best move and one that is not. */
 #include <stdio.h>
 
-#include "games.h"
+#include "staircase_chess.h"
 #include "generate.h"
 
 #define SC_GEN_MAX_VALUE 100000

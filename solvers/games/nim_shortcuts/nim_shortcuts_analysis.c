@@ -43,7 +43,7 @@
 
 #include "analysis.h"
 #include "cancel.h"
-#include "games.h"
+#include "nim_shortcuts.h"
 #include "json_in.h"
 #include "nim_shortcuts_core.h"
 

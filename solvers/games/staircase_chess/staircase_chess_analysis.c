@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "games.h"
+#include "staircase_chess.h"
 #include "json_in.h"
 #include "staircase_chess_core.h"
 

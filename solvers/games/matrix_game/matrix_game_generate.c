@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "games.h"
+#include "matrix_game.h"
 #include "generate.h"
 
 #define MG_GEN_MAX_N 64

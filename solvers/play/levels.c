@@ -21,7 +21,7 @@
 /* g's default limits with the generous budget ceiling into limits. */
 static void limits_of(const gj_game *g, long limits[GEN_NLIMITS])
 {
-    games_default_limits(g, limits);
+    game_default_limits(g, limits);
     limits[GEN_LIMIT_BUDGET] = LEVELS_BUDGET_MS;
 }
 

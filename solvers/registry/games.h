@@ -1,7 +1,8 @@
 /* games.h - the registry of games the service solves.
  *
  * The games are those of games.def, in its order; each is a gj_game
- * (game.h) named game_<ident>, defined in solvers/<ident>.c. */
+ * (game.h) named game_<ident>, defined in solvers/games/<ident>/<ident>.c.
+ * The registry names every game; nothing below it names any. */
 #ifndef GJ_GAMES_H
 #define GJ_GAMES_H
 
@@ -26,10 +27,5 @@ const gj_game *const *games_all(size_t *count);
 const gj_game *games_find(const char *name, size_t len);
 /* "matrix-game, grid-walk, ..." into out (cut to cap), for messages. */
 void games_list(char *out, size_t cap);
-/* The default limit values of a game into out[GJ_MAX_LIMITS]. */
-void games_default_limits(const gj_game *g, long *out);
-/* `{"game":"<name>","<member>":`, the start of g's JSON answer up to the
- * value of its first own member; the game writes the rest. */
-void games_json_open(gj_buf *out, const gj_game *g, const char *member);
 
 #endif

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "games.h"
+#include "grid_walk.h"
 #include "grid_walk_core.h"
 #include "grid_walk_matching.h"
 #include "json_in.h"

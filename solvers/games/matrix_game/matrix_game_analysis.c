@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "games.h"
+#include "matrix_game.h"
 #include "json_in.h"
 #include "matrix_game_core.h"
 

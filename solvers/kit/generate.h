@@ -141,30 +141,4 @@ void gen_put_row(gen_candidate *c, long i, const char *row, size_t n);
 int gen_most(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
              long long *most, int *scored, gj_error *e);
 
-/* Each game's true bound on the legal moves of a position in play its
- * generator makes (each proved beside its generator, each checked against
- * every small board by tests/unit/test_generate.c): some position of the
- * size has that many, none more. */
-long gw_gen_most(long rows, long cols);
-/* grid-walk's bound among the positions in play with exactly `winning`
- * winning moves and another move (0: none), on a grid that may have
- * blocks or has none: exact by enumeration up to 9 cells, gw_gen_most
- * above. */
-long gw_gen_most_winning(long rows, long cols, bool blocks, long winning);
-long mg_gen_most(long n, long k);
-long long ns_gen_most(long shortcuts, long range);
-long pc_gen_most(long n, const long *used, long nused);
-long sc_gen_most(long rows, long cols);
-
-/* Each game's generate() and generate_most() (game.h), one file each:
- * solvers/<game>_generate.c. */
-#define GAME(ident, url_name)                                                                      \
-    int ident##_generate(const char *buf, size_t len, const long *limits, gj_buf *out,             \
-                         gj_error *e);                                                             \
-    int ident##_generate_most(const char *buf, size_t len, const long *limits, long long *most,    \
-                              int *scored, gj_error *e);                                           \
-    extern const char *const ident##_generate_knobs[];
-#include "games.def"
-#undef GAME
-
 #endif

@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "games.h"
+#include "grid_walk.h"
 #include "generate.h"
 
 #define GW_GEN_MAX_SIDE    32

@@ -38,7 +38,7 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "game.h"
-#include "games.h"
+#include "matrix_game.h"
 #include "generate.h"
 #include "json_in.h"
 #include "key.h"
@@ -380,7 +380,7 @@ static void write_json(const void *p, gj_buf *out)
     const position *pos = p;
     long n = pos->n;
     buf_reserve(out, (size_t)n * (size_t)(n + 3) + 64);
-    games_json_open(out, &game_matrix_game, "outcomes");
+    game_json_open(out, &game_matrix_game, "outcomes");
     buf_putc(out, '[');
     for (long i = 0; i < n; i++) {
         if (i > 0)

@@ -15,7 +15,7 @@
  * lucky draw) reaches it.  With eaten 1 nothing is left: no move. */
 #include <stdio.h>
 
-#include "games.h"
+#include "prime_chocolate.h"
 #include "generate.h"
 #include "json_in.h"
 #include "prime_chocolate_core.h"

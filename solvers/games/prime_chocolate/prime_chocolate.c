@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "game.h"
-#include "games.h"
+#include "prime_chocolate.h"
 #include "generate.h"
 #include "grid_row.h"
 #include "analysis.h"
@@ -387,7 +387,7 @@ static void write_text(const void *p, gj_buf *out)
 /* game.h's write_json: {"winner": name}. */
 static void write_json(const void *p, gj_buf *out)
 {
-    games_json_open(out, &game_prime_chocolate, "winner");
+    game_json_open(out, &game_prime_chocolate, "winner");
     buf_putc(out, '"');
     buf_puts(out, winner(p));
     buf_puts(out, "\"}");

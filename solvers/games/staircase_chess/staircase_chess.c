@@ -26,7 +26,7 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "game.h"
-#include "games.h"
+#include "staircase_chess.h"
 #include "generate.h"
 #include "json_in.h"
 #include "key.h"
@@ -412,7 +412,7 @@ static void write_text(const void *p, gj_buf *out)
 static void write_json(const void *p, gj_buf *out)
 {
     const position *pos = p;
-    games_json_open(out, &game_staircase_chess, "score_difference");
+    game_json_open(out, &game_staircase_chess, "score_difference");
     buf_put_long(out, pos->score);
     buf_putc(out, '}');
 }

@@ -172,14 +172,4 @@ int analysis_play_set(json_t *req, const char *name, const json_t *value, gj_err
  * 0, or -1 with *e. */
 int analysis_play_carried(json_t *req, const json_t *after, gj_error *e);
 
-/* Each game's analyze(), its request's members and play_move() (game.h),
- * one file each: solvers/<game>_analysis.c. */
-#define GAME(ident, url_name)                                                                      \
-    int ident##_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,              \
-                        gj_error *e);                                                              \
-    extern const char *const ident##_analyze_keys[];                                               \
-    int ident##_play_move(json_t *req, const json_t *entry, gj_error *e);
-#include "games.def"
-#undef GAME
-
 #endif

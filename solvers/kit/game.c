@@ -1,0 +1,19 @@
+/* game.c - what every game's entry offers beyond its own functions (game.h). */
+#include "game.h"
+
+/* Unused slots are 0, so every GJ_MAX_LIMITS entry is defined. */
+void game_default_limits(const gj_game *g, long *out)
+{
+    for (int i = 0; i < GJ_MAX_LIMITS; i++)
+        out[i] = i < g->nlimits ? g->limits[i].def : 0;
+}
+
+/* The name comes from the registry entry, the one place it is spelled. */
+void game_json_open(gj_buf *out, const gj_game *g, const char *member)
+{
+    buf_puts(out, "{\"game\":\"");
+    buf_puts(out, g->name);
+    buf_puts(out, "\",\"");
+    buf_puts(out, member);
+    buf_puts(out, "\":");
+}
