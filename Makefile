@@ -3,6 +3,7 @@
 #   make                 build build/gamejudge
 #   make run             install what building and serving need, build, serve on 127.0.0.1:8080
 #   make check           install the test tools too, build, run every unit and integration test
+#   make test-unit       the unit and oracle tests alone, on every core (the quick loop)
 #   make asan            the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make lint            the include graph, clang-format, cppcheck and the spec linter
 #   make fresh-check     the quick start in a pristine Debian bookworm container (mk/docker.mk)
@@ -93,7 +94,7 @@ SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 # so `#!/usr/bin/env node` finds it and not the machine's own.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: all deps test-deps run check asan lint clean tests install print-layers
+.PHONY: all deps test-deps run check test-unit asan lint clean tests install print-layers
 # Objects made through pattern chains are kept, so a second make does nothing.
 .SECONDARY:
 .DEFAULT_GOAL := all
@@ -175,6 +176,13 @@ check: test-deps
 	@$(SUBMAKE) tests
 	@scripts/run-tests $(BIN) $(UNIT_BINS) $(ITEST_BINS) tests/integration/readme_examples.sh \
 	  $(EXTRA_CHECKS)
+
+# The unit tests (each solver against its oracle, the modules one by one)
+# share no daemon, port or file, so they run on every core at once; the
+# few tagged large (tests/unit/harness.h) are left to `make check`.
+test-unit: test-deps
+	@$(SUBMAKE) $(BIN) $(UNIT_BINS)
+	@CK_EXCLUDE_TAGS=large scripts/run-tests -j $(JOBS) $(BIN) $(UNIT_BINS)
 
 # ASan keeps freed memory in a quarantine (256 MiB by default) that fills
 # at the pace of the load, so test_load's flat-RSS check would measure how

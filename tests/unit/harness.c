@@ -141,6 +141,17 @@ void harness_add(Suite *s, const harness_case *cases, size_t n, double timeout)
     }
 }
 
+void harness_add_tagged(Suite *s, const harness_case *cases, size_t n, double timeout,
+                        const char *tags)
+{
+    for (size_t i = 0; i < n; i++) {
+        TCase *tc = new_tcase(cases[i].name, timeout);
+        tcase_set_tags(tc, tags);
+        tcase_add_test(tc, cases[i].test);
+        suite_add_tcase(s, tc);
+    }
+}
+
 void harness_add_loop(Suite *s, const char *name, const TTest *test, int n, double timeout)
 {
     TCase *tc = new_tcase(name, timeout);

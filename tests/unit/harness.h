@@ -62,6 +62,15 @@ Suite *harness_suite(const char *name, const harness_case *cases, size_t n, doub
 /* Add one test case per entry to `s`, with a timeout as harness_suite. */
 void harness_add(Suite *s, const harness_case *cases, size_t n, double timeout);
 
+/* The tag of the tests on positions near the limits and of the levels'
+ * calibration, a few seconds each: `make test-unit`, the quick loop, runs
+ * with CK_EXCLUDE_TAGS=large and leaves them to `make check`. */
+#define HARNESS_LARGE "large"
+
+/* harness_add, each test case tagged with `tags` (Check's, space separated). */
+void harness_add_tagged(Suite *s, const harness_case *cases, size_t n, double timeout,
+                        const char *tags);
+
 /* Add a test case `name` running `test` once for each _i in [0, n): a table
  * of inputs, each its own test. */
 void harness_add_loop(Suite *s, const char *name, const TTest *test, int n, double timeout);

@@ -767,15 +767,19 @@ static Suite *matrix_game_suite(void)
         {"errors", json_bad_k},
         {"errors", json_bad_values},
         {"errors", configured_limit},
-        {"largest", largest_k1},
-        {"largest", largest_k1000},
         {"edges", edge_smallest},
         {"edges", edge_extreme_k},
         {"edges", edge_identity_and_reversed},
         {"key", key_text_equals_json},
         {"key", key_tells_positions_apart},
     };
-    return harness_suite("matrix-game", cases, sizeof cases / sizeof cases[0], 300);
+    const harness_case large[] = {
+        {"largest", largest_k1},
+        {"largest", largest_k1000},
+    };
+    Suite *s = harness_suite("matrix-game", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

@@ -640,10 +640,14 @@ static Suite *analysis_suite(void)
         {"errors", bad_token_and_mover},
         {"errors", bad_position_as_solve},
         {"errors", configured_limit},
+    };
+    const harness_case large[] = {
         {"largest", largest_k1},
         {"largest", largest_k1000},
     };
-    return harness_suite("matrix-game analysis", cases, sizeof cases / sizeof cases[0], 300);
+    Suite *s = harness_suite("matrix-game analysis", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

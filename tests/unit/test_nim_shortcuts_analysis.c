@@ -946,7 +946,6 @@ static Suite *nim_shortcuts_analysis_suite(void)
         {"edge cases", test_largest_heaps},
         {"edge cases", test_remoteness_bound},
         {"edge cases", test_max_moves_boundary},
-        {"edge cases", test_near_the_limit_against_the_solver},
         {"edge cases", test_beyond_every_shortcut},
     };
     const harness_case quick[] = {
@@ -956,6 +955,10 @@ static Suite *nim_shortcuts_analysis_suite(void)
     };
     Suite *s = harness_suite("nim-shortcuts analysis", slow, sizeof slow / sizeof slow[0], 300);
     harness_add(s, quick, sizeof quick / sizeof quick[0], 0);
+    const harness_case large[] = {
+        {"edge cases", test_near_the_limit_against_the_solver},
+    };
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
     return s;
 }
 

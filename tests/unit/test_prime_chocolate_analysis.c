@@ -791,7 +791,6 @@ static Suite *prime_chocolate_analysis_suite(void)
         {"oracle", test_oracle_every_small_board},
         {"oracle", test_oracle_small},
         {"oracle", test_oracle_rich},
-        {"reference", test_reference_medium},
         {"edges", test_no_chocolate},
         {"edges", test_smallest_and_opening},
         {"edges", test_largest_bar},
@@ -801,7 +800,13 @@ static Suite *prime_chocolate_analysis_suite(void)
         {"bad requests", test_limits},
         {"key", test_write_key},
     };
-    return harness_suite("prime-chocolate analysis", cases, sizeof cases / sizeof cases[0], 300);
+    const harness_case large[] = {
+        {"reference", test_reference_medium},
+    };
+    Suite *s =
+        harness_suite("prime-chocolate analysis", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)
