@@ -23,7 +23,7 @@
 
 #include "games.h"
 #include "generate.h"
-#include "puzzle.h"
+#include "puzzle_search.h"
 
 /* Order of doubles, for the percentiles. */
 static int cmp_double(const void *a, const void *b)

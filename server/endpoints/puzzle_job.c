@@ -1,4 +1,4 @@
-/* puzzle_job.c - the puzzles (endpoints.h, puzzle.h):
+/* puzzle_job.c - the puzzles (endpoints.h, puzzle_search.h, puzzle_check.h):
  *
  *   GET  /puzzle/{game}?seed=&band=&depth=&...  a rated puzzle, no solution
  *   GET  /puzzle/{game}/daily?date=YYYY-MM-DD   the day's puzzle (UTC)
@@ -27,7 +27,9 @@
 #include "endpoints.h"
 #include "generate.h"
 #include "json_in.h"
-#include "puzzle.h"
+#include "puzzle_check.h"
+#include "puzzle_search.h"
+#include "puzzle_write.h"
 
 /* The generator's limits for the job's game: the game's in force, then
  * the --generate-budget-ms ceiling (generate.h). */

@@ -9,7 +9,7 @@
 #include "engine.h"
 #include "games.h"
 #include "generate.h"
-#include "puzzle.h"
+#include "puzzle_search.h"
 #include "rng.h"
 
 /* The generator's budget for the benchmark and the openings: generous, so

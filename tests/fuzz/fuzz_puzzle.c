@@ -1,5 +1,5 @@
 /* fuzz_puzzle.c - libFuzzer target: the puzzles' two readers of what a
- * visitor sends (puzzle.h): an id, and the body of a check.
+ * visitor sends: an id (puzzle_id.h), and the body of a check (puzzle_check.h).
  *
  * The input is split at its first NUL byte: before it, an id given to
  * puzzle_from_id for nim-shortcuts (the cheapest game to rebuild); after
@@ -16,7 +16,8 @@
 
 #include "games.h"
 #include "generate.h"
-#include "puzzle.h"
+#include "puzzle_check.h"
+#include "puzzle_search.h"
 
 /* Abort (a finding) unless `ok`. */
 static void require(int ok)

@@ -97,8 +97,8 @@ builds solvers/games/grid_walk $f matrix_game_core.h grid-walk
 
 # 6. Play (the puzzles) includes a game's header instead of the registry's.
 copy
-f=solvers/play/puzzle.c
-sed -i '0,/#include "puzzle.h"/s//#include "puzzle.h"\n#include "grid_walk.h"/' "$tmp/tree/$f"
+f=solvers/play/puzzle_search.c
+sed -i '0,/#include "puzzle_search.h"/s//#include "puzzle_search.h"\n#include "grid_walk.h"/' "$tmp/tree/$f"
 if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
     fail "play including a game's header passed the graph check"
 elif ! grep -q "$f:[0-9]*: includes solvers/games/grid_walk/grid_walk.h" "$tmp/out"; then

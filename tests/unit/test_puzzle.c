@@ -20,7 +20,9 @@
 #include "games.h"
 #include "generate.h"
 #include "harness.h"
-#include "puzzle.h"
+#include "puzzle_check.h"
+#include "puzzle_search.h"
+#include "puzzle_write.h"
 
 /* The i-th game of games.def. */
 static const gj_game *game_at(int i)
@@ -373,7 +375,7 @@ END_TEST
  * matches it, under major version `major`, into id. */
 static void id_of(const char *data, int major, char id[PUZZLE_ID_MAX])
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64, as puzzle.h states */
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64, as puzzle_id.h states */
     for (const char *c = data; *c != '\0'; c++) {
         h ^= (unsigned char)*c;
         h *= 0x100000001b3ull;

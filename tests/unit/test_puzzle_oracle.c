@@ -45,7 +45,8 @@
 #include "matrix_game_oracle.h"
 #include "nim_shortcuts_tree.h"
 #include "prime_chocolate_oracle.h"
-#include "puzzle.h"
+#include "puzzle_search.h"
+#include "puzzle_write.h"
 #include "staircase_chess_oracle.h"
 
 /* ck_assert records every passing check through a file; this one speaks only

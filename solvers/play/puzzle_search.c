@@ -1,6 +1,6 @@
-/* puzzle.c - rated puzzles over any game's generator and analysis
- * (puzzle.h). */
-#include "puzzle.h"
+/* puzzle_search.c - puzzles found, rebuilt from their ids and picked for
+ * the day, over any game's generator and analysis (puzzle_search.h). */
+#include "puzzle_search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +9,10 @@
 
 #include "analysis.h"
 #include "analysis_call.h"
-#include "b64url.h"
 #include "cancel.h"
 #include "engine.h"
 #include "generate.h"
-#include "json_in.h"
+#include "puzzle_id.h"
 #include "rng.h"
 
 /* Why a candidate was not kept, counted for the message of a search that
@@ -26,24 +25,6 @@ static const char *const own_members[] = {"seed",           "band",  "difficulty
                                           "budget_ms",      "tries", NULL};
 
 /* ---- small pieces ------------------------------------------------------ */
-
-/* FNV-1a, 64 bits, of s[len]: the daily seeds and the ids' checksums. */
-static uint64_t fnv1a(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-const char *puzzle_band(double difficulty)
-{
-    return difficulty >= PUZZLE_HARD_FROM     ? "hard"
-           : difficulty >= PUZZLE_MEDIUM_FROM ? "medium"
-                                              : "easy";
-}
 
 /* The milliseconds left before deadline (a monotonic ns time), at least 1. */
 static long ms_left(unsigned long long deadline)
@@ -185,7 +166,7 @@ static int take_step(puzzle *p, int i, json_t *position, const long *limits, gj_
 
 /* ---- what a size allows ------------------------------------------------ */
 
-/* d as it is served, four decimals (put_difficulty's text read back): the
+/* d as it is served, four decimals (puzzle_write's text read back): the
  * value the filter and the band judge, so a puzzle shown as 0.3000 is in
  * difficulty_min 0.3. */
 static double served(double d)
@@ -257,107 +238,6 @@ static void drop_line(puzzle *p)
     p->to_move = NULL;
 }
 
-/* ---- ids --------------------------------------------------------------- */
-
-/* The id of p's fields into b (nothing checked of its length). */
-static void put_id(const puzzle *p, gj_buf *b)
-{
-    json_t *o = json_pack("{s:s, s:I, s:I, s:i, s:I, s:O}", "g", p->game->name, "s",
-                          (json_int_t)p->seed, "c", (json_int_t)p->skip, "d", p->depth, "m",
-                          (json_int_t)p->min_moves, "k", p->knobs);
-    char *text = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(o);
-    if (text == NULL) {
-        b->failed = 1;
-        return;
-    }
-    char head[8];
-    snprintf(head, sizeof head, "%d.", PUZZLE_ID_MAJOR);
-    buf_puts(b, head);
-    b64url_encode(text, strlen(text), b);
-    char sum[16];
-    snprintf(sum, sizeof sum, ".%08x", (unsigned)(fnv1a(text, strlen(text)) & 0xffffffffu));
-    buf_puts(b, sum);
-    free(text);
-}
-
-/* p's id into p->id: 0, or -1 with *e. */
-static int make_id(puzzle *p, gj_error *e)
-{
-    gj_buf b;
-    buf_init(&b);
-    put_id(p, &b);
-    int rc = 0;
-    if (b.failed)
-        rc = gj_fail_nomem(e);
-    else if (b.len >= sizeof p->id)
-        rc = gj_fail(e, GJ_UNMET, "the puzzle's knobs make an id over %d characters",
-                     PUZZLE_ID_MAX - 1);
-    else {
-        memcpy(p->id, b.data, b.len);
-        p->id[b.len] = '\0';
-    }
-    buf_free(&b);
-    return rc;
-}
-
-/* A bad id: bad_input naming "id". */
-static int bad_id(gj_error *e, const char *why)
-{
-    gj_fail(e, GJ_BAD_INPUT, "id: %s", why);
-    snprintf(e->field, sizeof e->field, "id");
-    return -1;
-}
-
-/* The JSON an id names (checked: version, encoding, checksum), or NULL. */
-static json_t *read_id(const char *id, gj_error *e)
-{
-    size_t len = strlen(id);
-    const char *dot = memchr(id, '.', len);
-    const char *last = dot != NULL ? strrchr(id, '.') : NULL;
-    if (len >= PUZZLE_ID_MAX || dot == NULL || last == dot) {
-        bad_id(e, "not a puzzle id (expected VERSION.DATA.CHECKSUM, as GET /puzzle answers it)");
-        return NULL;
-    }
-    char major[16];
-    snprintf(major, sizeof major, "%d", PUZZLE_ID_MAJOR);
-    if ((size_t)(dot - id) != strlen(major) || memcmp(id, major, strlen(major)) != 0) {
-        bool first = dot - id == 1 && id[0] == '1';
-        gj_fail(e, GJ_BAD_INPUT, "id: format version '%.*s' is not one this service reads (%s)%s",
-                (int)((dot - id) < 8 ? dot - id : 8), id, major,
-                first ? "; version 1 ids named the search that found a puzzle, which a busy "
-                        "server could fail to repeat: ask GET /puzzle again for its id"
-                      : "");
-        snprintf(e->field, sizeof e->field, "id");
-        return NULL;
-    }
-    gj_buf b;
-    buf_init(&b);
-    if (b64url_decode(dot + 1, (size_t)(last - dot - 1), &b) != 0 || b.failed) {
-        buf_free(&b);
-        bad_id(e, "its data is not base64url; was it cut or changed?");
-        return NULL;
-    }
-    char sum[16];
-    snprintf(sum, sizeof sum, "%08x", (unsigned)(fnv1a(b.data ? b.data : "", b.len) & 0xffffffffu));
-    if (strcmp(last + 1, sum) != 0) {
-        buf_free(&b);
-        bad_id(e, "its checksum does not match its data; was it cut or changed?");
-        return NULL;
-    }
-    json_t *o = json_loadb(b.data ? b.data : "", b.len, JSON_REJECT_DUPLICATES, NULL);
-    buf_free(&b);
-    if (!json_is_object(o) || json_object_size(o) != 6 ||
-        !json_is_string(json_object_get(o, "g")) || !json_is_integer(json_object_get(o, "s")) ||
-        !json_is_integer(json_object_get(o, "c")) || !json_is_integer(json_object_get(o, "d")) ||
-        !json_is_integer(json_object_get(o, "m")) || !json_is_object(json_object_get(o, "k"))) {
-        json_decref(o);
-        bad_id(e, "its data is not a puzzle's");
-        return NULL;
-    }
-    return o;
-}
-
 /* ---- building ---------------------------------------------------------- */
 
 /* The puzzle of generator seed s (p's game, depth, min_moves and knobs
@@ -373,70 +253,14 @@ static int build(puzzle *p, long long s, bool again, const long *limits, long bu
         return -1;
     int rc = build_line(p, position, limits, e);
     if (rc == 0)
-        rc = make_id(p, e);
+        rc = puzzle_id_make(p, e);
     return rc;
-}
-
-/* Whether every member of knobs is one of g's generator knobs. */
-static bool knobs_known(const gj_game *g, const json_t *knobs)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)knobs, key, v)
-    {
-        bool known = false;
-        for (int i = 0; g->generate_knobs != NULL && g->generate_knobs[i] != NULL; i++)
-            known = known || strcmp(key, g->generate_knobs[i]) == 0;
-        if (!known)
-            return false;
-    }
-    return true;
 }
 
 int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle *p, gj_error *e)
 {
-    memset(p, 0, sizeof *p);
-    json_t *o = read_id(id, e);
-    if (o == NULL)
+    if (puzzle_id_read(g, id, p, e) != 0)
         return -1;
-    const char *name = json_string_value(json_object_get(o, "g"));
-    if (strcmp(name, g->name) != 0) {
-        gj_fail(e, GJ_NOT_FOUND, "id: this id is a %.40s puzzle, not a %s one; ask /puzzle/%.40s/",
-                name, g->name, name);
-        snprintf(e->field, sizeof e->field, "id");
-        json_decref(o);
-        return -1;
-    }
-    json_int_t s = json_integer_value(json_object_get(o, "s"));
-    json_int_t c = json_integer_value(json_object_get(o, "c"));
-    json_int_t d = json_integer_value(json_object_get(o, "d"));
-    json_int_t m = json_integer_value(json_object_get(o, "m"));
-    if (s < 0 || s > GEN_SEED_MAX || c < 0 || c > GEN_SEED_MAX || d < 1 || d > PUZZLE_DEPTH_MAX ||
-        m < 2 || m > 1000000) {
-        json_decref(o);
-        return bad_id(e, "its data is out of range");
-    }
-    p->game = g;
-    p->seed = (long long)s;
-    p->skip = (long long)c;
-    p->depth = (int)d;
-    p->min_moves = (long)m;
-    p->knobs = json_incref(json_object_get(o, "k"));
-    json_decref(o);
-    /* One puzzle, one id: the id is the one this puzzle's fields make, or
-     * another spelling of it (keys reordered or repeated, other base64
-     * letters, members that are no knobs), each of which would be another
-     * URL and cache entry for the same puzzle. */
-    gj_buf canon;
-    buf_init(&canon);
-    put_id(p, &canon);
-    bool same = !canon.failed && canon.len == strlen(id) && memcmp(canon.data, id, canon.len) == 0;
-    buf_free(&canon);
-    if (!same || !knobs_known(g, p->knobs)) {
-        puzzle_free(p);
-        return bad_id(e, same ? "it holds a member that is no generator knob of this game"
-                              : "not in the form GET /puzzle writes; was it cut or changed?");
-    }
     /* The id names its candidate: one position made and checked, never a
      * search, so no budget or load can make it fail.  The search's ceiling
      * does not apply to that one bounded solve (the caller's own deadline,
@@ -446,15 +270,16 @@ int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle 
     own[GEN_LIMIT_BUDGET] = PUZZLE_REBUILD_MS;
     int rc = build(p, p->seed, true, own, PUZZLE_REBUILD_MS, e);
     if (rc > 0)
-        rc = bad_id(e, "it names no puzzle: its position is not one with a single solving move "
-                       "at every step");
+        rc = puzzle_id_bad(e,
+                           "it names no puzzle: its position is not one with a single solving move "
+                           "at every step");
     if (rc < 0 && (e->kind == GJ_UNMET || e->kind == GJ_BAD_INPUT) && strcmp(e->field, "id") != 0) {
         /* A knob the generator refuses, or a candidate that is no puzzle:
          * the id is not one this service made. */
         char why[sizeof e->message];
         snprintf(why, sizeof why, "it names no puzzle of this service: %.300s", e->message);
         gj_error_clear(e);
-        rc = bad_id(e, why);
+        rc = puzzle_id_bad(e, why);
     }
     if (rc != 0)
         puzzle_free(p);
@@ -888,7 +713,7 @@ int puzzle_daily(const gj_game *g, const char *date, const char *today, const lo
                              date, PUZZLE_DAILY_FIRST);
     char key[64];
     int n = snprintf(key, sizeof key, "daily:%s:%s", g->name, date);
-    long long seed = (long long)(fnv1a(key, (size_t)n) & (uint64_t)GEN_SEED_MAX);
+    long long seed = (long long)(puzzle_fnv1a(key, (size_t)n) & (uint64_t)GEN_SEED_MAX);
     /* Two moves deep where the game has such puzzles within a bounded
      * number of candidates, else one: bounded by count, not time, so the
      * day's puzzle is the same on every machine. */
@@ -905,226 +730,5 @@ int puzzle_daily(const gj_game *g, const char *date, const char *today, const lo
         if (rc != 0 && e->kind != GJ_UNMET)
             break;
     }
-    return rc;
-}
-
-/* ---- writing ----------------------------------------------------------- */
-
-/* Append v as compact JSON (sorted keys: one text per value). */
-static void put_json(gj_buf *out, const json_t *v)
-{
-    char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    if (text == NULL) {
-        out->failed = 1;
-        return;
-    }
-    buf_puts(out, text);
-    free(text);
-}
-
-/* Append a difficulty with four decimals (the same text on every machine). */
-static void put_difficulty(gj_buf *out, double d)
-{
-    char text[16];
-    snprintf(text, sizeof text, "%.4f", d);
-    buf_puts(out, text);
-}
-
-void puzzle_write(const puzzle *p, gj_buf *out)
-{
-    buf_puts(out, "{\"game\":\"");
-    buf_puts(out, p->game->name);
-    buf_puts(out, "\",\"id\":\"");
-    buf_puts(out, p->id);
-    buf_puts(out, "\",\"position\":");
-    put_json(out, p->steps[0].position);
-    buf_puts(out, ",\"to_move\":");
-    put_json(out, p->to_move);
-    buf_puts(out, ",\"legal_moves\":");
-    buf_put_long(out, p->steps[0].legal);
-    buf_puts(out, ",\"depth\":");
-    buf_put_long(out, p->depth);
-    buf_puts(out, ",\"min_moves\":");
-    buf_put_long(out, p->min_moves);
-    buf_puts(out, ",\"difficulty\":");
-    put_difficulty(out, p->difficulty);
-    buf_puts(out, ",\"band\":\"");
-    buf_puts(out, puzzle_band(p->difficulty));
-    buf_puts(out, "\"}");
-}
-
-/* The solution: each step's solving move and the defender's reply. */
-static void put_solution(const puzzle *p, gj_buf *out)
-{
-    buf_puts(out, ",\"solution\":[");
-    for (int i = 0; i < p->depth; i++) {
-        const puzzle_step *s = &p->steps[i];
-        buf_puts(out, i ? ",{\"move\":" : "{\"move\":");
-        put_json(out, json_object_get(json_array_get(s->moves, 0), "move"));
-        if (s->reply != NULL) {
-            buf_puts(out, ",\"reply\":");
-            put_json(out, json_object_get(s->reply, "move"));
-        }
-        buf_putc(out, '}');
-    }
-    buf_putc(out, ']');
-}
-
-/* The index of the entry of `moves` whose move is `move`, or -1. */
-static long find_move(const json_t *moves, const json_t *move)
-{
-    for (size_t i = 0; i < json_array_size(moves); i++)
-        if (json_equal(json_object_get(json_array_get(moves, i), "move"), (json_t *)move))
-            return (long)i;
-    return -1;
-}
-
-int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e)
-{
-    static const char *const keys[] = {"?moves", "?reveal", NULL};
-    memset(t, 0, sizeof *t);
-    json_t *root = jin_load_object(body, len, keys, e);
-    if (root == NULL)
-        return -1;
-    const json_t *moves = json_object_get(root, "moves"), *reveal = json_object_get(root, "reveal");
-    int rc = 0;
-    if (reveal != NULL && !json_is_boolean(reveal))
-        rc = gj_fail_field(e, "reveal", "expected true or false");
-    else if (moves != NULL && jin_array(moves, "moves", -1, 0, PUZZLE_DEPTH_MAX, e) != 0)
-        rc = -1;
-    if (rc != 0) {
-        json_decref(root);
-        return -1;
-    }
-    t->root = root;
-    t->moves = moves;
-    t->reveal = json_is_true(reveal);
-    return 0;
-}
-
-void puzzle_try_free(puzzle_try *t)
-{
-    json_decref(t->root);
-    memset(t, 0, sizeof *t);
-}
-
-/* How a move is written, from one move of the position: its JSON shape
- * with every value replaced by its type ("[integer, integer]"), so a
- * message can show the form without showing any move, least of all the
- * solving one. */
-static void put_form(const json_t *v, gj_buf *out, int depth)
-{
-    if (depth > 4) {
-        buf_puts(out, "...");
-        return;
-    }
-    if (json_is_array(v)) {
-        buf_putc(out, '[');
-        for (size_t i = 0; i < json_array_size(v) && i < 8; i++) {
-            buf_puts(out, i ? ", " : "");
-            put_form(json_array_get(v, i), out, depth + 1);
-        }
-        buf_puts(out, json_array_size(v) > 8 ? ", ...]" : "]");
-    } else if (json_is_object(v)) {
-        const char *key;
-        json_t *x;
-        bool first = true;
-        buf_putc(out, '{');
-        json_object_foreach((json_t *)v, key, x)
-        {
-            buf_puts(out, first ? "\"" : ", \"");
-            buf_puts(out, key);
-            buf_puts(out, "\": ");
-            put_form(x, out, depth + 1);
-            first = false;
-        }
-        buf_putc(out, '}');
-    } else {
-        buf_puts(out, json_is_integer(v)   ? "integer"
-                      : json_is_number(v)  ? "number"
-                      : json_is_string(v)  ? "string"
-                      : json_is_boolean(v) ? "true or false"
-                                           : "null");
-    }
-}
-
-int puzzle_check(const puzzle *p, const char *body, size_t len, gj_buf *out, gj_error *e)
-{
-    puzzle_try t;
-    if (puzzle_try_read(body, len, &t, e) != 0)
-        return -1;
-    int rc = puzzle_check_try(p, &t, out, e);
-    puzzle_try_free(&t);
-    return rc;
-}
-
-int puzzle_check_try(const puzzle *p, const puzzle_try *t, gj_buf *out, gj_error *e)
-{
-    const json_t *moves = t->moves;
-    int rc = 0;
-    if (moves != NULL && jin_array(moves, "moves", -1, 0, (size_t)p->depth, e) != 0)
-        rc = -1;
-    size_t n = json_array_size(moves);
-    gj_buf results;
-    buf_init(&results);
-    bool failed = false;
-    size_t k = 0;
-    for (; rc == 0 && k < n; k++) {
-        const puzzle_step *s = &p->steps[k];
-        const json_t *move = json_array_get(moves, k);
-        char field[32];
-        snprintf(field, sizeof field, "moves[%zu]", k);
-        if (failed) {
-            rc = gj_fail_field(e, field, "the puzzle ended with the wrong move moves[%zu]", k - 1);
-            break;
-        }
-        long at = find_move(s->moves, move);
-        if (at < 0) {
-            /* The form only: with two legal moves any move shown would be
-             * half the answer, and the ranking's first the whole of it. */
-            gj_buf form;
-            buf_init(&form);
-            put_form(json_object_get(json_array_get(s->moves, 0), "move"), &form, 0);
-            bool shown = !form.failed && form.data != NULL;
-            rc = gj_fail_field(e, field,
-                               "not a legal move in this position, which has %ld legal moves, "
-                               "each written as %.*s",
-                               s->legal, shown ? (int)(form.len < 120 ? form.len : 120) : 20,
-                               shown ? form.data : "/analyze writes them");
-            buf_free(&form);
-            break;
-        }
-        bool correct = at == 0;
-        failed = !correct;
-        buf_puts(&results, k ? ",{\"move\":" : "{\"move\":");
-        put_json(&results, move);
-        buf_puts(&results, correct ? ",\"correct\":true" : ",\"correct\":false");
-        if (correct && s->reply != NULL) {
-            buf_puts(&results, ",\"reply\":");
-            put_json(&results, json_object_get(s->reply, "move"));
-            buf_puts(&results, ",\"position\":");
-            put_json(&results, p->steps[k + 1].position);
-        }
-        buf_putc(&results, '}');
-    }
-    if (rc == 0) {
-        bool solved = !failed && k == (size_t)p->depth;
-        buf_puts(out, "{\"game\":\"");
-        buf_puts(out, p->game->name);
-        buf_puts(out, "\",\"id\":\"");
-        buf_puts(out, p->id);
-        buf_puts(out, "\",\"depth\":");
-        buf_put_long(out, p->depth);
-        buf_puts(out, ",\"results\":[");
-        buf_append(out, results.data ? results.data : "", results.len);
-        buf_puts(out, solved ? "],\"solved\":true" : "],\"solved\":false");
-        buf_puts(out, failed ? ",\"failed\":true" : ",\"failed\":false");
-        if (failed || t->reveal)
-            put_solution(p, out);
-        buf_putc(out, '}');
-        if (results.failed)
-            out->failed = 1;
-    }
-    buf_free(&results);
     return rc;
 }
