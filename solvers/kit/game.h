@@ -149,7 +149,8 @@ typedef struct gj_game {
     /* Play one move on an analyze() request: change `req` (the request's
      * JSON object, without the line and engine members) in place so that it
      * describes the position `entry` (one element of the answer's "moves")
-     * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
+     * leads to.  0, or -1 with *e.  The moves to play, whole afters, the
+     * perfect-play line of a game without `play` (play_pos.h) and the
      * engine's tests walk the game with it.  It replaces the members it
      * changes and never changes a member's value in place, so a shallow
      * copy of a request can be played on (after.h writes the members it

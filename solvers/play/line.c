@@ -1,4 +1,4 @@
-/* line.c - the perfect-play line over a game's analysis (line.h). */
+/* line.c - the perfect-play line over a game's parsed position (line.h). */
 #include "line.h"
 
 #include <stdint.h>

@@ -39,7 +39,13 @@
  *
  * Cost: one solve (O(n^2)), then one walk of the values from the largest
  * down, which visits the moves already in the answer's order: no sort, and
- * the lists hold at most max_moves cells each. */
+ * the lists hold at most max_moves cells each.
+ *
+ * The parsed position (game.h's gj_play, matrix_game_play below) is what
+ * analyze() wraps and what the perfect-play line plays on: the solve is
+ * made once per request, since the table does not depend on the token, and
+ * each move of the line is a best move found from the winning cells or the
+ * few largest values (play_best), then the token moved in place. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
