@@ -6,7 +6,9 @@
  * position the entries before it lead to, played with the game's
  * play_move, and the line stops at the first position reached twice.  On
  * a 300 x 300 matrix a line of 200 moves is answered: the work bound
- * counts moves, not bytes of the position re-read. */
+ * counts moves, not bytes of the position re-read.  And the answers through
+ * the parsed position are byte for byte those through play_pos.h's adapter
+ * over the game's JSON analysis. */
 #include <check.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -148,11 +150,87 @@ START_TEST(line_of_300_by_300)
 }
 END_TEST
 
+/* /analyze's answer text to body for g, or the error's message. */
+static char *answer_text(const gj_game *g, const char *body)
+{
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    gj_buf out;
+    buf_init(&out);
+    gj_error e;
+    gj_error_clear(&e);
+    if (line_analyze(g, body, strlen(body), limits, &out, &e) != 0) {
+        out.len = 0;
+        buf_puts(&out, "error: ");
+        buf_puts(&out, e.message);
+    }
+    buf_putc(&out, '\0');
+    ck_assert(!out.failed);
+    return buf_take(&out, NULL);
+}
+
+/* ["moves"] holding one legal move of req's position: the corner farthest
+ * from the token (farther than k, since k <= n - 2), any cell at the opening. */
+static json_t *far_corner(const json_t *req, int n)
+{
+    const json_t *token = json_object_get(req, "token");
+    json_int_t r = 1, c = 1;
+    if (token != NULL) {
+        r = json_integer_value(json_array_get(token, 0)) * 2 > n + 1 ? 1 : n;
+        c = json_integer_value(json_array_get(token, 1)) * 2 > n + 1 ? 1 : n;
+    }
+    return json_pack("[[I, I]]", r, c);
+}
+
+/* The same requests through matrix-game's parsed position and through
+ * play_pos.h's adapter over its JSON analyze() and play_move() (the game
+ * entry without `play`, the way every move of the line was made before):
+ * byte-identical answers, whole afters and diffs, members in any order,
+ * lines to the cycle and cut, moves to play first. */
+START_TEST(parsed_as_adapted)
+{
+    gj_game adapted = game_matrix_game;
+    adapted.play = NULL;
+    static const char *const afters[] = {"full", "diff"};
+    uint64_t rng = 33;
+    for (int round = 0; round < 200; round++) {
+        int n = 3 + (int)rng_below(&rng, 10);
+        json_t *req = random_request(n, 1 + (long)rng_below(&rng, (uint64_t)n - 2),
+                                     rng_below(&rng, 4) == 0, &rng);
+        if (rng_below(&rng, 2) == 0) { /* the members in another order */
+            json_t *k = json_incref(json_object_get(req, "k"));
+            json_object_del(req, "k");
+            json_object_set_new(req, "k", k);
+        }
+        if (rng_below(&rng, 4) == 0) /* a move to play first: a corner is one */
+            json_object_set_new(req, "moves", far_corner(req, n));
+        json_object_set_new(req, "line", json_boolean(rng_below(&rng, 5) != 0));
+        if (json_is_true(json_object_get(req, "line")) && rng_below(&rng, 2) == 0)
+            json_object_set_new(req, "max_line", json_integer(1 + (long)rng_below(&rng, 6)));
+        json_object_set_new(req, "after", json_string(afters[rng_below(&rng, 2)]));
+        if (rng_below(&rng, 3) == 0)
+            json_object_set_new(req, "max_moves", json_integer(1 + (long)rng_below(&rng, 5)));
+        char *body = json_dumps(req, JSON_COMPACT);
+        char *want = answer_text(&adapted, body), *got = answer_text(game, body);
+        size_t at = 0;
+        while (got[at] != '\0' && got[at] == want[at])
+            at++;
+        ck_assert_msg(got[at] == want[at], "round %d: the answers part at byte %zu: %.80s | %.80s",
+                      round, at, got + at, want + at);
+        free(want);
+        free(got);
+        free(body);
+        json_decref(req);
+    }
+}
+END_TEST
+
 static Suite *line_suite(void)
 {
     const harness_case cases[] = {
         {"definition", line_is_its_definition},
         {"large", line_of_300_by_300},
+        {"adapter", parsed_as_adapted},
     };
     return harness_suite("line", cases, sizeof cases / sizeof cases[0], 300);
 }
