@@ -288,7 +288,7 @@ static int solve_once(mg_play *p, gj_error *e)
     long nn = pos->n * pos->n, count = 0;
     for (long v = nn; v >= 1; v--)
         count += mg_winning(pos, mg_row(pos->cell_of[v - 1]), mg_col(pos->cell_of[v - 1]));
-    p->winners = malloc((size_t)count * sizeof *p->winners);
+    p->winners = malloc(((size_t)count + 1) * sizeof *p->winners); /* + 1: never malloc(0) */
     if (p->winners == NULL)
         return gj_fail_nomem(e);
     for (long v = nn; v >= 1; v--)
@@ -399,8 +399,9 @@ static int write_matrix(mg_play *p, gj_error *e)
 }
 
 /* The members of the position with the token on packed cell c (0: none,
- * the opening) and `mover` to move, in the request's order; only the token
- * and the mover when moved.  The matrix must be written (write_matrix). */
+ * the opening, written null, as a request may say it) and `mover` to move,
+ * in the request's order; only the token and the mover when moved.  The
+ * matrix must be written (write_matrix). */
 static void put_members(const mg_play *p, uint32_t c, char mover, int moved, gj_buf *out)
 {
     int first = 1;
