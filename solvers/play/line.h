@@ -1,7 +1,8 @@
 /* line.h - POST /analyze with "line": the perfect-play line.
  *
  * line_analyze() is what /analyze runs for every game.  A request without
- * the line members goes to the game's analyze() unchanged.  With "moves"
+ * the line members is answered with the game's analyze() bytes (through
+ * its parsed position, play_pos.h).  With "moves"
  * (analysis_call.h: the moves played from the position, in order, each
  * checked) the position they lead to is the one analysed.  "after"
  * ("full", the default, or "diff") says how every entry's after is written
