@@ -131,7 +131,12 @@ static int put_whole(after_writer *w, const json_t *req, const json_t *entry, gj
     }
     buf_putc(out, '}');
     json_decref(next);
-    w->bytes += out->len - start;
+    return after_count(w, out->len - start, e);
+}
+
+int after_count(after_writer *w, size_t bytes, gj_error *e)
+{
+    w->bytes += bytes;
     if (w->bytes <= w->limit)
         return 0;
     gj_fail_field(e, "after",

@@ -61,6 +61,11 @@ void after_free(after_writer *w);
 int after_put_members(after_writer *w, const json_t *req, const json_t *entry, gj_buf *out,
                       gj_error *e);
 
+/* Count `bytes` more of whole "after"s written into this answer by other
+ * means (a game's parsed position, game.h's gj_play): 0, or -1 with *e as
+ * after_put_members fails when the bound is passed. */
+int after_count(after_writer *w, size_t bytes, gj_error *e);
+
 /* An analysis answer (parsed) of the position `req`, written with every
  * "moves" entry through after_put_members: 0, or -1 with *e. */
 int after_put_answer(after_writer *w, const json_t *req, const json_t *answer, gj_buf *out,

@@ -36,6 +36,48 @@ typedef struct gj_limit_def {
     long max;         /* largest value the algorithm and memory allow */
 } gj_limit_def;
 
+/* A position in the middle of play, parsed once and then analysed, walked
+ * and written without going back through JSON text: what the perfect-play
+ * line (line.h) drives a game with.  A game offering it keeps analyze()
+ * (JSON text in) as parse + analyze + free over it, so the game has one
+ * implementation; a game that does not yet offer it is driven the same way
+ * through play/play_pos.h's adapter over its analyze() and play_move().
+ * A position is used by one thread at a time.  Contracts:
+ *   parse          the analyze() request `req`, already loaded as JSON and
+ *                  its members checked against analyze_keys, with analyze()'s
+ *                  checks and messages: the position, or NULL with *e.  req
+ *                  is read, never kept or changed.
+ *   analyze        analyze()'s exact bytes for the position as it is now
+ *                  (the request's max_moves): 0, or -1 with *e.
+ *   best           find the position's best move by the ranking policy
+ *                  (analysis.h), the one analyze() would list first, and
+ *                  remember it: 1, or 0 when there is no legal move (the
+ *                  game is over), or -1 with *e.
+ *   write_best     the members of that move's entry, without braces, as
+ *                  analyze() writes moves[0] (whole = 0), or with "after"
+ *                  the whole position the move leads to (whole = 1, the
+ *                  bytes after.c's writer gives): *after_bytes is then the
+ *                  length of that whole "after", which the caller bounds.
+ *                  0, or -1 with *e; only after best() returned 1.
+ *   play_best      play that move in place: 0, or -1 with *e.
+ *   write_members  the position's members as the request gives them, in
+ *                  its order, comma-separated without braces, without
+ *                  "max_moves" (moved = 0: what a whole "after" holds), or
+ *                  only the members a move changes (moved = 1: equal bytes
+ *                  for two positions of one line exactly when they are the
+ *                  same position, the line's cycle key).  Allocation failure
+ *                  shows in out->failed.
+ *   free           free the position. */
+typedef struct gj_play {
+    void *(*parse)(const json_t *req, const long *limits, gj_error *e);
+    int (*analyze)(void *pos, gj_buf *out, gj_error *e);
+    int (*best)(void *pos, gj_error *e);
+    int (*write_best)(void *pos, int whole, gj_buf *out, size_t *after_bytes, gj_error *e);
+    int (*play_best)(void *pos, gj_error *e);
+    void (*write_members)(void *pos, int moved, gj_buf *out);
+    void (*free)(void *pos);
+} gj_play;
+
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
     const char *display_name; /* the name a visitor reads, e.g. "Grid walk" */
@@ -78,6 +120,9 @@ typedef struct gj_game {
      * this list, and the wrappers that add members of their own (line.h,
      * engine.h) name from it exactly the fields their endpoint takes. */
     const char *const *analyze_keys;
+    /* The game's parsed positions in play (gj_play above), or NULL while
+     * the game is driven through its JSON analyze() and play_move(). */
+    const gj_play *play;
 
     /* The solver's version, part of every answer's ETag (server/etag.h):
      * bump it whenever this game's answer to some input could change (a
@@ -104,7 +149,8 @@ typedef struct gj_game {
     /* Play one move on an analyze() request: change `req` (the request's
      * JSON object, without the line and engine members) in place so that it
      * describes the position `entry` (one element of the answer's "moves")
-     * leads to.  0, or -1 with *e.  The perfect-play line (line.h) and the
+     * leads to.  0, or -1 with *e.  The moves to play, whole afters, the
+     * perfect-play line of a game without `play` (play_pos.h) and the
      * engine's tests walk the game with it.  It replaces the members it
      * changes and never changes a member's value in place, so a shallow
      * copy of a request can be played on (after.h writes the members it

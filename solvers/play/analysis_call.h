@@ -1,10 +1,12 @@
 /* analysis_call.h - a game's analysis of a request held as JSON, read back.
  *
- * The perfect-play line and the engine both work over the analysis answer
+ * The engine, the moves to play and puzzles work over the analysis answer
  * (analysis.h), never inside a game: they run the game's own analyze() on
  * a request they have changed (a move played, max_moves set) and read the
- * ranked moves from its JSON.  So the ranking policy is the game's, the
- * same in `moves`, in the line and for the engine. */
+ * ranked moves from its JSON; so does the perfect-play line for a game
+ * without a parsed position of its own (play_pos.h's adapter).  So the
+ * ranking policy is the game's, the same in `moves`, in the line and for
+ * the engine. */
 #ifndef GJ_ANALYSIS_CALL_H
 #define GJ_ANALYSIS_CALL_H
 

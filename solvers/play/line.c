@@ -1,20 +1,36 @@
-/* line.c - the perfect-play line over a game's analysis (line.h). */
+/* line.c - the perfect-play line over a game's parsed position (line.h). */
 #include "line.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "after.h"
 #include "analysis_call.h"
 #include "cancel.h"
 #include "json_in.h"
+#include "play_pos.h"
+
+/* The positions a line of a repeating game has reached, by their keys
+ * (gj_play.write_members, moved): an open-addressed table of indices into
+ * `keys`, so a line of L moves checks for its cycle in O(L) work. */
+typedef struct seen_set {
+    gj_buf keys;   /* every key, end to end */
+    size_t *end;   /* by move: the end of its key in keys */
+    long *slot;    /* cap slots: a move's index, or -1 for empty */
+    uint64_t *sum; /* by move: its key's hash */
+    long count, room;
+    size_t cap; /* a power of two, at least twice count */
+} seen_set;
 
 typedef struct line_state {
     gj_buf entries;  /* the line's entries, comma-separated */
     long length;     /* entries written */
     int truncated;   /* stopped at max_line with moves left */
     long cycle_from; /* index of the cycle's first move, -1 for none */
-    json_t *seen;    /* repeating games: the position after each move */
+    seen_set seen;   /* repeating games: the position after each move */
 } line_state;
 
 /* The most moves a line may have on a request of len bytes: each move
@@ -25,10 +41,11 @@ static long line_bound(size_t len)
     return moves < 1 ? 1 : moves > LINE_MAX_LIMIT ? LINE_MAX_LIMIT : (long)moves;
 }
 
-/* Read and remove "line" and "max_line" from q->root into q, then write
- * the position compact: 0, or -1 with *e.  The work bound is taken on the
- * compact position, never on the body as sent (see line.h). */
-static int take_options(line_request *q, gj_error *e)
+/* Read and remove "line" and "max_line" from q->root into q: 0, or -1
+ * with *e.  Where a byte bound holds (g on play_pos.h's adapter, or moves
+ * to play) it is taken on the compact position, never on the body as sent
+ * (see line.h). */
+static int take_options(const gj_game *g, line_request *q, gj_error *e)
 {
     const json_t *line = json_object_get(q->root, "line");
     const json_t *max = json_object_get(q->root, "max_line");
@@ -49,13 +66,18 @@ static int take_options(line_request *q, gj_error *e)
     json_object_del(q->root, "line");
     json_object_del(q->root, "max_line");
     json_object_del(q->root, "moves");
-    q->position = json_dumps(q->root, JSON_COMPACT);
-    if (q->position == NULL)
-        return gj_fail_nomem(e);
-    q->position_len = strlen(q->position);
+    int adapted = play_adapted(g), playing = q->moves != NULL && json_is_array(q->moves);
+    if (adapted || playing) {
+        char *position = json_dumps(q->root, JSON_COMPACT);
+        if (position == NULL)
+            return gj_fail_nomem(e);
+        q->position_len = strlen(position);
+        free(position);
+    }
     long bound = line_bound(q->position_len);
-    /* Each move to play is an analysis too: the same bound holds them. */
-    if (q->moves != NULL && json_is_array(q->moves) && (long)json_array_size(q->moves) > bound) {
+    /* Each move to play is an analysis of the JSON text too (analysis_call.h),
+     * in every game: the same bound holds them. */
+    if (playing && (long)json_array_size(q->moves) > bound) {
         gj_fail_field(e, "moves",
                       "%zu moves on a position of %zu bytes (written compact) exceed the work "
                       "bound (each move re-reads the position, %d MiB in all): at most %ld here",
@@ -63,6 +85,9 @@ static int take_options(line_request *q, gj_error *e)
         e->kind = GJ_UNMET;
         return -1;
     }
+    /* A game driven as a parsed position reads it once: the line counts moves. */
+    if (!adapted)
+        bound = LINE_MAX_LIMIT;
     if (max == NULL) {
         /* The default, not the caller's: line_truncated tells. */
         q->max_line = q->max_line > bound ? bound : q->max_line;
@@ -100,13 +125,13 @@ static int write_canonical(line_request *q, gj_error *e)
     return 0;
 }
 
-int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
+int line_prepare(const gj_game *g, const char *buf, size_t len, line_request *q, gj_error *e)
 {
     memset(q, 0, sizeof *q);
     q->root = jin_load_object(buf, len, NULL, e);
     if (q->root == NULL)
         return -1;
-    if (take_options(q, e) != 0 || write_canonical(q, e) != 0) {
+    if (take_options(g, q, e) != 0 || write_canonical(q, e) != 0) {
         line_request_free(q);
         return -1;
     }
@@ -117,72 +142,140 @@ void line_request_free(line_request *q)
 {
     json_decref(q->root);
     json_decref(q->moves);
-    free(q->position);
     free(q->canonical);
     memset(q, 0, sizeof *q);
 }
 
-/* Whether `after` equals a position the line reached before; *from is
- * then the index of the move after that one.  Remembers `after`. */
-static int repeats(line_state *s, const json_t *after, long *from)
+/* Free what the seen set holds. */
+static void seen_free(seen_set *t)
 {
-    for (size_t k = 0; k < json_array_size(s->seen); k++)
-        if (json_equal(json_array_get(s->seen, k), (json_t *)after)) {
-            *from = (long)k + 1;
-            return 1;
-        }
-    json_array_append(s->seen, (json_t *)after);
+    buf_free(&t->keys);
+    free(t->end);
+    free(t->slot);
+    free(t->sum);
+    memset(t, 0, sizeof *t);
+}
+
+/* Move k's key: its bytes and length. */
+static const char *seen_key(const seen_set *t, long k, size_t *len)
+{
+    size_t from = k > 0 ? t->end[k - 1] : 0;
+    *len = t->end[k] - from;
+    return t->keys.data + from;
+}
+
+/* File move k (already in keys, end and sum) in slot of t's table. */
+static void seen_file(seen_set *t, long k)
+{
+    size_t at = (size_t)t->sum[k] & (t->cap - 1);
+    while (t->slot[at] >= 0)
+        at = (at + 1) & (t->cap - 1);
+    t->slot[at] = k;
+}
+
+/* Room for one more move, the table kept at most half full: 0, or -1. */
+static int seen_grow(seen_set *t)
+{
+    if (t->count == t->room) {
+        long room = t->room > 0 ? 2 * t->room : 64;
+        size_t *end = realloc(t->end, (size_t)room * sizeof *end);
+        if (end != NULL)
+            t->end = end;
+        uint64_t *sum = realloc(t->sum, (size_t)room * sizeof *sum);
+        if (sum != NULL)
+            t->sum = sum;
+        if (end == NULL || sum == NULL)
+            return -1;
+        t->room = room;
+    }
+    if ((size_t)(t->count + 1) * 2 <= t->cap)
+        return 0;
+    size_t cap = t->cap > 0 ? 2 * t->cap : 128;
+    long *slot = malloc(cap * sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    for (size_t i = 0; i < cap; i++)
+        slot[i] = -1;
+    for (long k = 0; k < t->count; k++)
+        seen_file(t, k);
     return 0;
 }
 
-/* One step: the best move of `req`'s position into the line, then played
- * on req; `answer` is the position's analysis when known (taken), NULL to
- * run it.  1 when the line goes on, 0 when it ended, -1 with *e. */
-static int step(const gj_game *g, json_t *req, json_t *answer, long max_line, const long *limits,
-                line_state *s, after_writer *w, gj_error *e)
+/* Whether key[len] is the key of a move before; *from is then the index of
+ * the move after that one.  Otherwise remembers it as the next move's.  1,
+ * 0, or -1 with *e (out of memory). */
+static int seen_check(seen_set *t, const char *key, size_t len, long *from, gj_error *e)
 {
-    if (gj_cancel_check(e) != 0) {
-        json_decref(answer);
-        return -1;
-    }
-    if (answer == NULL)
-        answer = analysis_call(g, req, 1, limits, e);
-    if (answer == NULL)
-        return -1;
-    const json_t *best = json_array_get(json_object_get(answer, "moves"), 0);
-    int rc = 1;
-    if (best == NULL) {
-        rc = 0; /* the game is over */
-    } else if (s->length == max_line) {
-        s->truncated = 1;
-        rc = 0;
-    } else {
-        /* Written before the move is played on req: its "after" is whole
-         * against the position the move is played in. */
-        buf_puts(&s->entries, s->length > 0 ? ",{" : "{");
-        if (after_put_members(w, req, best, &s->entries, e) != 0) {
-            json_decref(answer);
-            return -1;
+    uint64_t h = XXH3_64bits(key, len);
+    for (size_t at = t->cap > 0 ? (size_t)h & (t->cap - 1) : 0; t->cap > 0 && t->slot[at] >= 0;
+         at = (at + 1) & (t->cap - 1)) {
+        long k = t->slot[at];
+        size_t klen;
+        const char *kbytes = seen_key(t, k, &klen);
+        if (t->sum[k] == h && klen == len && memcmp(kbytes, key, len) == 0) {
+            *from = k + 1;
+            return 1;
         }
-        buf_putc(&s->entries, '}');
-        s->length++;
-        if (g->play_repeats && repeats(s, json_object_get(best, "after"), &s->cycle_from))
-            rc = 0;
-        else if (g->play_move(req, best, e) != 0)
-            rc = -1;
     }
-    json_decref(answer);
-    return rc;
+    if (seen_grow(t) != 0)
+        return gj_fail_nomem(e);
+    buf_append(&t->keys, key, len);
+    if (t->keys.failed)
+        return gj_fail_nomem(e);
+    t->end[t->count] = t->keys.len;
+    t->sum[t->count] = h;
+    seen_file(t, t->count++);
+    return 0;
 }
 
-/* The line from req's position (req is changed) into s, starting from
- * `first`, the position's analysis already made (taken): 0, or -1 with *e. */
-static int walk(const gj_game *g, json_t *req, json_t *first, long max_line, const long *limits,
-                line_state *s, after_writer *w, gj_error *e)
+/* One move of the line: p's best move into it, then played on p.  1 when
+ * the line goes on, 0 when it ended, -1 with *e. */
+static int step(play_pos *p, long max_line, int repeating, line_state *s, after_writer *w,
+                gj_buf *key, gj_error *e)
 {
-    int rc = step(g, req, first, max_line, limits, s, w, e);
+    if (gj_cancel_check(e) != 0)
+        return -1;
+    int found = p->ops->best(p->pos, e);
+    if (found <= 0)
+        return found; /* 0: the game is over */
+    if (s->length == max_line) {
+        s->truncated = 1;
+        return 0;
+    }
+    /* Written before the move is played: its "after" is whole against the
+     * position the move is played in. */
+    size_t bytes = 0;
+    buf_puts(&s->entries, s->length > 0 ? ",{" : "{");
+    if (p->ops->write_best(p->pos, w->full, &s->entries, &bytes, e) != 0 ||
+        after_count(w, bytes, e) != 0)
+        return -1;
+    buf_putc(&s->entries, '}');
+    s->length++;
+    if (p->ops->play_best(p->pos, e) != 0)
+        return -1;
+    if (!repeating)
+        return 1;
+    key->len = 0;
+    p->ops->write_members(p->pos, 1, key);
+    if (key->failed)
+        return gj_fail_nomem(e);
+    int again = seen_check(&s->seen, key->data, key->len, &s->cycle_from, e);
+    return again < 0 ? -1 : !again;
+}
+
+/* The line from p's position (p is played on) into s: 0, or -1 with *e. */
+static int walk(const gj_game *g, play_pos *p, long max_line, line_state *s, after_writer *w,
+                gj_error *e)
+{
+    gj_buf key;
+    buf_init(&key);
+    int rc = 1;
     while (rc == 1)
-        rc = step(g, req, NULL, max_line, limits, s, w, e);
+        rc = step(p, max_line, g->play_repeats, s, w, &key, e);
+    buf_free(&key);
     if (rc == 0 && s->entries.failed)
         return gj_fail_nomem(e);
     return rc;
@@ -205,6 +298,50 @@ static void append_line(gj_buf *out, const line_state *s)
     buf_putc(out, '}');
 }
 
+/* The analysis of p (q's position) into out, then its line when asked:
+ * 0, or -1 with *e. */
+static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, gj_error *e)
+{
+    size_t mark = out->len;
+    int rc = p->ops->analyze(p->pos, out, e);
+    if (rc != 0 || (!q->want && !q->after_full))
+        return rc;
+    if (q->want && g->play_move == NULL)
+        return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
+    after_writer w;
+    after_init(&w, g, q->after_full);
+    if (w.full) {
+        /* The game wrote each after as a diff: the answer again, whole. */
+        json_t *first = json_loadb(out->data + mark, out->len - mark, 0, NULL);
+        gj_buf whole;
+        buf_init(&whole);
+        if (!json_is_object(first))
+            rc = out->failed ? gj_fail_nomem(e)
+                             : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
+        else
+            rc = after_put_answer(&w, q->root, first, &whole, e);
+        if (rc == 0) {
+            out->len = mark;
+            buf_append(out, whole.data, whole.len);
+        }
+        buf_free(&whole);
+        json_decref(first);
+    }
+    if (rc == 0 && q->want) {
+        line_state s = {.cycle_from = -1};
+        buf_init(&s.entries);
+        rc = walk(g, p, q->max_line, &s, &w, e);
+        if (rc == 0)
+            append_line(out, &s);
+        buf_free(&s.entries);
+        seen_free(&s.seen);
+    }
+    after_free(&w);
+    if (rc == 0 && out->failed)
+        rc = gj_fail_nomem(e);
+    return rc;
+}
+
 int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out, gj_error *e)
 {
     /* The line's members were taken out of q->root; an unknown member's
@@ -212,54 +349,15 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
     static const char *const own[] = {"?line", "?max_line", "?moves", "?after", NULL};
     if (analysis_known_members(g, q->root, NULL, own, e) != 0)
         return -1;
-    if (json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))) {
-        /* The position the moves lead to is the one analysed. */
-        if (analysis_play_moves(g, q->root, q->moves, limits, e) != 0)
-            return -1;
-        free(q->position);
-        q->position = json_dumps(q->root, JSON_COMPACT);
-        if (q->position == NULL)
-            return gj_fail_nomem(e);
-        q->position_len = strlen(q->position);
-    }
-    size_t mark = out->len;
-    int rc = g->analyze(q->position, q->position_len, limits, out, e);
-    if (rc != 0 || (!q->want && !q->after_full))
-        return rc;
-    if (q->want && g->play_move == NULL)
-        return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
-    /* The analysis just written starts the line: its moves[0] is the best. */
-    json_t *first = json_loadb(out->data + mark, out->len - mark, 0, NULL);
-    if (!json_is_object(first)) {
-        json_decref(first);
-        return out->failed ? gj_fail_nomem(e)
-                           : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
-    }
-    after_writer w;
-    after_init(&w, g, q->after_full);
-    if (w.full) {
-        /* The game wrote each after as a diff: the answer again, whole. */
-        gj_buf whole;
-        buf_init(&whole);
-        rc = after_put_answer(&w, q->root, first, &whole, e);
-        out->len = mark;
-        buf_append(out, whole.data, whole.len);
-        buf_free(&whole);
-    }
-    if (rc == 0 && q->want) {
-        line_state s = {.cycle_from = -1, .seen = json_array()};
-        buf_init(&s.entries);
-        rc = s.seen == NULL ? gj_fail_nomem(e)
-                            : walk(g, q->root, json_incref(first), q->max_line, limits, &s, &w, e);
-        if (rc == 0)
-            append_line(out, &s);
-        buf_free(&s.entries);
-        json_decref(s.seen);
-    }
-    after_free(&w);
-    json_decref(first);
-    if (rc == 0 && out->failed)
-        rc = gj_fail_nomem(e);
+    /* The position the moves lead to is the one analysed. */
+    if ((json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))) &&
+        analysis_play_moves(g, q->root, q->moves, limits, e) != 0)
+        return -1;
+    play_pos p;
+    if (play_open(&p, g, q->root, limits, e) != 0)
+        return -1;
+    int rc = answer(g, q, &p, out, e);
+    play_close(&p);
     return rc;
 }
 
@@ -267,7 +365,7 @@ int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limi
                  gj_error *e)
 {
     line_request q;
-    if (line_prepare(buf, len, &q, e) != 0)
+    if (line_prepare(g, buf, len, &q, e) != 0)
         return -1;
     int rc = line_run(g, &q, limits, out, e);
     line_request_free(&q);

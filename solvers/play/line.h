@@ -1,7 +1,8 @@
 /* line.h - POST /analyze with "line": the perfect-play line.
  *
  * line_analyze() is what /analyze runs for every game.  A request without
- * the line members goes to the game's analyze() unchanged.  With "moves"
+ * the line members is answered with the game's analyze() bytes (through
+ * its parsed position, play_pos.h).  With "moves"
  * (analysis_call.h: the moves played from the position, in order, each
  * checked) the position they lead to is the one analysed.  "after"
  * ("full", the default, or "diff") says how every entry's after is written
@@ -16,21 +17,32 @@
  * previous ones lead to.  The line ends where the game ends (a position
  * with no legal move) or after "max_line" moves (1..LINE_MAX_LIMIT, default
  * LINE_MAX_DEFAULT); "line_truncated" is true when it stopped at max_line
- * with moves still to play.  Each move re-reads the whole position, so a
- * line re-reads at most LINE_WORK_BYTES: on a position of len bytes
- * max_line may be at most LINE_WORK_BYTES / len (422 past it, naming the
- * bound), and the default shrinks to it.  len is the position's compact
- * form, not the body as sent, so padding, spacing and escapes never change
- * an answer: the answer is a function of the parsed request alone.  A game whose positions repeat
- * (matrix-game, which never ends) stops at the first move that leads to a position the line has
- * already reached: "line_cycle" is then true and "line_cycle_start" is the index of the first move
- * of the cycle, so line[line_cycle_start..] repeats forever.
+ * with moves still to play.  A game whose positions repeat
+ * (matrix-game, which never ends) stops at the first move that leads to a
+ * position the line has already reached: "line_cycle" is then true and
+ * "line_cycle_start" is the index of the first move of the cycle, so
+ * line[line_cycle_start..] repeats forever.
  *
- * Cost: one analysis of the game per move of the line (the first is the
- * answer's own), plus one to see whether the game goes on; the loop checks
- * the cancel flag between them, so a deadline stops a long line.  Each
- * analysis re-reads the whole position, so on the largest positions (a
- * 2000 x 2000 matrix) a line costs a few seconds per move. */
+ * The work bound.  The line drives the game through its parsed position
+ * (game.h's gj_play, play_pos.h): parsed once, then each move is a best
+ * move found and played in place, so the bound counts moves: max_line
+ * alone, up to LINE_MAX_LIMIT.  A game not yet driven that way goes through
+ * play_pos.h's adapter, whose every move re-reads the whole position as
+ * JSON text, so for it a line re-reads at most LINE_WORK_BYTES: on a
+ * position of len bytes max_line may be at most LINE_WORK_BYTES / len (422
+ * past it, naming the bound), and the default shrinks to it.  The moves to
+ * play ("moves") are each an analysis of the JSON text in every game, so
+ * they are held to that byte bound everywhere.  len is the position's
+ * compact form, not the body as sent, so padding, spacing and escapes never
+ * change an answer: the answer is a function of the parsed request alone.
+ *
+ * Cost: the position parsed once and analysed once (matrix-game: one
+ * solve for the whole request); then per move the game's best move, which
+ * for matrix-game is a walk of its winning cells or of the few largest
+ * values, not of the matrix, and for a game on the adapter one analysis of
+ * the JSON text.  A repeating game's positions are hashed, so the cycle
+ * check is linear in the line's length.  The loop checks the cancel flag
+ * between moves, so a deadline stops a long line. */
 #ifndef GJ_LINE_H
 #define GJ_LINE_H
 
@@ -46,7 +58,7 @@
 #define LINE_WORK_BYTES  (64 << 20)
 
 /* An /analyze request read once (line_prepare): the position's members,
- * written compact as the game reads them, the line options in effect, and
+ * the line options in effect, and
  * the request's canonical form, on which alone the answer depends (the
  * position's members with sorted keys, plus "line" and the max_line in
  * effect when the line is asked for, "after": "diff" when asked; "line":
@@ -54,21 +66,20 @@
  * bodies with one canonical form get byte-identical answers, so the form is
  * what a cache or an entity tag may be keyed on. */
 typedef struct line_request {
-    json_t *root;   /* the position's members: the request less the line options */
-    char *position; /* root written compact: what the game's analyze() reads */
-    size_t position_len;
-    json_t *moves;  /* "moves", played before the analysis (analysis_call.h), or NULL */
-    int want;       /* "line": true */
-    int after_full; /* "after": whole positions (after.h), not diffs */
-    long max_line;  /* in effect: the caller's, or the default under the work bound */
+    json_t *root;        /* the position's members: the request less the line options */
+    size_t position_len; /* root's compact bytes where a byte bound holds, else 0 */
+    json_t *moves;       /* "moves", played before the analysis (analysis_call.h), or NULL */
+    int want;            /* "line": true */
+    int after_full;      /* "after": whole positions (after.h), not diffs */
+    long max_line;       /* in effect: the caller's, or the default under the work bound */
     char *canonical;
     size_t canonical_len;
 } line_request;
 
-/* Parse and check the request body buf[len] into *q: 0, or -1 with *e
- * (invalid JSON, a bad line option, max_line past the work bound) and *q
- * holding nothing. */
-int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e);
+/* Parse and check the request body buf[len] for game g into *q: 0, or -1
+ * with *e (invalid JSON, a bad line option, max_line past the work bound)
+ * and *q holding nothing.  The game decides the work bound (above). */
+int line_prepare(const gj_game *g, const char *buf, size_t len, line_request *q, gj_error *e);
 
 /* The analysis of a prepared request, with its line when asked for, into
  * out: 0, or -1 with *e.  The line is played on q->root, so a prepared

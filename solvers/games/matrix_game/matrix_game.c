@@ -442,6 +442,7 @@ const gj_game game_matrix_game = {
     .write_key = write_key,
     .analyze = matrix_game_analyze,
     .analyze_keys = matrix_game_analyze_keys,
+    .play = &matrix_game_play,
     .example_analyze = "{\"k\": 1, \"matrix\": [[1,2,3],[4,5,6],[7,8,9]], \"token\": [1, 1], "
                        "\"to_move\": \"G\", \"max_moves\": 3}",
     .version = "2",

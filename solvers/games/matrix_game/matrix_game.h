@@ -19,6 +19,9 @@ extern const gj_game game_matrix_game;
 int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 extern const char *const matrix_game_analyze_keys[];
 int matrix_game_play_move(json_t *req, const json_t *entry, gj_error *e);
+/* The game's parsed positions in play (game.h's gj_play), which analyze()
+ * is a wrapper over. */
+extern const gj_play matrix_game_play;
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */
 int matrix_game_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);

@@ -39,7 +39,13 @@
  *
  * Cost: one solve (O(n^2)), then one walk of the values from the largest
  * down, which visits the moves already in the answer's order: no sort, and
- * the lists hold at most max_moves cells each. */
+ * the lists hold at most max_moves cells each.
+ *
+ * The parsed position (game.h's gj_play, matrix_game_play below) is what
+ * analyze() wraps and what the perfect-play line plays on: the solve is
+ * made once per request, since the table does not depend on the token, and
+ * each move of the line is a best move found from the winning cells or the
+ * few largest values (play_best), then the token moved in place. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +56,14 @@
 #include "json_in.h"
 #include "matrix_game_core.h"
 
+/* The request's position members, for writing them back in its order. */
+enum { MEMBER_K, MEMBER_MATRIX, MEMBER_TOKEN, MEMBER_TO_MOVE, MEMBERS };
+
 typedef struct request {
     long row, col; /* the token, 1-based; 0 at the opening */
     char to_move;  /* 'M' or 'G' */
     long max_moves;
+    int order[MEMBERS]; /* the members as the request gives them, then those it lacks */
 } request;
 
 /* The optional "token" (absent or null: the opening) into rq: 0, or -1 with *e. */
@@ -96,13 +106,31 @@ static int read_to_move(const json_t *v, request *rq, gj_error *e)
 const char *const matrix_game_analyze_keys[] = {"k",        "matrix",     "?token",
                                                 "?to_move", "?max_moves", NULL};
 
-/* The request's position and its options; NULL with *e filled. */
-static mg_position *read_request(const char *buf, size_t len, const long *limits, request *rq,
-                                 gj_error *e)
+/* rq->order from root: its position members in its order, then the ones
+ * it lacks as a played move adds them (the token, then the mover). */
+static void read_order(const json_t *root, request *rq)
 {
-    json_t *root = jin_load_object(buf, len, matrix_game_analyze_keys, e);
-    if (root == NULL)
-        return NULL;
+    static const char *const names[MEMBERS] = {"k", "matrix", "token", "to_move"};
+    int seen[MEMBERS] = {0}, n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)root, key, v)
+    {
+        for (int m = 0; m < MEMBERS; m++)
+            if (!seen[m] && strcmp(key, names[m]) == 0) {
+                seen[m] = 1;
+                rq->order[n++] = m;
+            }
+    }
+    for (int m = 0; m < MEMBERS; m++)
+        if (!seen[m])
+            rq->order[n++] = m;
+}
+
+/* The request's position and its options from root, already loaded and
+ * its keys checked; NULL with *e filled. */
+static mg_position *read_request(const json_t *root, const long *limits, request *rq, gj_error *e)
+{
     mg_position *pos = mg_from_json(root, limits, e);
     if (pos != NULL && (read_token(json_object_get(root, "token"), pos->n, rq, e) != 0 ||
                         read_to_move(json_object_get(root, "to_move"), rq, e) != 0 ||
@@ -110,7 +138,8 @@ static mg_position *read_request(const char *buf, size_t len, const long *limits
         mg_free(pos);
         pos = NULL;
     }
-    json_decref(root);
+    if (pos != NULL)
+        read_order(root, rq);
     return pos;
 }
 
@@ -151,11 +180,41 @@ static void put_cell(gj_buf *out, uint32_t c)
     buf_putc(out, ']');
 }
 
+/* The members of the entry of the move to value v, without braces, up to
+ * the value of "after" (the caller writes it): the order analysis.h's
+ * entries have. */
+static void put_entry_head(gj_buf *out, const mg_position *pos, uint32_t v, int wins)
+{
+    uint32_t c = pos->cell_of[v - 1];
+    buf_puts(out, "\"move\":");
+    put_cell(out, c);
+    buf_puts(out, ",\"value\":");
+    buf_put_long(out, v);
+    buf_puts(out, ",\"outcome\":\"");
+    buf_puts(out, analysis_outcome(wins));
+    buf_puts(out, "\",\"after\":");
+}
+
+/* The diff of the move to packed cell c: the token and the next mover. */
+static void put_diff(gj_buf *out, uint32_t c, char next)
+{
+    buf_puts(out, "{\"token\":");
+    put_cell(out, c);
+    buf_puts(out, ",\"to_move\":\"");
+    buf_putc(out, next);
+    buf_puts(out, "\"}");
+}
+
+/* The other player. */
+static char other(char mover)
+{
+    return mover == 'M' ? 'G' : 'M';
+}
+
 /* The analysis (analysis.h) from the ranked moves. */
 static void write_answer(const mg_position *pos, const request *rq, const ranking *rk, gj_buf *out)
 {
     const char mover[2] = {rq->to_move, '\0'};
-    const char *next = rq->to_move == 'M' ? "G" : "M";
     long listed = rk->nwin + rk->nlose;
     if (listed > rq->max_moves)
         listed = rq->max_moves;
@@ -165,54 +224,290 @@ static void write_answer(const mg_position *pos, const request *rq, const rankin
     for (long i = 0; i < listed; i++) {
         int wins = i < rk->nwin;
         uint32_t v = wins ? rk->win[i] : rk->lose[i - rk->nwin];
-        uint32_t c = pos->cell_of[v - 1];
         analysis_move_open(out, i);
-        buf_puts(out, "\"move\":");
-        put_cell(out, c);
-        buf_puts(out, ",\"value\":");
-        buf_put_long(out, v);
-        buf_puts(out, ",\"outcome\":\"");
-        buf_puts(out, analysis_outcome(wins));
-        buf_puts(out, "\",\"after\":{\"token\":");
-        put_cell(out, c);
-        buf_puts(out, ",\"to_move\":\"");
-        buf_puts(out, next);
-        buf_puts(out, "\"}");
+        put_entry_head(out, pos, v, wins);
+        put_diff(out, pos->cell_of[v - 1], other(rq->to_move));
         analysis_move_close(out);
     }
     analysis_end(out, listed);
 }
 
-int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
-{
+/* A parsed position in play (game.h's gj_play): the position, solved once
+ * for the whole request, the token and mover as the line moves them, and
+ * the move best() found. */
+typedef struct mg_play {
+    mg_position *pos;
     request rq;
-    mg_position *pos = read_request(buf, len, limits, &rq, e);
-    if (pos == NULL)
+    int solved;
+    uint32_t *winners; /* after the solve: the winning cells' values, largest first */
+    long nwinners;
+    uint32_t best; /* the value of the cell best() found, 0 for none */
+    int best_wins;
+    gj_buf matrix; /* "matrix" written compact once, for whole afters */
+    int matrix_written;
+} mg_play;
+
+/* game.h's gj_play.parse: the request's position and options. */
+static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+{
+    mg_play *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    buf_init(&p->matrix);
+    p->pos = read_request(req, limits, &p->rq, e);
+    if (p->pos == NULL) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* game.h's gj_play.free. */
+static void play_free(void *v)
+{
+    mg_play *p = v;
+    if (p == NULL)
+        return;
+    mg_free(p->pos);
+    free(p->winners);
+    buf_free(&p->matrix);
+    free(p);
+}
+
+/* Solve the position, once for the request (the table does not depend on
+ * the token), and list its winning cells by value: 0, or -1 with *e. */
+static int solve_once(mg_play *p, gj_error *e)
+{
+    if (p->solved)
+        return 0;
+    const mg_position *pos = p->pos;
+    if (mg_solve(p->pos, e) != 0)
         return -1;
+    long nn = pos->n * pos->n, count = 0;
+    for (long v = nn; v >= 1; v--)
+        count += mg_winning(pos, mg_row(pos->cell_of[v - 1]), mg_col(pos->cell_of[v - 1]));
+    p->winners = malloc(((size_t)count + 1) * sizeof *p->winners); /* + 1: never malloc(0) */
+    if (p->winners == NULL)
+        return gj_fail_nomem(e);
+    for (long v = nn; v >= 1; v--)
+        if (mg_winning(pos, mg_row(pos->cell_of[v - 1]), mg_col(pos->cell_of[v - 1])))
+            p->winners[p->nwinners++] = (uint32_t)v;
+    p->solved = 1;
+    return 0;
+}
+
+/* game.h's gj_play.analyze: one walk of the values (see the top). */
+static int play_analyze(void *v, gj_buf *out, gj_error *e)
+{
+    mg_play *p = v;
+    const request *rq = &p->rq;
     ranking rk = {0};
-    int status = mg_solve(pos, e);
+    int status = solve_once(p, e);
     if (status == 0) {
-        rk.win = malloc(2 * (size_t)rq.max_moves * sizeof *rk.win);
+        rk.win = malloc(2 * (size_t)rq->max_moves * sizeof *rk.win);
         if (rk.win == NULL)
             status = gj_fail_nomem(e);
     }
     if (status == 0) {
-        rk.lose = rk.win + rq.max_moves;
-        rank_moves(pos, &rq, &rk);
+        rk.lose = rk.win + rq->max_moves;
+        rank_moves(p->pos, rq, &rk);
         /* The two facts, checked on every request: from the token the mover
          * has a winning move exactly when the token's cell is not winning. */
-        if (rq.row != 0 && (rk.winning > 0) == mg_winning(pos, rq.row, rq.col))
+        if (rq->row != 0 && (rk.winning > 0) == mg_winning(p->pos, rq->row, rq->col))
             status = gj_fail(e, GJ_INTERNAL,
                              "matrix-game analysis: the token's cell and its moves disagree");
     }
     if (status == 0) {
-        write_answer(pos, &rq, &rk, out);
+        write_answer(p->pos, rq, &rk, out);
         if (out->failed)
             status = gj_fail_nomem(e);
     }
     free(rk.win);
-    mg_free(pos);
     return status;
+}
+
+/* Whether packed cell c is a move from the token (every cell at the opening). */
+static int is_move(const mg_play *p, uint32_t c)
+{
+    const request *rq = &p->rq;
+    return rq->row == 0 || labs(mg_row(c) - rq->row) + labs(mg_col(c) - rq->col) > p->pos->k;
+}
+
+/* game.h's gj_play.best.  The ranking puts the largest winning move first,
+ * else the largest move.  At a token on a losing cell a winning move exists
+ * (matrix_game.c's second fact): the first winning cell by value outside
+ * the token's neighbourhood, O(winners).  At a winning cell none does (the
+ * first fact): the first cell by value outside the neighbourhood, found
+ * within its 2k(k + 1) + 2 largest values.  Never a scan of every cell. */
+static int play_best(void *v, gj_error *e)
+{
+    mg_play *p = v;
+    const mg_position *pos = p->pos;
+    if (solve_once(p, e) != 0)
+        return -1;
+    p->best = 0;
+    if (p->rq.row == 0 || !mg_winning(pos, p->rq.row, p->rq.col)) {
+        for (long i = 0; i < p->nwinners && p->best == 0; i++)
+            if (is_move(p, pos->cell_of[p->winners[i] - 1]))
+                p->best = p->winners[i];
+        if (p->best == 0)
+            return gj_fail(e, GJ_INTERNAL,
+                           "matrix-game analysis: the token's cell and its moves disagree");
+        p->best_wins = 1;
+        return 1;
+    }
+    for (long val = pos->n * pos->n; val >= 1 && p->best == 0; val--)
+        if (is_move(p, pos->cell_of[val - 1]))
+            p->best = (uint32_t)val;
+    p->best_wins = 0;
+    return p->best != 0;
+}
+
+/* The matrix written compact into p->matrix, once: as the request gave it,
+ * since its values are integers, which JSON writes one way.  0, or -1. */
+static int write_matrix(mg_play *p, gj_error *e)
+{
+    if (p->matrix_written)
+        return 0;
+    long n = p->pos->n, nn = n * n;
+    uint32_t *at = malloc((size_t)nn * sizeof *at); /* row-major: the cell's value */
+    if (at == NULL)
+        return gj_fail_nomem(e);
+    for (long val = 1; val <= nn; val++) {
+        uint32_t c = p->pos->cell_of[val - 1];
+        at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)val;
+    }
+    buf_reserve(&p->matrix, (size_t)nn * 8 + (size_t)n * 3 + 2);
+    buf_putc(&p->matrix, '[');
+    for (long i = 0; i < n; i++) {
+        buf_puts(&p->matrix, i > 0 ? ",[" : "[");
+        for (long j = 0; j < n; j++) {
+            if (j > 0)
+                buf_putc(&p->matrix, ',');
+            buf_put_long(&p->matrix, at[i * n + j]);
+        }
+        buf_putc(&p->matrix, ']');
+    }
+    buf_putc(&p->matrix, ']');
+    free(at);
+    if (p->matrix.failed)
+        return gj_fail_nomem(e);
+    p->matrix_written = 1;
+    return 0;
+}
+
+/* The members of the position with the token on packed cell c (0: none,
+ * the opening, written null, as a request may say it) and `mover` to move,
+ * in the request's order; only the token and the mover when moved.  The
+ * matrix must be written (write_matrix). */
+static void put_members(const mg_play *p, uint32_t c, char mover, int moved, gj_buf *out)
+{
+    int first = 1;
+    for (int i = 0; i < MEMBERS; i++) {
+        int m = p->rq.order[i];
+        if (moved && (m == MEMBER_K || m == MEMBER_MATRIX))
+            continue;
+        if (!first)
+            buf_putc(out, ',');
+        first = 0;
+        if (m == MEMBER_K) {
+            buf_puts(out, "\"k\":");
+            buf_put_long(out, p->pos->k);
+        } else if (m == MEMBER_MATRIX) {
+            buf_puts(out, "\"matrix\":");
+            buf_append(out, p->matrix.data, p->matrix.len);
+        } else if (m == MEMBER_TOKEN) {
+            buf_puts(out, "\"token\":");
+            if (c == 0)
+                buf_puts(out, "null");
+            else
+                put_cell(out, c);
+        } else {
+            buf_puts(out, "\"to_move\":\"");
+            buf_putc(out, mover);
+            buf_putc(out, '"');
+        }
+    }
+}
+
+/* The packed cell of the token, 0 at the opening. */
+static uint32_t token_cell(const request *rq)
+{
+    return rq->row == 0 ? 0 : (uint32_t)rq->row << 16 | (uint32_t)rq->col;
+}
+
+/* game.h's gj_play.write_best: analyze()'s first entry, after whole or not. */
+static int play_write_best(void *v, int whole, gj_buf *out, size_t *after_bytes, gj_error *e)
+{
+    mg_play *p = v;
+    uint32_t c = p->pos->cell_of[p->best - 1];
+    *after_bytes = 0;
+    put_entry_head(out, p->pos, p->best, p->best_wins);
+    if (!whole) {
+        put_diff(out, c, other(p->rq.to_move));
+    } else {
+        if (write_matrix(p, e) != 0)
+            return -1;
+        size_t start = out->len;
+        buf_putc(out, '{');
+        put_members(p, c, other(p->rq.to_move), 0, out);
+        buf_putc(out, '}');
+        *after_bytes = out->len - start;
+    }
+    return out->failed ? gj_fail_nomem(e) : 0;
+}
+
+/* game.h's gj_play.play_best: the token goes to the cell, the other moves. */
+static int play_play_best(void *v, gj_error *e)
+{
+    mg_play *p = v;
+    if (p->best == 0)
+        return gj_fail(e, GJ_INTERNAL, "matrix-game: a move played before one was found");
+    uint32_t c = p->pos->cell_of[p->best - 1];
+    p->rq.row = mg_row(c);
+    p->rq.col = mg_col(c);
+    p->rq.to_move = other(p->rq.to_move);
+    p->best = 0;
+    return 0;
+}
+
+/* game.h's gj_play.write_members. */
+static void play_write_members(void *v, int moved, gj_buf *out)
+{
+    mg_play *p = v;
+    gj_error ignored;
+    if (!moved && write_matrix(p, &ignored) != 0) {
+        out->failed = 1;
+        return;
+    }
+    put_members(p, token_cell(&p->rq), p->rq.to_move, moved, out);
+}
+
+const gj_play matrix_game_play = {
+    .parse = play_parse,
+    .analyze = play_analyze,
+    .best = play_best,
+    .write_best = play_write_best,
+    .play_best = play_play_best,
+    .write_members = play_write_members,
+    .free = play_free,
+};
+
+/* analyze() over the parsed position: parse, analyse, free. */
+int matrix_game_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e)
+{
+    json_t *root = jin_load_object(buf, len, matrix_game_analyze_keys, e);
+    if (root == NULL)
+        return -1;
+    void *p = play_parse(root, limits, e);
+    json_decref(root);
+    if (p == NULL)
+        return -1;
+    int rc = play_analyze(p, out, e);
+    play_free(p);
+    return rc;
 }
 
 /* The token goes to the move's cell and the other player moves. */
