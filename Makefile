@@ -95,8 +95,11 @@ SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: all deps test-deps run check test-unit asan lint clean tests install print-layers
-# Objects made through pattern chains are kept, so a second make does nothing.
-.SECONDARY:
+# Objects made through pattern chains (a test's own object) are kept, so a
+# second make does nothing.  Named, not every target: a header that moved
+# away must still make the objects that included it stale (a missing
+# secondary file would not).
+.SECONDARY: $(call obj,$(UNIT_SRC) $(ITEST_SRC))
 .DEFAULT_GOAL := all
 
 all: $(BIN)
