@@ -87,7 +87,9 @@ static pair *read_pairs(size_t *count)
         const char *key = buf, *val = colon + 2;
         if (strcmp(key, "send") == 0) {
             if (n == cap) {
-                ps = realloc(ps, 2 * cap * sizeof *ps);
+                pair *more = realloc(ps, 2 * cap * sizeof *ps);
+                ck_assert(more != NULL);
+                ps = more;
                 memset(ps + cap, 0, cap * sizeof *ps);
                 cap *= 2;
             }

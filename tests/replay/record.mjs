@@ -35,7 +35,8 @@ function perm(n) {
 // One small position per game: its JSON twin and its judge text.
 const GAMES = {
   'matrix-game'() {
-    const n = 1 + rnd(4), k = rnd(n * n + 1), p = perm(n * n);
+    // n of 3 or 4 and 1 <= k <= n - 2 (one in eight out of range, a bad input)
+    const n = 3 + rnd(2), k = rnd(8) ? 1 + rnd(n - 2) : n, p = perm(n * n);
     const m = Array.from({ length: n }, (_, r) => p.slice(r * n, r * n + n));
     return { json: { k, matrix: m }, text: `${n} ${k}\n${m.map((r) => r.join(' ')).join('\n')}\n`,
       play: { k, matrix: m, token: [1 + rnd(n), 1 + rnd(n)] } };
@@ -101,7 +102,7 @@ async function send(method, path, body, type) {
 const post = (path, obj) => send('POST', path, typeof obj === 'string' ? obj : JSON.stringify(obj), 'application/json');
 
 async function solves(g) {
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 50; i++) {
     const p = GAMES[g]();
     const fmt = pick(['', '?format=text', '?format=json']);
     const t = await send('POST', `/solve/${g}${fmt}`, p.text, 'text/plain');
@@ -151,7 +152,7 @@ async function analyses(g) {
 }
 
 const KNOBS = {
-  'matrix-game': () => ({ n: 2 + rnd(2) }),
+  'matrix-game': () => ({ n: 3 + rnd(2) }),
   'grid-walk': () => ({ rows: 2 + rnd(2), cols: 2 + rnd(2) }),
   'nim-shortcuts': () => ({ shortcuts: 1 + rnd(3), range: 4 + rnd(3) }),
   'prime-chocolate': () => ({ size: 2 + rnd(2) }),
