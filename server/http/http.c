@@ -19,6 +19,7 @@
 #include "admission.h"
 #include "buf.h"
 #include "client_id.h"
+#include "conntrack.h"
 #include "cors.h"
 #include "fmt.h"
 #include "framing.h"
@@ -168,6 +169,8 @@ static int grow_body(request *req, size_t need)
  * its end, so over plain HTTP the answer is written to the socket here,
  * with Connection: close, and the connection is then closed (MHD_NO):
  * the client reads the error at once instead of sending the rest first.
+ * The close lingers (conntrack_linger): what the client sends meanwhile is
+ * read and dropped, so no reset overtakes the answer.
  * Over TLS the socket belongs to GnuTLS: the connection is only closed. */
 static enum MHD_Result drop_body(request *req, const gj_error *e)
 {
@@ -194,13 +197,10 @@ static enum MHD_Result drop_body(request *req, const gj_error *e)
         }
         if (sent == out.len)
             req->sent_status = http_error_status(e->kind);
-        /* Our FIN after the answer; the body bytes already here are read
-         * and dropped, so the close that follows does not reset the
-         * connection under an answer the client has not read yet. */
+        /* Our FIN after the answer at once; the body bytes that are here
+         * or still coming are drained by the lingering close. */
         shutdown(fd, SHUT_WR);
-        char sink[4096];
-        for (int k = 0; k < 256 && recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; k++)
-            ;
+        conntrack_linger(req->http->rt->tracker, req->track);
     }
     buf_free(&out);
     return MHD_NO;
@@ -227,8 +227,11 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
     /* A body without Content-Length is charged as it grows. */
     if (admission_memory(req->http->admission, &req->admit, req->input, req->len + n, &e))
         return drop_body(req, &e);
-    if (req->len + n > req->cap && grow_body(req, req->len + n) != 0)
-        return respond_errorf(req, GJ_INTERNAL, "out of memory while reading the body");
+    if (req->len + n > req->cap && grow_body(req, req->len + n) != 0) {
+        /* Mid-body libmicrohttpd would refuse a queued answer: cut it. */
+        gj_fail(&e, GJ_INTERNAL, "out of memory while reading the body");
+        return drop_body(req, &e);
+    }
     memcpy(req->body + req->len, data, n);
     req->len += n;
     return MHD_YES;
@@ -656,6 +659,18 @@ static enum MHD_Result first_call(request *req, const char *version)
     return MHD_YES;
 }
 
+/* True when the request's head announces a body: a Content-Length other
+ * than 0, or any Transfer-Encoding. */
+static bool announces_body(const request *req)
+{
+    const char *length =
+        MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (length != NULL && strtoull(length, NULL, 10) != 0)
+        return true;
+    return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                       MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL;
+}
+
 /* libmicrohttpd's access handler: one call per state change of a request
  * (headers, each body chunk, the end, and after a resume). */
 enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -674,7 +689,13 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const ch
         }
         req = begun;
         *con_cls = req;
-        return first_call(req, version);
+        enum MHD_Result rc = first_call(req, version);
+        /* Answered before a body it announced: libmicrohttpd closes the
+         * connection after the answer without reading the body, so the
+         * close lingers (conntrack_linger). */
+        if (req->state == RESPONDED && announces_body(req))
+            conntrack_linger(req->http->rt->tracker, req->track);
+        return rc;
     }
     switch (req->state) {
     case READING:

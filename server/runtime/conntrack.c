@@ -5,19 +5,31 @@
  * (a hundred times while a solve is watched), never per step of a solve.
  * shutdown() (not close()) is safe from another thread: the descriptor
  * stays owned by libmicrohttpd, which is still the one to close it, so it
- * cannot be reused under us while the connection is in the list. */
+ * cannot be reused under us while the connection is in the list.
+ *
+ * A connection answered before its body was read (conntrack_linger) is
+ * not closed at once when libmicrohttpd lets it go: closing a socket with
+ * unread bytes makes the kernel reset it, and a reset can reach the client
+ * before it has read the answer.  conntrack_close keeps a duplicate of its
+ * descriptor on a second list, and the reaper reads and drops what the
+ * client still sends until it hangs up, LINGER_BYTES were read or
+ * LINGER_MS passed, then closes it: the lingering close of nginx. */
 #include "conntrack.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 struct tracked {
     int fd;
     int busy;
     int reaped;
+    int linger;        /* conntrack_linger: drain before the close */
+    size_t left;       /* on the lingering list: bytes still to drop */
     gj_cancel *cancel; /* the running solve's flag, NULL when none */
     double deadline;   /* monotonic seconds */
     tracked *prev, *next;
@@ -30,6 +42,8 @@ struct gj_conntrack {
     int stopping;
     double limit;
     tracked *head;
+    tracked *lingering; /* duplicates being drained, singly linked by next */
+    int lingerers;
     unsigned long reaped;
     int watched; /* connections with a cancel flag */
     double next_reap;
@@ -37,6 +51,19 @@ struct gj_conntrack {
 
 #define WATCH_MS 10
 #define REAP_MS  250
+
+/* The lingering close's bounds, smaller than nginx's (lingering_time 30 s):
+ * a client that reads its answer while it sends, as curl and browsers do,
+ * stops sending within a round trip, and one that sends before it reads
+ * has its answer in the socket after one more socket buffer, far below
+ * 512 KiB on loopback or a LAN.  Two seconds and 512 KiB (about a 256 KiB
+ * socket buffer twice over) cover that and still let no client hold a
+ * socket for long: one that sends for ever is closed at either bound, one
+ * that sends nothing at the clock.  LINGER_MAX bounds the descriptors held;
+ * past it a connection closes at once, as without lingering. */
+#define LINGER_MS    2000
+#define LINGER_BYTES (512u << 10)
+#define LINGER_MAX   256
 
 /* Monotonic seconds, the clock of every deadline here, so a wall-clock jump neither reaps
  * nor spares a connection. */
@@ -75,9 +102,44 @@ static void cancel_abandoned(gj_conntrack *t)
             gj_cancel_raise(c->cancel, GJ_CANCEL_GONE);
 }
 
-/* The reaper thread: every WATCH_MS while a solve is watched (else every
- * REAP_MS) cancel_abandoned, and reap_expired every REAP_MS, until
- * conntrack_stop signals. */
+/* Read and drop what is waiting on fd, at most *left bytes: 1 while the
+ * client may still send, 0 once it hung up, failed or used up *left. */
+static int drain(int fd, size_t *left)
+{
+    char sink[16384];
+    while (*left > 0) {
+        ssize_t n = recv(fd, sink, *left < sizeof sink ? *left : sizeof sink, MSG_DONTWAIT);
+        if (n > 0) {
+            *left -= (size_t)n;
+            continue;
+        }
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+    }
+    return 0;
+}
+
+/* Drain each lingering socket, closing those done or past their deadline.
+ * Caller holds the lock. */
+static void drain_lingering(gj_conntrack *t)
+{
+    double now = now_seconds();
+    tracked **at = &t->lingering;
+    while (*at != NULL) {
+        tracked *c = *at;
+        if (drain(c->fd, &c->left) && now <= c->deadline) {
+            at = &c->next;
+            continue;
+        }
+        *at = c->next;
+        close(c->fd);
+        free(c);
+        t->lingerers--;
+    }
+}
+
+/* The reaper thread: every WATCH_MS while a solve is watched or a socket
+ * lingers (else every REAP_MS) cancel_abandoned and drain_lingering, and
+ * reap_expired every REAP_MS, until conntrack_stop signals. */
 static void *reap(void *arg)
 {
     gj_conntrack *t = arg;
@@ -85,7 +147,8 @@ static void *reap(void *arg)
     while (!t->stopping) {
         struct timespec wake;
         clock_gettime(CLOCK_REALTIME, &wake);
-        wake.tv_nsec += (t->watched > 0 ? WATCH_MS : REAP_MS) * 1000L * 1000L;
+        int fast = t->watched > 0 || t->lingerers > 0;
+        wake.tv_nsec += (fast ? WATCH_MS : REAP_MS) * 1000L * 1000L;
         if (wake.tv_nsec >= 1000000000L) {
             wake.tv_sec++;
             wake.tv_nsec -= 1000000000L;
@@ -93,6 +156,8 @@ static void *reap(void *arg)
         pthread_cond_timedwait(&t->stop_signal, &t->lock, &wake);
         if (t->watched > 0)
             cancel_abandoned(t);
+        if (t->lingerers > 0)
+            drain_lingering(t);
         double now = now_seconds();
         if (now >= t->next_reap) {
             reap_expired(t);
@@ -134,6 +199,12 @@ void conntrack_stop(gj_conntrack *t)
         t->head = c->next;
         free(c);
     }
+    while (t->lingering != NULL) { /* stopping: the answers were written long ago */
+        tracked *c = t->lingering;
+        t->lingering = c->next;
+        close(c->fd);
+        free(c);
+    }
     pthread_cond_destroy(&t->stop_signal);
     pthread_mutex_destroy(&t->lock);
     free(t);
@@ -155,6 +226,31 @@ tracked *conntrack_open(gj_conntrack *t, int fd)
     return c;
 }
 
+/* Move c, just unlinked, to the lingering list on a duplicate of its
+ * descriptor (libmicrohttpd closes its own after this call, having shut
+ * the write side down): 1, or 0 when no descriptor is to be had.  Caller
+ * holds the lock. */
+static int keep_lingering(gj_conntrack *t, tracked *c)
+{
+    int fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+        close(fd);
+        return 0;
+    }
+    c->fd = fd;
+    c->left = LINGER_BYTES;
+    c->deadline = now_seconds() + LINGER_MS / 1000.0;
+    c->prev = NULL;
+    c->next = t->lingering;
+    t->lingering = c;
+    t->lingerers++;
+    pthread_cond_signal(&t->stop_signal); /* from the slow tick to the fast one now */
+    return 1;
+}
+
 void conntrack_close(gj_conntrack *t, tracked *c)
 {
     if (c == NULL)
@@ -168,8 +264,21 @@ void conntrack_close(gj_conntrack *t, tracked *c)
         t->head = c->next;
     if (c->next != NULL)
         c->next->prev = c->prev;
+    if (c->linger && t->lingerers < LINGER_MAX && !t->stopping && keep_lingering(t, c)) {
+        pthread_mutex_unlock(&t->lock);
+        return;
+    }
     pthread_mutex_unlock(&t->lock);
     free(c);
+}
+
+void conntrack_linger(gj_conntrack *t, tracked *c)
+{
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&t->lock);
+    c->linger = 1;
+    pthread_mutex_unlock(&t->lock);
 }
 
 void conntrack_set_busy(gj_conntrack *t, tracked *c, int busy)

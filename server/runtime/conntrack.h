@@ -12,7 +12,10 @@
  * The same thread watches the solves: while a job runs for a connection
  * (conntrack_watch), every WATCH_MS (10 ms) it peeks at the socket and
  * raises the job's cancel flag once the client has closed it, so the solve
- * stops within about 10 ms plus the solver's check interval. */
+ * stops within about 10 ms plus the solver's check interval.
+ *
+ * And it closes, lingering, the connections answered before their body was
+ * read (conntrack_linger). */
 #ifndef GJ_CONNTRACK_H
 #define GJ_CONNTRACK_H
 
@@ -42,6 +45,12 @@ int conntrack_gone(const tracked *c);
 /* While a solve runs for c, raise `cancel` with GJ_CANCEL_GONE once its
  * peer is gone; NULL stops watching (before the flag's memory goes). */
 void conntrack_watch(gj_conntrack *t, tracked *c, gj_cancel *cancel);
+
+/* c was answered before its request's body was read: when it closes, read
+ * and drop what its client still sends (bounded in bytes and time, on the
+ * reaper thread) before the socket is closed, so that the close does not
+ * reset the connection under the answer.  NULL (untracked): nothing. */
+void conntrack_linger(gj_conntrack *t, tracked *c);
 
 /* Connections shut down for passing the deadline, since start. */
 unsigned long conntrack_reaped(gj_conntrack *t);

@@ -6,6 +6,9 @@
  *     time: the next request from that client is a 429)
  *   - a chunked body past --max-body is answered 413 as it crosses the
  *     bound and no more of it is read
+ *   - a client that goes on sending the body it was refused (413 at the
+ *     head or mid-body) still reads the whole answer: the close lingers
+ *     instead of resetting the connection
  *   - with --cors-origins, a preflight from a listed origin is answered on
  *     any path, so the page reads the real request's 404; the admin
  *     listener sends no CORS header at all
@@ -275,6 +278,44 @@ END_TEST
 
 /* ---- bodies past the bound --------------------------------------------- */
 
+/* Send `rounds` times a body of `size` bytes that the daemon refuses
+ * before its end (chunked or with its Content-Length): libcurl reads an
+ * answer that comes while it uploads, so each round must be `status` with
+ * the JSON error naming `names`, never a send failure (curl 55) from a
+ * reset that overtook the answer. */
+static void refused_whole(const test_daemon *d, size_t size, int chunked, int rounds, int status,
+                          const char *names)
+{
+    char *big = malloc(size);
+    ck_assert_ptr_nonnull(big);
+    memset(big, '.', size);
+    char url[128];
+    snprintf(url, sizeof url, "%s/solve/grid-walk", d->direct);
+    const char *const type[] = {"Content-Type: text/plain", NULL};
+    for (int i = 0; i < rounds; i++) {
+        http_call c = {"POST", url, type, big, size, chunked};
+        http_reply r = http_do(&c);
+        ck_assert_msg(r.status == status && strstr(r.body, names) != NULL,
+                      "round %d (%s): %ld, curl %d %s", i, chunked ? "chunked" : "Content-Length",
+                      r.status, r.curl_error, r.body ? r.body : "");
+        ck_assert_ptr_nonnull(strstr(r.body, "\"too_large\""));
+        http_reply_free(&r);
+    }
+    free(big);
+}
+
+START_TEST(test_refused_body_still_reads_its_answer)
+{
+    test_daemon d;
+    const char *flags[] = {"--max-body", "64K", NULL};
+    daemon_start(&d, flags);
+    /* Past --max-body mid-stream, then announced past it in the head. */
+    refused_whole(&d, 4u << 20, 1, 300, 413, "--max-body");
+    refused_whole(&d, 4u << 20, 0, 300, 413, "--max-body");
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
 START_TEST(test_chunked_body_cut_at_the_bound)
 {
     test_daemon d;
@@ -489,6 +530,7 @@ int main(void)
     tcase_add_test(tc, test_envelope_parse_is_charged);
     tcase_add_test(tc, test_half_close_is_one_rule);
     tcase_add_test(tc, test_chunked_body_cut_at_the_bound);
+    tcase_add_test(tc, test_refused_body_still_reads_its_answer);
     tcase_add_test(tc, test_preflight_on_any_path);
     tcase_add_test(tc, test_format_and_bodiless_types);
     tcase_add_test(tc, test_forwarded_forms_name_the_client);
