@@ -13,6 +13,7 @@
 #define GJ_GAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -36,30 +37,64 @@ typedef struct gj_limit_def {
     long max;         /* largest value the algorithm and memory allow */
 } gj_limit_def;
 
-/* A position in the middle of play, parsed once and then analysed, walked
- * and written without going back through JSON text: what the perfect-play
- * line (line.h) drives a game with.  A game offering it keeps analyze()
- * (JSON text in) as parse + analyze + free over it, so the game has one
+/* One move of a position in play, as its analysis ranks it (analysis.h):
+ * what the line, the engine and puzzles read of an entry without its JSON.
+ * `id` is the game's own name for the move, meaningful only to the
+ * position that listed it, and only until that position is played on or
+ * ranked again (a clone made in between takes its moves along). */
+typedef struct gj_move {
+    uint64_t id;
+    int wins;             /* the entry's "outcome" is "win" (staircase-chess: 0) */
+    long long score;      /* staircase-chess: the entry's "score"; 0 in the others */
+    long long remoteness; /* the entry's: a count, ANALYSIS_REMOTENESS_NULL or _NONE */
+} gj_move;
+
+/* What an analysis says of the position itself, beside its moves. */
+typedef struct gj_rank_head {
+    long long value;         /* 1 "win", 0 "lose"; staircase-chess: the integer */
+    long long remoteness;    /* as the answer's: a count, _NULL or _NONE */
+    long long moves_total;   /* the answer's counts */
+    long long winning_moves;
+} gj_rank_head;
+
+/* A position in the middle of play, parsed once and then analysed, ranked,
+ * walked and written without going back through JSON text: what the
+ * perfect-play line (line.h) drives a game with, and what the engine and
+ * puzzles are to drive it with.  A game offering it keeps analyze() (JSON
+ * text in) as parse + analyze + free over it, so the game has one
  * implementation; a game that does not yet offer it is driven the same way
  * through play/play_pos.h's adapter over its analyze() and play_move().
  * A position is used by one thread at a time.  Contracts:
  *   parse          the analyze() request `req`, already loaded as JSON and
  *                  its members checked against analyze_keys, with analyze()'s
  *                  checks and messages: the position, or NULL with *e.  req
- *                  is read, never kept or changed.
+ *                  is read, never kept or changed.  The request's
+ *                  "max_moves" bounds analyze() only, never rank().
  *   analyze        analyze()'s exact bytes for the position as it is now
  *                  (the request's max_moves): 0, or -1 with *e.
- *   best           find the position's best move by the ranking policy
- *                  (analysis.h), the one analyze() would list first, and
- *                  remember it: 1, or 0 when there is no legal move (the
- *                  game is over), or -1 with *e.
- *   write_best     the members of that move's entry, without braces, as
- *                  analyze() writes moves[0] (whole = 0), or with "after"
- *                  the whole position the move leads to (whole = 1, the
- *                  bytes after.c's writer gives): *after_bytes is then the
- *                  length of that whole "after", which the caller bounds.
- *                  0, or -1 with *e; only after best() returned 1.
- *   play_best      play that move in place: 0, or -1 with *e.
+ *   rank           the first min(max, moves_total) moves of the ranking
+ *                  policy (analysis.h) into moves[0..), exactly the entries
+ *                  analyze() lists with max_moves = max (1 <= max <=
+ *                  ANALYSIS_MAX_MOVES_LIMIT), and *head as that answer's
+ *                  head.  head NULL: not wanted, so a game may skip work
+ *                  that only the counts need (the line asks max = 1 with no
+ *                  head at every move).  The number of moves written (0:
+ *                  the game is over), or -1 with *e.
+ *   write_move     analyze()'s entry for m (one rank() or find() gave for
+ *                  the position as it is now), its members without braces:
+ *                  with "after" the diff (whole = 0) or the whole position
+ *                  the move leads to (whole = 1, the bytes after.c's writer
+ *                  gives), *after_bytes then that after's length, which the
+ *                  caller bounds (0 when whole = 0).  0, or -1 with *e.
+ *   play           play m (as for write_move) in place: 0, or -1 with *e.
+ *   find           the legal move written `move` (a JSON value, in the
+ *                  form of an entry's "move"): 1 with m->id set (the rest of
+ *                  *m is left as it is), 0 when `move` names no legal move
+ *                  of the position (malformed or illegal: the caller says
+ *                  which), or -1 with *e (out of memory, say).
+ *   clone          an independent copy of the position as it is now, with
+ *                  the moves ranked on it, to play on and free on its own:
+ *                  the copy, or NULL with *e.
  *   write_members  the position's members as the request gives them, in
  *                  its order, comma-separated without braces, without
  *                  "max_moves" (moved = 0: what a whole "after" holds), or
@@ -71,9 +106,12 @@ typedef struct gj_limit_def {
 typedef struct gj_play {
     void *(*parse)(const json_t *req, const long *limits, gj_error *e);
     int (*analyze)(void *pos, gj_buf *out, gj_error *e);
-    int (*best)(void *pos, gj_error *e);
-    int (*write_best)(void *pos, int whole, gj_buf *out, size_t *after_bytes, gj_error *e);
-    int (*play_best)(void *pos, gj_error *e);
+    long (*rank)(void *pos, long max, gj_move *moves, gj_rank_head *head, gj_error *e);
+    int (*write_move)(void *pos, const gj_move *m, int whole, gj_buf *out, size_t *after_bytes,
+                      gj_error *e);
+    int (*play)(void *pos, const gj_move *m, gj_error *e);
+    int (*find)(void *pos, const json_t *move, gj_move *m, gj_error *e);
+    void *(*clone)(const void *pos, gj_error *e);
     void (*write_members)(void *pos, int moved, gj_buf *out);
     void (*free)(void *pos);
 } gj_play;
