@@ -2,8 +2,8 @@
  * against play_pos.h's adapter over the same game's JSON analyze() and
  * play_move(), which is the definition: the analysis answer as JSON.
  *
- * For each game that offers gj_play, positions come from its generator
- * (fixed seeds, the knobs of its example, no constraint), and from each a
+ * For each game that offers gj_play, positions in play come from its
+ * generator (fixed seeds, the knobs of its example), and from each a
  * random walk of a few plies.  At every position both sides must agree on
  * analyze()'s bytes, rank() (every field but the ids, for several max and
  * with or without the head), write_move() (diff and whole after, byte for
@@ -31,8 +31,7 @@
 #define WRITTEN 24
 
 /* The position `seed` of g's generator, with the knobs of its example and
- * no constraint: a JSON object (an /analyze body), or NULL if the game
- * made none. */
+ * no constraint but a move to play: a JSON object (an /analyze body). */
 static json_t *generated(const gj_game *g, long seed)
 {
     static const char *const constraints[] = {"outcome", "winning_moves", "score", "min_moves",
@@ -42,6 +41,7 @@ static json_t *generated(const gj_game *g, long seed)
     for (int i = 0; constraints[i] != NULL; i++)
         json_object_del(req, constraints[i]);
     json_object_set_new(req, "seed", json_integer(seed));
+    json_object_set_new(req, "min_moves", json_integer(1)); /* a position in play */
     json_object_set_new(req, "answer", json_false());
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
