@@ -44,8 +44,10 @@ function readsBack(text, want) {
 // single quotes when it has no character that needs an escape, else in
 // JSON's double quotes (a YAML double-quoted scalar).
 function str(s) {
-  if (s !== '' && !/^[\s'"!&*%@`|>{}[\],#?:-]/.test(s) && !/[\n\t]|: | #|:$|\s$/.test(s) &&
-      readsBack(s, s)) {
+  // Not plain either: what YAML 1.1 readers take for a date, a number or a
+  // boolean (a leading digit; yes, no, on, off), whatever this reader says.
+  if (s !== '' && !/^[\s'"!&*%@`|>{}[\],#?:0-9-]/.test(s) && !/[\n\t]|: | #|:$|\s$/.test(s) &&
+      !/^(y|n|yes|no|on|off|true|false|null)$/i.test(s) && readsBack(s, s)) {
     return s;
   }
   const single = `'${s.replaceAll("'", "''")}'`;
