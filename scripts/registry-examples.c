@@ -27,13 +27,12 @@ int main(void)
     json_t *list = json_array();
     for (size_t i = 0; i < n; i++) {
         const gj_game *g = games[i];
-        json_array_append_new(
-            list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", g->name, "display_name",
-                            g->display_name, "title", g->title, "text",
-                            string_or_null(g->example_text), "json",
-                            string_or_null(g->example_json), "analyze",
-                            string_or_null(g->example_analyze), "generate",
-                            string_or_null(g->example_generate)));
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name",
+                                              g->name, "display_name", g->display_name, "title",
+                                              g->title, "text", string_or_null(g->example_text),
+                                              "json", string_or_null(g->example_json), "analyze",
+                                              string_or_null(g->example_analyze), "generate",
+                                              string_or_null(g->example_generate)));
     }
     /* A failed pack leaves an entry out; a short list is a failure too. */
     int whole = json_array_size(list) == n;
