@@ -1,6 +1,7 @@
 /* fanout.h - what /batch and a /judge test set share, and no one else:
  * items spread over the worker pool, the last to finish answering the
- * whole (batch_job.c), and one submission judged (judge_job.c).
+ * whole, and one submission judged (fanout.c).  The two handlers
+ * (batch_job.c, judge_job.c) call this module and never each other.
  *
  * A batch holds n items, each a position to solve or a submission to
  * judge; an item its check refused keeps its error and is answered in its
@@ -85,6 +86,10 @@ int item_fail(batch_item *it, gj_error_kind kind, const char *field, const char 
  * jin_load_envelope), named `field` ("items[1]", "cases[0]") as one of the
  * `what` ("item", "case").  Returns 1, as item_fail. */
 int item_refused(batch_item *it, const jin_refused *r, const char *field, const char *what);
+
+/* Make the item a solve item of the judge text s (n bytes): a copy.  -1
+ * when memory is short. */
+int take_text(batch_item *it, const char *s, size_t n);
 
 /* Make the item a judge item of case c (its input blamed as where.input):
  * copies of both texts.  -1 when memory is short. */
