@@ -64,7 +64,7 @@ int read_case(const json_t *v, const char *where, judge_case *c, gj_error *e)
  * NULL) and *v, or NULL with *e (a bad input is left for the caller to
  * blame on its field). */
 json_t *judge_one(job *j, const gj_game *g, const judge_case *c, const char *game, solve_timing *t,
-                  solve_cached *how, judge_verdict *v, gj_error *e)
+                  cache_result *how, judge_verdict *v, gj_error *e)
 {
     gj_buf expected;
     buf_init(&expected);
@@ -187,7 +187,7 @@ static void run_item(void *arg)
     batch_item *it = arg;
     batch *b = it->owner;
     job *j = b->j;
-    unsigned long long began = solve_clock_ns();
+    unsigned long long began = clock_ns();
     if (it->error.kind == GJ_OK) {
         solve_timing t;
         memset(&t, 0, sizeof t);

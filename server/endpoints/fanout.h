@@ -19,6 +19,7 @@
 #include "jobs.h"
 #include "judge.h"
 #include "json_in.h"
+#include "solve.h"
 
 /* One submission to judge: pointers into the caller's strings. */
 typedef struct judge_case {
@@ -42,7 +43,7 @@ int read_case(const json_t *v, const char *where, judge_case *c, gj_error *e);
  * NULL) and *v, or NULL with *e (a bad input is left for the caller to
  * blame on its field). */
 json_t *judge_one(job *j, const gj_game *g, const judge_case *c, const char *game, solve_timing *t,
-                  solve_cached *how, judge_verdict *v, gj_error *e);
+                  cache_result *how, judge_verdict *v, gj_error *e);
 
 typedef struct batch batch;
 
@@ -64,7 +65,7 @@ typedef struct batch_item {
     judge_verdict verdict; /* ITEM_JUDGE, once judged */
     gj_error error;        /* GJ_OK until its check or its solve fails */
     gj_buf answer;
-    solve_cached how;
+    cache_result how;
     solve_timing t; /* its stages' times, summed into the batch's Server-Timing */
     double work_ms; /* its thread's whole time, summed into the job's work_ms */
 } batch_item;

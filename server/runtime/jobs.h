@@ -26,13 +26,14 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "cancel.h"
+#include "clock.h"
 #include "error.h"
 #include "etag.h"
 #include "game.h"
 #include "media.h"
 #include "runtime.h"
-#include "solve.h"
 
 typedef struct job job;
 typedef void (*job_done)(job *j);
@@ -89,7 +90,7 @@ struct job {
     const char *fixed; /* ... or, when not NULL, this static one */
     size_t fixed_len;
     solve_timing t;             /* parse/solve/write, zero where they do not apply */
-    solve_cached how;           /* what the result cache did, where one was asked */
+    cache_result how;           /* what the result cache did: CACHE_BYPASS where none was asked */
     unsigned long long wait_ns; /* how long it waited for a worker */
     double work_ms;             /* every thread's time for the request, its estimate included:
                                  * what the client's quota is charged however the job ends */
