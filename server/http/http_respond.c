@@ -205,7 +205,7 @@ enum MHD_Result respond_not_modified(request *req, size_t len)
     return queue_response(req, MHD_HTTP_NOT_MODIFIED, NULL, resp, 0);
 }
 
-/* Answer the error e: its status and JSON body, from server/http_error.c. */
+/* Answer the error e: its status and JSON body, from server/http/http_error.c. */
 enum MHD_Result respond_error(request *req, const gj_error *e)
 {
     size_t len = 0;
