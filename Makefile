@@ -5,7 +5,8 @@
 #   make check           install the test tools too, build, run every unit and integration test
 #   make test-unit       the unit and oracle tests alone, on every core (the quick loop)
 #   make asan            the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make lint            the include graph, clang-format, cppcheck and the spec linter
+#   make lint            the include graph, the files comments name, clang-format, cppcheck
+#                        and the spec linter
 #   make fresh-check     the quick start in a pristine Debian bookworm container (mk/docker.mk)
 #   make container-test  build the Dockerfile's image and test the running container
 #   make install         install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
@@ -82,7 +83,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
-EXTRA_CHECKS := tests/lint/include_graph.sh
+EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh
 
 PREFIX ?= /usr/local
 
@@ -204,6 +205,7 @@ LINT_FILES := $(wildcard $(addsuffix /*.[ch],$(LAYERS)) tests/*/*.[ch])
 
 lint: test-deps
 	node scripts/include-graph.mjs $(LAYER_ARGS)
+	node scripts/comment-paths.mjs
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --std=c11 $(INC_ALL) --suppress=missingIncludeSystem \
