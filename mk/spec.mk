@@ -42,7 +42,8 @@ $(SPEC): $(SPEC_SRC) $(BUILD)/gen/registry-examples.json $(NODE_STAMP)
 	node scripts/build-spec.mjs solvers/registry/games.def $(BUILD)/gen/registry-examples.json $@
 
 # redocly reads its ignore list beside its configuration, naming the file
-# linted by its path from there; the document is linted as api/openapi.yaml.
+# linted by its path from there; the built document is copied into api/ for
+# the run and linted under the name the list gives it.
 lint-spec: $(SPEC)
 	cp $(SPEC) api/openapi.yaml
 	cd api && ../node_modules/.bin/redocly lint openapi.yaml --config .redocly.yaml --format=stylish; \

@@ -8,7 +8,7 @@
 //                        `{$each-game: X}` for a list with one X per game
 //   api/game-paths.yaml  ONE template of the per-game path items, with
 //                        `$game` where each game's fragment gives the value
-//   api/games/NAME.yaml  one fragment per game: `paths` (what its path
+//   api/games/<game>.yaml  one fragment per game: `paths` (what its path
 //                        items add to the template) and `schemas` (its own)
 //
 // The games are solvers/registry/games.def's, in its order, and each must
