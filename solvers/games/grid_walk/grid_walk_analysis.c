@@ -508,9 +508,22 @@ static void play_free(void *v)
     free(p);
 }
 
-/* game.h's gj_play.parse: analyze()'s checks, in its order. */
+/* The request's members, as game.h's analyze_keys: read here and named by
+ * the wrappers (line.c, engine.c) in their unknown-field messages. */
+const char *const grid_walk_analyze_keys[] = {"grid",     "path",       "?token", "?to_move",
+                                              "?visited", "?max_moves", NULL};
+
+/* game.h's gj_play.parse: analyze()'s checks, in its order.  The wrappers
+ * check only that every member is known, so the required ones are checked
+ * here, with jin_load_object's message. */
 static void *play_parse(const json_t *req, const long *limits, gj_error *e)
 {
+    for (int k = 0; grid_walk_analyze_keys[k] != NULL; k++)
+        if (grid_walk_analyze_keys[k][0] != '?' &&
+            json_object_get(req, grid_walk_analyze_keys[k]) == NULL) {
+            gj_fail_field(e, grid_walk_analyze_keys[k], "missing required field");
+            return NULL;
+        }
     gw_play *p = calloc(1, sizeof *p);
     if (p == NULL) {
         gj_fail_nomem(e);
@@ -818,11 +831,6 @@ const gj_play grid_walk_play = {
     .write_members = play_write_members,
     .free = play_free,
 };
-
-/* The request's members, as game.h's analyze_keys: read here and named by
- * the wrappers (line.c, engine.c) in their unknown-field messages. */
-const char *const grid_walk_analyze_keys[] = {"grid",     "path",       "?token", "?to_move",
-                                              "?visited", "?max_moves", NULL};
 
 /* analyze() over the parsed position: load, parse, analyse, free.  The
  * JSON goes before the matching is made: a long path's is large. */
