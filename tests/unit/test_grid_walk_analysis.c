@@ -1134,21 +1134,22 @@ static char *parsed_answer(void *p)
 }
 
 /* Whole games on one parsed position each, against analyze() on the JSON
- * request of every position they reach: grids up to 24 x 24 from random
+ * request of every position they reach: grids up to 20 x 20 from random
  * starting paths, each walked to its end on moves the ranking lists (the
  * best mostly, another now and then), so the matching the position keeps
- * from move to move is used for hundreds of moves, and a clone played on
+ * from move to move is used for many moves, and a clone played on
  * now and then must leave its original as it was.  test_play holds the
  * other members (rank, write_move, find) to the JSON path on generated
  * positions a few plies deep. */
 START_TEST(test_parsed_whole_games)
 {
     uint64_t rng = 0x13198a2e03707344ULL;
-    unsigned char visited[24 * 24];
+    unsigned char visited[20 * 20];
     long positions = 0, clones = 0;
-    for (int t = 0; t < 400; t++) {
-        int rows = 1 + (int)rng_below(&rng, t % 4 == 0 ? 24 : 10);
-        int cols = 1 + (int)rng_below(&rng, t % 4 == 0 ? 24 : 10);
+    for (int t = 0; t < 600; t++) {
+        int big = t % 10 == 0; /* past the search's 128 cells for most of the game */
+        int rows = big ? 12 + (int)rng_below(&rng, 9) : 1 + (int)rng_below(&rng, 6);
+        int cols = big ? 12 + (int)rng_below(&rng, 9) : 1 + (int)rng_below(&rng, 6);
         walk *w = new_walk(rows, cols);
         trim_free(w, rows * cols - (int)rng_below(&rng, (uint64_t)(rows * cols / 3 + 1)), &rng);
         random_path(w, (long)rng_below(&rng, 3) * (long)rng_below(&rng, 12), &rng, visited);
@@ -1206,8 +1207,8 @@ START_TEST(test_parsed_whole_games)
         free(req);
         free_walk(w);
     }
-    ck_assert_int_gt(positions, 3000);
-    ck_assert_int_gt(clones, 100);
+    ck_assert_int_gt(positions, 3500);
+    ck_assert_int_gt(clones, 250);
 }
 END_TEST
 
