@@ -1121,6 +1121,116 @@ START_TEST(test_write_key)
 END_TEST
 
 /* One Check test case per test, so a timeout or a crash names its test. */
+/* ---- the parsed position against the JSON path ---- */
+
+/* analyze()'s bytes of the parsed position p, as a string. */
+static char *parsed_answer(void *p)
+{
+    gj_buf b;
+    gj_error e;
+    buf_init(&b);
+    EXPECT(GAME->play->analyze(p, &b, &e) == 0, "parsed analysis failed: %s", e.message);
+    return take(&b);
+}
+
+/* Whole games on one parsed position each, against analyze() on the JSON
+ * request of every position they reach: grids up to 20 x 20 from random
+ * starting paths, each walked to its end on moves the ranking lists (the
+ * best mostly, another now and then), so the matching the position keeps
+ * from move to move is used for many moves, and a clone played on
+ * now and then must leave its original as it was.  test_play holds the
+ * other members (rank, write_move, find) to the JSON path on generated
+ * positions a few plies deep. */
+START_TEST(test_parsed_whole_games)
+{
+    uint64_t rng = 0x13198a2e03707344ULL;
+    unsigned char visited[20 * 20];
+    long positions = 0, clones = 0;
+    for (int t = 0; t < 600; t++) {
+        int big = t % 10 == 0; /* past the search's 128 cells for most of the game */
+        int rows = big ? 12 + (int)rng_below(&rng, 9) : 1 + (int)rng_below(&rng, 6);
+        int cols = big ? 12 + (int)rng_below(&rng, 9) : 1 + (int)rng_below(&rng, 6);
+        walk *w = new_walk(rows, cols);
+        trim_free(w, rows * cols - (int)rng_below(&rng, (uint64_t)(rows * cols / 3 + 1)), &rng);
+        random_path(w, (long)rng_below(&rng, 3) * (long)rng_below(&rng, 12), &rng, visited);
+        static const long maxes[3] = {1, 3, 100};
+        long max_moves = maxes[rng_below(&rng, 3)];
+        char *req = request(w, max_moves);
+        json_t *root = json_loads(req, 0, NULL);
+        gj_error e;
+        void *p = GAME->play->parse(root, default_limits, &e);
+        EXPECT(p != NULL, "parse failed: %s for %.300s", e.message, req);
+        json_decref(root);
+        for (;;) {
+            char *want = analyze_raw(req, default_limits, &e), *got = parsed_answer(p);
+            EXPECT(want != NULL && strcmp(want, got) == 0, "parsed %.300s, JSON %.300s, for %.300s",
+                   got, want, req);
+            free(got);
+            positions++;
+            gj_move moves[4];
+            long k = GAME->play->rank(p, 4, moves, NULL, &e);
+            EXPECT(k >= 0, "rank failed: %s", e.message);
+            if (k == 0) {
+                free(want);
+                break;
+            }
+            if (rng_below(&rng, 10) == 0) {
+                void *q = GAME->play->clone(p, &e);
+                EXPECT(q != NULL, "clone failed: %s", e.message);
+                ck_assert_int_eq(GAME->play->play(q, &moves[k - 1], &e), 0);
+                ck_assert_int_eq(GAME->play->rank(q, 1, moves + 3, NULL, &e) >= 0, 1);
+                GAME->play->free(q);
+                clones++;
+                k = GAME->play->rank(p, 4, moves, NULL, &e);
+            }
+            long pick = rng_below(&rng, 4) == 0 ? (long)rng_below(&rng, (uint64_t)k) : 0;
+            json_t *ans = json_loads(want, 0, NULL), *entries = json_object_get(ans, "moves");
+            gj_move found = {0};
+            if (pick < (long)json_array_size(entries)) {
+                const json_t *move = json_object_get(json_array_get(entries, (size_t)pick), "move");
+                EXPECT(GAME->play->find(p, move, &found, &e) == 1 && found.id == moves[pick].id,
+                       "find of entry %ld of %.300s", pick, req);
+                long r = (long)json_integer_value(json_array_get(move, 0)) - 1;
+                long c = (long)json_integer_value(json_array_get(move, 1)) - 1;
+                w->path[w->n++] = (int)(r * cols + c);
+            } else { /* the list was cut: the move's cell from the id */
+                long width = cols + 2, id = (long)moves[pick].id;
+                w->path[w->n++] = (int)((id / width - 1) * cols + id % width - 1);
+            }
+            json_decref(ans);
+            free(want);
+            ck_assert_int_eq(GAME->play->play(p, &moves[pick], &e), 0);
+            free(req);
+            req = request(w, max_moves);
+        }
+        GAME->play->free(p);
+        free(req);
+        free_walk(w);
+    }
+    ck_assert_int_gt(positions, 3500);
+    ck_assert_int_gt(clones, 250);
+}
+END_TEST
+
+/* A wrapper (line.c, engine.c) hands parse a request whose members are
+ * known but not all there: the required ones are refused as analyze()
+ * refuses them, never read as absent. */
+START_TEST(test_parse_required)
+{
+    static const char *const bodies[][2] = {
+        {"{\"grid\": [\"#\", \"#\"]}", "path"}, {"{\"path\": []}", "grid"}, {"{}", "grid"}};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        json_t *root = json_loads(bodies[i][0], 0, NULL);
+        gj_error e;
+        gj_error_clear(&e);
+        ck_assert_ptr_null(GAME->play->parse(root, default_limits, &e));
+        ck_assert_str_eq(e.field, bodies[i][1]);
+        ck_assert(strstr(e.message, "missing required field") != NULL);
+        json_decref(root);
+    }
+}
+END_TEST
+
 static Suite *analysis_suite(void)
 {
     const harness_case cases[] = {
@@ -1131,11 +1241,13 @@ static Suite *analysis_suite(void)
         {"large", test_remoteness_bound},
         {"large", test_raised_limits_long_path},
         {"large", test_opening_large},
+        {"parsed", test_parsed_whole_games},
         {"edge", test_edge_cases},
         {"bad input", test_bad_json},
         {"bad input", test_bad_grid},
         {"bad input", test_bad_path},
         {"bad input", test_bad_max_moves},
+        {"bad input", test_parse_required},
         {"key", test_write_key},
     };
     return harness_suite("grid-walk analysis", cases, sizeof cases / sizeof cases[0], 300);

@@ -302,6 +302,7 @@ const gj_game game_grid_walk = {
     .write_key = write_key,
     .analyze = grid_walk_analyze,
     .analyze_keys = grid_walk_analyze_keys,
+    .play = &grid_walk_play,
     .example_analyze = "{\"grid\": [\"..#\", \"...\", \".#.\"], \"path\": [[2, 2], [2, 1]], "
                        "\"max_moves\": 10}",
     .version = "3",

@@ -20,6 +20,8 @@ extern const gj_game game_grid_walk;
 int grid_walk_analyze(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 extern const char *const grid_walk_analyze_keys[];
 int grid_walk_play_move(json_t *req, const json_t *entry, gj_error *e);
+/* The parsed position in play that analyze() wraps and the line drives (game.h). */
+extern const gj_play grid_walk_play;
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */
 int grid_walk_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
