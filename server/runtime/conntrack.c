@@ -52,17 +52,19 @@ struct gj_conntrack {
 #define WATCH_MS 10
 #define REAP_MS  250
 
-/* The lingering close's bounds, smaller than nginx's (lingering_time 30 s):
- * a client that reads its answer while it sends, as curl and browsers do,
- * stops sending within a round trip, and one that sends before it reads
- * has its answer in the socket after one more socket buffer, far below
- * 512 KiB on loopback or a LAN.  Two seconds and 512 KiB (about a 256 KiB
- * socket buffer twice over) cover that and still let no client hold a
- * socket for long: one that sends for ever is closed at either bound, one
- * that sends nothing at the clock.  LINGER_MAX bounds the descriptors held;
- * past it a connection closes at once, as without lingering. */
-#define LINGER_MS    2000
-#define LINGER_BYTES (512u << 10)
+/* The lingering close's bounds, smaller than nginx's (lingering_time 30 s).
+ * A client that reads its answer while it sends, as curl and browsers do,
+ * stops sending once it has read it; but on a loaded machine it may not
+ * run for a while, and a bound on bytes would then reset the connection
+ * under an answer it has not read yet (512 KiB did, for a 4 MiB upload
+ * refused at 64 KiB: curl 55 in about one run of itest_edge_holes in ten).
+ * So the clock is the bound that matters: five seconds, with 64 MiB (the
+ * default --max-body) as a ceiling on what one socket costs to drain.  One
+ * that sends for ever is closed at either bound, one that sends nothing at
+ * the clock.  LINGER_MAX bounds the descriptors held; past it a connection
+ * closes at once, as without lingering. */
+#define LINGER_MS    5000
+#define LINGER_BYTES (64u << 20)
 #define LINGER_MAX   256
 
 /* Monotonic seconds, the clock of every deadline here, so a wall-clock jump neither reaps
