@@ -80,16 +80,21 @@ int jin_known_keys(const json_t *root, const char *const *keys, gj_error *e)
     return 0;
 }
 
+int jin_required_keys(const json_t *root, const char *const *keys, gj_error *e)
+{
+    for (size_t k = 0; keys[k] != NULL; k++)
+        if (keys[k][0] != '?' && json_object_get(root, keys[k]) == NULL)
+            return gj_fail_field(e, keys[k], "missing required field");
+    return 0;
+}
+
 /* Every key of root is listed in keys and every listed key without '?' is in
  * root: 0, or -1 with *e naming the first that is not. */
 static int check_keys(json_t *root, const char *const *keys, gj_error *e)
 {
     if (jin_known_keys(root, keys, e) != 0)
         return -1;
-    for (size_t k = 0; keys[k] != NULL; k++)
-        if (keys[k][0] != '?' && json_object_get(root, keys[k]) == NULL)
-            return gj_fail_field(e, keys[k], "missing required field");
-    return 0;
+    return jin_required_keys(root, keys, e);
 }
 
 /* The error of a body jansson refused: "invalid JSON at line L, column C:

@@ -45,6 +45,9 @@ json_t *jin_load_envelope(const char *buf, size_t len, const char *const *keys, 
  * reads members of its own beside a game's can name exactly the fields its
  * endpoint takes. */
 int jin_known_keys(const json_t *root, const char *const *keys, gj_error *e);
+/* Every key of `keys` without '?' is in root: 0, or -1 with *e naming the
+ * first missing ("missing required field"), as jin_load_object says it. */
+int jin_required_keys(const json_t *root, const char *const *keys, gj_error *e);
 
 /* `v` (field name[i]) must be an array with lo..hi elements. */
 int jin_array(const json_t *v, const char *name, long i, size_t lo, size_t hi, gj_error *e);

@@ -8,6 +8,7 @@
 #include "after.h"
 #include "analysis.h"
 #include "analysis_call.h"
+#include "json_in.h"
 
 /* The adapter's position: the request as JSON, played on in place, and
  * the analysis its moves were last ranked or found in.  A move's id is its
@@ -226,6 +227,11 @@ int play_adapted(const gj_game *g)
 
 int play_open(play_pos *p, const gj_game *g, const json_t *req, const long *limits, gj_error *e)
 {
+    /* The wrappers check that each member is one the endpoint takes; a
+     * game's parse may count on the required ones being there (game.h). */
+    p->pos = NULL;
+    if (jin_required_keys(req, g->analyze_keys, e) != 0)
+        return -1;
     p->ops = play_adapted(g) ? &adapter : g->play;
     p->pos = play_adapted(g) ? adapted_open(g, req, limits, e) : g->play->parse(req, limits, e);
     return p->pos != NULL ? 0 : -1;

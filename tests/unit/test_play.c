@@ -300,10 +300,45 @@ START_TEST(parsed_as_adapted)
 }
 END_TEST
 
+/* A body without one of the position's required members is refused
+ * naming it, in every game and with or without the line: the wrappers
+ * check only that each member is known, so play_open checks the rest
+ * before a game's parse relies on it. */
+START_TEST(required_members)
+{
+    size_t count;
+    const gj_game *const *all = games_all(&count);
+    for (size_t i = 0; i < count; i++) {
+        const gj_game *g = all[i];
+        json_t *full = json_loads(g->example_analyze, 0, NULL);
+        ck_assert_ptr_nonnull(full);
+        for (size_t k = 0; g->analyze_keys[k] != NULL; k++) {
+            const char *key = g->analyze_keys[k];
+            if (key[0] == '?')
+                continue;
+            for (int line = 0; line <= 1; line++) {
+                json_t *req = json_copy(full);
+                json_object_del(req, key);
+                if (line)
+                    json_object_set_new(req, "line", json_true());
+                gj_error e;
+                char *answer = harness_analyze(g, req, &e);
+                ck_assert_msg(answer == NULL, "%s without %s was answered", g->name, key);
+                ck_assert_msg(strcmp(e.field, key) == 0 && strstr(e.message, "missing") != NULL,
+                              "%s without %s: %s", g->name, key, e.message);
+                json_decref(req);
+            }
+        }
+        json_decref(full);
+    }
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     const harness_case cases[] = {
         {"adapter", parsed_as_adapted},
+        {"required", required_members},
     };
     return harness_suite("play", cases, sizeof cases / sizeof cases[0], 600);
 }
