@@ -44,6 +44,7 @@ typedef struct request {
     long max_moves;
     int order[MEMBERS]; /* the members as the request gives them, then those a move adds */
     int norder;
+    int given[MEMBERS]; /* by member: the request gave it, or a move played since added it */
 } request;
 
 typedef struct entry {
@@ -213,7 +214,7 @@ static void read_order(request *q, const json_t *root)
     {
         for (int k = 0; k < MEMBERS; k++)
             if (!seen[k] && strcmp(key, names[k]) == 0) {
-                seen[k] = 1;
+                seen[k] = q->given[k] = 1;
                 q->order[q->norder++] = k;
             }
     }
@@ -405,14 +406,16 @@ static void put_board(gj_buf *out, const int32_t *v, long n, long m)
 }
 
 /* q's members in q->order (see read_order), comma-separated; with moved,
- * only those a stone changes (the boards stay). */
-static void put_members(const request *q, int moved, gj_buf *out)
+ * only those a stone changes (the boards stay); with `given`, only the
+ * members it marks. */
+static void put_members(const request *q, int moved, const int *given, gj_buf *out)
 {
     const sc_board *g = q->board;
     int first = 1;
     for (int k = 0; k < q->norder; k++) {
         int member = q->order[k];
-        if (moved && (member == MEMBER_A || member == MEMBER_B))
+        if ((moved && (member == MEMBER_A || member == MEMBER_B)) ||
+            (given != NULL && !given[member]))
             continue;
         if (!first)
             buf_putc(out, ',');
@@ -554,7 +557,7 @@ static int play_write_move(void *v, const gj_move *m, int whole, gj_buf *out, si
         size_t start = out->len;
         buf_putc(out, '{');
         add_stone(q, row);
-        put_members(q, 0, out);
+        put_members(q, 0, NULL, out);
         take_stone(q, row);
         buf_putc(out, '}');
         *after_bytes = out->len - start;
@@ -571,6 +574,8 @@ static int play_play(void *v, const gj_move *m, gj_error *e)
     long row = (long)m->id, cell = row * q->board->m + q->profile[row];
     q->so_far += q->stones % 2 == 0 ? q->board->a[cell] : -(long long)q->board->b[cell];
     add_stone(q, row);
+    /* play_move gives a request without a profile the stones. */
+    q->given[MEMBER_STONES] |= q->known_order;
     return 0;
 }
 
@@ -620,10 +625,11 @@ static void *play_clone(const void *v, gj_error *e)
     return c;
 }
 
-/* game.h's gj_play.write_members. */
+/* game.h's gj_play.write_members: those given, or all that a move changes. */
 static void play_write_members(void *v, int moved, gj_buf *out)
 {
-    put_members(&((sc_play *)v)->q, moved, out);
+    const request *q = &((sc_play *)v)->q;
+    put_members(q, moved, moved ? NULL : q->given, out);
 }
 
 const gj_play staircase_chess_play = {
