@@ -5,7 +5,8 @@
 #   make check           install the test tools too, build, run every unit and integration test
 #   make test-unit       the unit and oracle tests alone, on every core (the quick loop)
 #   make asan            the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make lint            the include graph, clang-format, cppcheck and the spec linter
+#   make lint            the include graph, the files comments name, clang-format, cppcheck
+#                        and the spec linter
 #   make fresh-check     the quick start in a pristine Debian bookworm container (mk/docker.mk)
 #   make container-test  build the Dockerfile's image and test the running container
 #   make install         install the binary under $(DESTDIR)$(PREFIX) (default /usr/local)
@@ -75,12 +76,14 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 BIN := $(BUILD)/gamejudge
 SOLVER_LIB := $(BUILD)/libsolvers.a
 SERVER_LIB := $(BUILD)/libserver.a
+# The OpenAPI document, assembled from api/ (mk/spec.mk, api/README.md).
+SPEC := $(BUILD)/openapi.yaml
 SPEC_OBJ := $(BUILD)/obj/gen/openapi.o $(BUILD)/obj/gen/docs.o $(BUILD)/obj/gen/playground.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
-EXTRA_CHECKS := tests/lint/include_graph.sh
+EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh
 
 PREFIX ?= /usr/local
 
@@ -126,11 +129,11 @@ NODE_STAMP := node_modules/.gj-installed
 $(NODE_STAMP): package.json package-lock.json
 	@scripts/install-deps node
 
-$(BUILD)/gen/openapi.c: api/openapi.yaml scripts/embed
+$(BUILD)/gen/openapi.c: $(SPEC) scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< gj_openapi_yaml > $@
 
-$(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs.mjs $(NODE_STAMP)
+$(BUILD)/gen/docs.html: $(SPEC) scripts/build-docs.mjs $(NODE_STAMP)
 	@mkdir -p $(dir $@)
 	node scripts/build-docs.mjs $< $@
 
@@ -202,6 +205,7 @@ LINT_FILES := $(wildcard $(addsuffix /*.[ch],$(LAYERS)) tests/*/*.[ch])
 
 lint: test-deps
 	node scripts/include-graph.mjs $(LAYER_ARGS)
+	node scripts/comment-paths.mjs
 	clang-format --dry-run --Werror $(LINT_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --std=c11 $(INC_ALL) --suppress=missingIncludeSystem \

@@ -1,6 +1,7 @@
 /* fanout.h - what /batch and a /judge test set share, and no one else:
  * items spread over the worker pool, the last to finish answering the
- * whole (batch_job.c), and one submission judged (judge_job.c).
+ * whole, and one submission judged (fanout.c).  The two handlers
+ * (batch_job.c, judge_job.c) call this module and never each other.
  *
  * A batch holds n items, each a position to solve or a submission to
  * judge; an item its check refused keeps its error and is answered in its
@@ -18,6 +19,7 @@
 #include "jobs.h"
 #include "judge.h"
 #include "json_in.h"
+#include "solve.h"
 
 /* One submission to judge: pointers into the caller's strings. */
 typedef struct judge_case {
@@ -41,7 +43,7 @@ int read_case(const json_t *v, const char *where, judge_case *c, gj_error *e);
  * NULL) and *v, or NULL with *e (a bad input is left for the caller to
  * blame on its field). */
 json_t *judge_one(job *j, const gj_game *g, const judge_case *c, const char *game, solve_timing *t,
-                  solve_cached *how, judge_verdict *v, gj_error *e);
+                  cache_result *how, judge_verdict *v, gj_error *e);
 
 typedef struct batch batch;
 
@@ -63,7 +65,7 @@ typedef struct batch_item {
     judge_verdict verdict; /* ITEM_JUDGE, once judged */
     gj_error error;        /* GJ_OK until its check or its solve fails */
     gj_buf answer;
-    solve_cached how;
+    cache_result how;
     solve_timing t; /* its stages' times, summed into the batch's Server-Timing */
     double work_ms; /* its thread's whole time, summed into the job's work_ms */
 } batch_item;
@@ -85,6 +87,10 @@ int item_fail(batch_item *it, gj_error_kind kind, const char *field, const char 
  * jin_load_envelope), named `field` ("items[1]", "cases[0]") as one of the
  * `what` ("item", "case").  Returns 1, as item_fail. */
 int item_refused(batch_item *it, const jin_refused *r, const char *field, const char *what);
+
+/* Make the item a solve item of the judge text s (n bytes): a copy.  -1
+ * when memory is short. */
+int take_text(batch_item *it, const char *s, size_t n);
 
 /* Make the item a judge item of case c (its input blamed as where.input):
  * copies of both texts.  -1 when memory is short. */

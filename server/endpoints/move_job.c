@@ -12,7 +12,7 @@
 static uint64_t fresh_seed(void)
 {
     static atomic_ullong count;
-    uint64_t x = solve_clock_ns() ^ (atomic_fetch_add(&count, 1) * 0x9e3779b97f4a7c15ULL);
+    uint64_t x = clock_ns() ^ (atomic_fetch_add(&count, 1) * 0x9e3779b97f4a7c15ULL);
     x ^= x >> 29;
     return x & (uint64_t)ENGINE_SEED_MAX;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "endpoints.h"
+#include "solve.h"
 
 /* What solve_estimate parsed on the I/O thread, for the handler. */
 typedef struct solve_ahead {

@@ -1,6 +1,6 @@
-/* spec.h - api/openapi.yaml, its HTML rendering (scripts/build-docs.mjs) and
- * the playground page (web/playground.html), compiled into the binary at
- * build time. */
+/* spec.h - the OpenAPI document (build/openapi.yaml, assembled from api/),
+ * its HTML rendering (scripts/build-docs.mjs) and the playground page
+ * (web/playground.html), compiled into the binary at build time. */
 #ifndef GJ_SPEC_H
 #define GJ_SPEC_H
 

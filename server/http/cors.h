@@ -19,7 +19,7 @@
 
 #include "error.h"
 
-/* What a preflight allows, as header values (api/openapi.yaml lists them). */
+/* What a preflight allows, as header values (the OpenAPI document lists them). */
 #define CORS_ALLOW_HEADERS  "Content-Type, Accept, X-Request-Id, If-None-Match, X-Api-Key"
 #define CORS_EXPOSE_HEADERS "X-Request-Id, X-Cache, ETag, Retry-After, RateLimit, RateLimit-Policy"
 #define CORS_MAX_AGE        "600"

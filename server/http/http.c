@@ -19,6 +19,7 @@
 #include "admission.h"
 #include "buf.h"
 #include "client_id.h"
+#include "clock.h"
 #include "conntrack.h"
 #include "cors.h"
 #include "fmt.h"
@@ -29,7 +30,6 @@
 #include "media.h"
 #include "query.h"
 #include "router.h"
-#include "solve.h"
 
 /* ---- the pool's routes: headers, body, hand-off ----------------------- */
 
@@ -390,7 +390,7 @@ static enum MHD_Result dispatch(request *req)
     }
     req->state = QUEUED;
     req->job.done = answered_by_worker;
-    req->job.queued_ns = solve_clock_ns();
+    req->job.queued_ns = clock_ns();
     conntrack_set_busy(rt->tracker, req->track, 1);
     MHD_suspend_connection(req->conn);
     pool_submit_reserved(rt->pool, pl, run_job, req);
@@ -491,7 +491,7 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
     req->http = h;
     req->admin = l->admin;
     req->conn = conn;
-    req->started_ns = solve_clock_ns();
+    req->started_ns = clock_ns();
     fmt_out o; /* fmt.h, cutting as snprintf did: no printf per request */
     fmt_init(&o, req->method, sizeof req->method);
     fmt_cut(&o, method);
@@ -755,7 +755,7 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         .status = req->sent_status,
         .bytes_in = req->received,
         .bytes_out = req->sent_bytes,
-        .micros = (solve_clock_ns() - req->started_ns) / 1000,
+        .micros = (clock_ns() - req->started_ns) / 1000,
         .queue_ms = req->queue_ms,
         .parse_ms = req->parse_ms,
         .solve_ms = req->solve_ms,

@@ -8,7 +8,9 @@
  *                   the error written on the socket when a body is cut
  *   http_daemon.c   start and stop: the listeners, TLS, the address
  *
- * A request moves through these states (one struct request per request):
+ * A request moves through these states (one struct request per request;
+ * docs/ARCHITECTURE.md tells the whole path, "The life of POST
+ * /solve/grid-walk"):
  *
  *   READING    headers checked, body arriving into req->body (a body that
  *              passes --max-body or the memory budget is refused there and

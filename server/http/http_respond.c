@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
+#include "clock.h"
 #include "cors.h"
 #include "fmt.h"
 #include "http_error.h"
 #include "http_request.h"
-#include "solve.h"
 
 /* ---- responses ----------------------------------------------------- */
 
@@ -148,8 +149,8 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
     const char *retry = http_error_retry_after(status);
     if (retry != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
-    if (req->state == ANSWERED && req->job.how != SOLVE_UNCACHED)
-        MHD_add_response_header(resp, "X-Cache", req->job.how == SOLVE_HIT ? "hit" : "miss");
+    if (req->state == ANSWERED && req->job.how != CACHE_BYPASS)
+        MHD_add_response_header(resp, "X-Cache", req->job.how == CACHE_HIT ? "hit" : "miss");
     if (req->close || atomic_load(&req->http->rt->draining))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     /* Admission: the job's worker time is taken from the client's quota,
@@ -204,7 +205,7 @@ enum MHD_Result respond_not_modified(request *req, size_t len)
     return queue_response(req, MHD_HTTP_NOT_MODIFIED, NULL, resp, 0);
 }
 
-/* Answer the error e: its status and JSON body, from server/http_error.c. */
+/* Answer the error e: its status and JSON body, from server/http/http_error.c. */
 enum MHD_Result respond_error(request *req, const gj_error *e)
 {
     size_t len = 0;

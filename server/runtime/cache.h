@@ -23,7 +23,8 @@ typedef struct cache_entry cache_ticket;
 typedef enum cache_result {
     CACHE_HIT,     /* the answer was copied into the caller's buffer */
     CACHE_CLAIMED, /* compute it, then cache_fill or cache_abandon the ticket */
-    CACHE_BYPASS,  /* compute it without storing: too large, or memory short */
+    CACHE_BYPASS,  /* compute it without storing: too large, or memory short
+                    * (and, as a job's `how`, jobs.h: no cache was asked) */
 } cache_result;
 
 typedef struct cache_stats {

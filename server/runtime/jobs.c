@@ -26,7 +26,7 @@ double jobs_take_ms(unsigned long long *since)
 {
     if (*since == 0)
         return 0;
-    double ms = (double)(solve_clock_ns() - *since) / 1e6;
+    double ms = (double)(clock_ns() - *since) / 1e6;
     *since = 0;
     return ms;
 }
@@ -60,11 +60,11 @@ void jobs_unwatch(job *j)
 
 void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg)
 {
-    unsigned long long start = solve_clock_ns();
+    unsigned long long start = clock_ns();
     jobs_watch(j);
     int rc = step(j, arg);
     jobs_unwatch(j);
-    j->t.solve_ms = (double)(solve_clock_ns() - start) / 1e6;
+    j->t.solve_ms = (double)(clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the %s failed without saying why", j->game->name,
                 what);
@@ -101,9 +101,9 @@ job_lane jobs_triage(job *j, job_estimate estimate)
     j->estimate_ms = 0;
     if (estimate == NULL || j->rt->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
         return JOB_HEAVY;
-    unsigned long long start = solve_clock_ns();
+    unsigned long long start = clock_ns();
     job_lane lane = estimate(j);
-    j->estimate_ms = (double)(solve_clock_ns() - start) / 1e6;
+    j->estimate_ms = (double)(clock_ns() - start) / 1e6;
     return lane;
 }
 
@@ -129,7 +129,7 @@ void jobs_start(job *j, job_handler handler)
 {
     j->then = j->done;
     j->done = settle;
-    j->own_ns = solve_clock_ns();
+    j->own_ns = clock_ns();
     /* The I/O thread's estimate (jobs_triage) is work for the request too. */
     j->work_ms = j->estimate_ms;
     buf_init(&j->answer);
@@ -138,7 +138,7 @@ void jobs_start(job *j, job_handler handler)
     j->type = j->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
     j->fixed = NULL;
     j->fixed_len = 0;
-    j->how = SOLVE_UNCACHED;
+    j->how = CACHE_BYPASS;
     if (j->tag != NULL) {
         j->tag->cache_seconds = -1;
         j->tag->etag[0] = '\0';
@@ -146,7 +146,7 @@ void jobs_start(job *j, job_handler handler)
     }
     memset(&j->t, 0, sizeof j->t);
     j->abandoned = 0;
-    j->wait_ns = j->queued_ns ? solve_clock_ns() - j->queued_ns : 0;
+    j->wait_ns = j->queued_ns ? clock_ns() - j->queued_ns : 0;
     double waited = (double)j->wait_ns / 1e9;
     long limit = j->rt->cfg->request_timeout;
     if (j->queued_ns != 0 && conntrack_gone(j->peer)) {

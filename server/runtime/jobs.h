@@ -1,24 +1,19 @@
 /* jobs.h - a job: one request's work, whichever thread runs it.
  *
  * Every route's handler (endpoints.h) takes a job: the request's game,
- * media and body in, and the answer or the error out. The HTTP front fills
- * the inputs and `done`, then calls jobs_triage with its route's estimate
- * (the solve endpoint parses a small body ahead on the I/O thread and
- * estimates its cost with the game's cost_us, keeping the position as its
- * route state), which says where the job runs, then jobs_start on the I/O
- * thread or on a worker of that lane. Before a queued job starts,
- * jobs_start drops it when its client has closed the connection (the peer,
- * conntrack.h) or it waited past --request-timeout (503: nobody should wait
- * for so late an answer), else runs the handler, which fills the result and
- * calls done(job) exactly once: before it returns, or for a batch on
- * whichever worker finishes the last item. While a queued job's solve runs
- * (jobs_watch), its cancel flag is bound to the thread and watched by the
- * tracker, so the solve stops (GJ_CANCELLED) when the client leaves or the
- * deadline (queued + --request-timeout) passes. The body must stay valid
- * until done() runs. When done() runs, work_ms holds the time every thread
- * spent on the job (the I/O thread's estimate, the handler, each batch
- * item), whether it was answered, refused, dropped or stopped: the HTTP
- * front charges it to the client's quota even when nobody reads the answer. */
+ * media and body in, and the answer or the error out.  Where a job goes
+ * from the HTTP front to its answer is told once, in docs/ARCHITECTURE.md
+ * ("The life of POST /solve/grid-walk"); what it promises is here:
+ *
+ *   - the caller fills the inputs and `done`, and keeps the body valid
+ *     until done() runs;
+ *   - done() runs exactly once however the job ends (answered, refused,
+ *     dropped before it started, stopped by its cancel flag): before the
+ *     handler returns, or for a batch on whichever worker finishes the
+ *     last item;
+ *   - when it runs, work_ms holds every thread's time on the job (the
+ *     estimate, the handler, each batch item), which the front charges to
+ *     the client's quota even when nobody reads the answer. */
 #ifndef GJ_JOBS_H
 #define GJ_JOBS_H
 
@@ -26,13 +21,14 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "cancel.h"
+#include "clock.h"
 #include "error.h"
 #include "etag.h"
 #include "game.h"
 #include "media.h"
 #include "runtime.h"
-#include "solve.h"
 
 typedef struct job job;
 typedef void (*job_done)(job *j);
@@ -89,7 +85,7 @@ struct job {
     const char *fixed; /* ... or, when not NULL, this static one */
     size_t fixed_len;
     solve_timing t;             /* parse/solve/write, zero where they do not apply */
-    solve_cached how;           /* what the result cache did, where one was asked */
+    cache_result how;           /* what the result cache did: CACHE_BYPASS where none was asked */
     unsigned long long wait_ns; /* how long it waited for a worker */
     double work_ms;             /* every thread's time for the request, its estimate included:
                                  * what the client's quota is charged however the job ends */

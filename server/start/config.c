@@ -1,6 +1,7 @@
 /* config.c - defaults, environment and flags for `gamejudge serve`.
  *
- * Every numeric option has a range; anything outside it, or not a number, is
+ * Every numeric option has a range and every string option a length range
+ * (and, for a list, a check); anything outside it, or not a number, is
  * refused with a message naming where it came from, so a typo in a
  * deployment fails at start-up rather than running with a surprise. */
 #include "config.h"
@@ -18,43 +19,41 @@
 #include "games.h"
 #include "tls.h"
 
-/* Readers of the options that are not plain numbers, and what the
- * configuration line shows of them; defined below the table. */
-static int read_host(gj_config *c, const char *value, const char *origin, gj_error *e);
+/* Readers of the options that are neither numbers nor strings, the checks
+ * of the strings that have one, and what the configuration line shows
+ * where the value alone would not do; defined below the table. */
 static int read_log_format(gj_config *c, const char *value, const char *origin, gj_error *e);
 static int read_limits(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_proxies(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_api_keys(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_tls_cert(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_tls_key(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_tls_priorities(gj_config *c, const char *value, const char *origin, gj_error *e);
 static int read_admin(gj_config *c, const char *value, const char *origin, gj_error *e);
-static int read_cors(gj_config *c, const char *value, const char *origin, gj_error *e);
-static const char *show_host(const gj_config *c, char *buf, size_t cap);
+static int check_proxies(const char *value, const char *origin, gj_error *e);
 static const char *show_log_format(const gj_config *c, char *buf, size_t cap);
-static const char *show_proxies(const gj_config *c, char *buf, size_t cap);
-static const char *show_api_keys(const gj_config *c, char *buf, size_t cap);
-static const char *show_tls(const gj_config *c, char *buf, size_t cap);
 static const char *show_tls_priorities(const gj_config *c, char *buf, size_t cap);
 static const char *show_admin(const gj_config *c, char *buf, size_t cap);
-static const char *show_cors(const gj_config *c, char *buf, size_t cap);
 static long online_cpus(void);
 static long io_threads_default(void);
 
 /* A number option: its kind, range and the long it sets. */
 #define NUMBER(k, field, low, high)                                                                \
     .kind = (k), .lo = (low), .hi = (high), .at = offsetof(gj_config, field)
+/* A string option, as redis's createStringConfig: the char array it fills,
+ * its least length (0 or 1; the most is the array's), the value as its
+ * errors name it, its check (NULL: any text) and what the configuration
+ * line shows when it is empty (NULL: ""). */
+#define STRING(field, least, noun, chk, empty)                                                     \
+    .kind = OPT_STRING, .lo = (least), .hi = (long)sizeof(((gj_config *)0)->field) - 1,            \
+    .at = offsetof(gj_config, field), .what = (noun), .check = (chk), .unset = (empty)
 /* A custom option: its reader and what the configuration line shows. */
 #define CUSTOM(r, s) .kind = OPT_CUSTOM, .read = (r), .show = (s)
 
 /* Every option of `serve`, one row each, as redis's config table: the flag,
- * the variable, the default (read as a value of the option), the range or
- * reader, where it goes and what the start-up line calls it.  --help, the
+ * the variable, the default (read as a value of the option), the range,
+ * the string's place and check, or the reader, where it goes and what the
+ * start-up line calls it.  --help, the
  * parser, the configuration line and the README's table (checked by
  * test_config) all come from here. */
 static const gj_option options[] = {
     {"--host", "GAMEJUDGE_HOST", "H", "address to bind", "127.0.0.1", NULL, "host",
-     CUSTOM(read_host, show_host)},
+     STRING(host, 1, "the host", NULL, NULL)},
     {"--port", "GAMEJUDGE_PORT", "P", "TCP port, 0 picks a free one", "8080", NULL, "port",
      NUMBER(OPT_INTEGER, port, 0, 65535)},
     {"--workers", "GAMEJUDGE_WORKERS", "N", "solver threads", NULL, "online CPUs", "workers",
@@ -121,26 +120,26 @@ static const gj_option options[] = {
      "quota_clients", NUMBER(OPT_INTEGER, quota_clients, 1, 10000000L)},
     {"--trusted-proxies", "GAMEJUDGE_TRUSTED_PROXIES", "LIST",
      "addresses or CIDRs (comma-separated) whose X-Forwarded-For names the client", NULL, "none",
-     "trusted_proxies", CUSTOM(read_proxies, show_proxies)},
+     "trusted_proxies", STRING(trusted_proxies, 0, "the list", check_proxies, NULL)},
     {"--api-keys", "GAMEJUDGE_API_KEYS", "FILE",
      "API keys, one 'KEY RATE_MS BURST_MS' a line, sent as X-Api-Key", NULL, "none", "api_keys",
-     CUSTOM(read_api_keys, show_api_keys)},
+     STRING(api_keys, 1, "the file name", NULL, NULL)},
     {"--tls-cert", "GAMEJUDGE_TLS_CERT", "FILE",
      "PEM certificate (chain): serve HTTPS; needs --tls-key", NULL, "none (HTTP)", "tls",
-     CUSTOM(read_tls_cert, show_tls)},
+     STRING(tls_cert, 1, "the file name", NULL, "off")},
     {"--tls-key", "GAMEJUDGE_TLS_KEY", "FILE", "PEM private key of --tls-cert, unencrypted", NULL,
-     "none", NULL, CUSTOM(read_tls_key, NULL)},
+     "none", NULL, STRING(tls_key, 1, "the file name", NULL, NULL)},
     {"--tls-priorities", "GAMEJUDGE_TLS_PRIORITIES", "STRING",
      "GnuTLS priority string: the TLS versions and ciphers HTTPS offers ('" TLS_DEFAULT_PRIORITIES
      "'); needs --tls-cert",
      NULL, "TLS 1.2 and 1.3, AEAD ciphers with ECDHE", "tls_priorities",
-     CUSTOM(read_tls_priorities, show_tls_priorities)},
+     STRING(tls_priorities, 1, "the priority string", NULL, NULL), .show = show_tls_priorities},
     {"--admin-address", "GAMEJUDGE_ADMIN_ADDRESS", "HOST:PORT",
      "plain-HTTP listener for /metrics, /healthz, /readyz; /metrics then only there", NULL, "none",
      "admin_address", CUSTOM(read_admin, show_admin)},
     {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "LIST",
      "origins whose pages may call the API, e.g. https://puzzles.example", NULL, "none (CORS off)",
-     "cors_origins", CUSTOM(read_cors, show_cors)},
+     "cors_origins", STRING(cors_origins, 0, "the list", cors_check_list, "none")},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -168,6 +167,12 @@ void config_default_doc(const gj_option *o, int markdown, char *out, size_t cap)
 static long *number_at(gj_config *c, const gj_option *o)
 {
     return (long *)(void *)((char *)c + o->at);
+}
+
+/* The char array (o->hi + 1 bytes) a string row sets in c. */
+static char *string_at(gj_config *c, const gj_option *o)
+{
+    return (char *)c + o->at;
 }
 
 /* The online CPUs, the default of --workers: at least 1. */
@@ -307,17 +312,6 @@ static int apply_limits(gj_config *c, const char *value, const char *origin, gj_
     return 0;
 }
 
-/* A file name into dst (PATH_MAX-sized): 0, or -1 when empty or too long.
- * The file itself is read at start-up (tls.h), where a missing one is named. */
-static int apply_path(char *dst, const char *value, const char *origin, gj_error *e)
-{
-    if (*value == '\0' || strlen(value) >= GJ_PATH_MAX)
-        return gj_fail(e, GJ_BAD_INPUT, "%s: the file name must be 1 to %d characters", origin,
-                       GJ_PATH_MAX - 1);
-    snprintf(dst, GJ_PATH_MAX, "%s", value);
-    return 0;
-}
-
 /* "HOST:PORT" or "[V6]:PORT" into the admin host and port: 0, or -1 naming
  * origin and the form expected. */
 static int apply_admin(gj_config *c, const char *value, const char *origin, gj_error *e)
@@ -342,16 +336,6 @@ static int apply_admin(gj_config *c, const char *value, const char *origin, gj_e
     return 0;
 }
 
-/* --host: 1 to 255 characters, resolved when the daemon binds. */
-static int read_host(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    if (*value == '\0' || strlen(value) >= sizeof c->host)
-        return gj_fail(e, GJ_BAD_INPUT, "%s: the host must be 1 to %zu characters", origin,
-                       sizeof c->host - 1);
-    snprintf(c->host, sizeof c->host, "%s", value);
-    return 0;
-}
-
 /* --log-format: text or json. */
 static int read_log_format(gj_config *c, const char *value, const char *origin, gj_error *e)
 {
@@ -368,43 +352,9 @@ static int read_limits(gj_config *c, const char *value, const char *origin, gj_e
 }
 
 /* --trusted-proxies: a list client_id.h can parse. */
-static int read_proxies(gj_config *c, const char *value, const char *origin, gj_error *e)
+static int check_proxies(const char *value, const char *origin, gj_error *e)
 {
-    if (strlen(value) >= sizeof c->trusted_proxies)
-        return gj_fail(e, GJ_BAD_INPUT, "%s: at most %zu characters", origin,
-                       sizeof c->trusted_proxies - 1);
-    if (proxies_parse(value, origin, NULL, e) != 0)
-        return -1;
-    snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
-    return 0;
-}
-
-/* --api-keys: the file's name; the file is read at start (admission.c). */
-static int read_api_keys(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    return apply_path(c->api_keys, value, origin, e);
-}
-
-/* --tls-cert: the file's name; tls.c reads and checks it at start. */
-static int read_tls_cert(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    return apply_path(c->tls_cert, value, origin, e);
-}
-
-/* --tls-key: the file's name; tls.c reads and checks it at start. */
-static int read_tls_key(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    return apply_path(c->tls_key, value, origin, e);
-}
-
-/* --tls-priorities: GnuTLS checks the string at start-up (tls.h). */
-static int read_tls_priorities(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    if (*value == '\0' || strlen(value) >= sizeof c->tls_priorities)
-        return gj_fail(e, GJ_BAD_INPUT, "%s: the priority string must be 1 to %zu characters",
-                       origin, sizeof c->tls_priorities - 1);
-    snprintf(c->tls_priorities, sizeof c->tls_priorities, "%s", value);
-    return 0;
+    return proxies_parse(value, origin, NULL, e);
 }
 
 /* --admin-address: HOST:PORT. */
@@ -413,56 +363,12 @@ static int read_admin(gj_config *c, const char *value, const char *origin, gj_er
     return apply_admin(c, value, origin, e);
 }
 
-/* --cors-origins: exact origins (cors.h). */
-static int read_cors(gj_config *c, const char *value, const char *origin, gj_error *e)
-{
-    if (strlen(value) >= sizeof c->cors_origins)
-        return gj_fail(e, GJ_BAD_INPUT, "%s: the list is longer than %zu characters", origin,
-                       sizeof c->cors_origins - 1);
-    if (cors_check_list(value, origin, e) != 0)
-        return -1;
-    snprintf(c->cors_origins, sizeof c->cors_origins, "%s", value);
-    return 0;
-}
-
-/* The configuration line's host. */
-static const char *show_host(const gj_config *c, char *buf, size_t cap)
-{
-    (void)buf;
-    (void)cap;
-    return c->host;
-}
-
 /* The configuration line's log format. */
 static const char *show_log_format(const gj_config *c, char *buf, size_t cap)
 {
     (void)buf;
     (void)cap;
     return c->log_json ? "json" : "text";
-}
-
-/* The configuration line's trusted proxies ("" for none). */
-static const char *show_proxies(const gj_config *c, char *buf, size_t cap)
-{
-    (void)buf;
-    (void)cap;
-    return c->trusted_proxies;
-}
-
-/* The configuration line's API keys: the file's path, never its keys. */
-static const char *show_api_keys(const gj_config *c, char *buf, size_t cap)
-{
-    (void)buf;
-    (void)cap;
-    return c->api_keys;
-}
-
-/* The configuration line's TLS: the certificate, or off. */
-static const char *show_tls(const gj_config *c, char *buf, size_t cap)
-{
-    (void)buf;
-    (void)cap;
-    return c->tls_cert[0] ? c->tls_cert : "off";
 }
 
 /* The configuration line's priority string in force (off without TLS). */
@@ -484,12 +390,24 @@ static const char *show_admin(const gj_config *c, char *buf, size_t cap)
     return buf;
 }
 
-/* The configuration line's CORS origins, or none. */
-static const char *show_cors(const gj_config *c, char *buf, size_t cap)
+/* A string row's value, its length and its check passed, into its array:
+ * 0, or -1 with e naming origin and leaving the array as it was.  A file
+ * name is only kept here; the file is read at start-up (tls.h,
+ * admission.c), where a missing one is named. */
+static int apply_string(gj_config *c, const gj_option *o, const char *value, const char *origin,
+                        gj_error *e)
 {
-    (void)buf;
-    (void)cap;
-    return c->cors_origins[0] ? c->cors_origins : "none";
+    size_t len = strlen(value);
+    if (o->lo > 0 && (len < (size_t)o->lo || len > (size_t)o->hi))
+        return gj_fail(e, GJ_BAD_INPUT, "%s: %s must be %ld to %ld characters", origin, o->what,
+                       o->lo, o->hi);
+    if (len > (size_t)o->hi)
+        return gj_fail(e, GJ_BAD_INPUT, "%s: %s is longer than %ld characters", origin, o->what,
+                       o->hi);
+    if (o->check != NULL && o->check(value, origin, e) != 0)
+        return -1;
+    memcpy(string_at(c, o), value, len + 1);
+    return 0;
 }
 
 /* Set option o from value: 0, or -1 with e naming origin (the flag or
@@ -499,6 +417,8 @@ static int apply(gj_config *c, const gj_option *o, const char *value, const char
 {
     if (o->kind == OPT_CUSTOM)
         return o->read(c, value, origin, e);
+    if (o->kind == OPT_STRING)
+        return apply_string(c, o, value, origin, e);
     int bytes = o->kind == OPT_BYTES;
     int bad = bytes ? config_parse_size(value, o->lo, o->hi, number_at(c, o))
                     : parse_long(value, o->lo, o->hi, number_at(c, o));
@@ -584,8 +504,12 @@ void config_describe(const gj_config *c, const char **pairs, size_t cap, char *s
             continue;
         char *at = storage + used;
         const char *v = at;
-        if (o->kind == OPT_CUSTOM)
+        if (o->show != NULL)
             v = o->show(c, at, storage_cap - used);
+        else if (o->kind == OPT_STRING)
+            v = o->unset != NULL && *string_at((gj_config *)c, o) == '\0'
+                    ? o->unset
+                    : string_at((gj_config *)c, o);
         else
             snprintf(at, storage_cap - used, "%ld", *number_at((gj_config *)c, o));
         if (v == at)

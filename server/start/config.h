@@ -17,6 +17,8 @@
 typedef enum opt_kind {
     OPT_INTEGER, /* a whole number in [lo, hi], into the long at `at` */
     OPT_BYTES,   /* a size in bytes, K/M/G allowed, in [lo, hi], into the long at `at` */
+    OPT_STRING,  /* text of lo to hi bytes that `check` (if any) accepts, copied into the char
+                  * array at `at` */
     OPT_CUSTOM,  /* by the row's own `read` */
 } opt_kind;
 
@@ -30,10 +32,15 @@ typedef struct gj_option {
     const char *def_doc; /* the default as --help and the README say it; NULL: `def` */
     const char *key;     /* its name in the start-up configuration line; NULL: not shown */
     opt_kind kind;
-    long lo, hi; /* OPT_INTEGER, OPT_BYTES: the range */
-    size_t at;   /* OPT_INTEGER, OPT_BYTES: offsetof the long in gj_config */
+    long lo, hi;      /* OPT_INTEGER, OPT_BYTES: the range; OPT_STRING: of its length */
+    size_t at;        /* OPT_INTEGER, OPT_BYTES, OPT_STRING: offsetof the field in gj_config */
+    const char *what; /* OPT_STRING: the value as its errors name it ("the host") */
+    int (*check)(const char *value, const char *origin, gj_error *e); /* OPT_STRING, or NULL */
+    const char *unset; /* OPT_STRING: what the configuration line shows for ""; NULL: "" */
     int (*read)(gj_config *c, const char *value, const char *origin, gj_error *e); /* OPT_CUSTOM */
-    const char *(*show)(const gj_config *c, char *buf, size_t cap); /* OPT_CUSTOM with a key */
+    /* What the configuration line shows: an OPT_CUSTOM row with a key has
+     * one, an OPT_STRING row may (else its text, or `unset`). */
+    const char *(*show)(const gj_config *c, char *buf, size_t cap);
     long (*compute)(void); /* a default that depends on the machine, instead of `def` */
 } gj_option;
 

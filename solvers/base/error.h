@@ -5,7 +5,7 @@
  * GJ_CANCELLED, GJ_UNMET and the last two), an optional position in the caller's input
  * (judge-text line and column, or a JSON field path) and one sentence a
  * person can act on.  The same value travels from the solver to the HTTP
- * answer unchanged; only server/http_error.c turns a kind into a status. */
+ * answer unchanged; only server/http/http_error.c turns a kind into a status. */
 #ifndef GJ_ERROR_H
 #define GJ_ERROR_H
 

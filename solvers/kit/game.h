@@ -163,7 +163,7 @@ typedef struct gj_game {
      * the game is driven through its JSON analyze() and play_move(). */
     const gj_play *play;
 
-    /* The solver's version, part of every answer's ETag (server/etag.h):
+    /* The solver's version, part of every answer's ETag (server/runtime/etag.h):
      * bump it whenever this game's answer to some input could change (a
      * fix, a new field, another tie-break), so caches never keep a stale
      * answer under a current tag.  A change that only makes it faster

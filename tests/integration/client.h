@@ -38,7 +38,7 @@ char *http_header(const http_reply *r, const char *name);
 /* Run all calls at once through one curl multi handle. */
 void http_do_parallel(const http_call *calls, http_reply *replies, int n);
 
-/* Violations of api/openapi.yaml that the contract proxy reported for this
+/* Violations of the OpenAPI document (build/openapi.yaml) that the contract proxy reported for this
  * exchange and that the exchange does not excuse, as one line in `why`;
  * returns their count (0 when there is no proxy).  Every reply is checked
  * by http_do when GJ_CONTRACT=1, and the test fails on any. */

@@ -9,8 +9,8 @@
  *
  * With GJ_CONTRACT=1 in the environment, a validating proxy (prism, from
  * node_modules) is started in front of each daemon and `base` points at it:
- * every request and answer of the suite is then checked against
- * api/openapi.yaml (see contract_check in client.h). */
+ * every request and answer of the suite is then checked against the
+ * OpenAPI document (see contract_check in client.h). */
 #ifndef GJ_TEST_DAEMON_H
 #define GJ_TEST_DAEMON_H
 
@@ -29,6 +29,9 @@ typedef struct test_daemon {
 
 /* The binary under test: $GJ_BIN, or build/gamejudge. */
 const char *daemon_binary(void);
+/* The OpenAPI document built beside that binary (mk/spec.mk): $GJ_SPEC, or
+ * the document of that name in the binary's folder. */
+const char *daemon_spec(void);
 
 /* Start with extra arguments (NULL-terminated, may be NULL).  Fails the
  * test when the daemon does not announce its port within 10 s. */

@@ -64,7 +64,7 @@ export function startDaemon({ bin = process.env.GJ_BIN || 'build/gamejudge', arg
           child.on('exit', done);
           child.kill('SIGTERM');
         });
-      // Access lines are buffered up to a second (server/log.h): wait for one.
+      // Access lines are buffered up to a second (server/runtime/log.h): wait for one.
       const waitLog = async (pattern, from = 0, ms = 10_000) => {
         for (const end = Date.now() + ms; !pattern.test(log.slice(from)) && Date.now() < end; )
           await new Promise((r) => setTimeout(r, 20));

@@ -118,7 +118,7 @@ stop_daemon 1
 wait $c1 $c2 $c3
 
 bad=$(( $(cat "$work/client1.bad") + $(cat "$work/client2.bad") + $(cat "$work/client3.bad") ))
-sleep 1.5 # the running daemon writes its access lines within a second (server/log.h)
+sleep 1.5 # the running daemon writes its access lines within a second (server/runtime/log.h)
 served1=$(grep -c 'POST /solve' "$work/d1.log")
 served2=$(grep -c 'POST /solve' "$work/d2.log")
 

@@ -121,7 +121,7 @@ closed_around() {
 # (the attack's requests the daemon cut) are one per connection, each after
 # BOUND - 1 to BOUND + 4 s (DURATIONus; the slack is closed_around's).
 cut_in_log() {
-    sleep 1.5 # access lines reach the log within a second of their end (server/log.h)
+    sleep 1.5 # access lines reach the log within a second of their end (server/runtime/log.h)
     grep -a "$2" "$work/log" | sed 's/.* \([0-9]*\)us .*/\1/' > "$work/$1.us"
     n=$(wc -l < "$work/$1.us")
     span=$(awk 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }

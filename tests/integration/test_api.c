@@ -1,5 +1,5 @@
 /* test_api.c - drives the real daemon over loopback: every endpoint, every
- * error status of API.md, the public test data through HTTP (text and JSON)
+ * error status of the README's table, the public test data through HTTP (text and JSON)
  * and through the CLI, and 64 concurrent requests.
  *
  * Error cases are a table (request -> expected status, code, message part,
@@ -169,7 +169,7 @@ START_TEST(test_data_through_cli)
 }
 END_TEST
 
-/* ---- the JSON twins of API.md ----------------------------------------------- */
+/* ---- the JSON twins of the README ----------------------------------------------- */
 
 static const struct {
     const char *game, *request, *answer;
@@ -259,7 +259,7 @@ END_TEST
 START_TEST(test_openapi_served)
 {
     size_t len;
-    char *spec = read_file_or_fail("api/openapi.yaml", &len);
+    char *spec = read_file_or_fail(daemon_spec(), &len);
     http_reply r = get("/openapi.yaml");
     ck_assert_int_eq(r.status, 200);
     ck_assert_uint_eq(r.len, len);

@@ -2,7 +2,8 @@
 # include_graph.sh - the layers hold: the tree's include graph is clean, and
 # an include that points up, reaches a sibling game or closes a cycle is
 # caught twice, by scripts/include-graph.mjs (make lint) and by the layered
-# build itself (each layer compiles with only what it may see on its path).
+# build itself (each layer compiles with only what it may see on its path);
+# two .c files that call each other are caught by the graph.
 #
 # Each injection is made in a copy of the sources, never in the tree.
 set -eu
@@ -114,8 +115,32 @@ if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
 fi
 builds solvers/registry solvers/registry/games.c nim_shortcuts_core.h 'the registry'
 
+# 8. Two .c files that call each other through a header neither owns (as
+#    /batch and /judge once did through fanout.h): no include closes the
+#    circle, the calls do.
+copy
+printf 'void batch_poke(int n);\nvoid judge_poke(int n);\n' >"$tmp/tree/server/endpoints/poke.h"
+printf '\nvoid batch_poke(int n)\n{\n    if (n > 0)\n        judge_poke(n - 1);\n}\n' \
+    >>"$tmp/tree/server/endpoints/batch_job.c"
+printf '\nvoid judge_poke(int n)\n{\n    if (n > 0)\n        batch_poke (n - 1);\n}\n' \
+    >>"$tmp/tree/server/endpoints/judge_job.c"
+if $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "batch_job.c and judge_job.c calling each other passed the graph check"
+elif ! grep -q 'call cycle: server/endpoints/[a-z]*_job -> server/endpoints/[a-z]*_job -> .*server/endpoints/[a-z]*_job.c:[0-9]* calls [a-z]*_poke' "$tmp/out"; then
+    fail "the circle of calls was refused without naming it: $(cat "$tmp/out")"
+fi
+# A call one way only is no circle, and a static function of the same name
+# is the file's own, no call to the other file.
+copy
+printf '\nvoid batch_poke(int n)\n{\n    judge_poke(n);\n}\n' >>"$tmp/tree/server/endpoints/batch_job.c"
+printf '\nstatic void batch_poke(int n)\n{\n    (void)n;\n}\n\nvoid judge_poke(int n)\n{\n    batch_poke(n);\n}\n' \
+    >>"$tmp/tree/server/endpoints/judge_job.c"
+if ! $graph --quiet --root "$tmp/tree" $layers 2>"$tmp/out"; then
+    fail "a call one way, or a static of the same name, was taken for a circle: $(cat "$tmp/out")"
+fi
+
 if [ "$fails" -gt 0 ]; then
     echo "include_graph: $fails check(s) failed"
     exit 1
 fi
-echo "include_graph: the tree is clean; upward and sibling includes, a cycle and a stray header are caught"
+echo "include_graph: the tree is clean; upward and sibling includes, a cycle of includes or of calls and a stray header are caught"

@@ -371,6 +371,160 @@ START_TEST(test_admission_options)
 }
 END_TEST
 
+/* Two values each string option accepts (a checked option's must pass its
+ * check): every OPT_STRING row of the table must be here, so a new string
+ * option is tested as soon as it exists. */
+static const struct {
+    const char *flag, *one, *two;
+} string_values[] = {
+    {"--host", "::1", "0.0.0.0"},
+    {"--trusted-proxies", "10.0.0.0/8", "127.0.0.1, ::1/128"},
+    {"--api-keys", "/etc/gamejudge/keys", "keys.txt"},
+    {"--tls-cert", "/etc/gj/cert.pem", "cert.pem"},
+    {"--tls-key", "/etc/gj/key.pem", "key.pem"},
+    {"--tls-priorities", "NORMAL", "SECURE256:-VERS-TLS1.2"},
+    {"--cors-origins", "https://a.example", "https://b.example,http://127.0.0.1:3000"},
+};
+
+/* The TLS pair as flags, given first so that a TLS option alone still
+ * loads (the two files go together, the priorities need them); a row's
+ * own flag, given later, wins over them. */
+#define TLS_PAIR "--tls-cert", "/base/cert.pem", "--tls-key", "/base/key.pem"
+
+/* Option o's string in c. */
+static const char *string_of(const gj_config *c, const gj_option *o)
+{
+    return (const char *)c + o->at;
+}
+
+/* What config_describe says of option `key` in c, or NULL. */
+static const char *described(const gj_config *c, const char *key)
+{
+    static const char *pairs[128];
+    static char storage[16384];
+    config_describe(c, pairs, 128, storage, sizeof storage);
+    for (int i = 0; pairs[i] != NULL; i += 2)
+        if (strcmp(pairs[i], key) == 0)
+            return pairs[i + 1];
+    return NULL;
+}
+
+/* Every string option, by its row: its default, the variable then the flag
+ * (the flag wins), what the configuration line shows, an empty value where
+ * one is refused and a value one byte too long, each refusal naming where
+ * the value came from and leaving the option as it was. */
+START_TEST(test_string_options)
+{
+    size_t n, nvalues = sizeof string_values / sizeof string_values[0], strings = 0;
+    const gj_option *opts = config_options(&n);
+    for (size_t i = 0; i < n; i++) {
+        const gj_option *o = &opts[i];
+        if (o->kind != OPT_STRING)
+            continue;
+        strings++;
+        size_t k = 0;
+        while (k < nvalues && strcmp(string_values[k].flag, o->flag) != 0)
+            k++;
+        ck_assert_msg(k < nvalues, "string option %s has no values in string_values", o->flag);
+        ck_assert_int_ge(o->lo, 0);
+        ck_assert_int_le(o->lo, 1);
+        ck_assert_int_gt(o->hi, 200);
+        ck_assert_ptr_nonnull(o->what);
+        gj_config c;
+        gj_error e;
+
+        ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+        ck_assert_str_eq(string_of(&c, o), o->def != NULL ? o->def : "");
+
+        /* The first of a name is the one looked up: the row's own, then
+         * the TLS pair's (so a TLS option alone still loads). */
+        const char *env[] = {o->env,
+                             string_values[k].one,
+                             "GAMEJUDGE_TLS_CERT",
+                             "/base/cert.pem",
+                             "GAMEJUDGE_TLS_KEY",
+                             "/base/key.pem",
+                             NULL};
+        ck_assert_msg(load(&c, env, NULL, &e) == 0, "%s: %s", o->env, e.message);
+        ck_assert_str_eq(string_of(&c, o), string_values[k].one);
+        const char *args[] = {o->flag, string_values[k].two, NULL};
+        ck_assert_msg(load(&c, env, args, &e) == 0, "%s: %s", o->flag, e.message);
+        ck_assert_str_eq(string_of(&c, o), string_values[k].two);
+        if (o->key != NULL && o->show == NULL) {
+            const char *shown = described(&c, o->key);
+            ck_assert_ptr_nonnull(shown);
+            ck_assert_str_eq(shown, string_values[k].two);
+        }
+
+        char want[300];
+        if (o->lo == 1) {
+            const char *empty[] = {o->flag, "", NULL};
+            ck_assert_int_eq(load(&c, env, empty, &e), -1);
+            snprintf(want, sizeof want, "%s: %s must be 1 to %ld characters", o->flag, o->what,
+                     o->hi);
+            ck_assert_str_eq(e.message, want);
+            ck_assert_str_eq(string_of(&c, o), string_values[k].one);
+        } else {
+            const char *empty[] = {o->flag, "", NULL};
+            ck_assert_msg(load(&c, env, empty, &e) == 0, "%s '': %s", o->flag, e.message);
+            ck_assert_str_eq(string_of(&c, o), "");
+            if (o->key != NULL && o->show == NULL)
+                ck_assert_str_eq(described(&c, o->key), o->unset != NULL ? o->unset : "");
+        }
+        static char longer[8192];
+        ck_assert_int_lt(o->hi + 1, (long)sizeof longer);
+        memset(longer, 'a', (size_t)o->hi + 1);
+        longer[o->hi + 1] = '\0';
+        const char *too_long[] = {o->env, longer, NULL};
+        ck_assert_int_eq(load(&c, too_long, NULL, &e), -1);
+        if (o->lo == 1)
+            snprintf(want, sizeof want, "%s: %s must be 1 to %ld characters", o->env, o->what,
+                     o->hi);
+        else
+            snprintf(want, sizeof want, "%s: %s is longer than %ld characters", o->env, o->what,
+                     o->hi);
+        ck_assert_str_eq(e.message, want);
+        ck_assert_str_eq(string_of(&c, o), o->def != NULL ? o->def : "");
+    }
+    ck_assert_uint_eq(strings, nvalues); /* no value for an option that is gone */
+}
+END_TEST
+
+/* The string options without a check take any text of their lengths:
+ * many lengths around the bounds and in between, from a fixed seed, each
+ * kept exactly when the row's range allows it and refused otherwise. */
+START_TEST(test_string_lengths)
+{
+    size_t n;
+    const gj_option *opts = config_options(&n);
+    uint64_t seed = 0x5eed0c0f;
+    static char value[8192];
+    for (size_t i = 0; i < n; i++) {
+        const gj_option *o = &opts[i];
+        if (o->kind != OPT_STRING || o->check != NULL)
+            continue;
+        for (int round = 0; round < 60; round++) {
+            long len = round < 4 ? (long[]){0, 1, o->hi, o->hi + 1}[round]
+                                 : (long)rng_below(&seed, (uint64_t)o->hi + 8);
+            for (long j = 0; j < len; j++)
+                value[j] = (char)(' ' + 1 + rng_below(&seed, 94)); /* printable, no space */
+            value[len] = '\0';
+            gj_config c;
+            gj_error e;
+            const char *args[] = {TLS_PAIR, o->flag, value, NULL};
+            int rc = load(&c, NULL, args, &e);
+            if (len >= o->lo && len <= o->hi) {
+                ck_assert_msg(rc == 0, "%s, %ld characters: %s", o->flag, len, e.message);
+                ck_assert_str_eq(string_of(&c, o), value);
+            } else {
+                ck_assert_msg(rc == -1, "%s took %ld characters", o->flag, len);
+                ck_assert_msg(strstr(e.message, o->flag) == e.message, "%s", e.message);
+            }
+        }
+    }
+}
+END_TEST
+
 /* One Check test case per test, so a timeout or a crash names its test. */
 static Suite *config_suite(void)
 {
@@ -380,6 +534,7 @@ static Suite *config_suite(void)
         {"config", test_logging_and_grace}, {"config", test_sizes},
         {"config", test_query_bounds},      {"config", test_edge_options},
         {"config", test_admission_options}, {"config", test_readme_table_is_the_options},
+        {"config", test_string_options},    {"config", test_string_lengths},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),

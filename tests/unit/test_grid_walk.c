@@ -360,7 +360,7 @@ START_TEST(test_data_files)
 }
 END_TEST
 
-/* ---- 3. the API.md example ---- */
+/* ---- 3. the README's example ---- */
 
 START_TEST(test_api_example)
 {

@@ -9,7 +9,8 @@
  * (which moves, their outcomes and resulting positions, their order, where
  * max_moves cuts it).  Coordinates near 10^9 are checked against the fast
  * solver and against the one diagonal beyond every shortcut.  Then every
- * bad request, and the cache key of the solve endpoint. */
+ * bad request, and the cache key of the solve endpoint.  Last, the parsed
+ * position (gj_play) against the JSON path over random games. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,10 +19,12 @@
 
 #include <jansson.h>
 
+#include "after.h"
 #include "analysis.h"
 #include "buf.h"
 #include "games.h"
 #include "harness.h"
+#include "nim_shortcuts.h"
 #include "nim_shortcuts_tree.h"
 
 #define GAME      (&game_nim_shortcuts)
@@ -932,6 +935,267 @@ START_TEST(test_write_key)
 }
 END_TEST
 
+/* ---- the parsed position against the JSON path --------------------------- */
+
+/* The bytes of v written compact (object members in their order), without
+ * the braces when `inner`. */
+static char *dump_inner(const json_t *v, size_t flags, int inner)
+{
+    char *text = json_dumps(v, JSON_COMPACT | flags);
+    ck_assert_ptr_nonnull(text);
+    if (inner) {
+        size_t len = strlen(text);
+        memmove(text, text + 1, len - 2);
+        text[len - 2] = '\0';
+    }
+    return text;
+}
+
+/* out's bytes against want, with what was compared in the message. */
+static void same_bytes(const gj_buf *out, const char *want, const char *what, const char *in)
+{
+    ck_assert_msg(!out->failed, "%s: out of memory", what);
+    ck_assert_msg(out->len == strlen(want) && memcmp(out->data, want, out->len) == 0,
+                  "%s of %s:\n  parsed %.*s\n  JSON   %s", what, in, (int)out->len, out->data,
+                  want);
+}
+
+/* analyze() of `req` written compact, max_moves set to max (0: as it is):
+ * the answer's text, which must be JSON. */
+static char *analyze_text(const json_t *req, long max)
+{
+    json_t *copy = json_copy((json_t *)req);
+    if (max > 0)
+        json_object_set_new(copy, "max_moves", json_integer(max));
+    char *in = dump_inner(copy, 0, 0);
+    json_decref(copy);
+    long limits[GJ_MAX_LIMITS];
+    default_limits(limits);
+    gj_buf out;
+    gj_error e;
+    buf_init(&out);
+    ck_assert_msg(GAME->analyze(in, strlen(in), limits, &out, &e) == 0, "%s: %s", in, e.message);
+    free(in);
+    return take(&out);
+}
+
+/* Moves that name no legal move of the position with heaps x, y. */
+static void check_not_found(void *p, long x, long y)
+{
+    char text[8][64];
+    snprintf(text[0], sizeof text[0], "{\"heap\":1,\"take\":%ld}", x + 1);
+    snprintf(text[1], sizeof text[1], "{\"heap\":2,\"take\":%ld}", y + 1);
+    snprintf(text[2], sizeof text[2], "{\"heap\":3,\"take\":1}");
+    snprintf(text[3], sizeof text[3], "{\"heap\":1,\"take\":0}");
+    snprintf(text[4], sizeof text[4], "{\"heap\":1,\"take\":1,\"x\":0}");
+    snprintf(text[5], sizeof text[5], "{\"heap\":1.0,\"take\":1}");
+    snprintf(text[6], sizeof text[6], "{\"take\":1}");
+    snprintf(text[7], sizeof text[7], "[1,1]");
+    for (int k = 0; k < 8; k++) {
+        json_t *move = json_loads(text[k], 0, NULL);
+        gj_move m = {0, 0, 0, 0};
+        gj_error e;
+        ck_assert_ptr_nonnull(move);
+        ck_assert_msg(nim_shortcuts_play.find(p, move, &m, &e) == 0, "found %s at (%ld, %ld)",
+                      text[k], x, y);
+        json_decref(move);
+    }
+}
+
+/* rank(max) of p against analyze()'s answer to req with max_moves = max:
+ * the head, and per entry its id (find on its move), outcome, remoteness,
+ * and write_move's bytes with the diff and with the whole after (after.c's
+ * writer).  The entries are left in moves. */
+static long check_rank(void *p, const json_t *req, long max, gj_move *moves, const char *in)
+{
+    char *text = analyze_text(req, max);
+    json_t *a = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(a);
+    const json_t *list = member(a, "moves");
+    gj_rank_head head;
+    gj_error e;
+    long n = nim_shortcuts_play.rank(p, max, moves, &head, &e);
+    ck_assert_msg(n == (long)json_array_size(list), "rank(%ld) gave %ld of %zu moves on %s", max, n,
+                  json_array_size(list), in);
+    ck_assert_int_eq(head.value, strcmp(str_member(a, "value"), "win") == 0);
+    const json_t *rem = member(a, "remoteness");
+    ck_assert_int_eq(head.remoteness,
+                     json_is_null(rem) ? ANALYSIS_REMOTENESS_NULL : json_integer_value(rem));
+    ck_assert_int_eq(head.moves_total, int_member(a, "moves_total"));
+    ck_assert_int_eq(head.winning_moves, int_member(a, "winning_moves"));
+    gj_move first;
+    ck_assert_int_eq(nim_shortcuts_play.rank(p, 1, &first, NULL, &e), n > 0);
+    if (n > 0)
+        ck_assert(first.id == moves[0].id && first.wins == moves[0].wins &&
+                  first.remoteness == moves[0].remoteness);
+    after_writer w;
+    after_init(&w, GAME, 1);
+    for (long i = 0; i < n; i++) {
+        const json_t *entry = json_array_get(list, (size_t)i);
+        gj_move found = {0, 0, 0, 0};
+        ck_assert_int_eq(nim_shortcuts_play.find(p, member(entry, "move"), &found, &e), 1);
+        ck_assert_msg(found.id == moves[i].id, "find and rank disagree on entry %ld of %s", i, in);
+        ck_assert_int_eq(moves[i].wins, strcmp(str_member(entry, "outcome"), "win") == 0);
+        ck_assert_int_eq(moves[i].score, 0);
+        rem = member(entry, "remoteness");
+        ck_assert_int_eq(moves[i].remoteness,
+                         json_is_null(rem) ? ANALYSIS_REMOTENESS_NULL : json_integer_value(rem));
+        gj_buf out, whole;
+        size_t bytes = 1, before = w.bytes;
+        buf_init(&out);
+        buf_init(&whole);
+        ck_assert_int_eq(nim_shortcuts_play.write_move(p, &found, 0, &out, &bytes, &e), 0);
+        ck_assert_int_eq(bytes, 0);
+        char *diff = dump_inner(entry, 0, 1);
+        same_bytes(&out, diff, "an entry", in);
+        free(diff);
+        out.len = 0;
+        ck_assert_int_eq(nim_shortcuts_play.write_move(p, &moves[i], 1, &out, &bytes, &e), 0);
+        ck_assert_int_eq(after_put_members(&w, req, entry, &whole, &e), 0);
+        buf_putc(&whole, '\0');
+        same_bytes(&out, whole.data, "a whole entry", in);
+        ck_assert_int_eq(bytes, w.bytes - before);
+        buf_free(&out);
+        buf_free(&whole);
+    }
+    after_free(&w);
+    json_decref(a);
+    free(text);
+    return n;
+}
+
+/* write_members of p against req (moved = 0) and, after a move, against
+ * the move's diff (moved = 1). */
+static void check_members(void *p, const json_t *req, const json_t *diff, const char *in)
+{
+    json_t *copy = json_copy((json_t *)req);
+    json_object_del(copy, "max_moves");
+    char *want = dump_inner(copy, 0, 1);
+    json_decref(copy);
+    gj_buf out;
+    buf_init(&out);
+    nim_shortcuts_play.write_members(p, 0, &out);
+    same_bytes(&out, want, "the members", in);
+    free(want);
+    if (diff != NULL) {
+        want = dump_inner(diff, JSON_SORT_KEYS, 1);
+        out.len = 0;
+        nim_shortcuts_play.write_members(p, 1, &out);
+        same_bytes(&out, want, "the moved members", in);
+        free(want);
+    }
+    buf_free(&out);
+}
+
+/* A random request: its members in a random order, "to_move" and
+ * "max_moves" there or not; heaps up to `reach` (past the remoteness
+ * bound when large), shortcuts in [0, side)^2. */
+static json_t *random_request(long side, long reach, uint64_t *rng)
+{
+    long sx[64], sy[64];
+    long n = (long)rng_below(rng, (uint64_t)(side * side < 40 ? side * side + 1 : 41));
+    random_shortcuts(sx, sy, n, side, rng);
+    json_t *shortcuts = json_array(), *heaps = json_array();
+    for (long i = 0; i < n; i++)
+        json_array_append_new(shortcuts, json_pack("[II]", (json_int_t)sx[i], (json_int_t)sy[i]));
+    json_array_append_new(heaps, json_integer((json_int_t)rng_below(rng, (uint64_t)reach + 1)));
+    json_array_append_new(heaps, json_integer((json_int_t)rng_below(rng, (uint64_t)reach + 1)));
+    json_t *member_value[4] = {shortcuts, heaps, NULL, NULL};
+    static const char *const names[4] = {"shortcuts", "heaps", "to_move", "max_moves"};
+    if (rng_below(rng, 3) > 0)
+        member_value[2] = json_string(rng_below(rng, 2) ? "second" : "first");
+    if (rng_below(rng, 2))
+        member_value[3] = json_integer(1 + (json_int_t)rng_below(rng, 12));
+    int order[4] = {0, 1, 2, 3};
+    for (int i = 3; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint64_t)i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    json_t *req = json_object();
+    for (int i = 0; i < 4; i++)
+        if (member_value[order[i]] != NULL)
+            json_object_set_new(req, names[order[i]], member_value[order[i]]);
+    return req;
+}
+
+START_TEST(test_parsed_against_json)
+{
+    /* 600 random games on both paths, a random listed move played each
+     * turn, so the parsed position and the JSON request (played on by
+     * play_move, as the line did) must describe the same position at every
+     * turn: analyze()'s bytes, rank for several max, find, write_move both
+     * ways, write_members, and a clone played on without touching it.  One
+     * game in ten has heaps up to 10^6 (remoteness past the bound at
+     * first, known once the heaps shrink under it). */
+    uint64_t rng = 0x7061727365ULL;
+    long limits[GJ_MAX_LIMITS], positions = 0;
+    default_limits(limits);
+    gj_move moves[100];
+    for (int game = 0; game < 600; game++) {
+        long side = 1 + (long)rng_below(&rng, 8);
+        long reach = rng_below(&rng, 10) == 0 ? 1000000 : 2 + (long)rng_below(&rng, 30);
+        json_t *req = random_request(side, reach, &rng), *diff = NULL;
+        gj_error e;
+        void *p = nim_shortcuts_play.parse(req, limits, &e);
+        ck_assert_msg(p != NULL, "%s", e.message);
+        for (int turn = 0; turn < 40; turn++, positions++) {
+            char *in = dump_inner(req, 0, 0);
+            char *want = analyze_text(req, 0);
+            gj_buf out;
+            buf_init(&out);
+            ck_assert_int_eq(nim_shortcuts_play.analyze(p, &out, &e), 0);
+            same_bytes(&out, want, "analyze", in);
+            check_members(p, req, diff, in);
+            long x = (long)json_integer_value(json_array_get(json_object_get(req, "heaps"), 0));
+            long y = (long)json_integer_value(json_array_get(json_object_get(req, "heaps"), 1));
+            check_not_found(p, x, y);
+            long n = 0;
+            for (long max = 1; max <= 100; max *= 10)
+                n = check_rank(p, req, max, moves, in);
+            if (n == 0) { /* over: nothing is found */
+                json_t *m = json_pack("{s:i,s:i}", "heap", 1, "take", 1);
+                ck_assert_int_eq(nim_shortcuts_play.find(p, m, &moves[0], &e), 0);
+                json_decref(m);
+                buf_free(&out);
+                free(want);
+                free(in);
+                break;
+            }
+            long pick = (long)rng_below(&rng, (uint64_t)n);
+            /* A clone plays on its own; the position stays as it was. */
+            void *c = nim_shortcuts_play.clone(p, &e);
+            ck_assert_ptr_nonnull(c);
+            ck_assert_int_eq(nim_shortcuts_play.play(c, &moves[(pick + 1) % n], &e), 0);
+            out.len = 0;
+            ck_assert_int_eq(nim_shortcuts_play.analyze(p, &out, &e), 0);
+            same_bytes(&out, want, "analyze after a clone's move", in);
+            nim_shortcuts_play.free(c);
+            /* The same move on both paths. */
+            char *listed = analyze_text(req, 100);
+            json_t *a = json_loads(listed, 0, NULL), *entry;
+            free(listed);
+            ck_assert_ptr_nonnull(a);
+            ck_assert_int_eq(nim_shortcuts_play.rank(p, pick + 1, moves, NULL, &e), pick + 1);
+            entry = json_array_get(json_object_get(a, "moves"), (size_t)pick);
+            ck_assert_ptr_nonnull(entry);
+            ck_assert_int_eq(GAME->play_move(req, entry, &e), 0);
+            ck_assert_int_eq(nim_shortcuts_play.play(p, &moves[pick], &e), 0);
+            json_decref(diff);
+            diff = json_incref(json_object_get(entry, "after"));
+            json_decref(a);
+            buf_free(&out);
+            free(want);
+            free(in);
+        }
+        json_decref(diff);
+        json_decref(req);
+        nim_shortcuts_play.free(p);
+    }
+    ck_assert_int_gt(positions, 3000);
+}
+END_TEST
+
 /* ---- runner -------------------------------------------------------------- */
 
 /* One Check test case per test, so a timeout or a crash names its test. */
@@ -947,6 +1211,7 @@ static Suite *nim_shortcuts_analysis_suite(void)
         {"edge cases", test_remoteness_bound},
         {"edge cases", test_max_moves_boundary},
         {"edge cases", test_beyond_every_shortcut},
+        {"parsed position", test_parsed_against_json},
     };
     const harness_case quick[] = {
         {"bad requests", test_bad_json},  {"bad requests", test_bad_shortcuts},

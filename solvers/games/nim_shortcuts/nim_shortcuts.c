@@ -706,6 +706,7 @@ const gj_game game_nim_shortcuts = {
     .write_key = write_key,
     .analyze = nim_shortcuts_analyze,
     .analyze_keys = nim_shortcuts_analyze_keys,
+    .play = &nim_shortcuts_play,
     .example_analyze = "{\"shortcuts\": [[3,0],[0,1]], \"heaps\": [2, 5], \"to_move\": \"first\", "
                        "\"max_moves\": 100}",
     .version = "3",

@@ -15,10 +15,12 @@
 
 extern const gj_game game_nim_shortcuts;
 
-/* analyze(), its request's members and play_move() (game.h). */
+/* analyze(), its request's members, its parsed position and play_move()
+ * (game.h). */
 int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                           gj_error *e);
 extern const char *const nim_shortcuts_analyze_keys[];
+extern const gj_play nim_shortcuts_play;
 int nim_shortcuts_play_move(json_t *req, const json_t *entry, gj_error *e);
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */

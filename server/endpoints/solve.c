@@ -1,20 +1,11 @@
-/* solve.c - the parse -> solve -> write pipeline with timings. */
+/* solve.c - the parse -> solve -> write pipeline with timings (solve.h). */
 #include "solve.h"
-
-#include <time.h>
-
-unsigned long long solve_clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
-}
 
 /* Milliseconds from *mark to now; moves *mark to now, so successive calls time successive
  * stages. */
 static double ms_since(unsigned long long *mark)
 {
-    unsigned long long now = solve_clock_ns();
+    unsigned long long now = clock_ns();
     double ms = (double)(now - *mark) / 1e6;
     *mark = now;
     return ms;
@@ -52,7 +43,7 @@ static int solve_and_write(const gj_game *g, void *pos, media_kind output, gj_bu
 void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
                   size_t len, double *parse_ms, gj_error *e)
 {
-    unsigned long long mark = solve_clock_ns();
+    unsigned long long mark = clock_ns();
     gj_error_clear(e);
     void *pos =
         input == MEDIA_JSON ? g->parse_json(in, len, limits, e) : g->parse_text(in, len, limits, e);
@@ -63,12 +54,12 @@ void *solve_parse(const gj_game *g, const long *limits, media_kind input, const 
 }
 
 int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
-                        gj_buf *out, solve_timing *t, solve_cached *how, solve_tag *tag,
+                        gj_buf *out, solve_timing *t, cache_result *how, solve_tag *tag,
                         gj_error *e)
 {
-    unsigned long long mark = solve_clock_ns();
+    unsigned long long mark = clock_ns();
     gj_error_clear(e);
-    *how = SOLVE_UNCACHED;
+    *how = CACHE_BYPASS;
     t->solve_ms = t->write_ms = 0;
     if (tag != NULL) {
         tag->etag[0] = '\0';
@@ -83,15 +74,12 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
             if (tag != NULL)
                 etag_make(g, ETAG_SOLVE, key.data, key.len, tag->etag);
             if (cache != NULL) {
-                cache_result r = cache_get(cache, key.data, key.len, out, &ticket);
-                *how = r == CACHE_HIT       ? SOLVE_HIT
-                       : r == CACHE_CLAIMED ? SOLVE_MISS
-                                            : SOLVE_UNCACHED;
+                *how = cache_get(cache, key.data, key.len, out, &ticket);
             }
         }
         buf_free(&key);
     }
-    if (*how == SOLVE_HIT) {
+    if (*how == CACHE_HIT) {
         t->write_ms = ms_since(&mark);
         rc = out->failed ? gj_fail_nomem(e) : 0;
     } else {
@@ -112,9 +100,9 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
 
 int solve_position_tagged(const gj_game *g, const long *limits, media_kind input, const char *in,
                           size_t len, media_kind output, gj_cache *cache, gj_buf *out,
-                          solve_timing *t, solve_cached *how, solve_tag *tag, gj_error *e)
+                          solve_timing *t, cache_result *how, solve_tag *tag, gj_error *e)
 {
-    *how = SOLVE_UNCACHED;
+    *how = CACHE_BYPASS;
     t->solve_ms = t->write_ms = 0;
     if (tag != NULL) {
         tag->etag[0] = '\0';
@@ -128,7 +116,7 @@ int solve_position_tagged(const gj_game *g, const long *limits, media_kind input
 
 int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,
                           size_t len, media_kind output, gj_cache *cache, gj_buf *out,
-                          solve_timing *t, solve_cached *how, gj_error *e)
+                          solve_timing *t, cache_result *how, gj_error *e)
 {
     return solve_position_tagged(g, limits, input, in, len, output, cache, out, t, how, NULL, e);
 }
@@ -136,7 +124,7 @@ int solve_position_cached(const gj_game *g, const long *limits, media_kind input
 int solve_position(const gj_game *g, const long *limits, media_kind input, const char *in,
                    size_t len, media_kind output, gj_buf *out, solve_timing *t, gj_error *e)
 {
-    solve_cached how;
+    cache_result how;
     return solve_position_cached(g, limits, input, in, len, output, NULL, out, t, &how, e);
 }
 
