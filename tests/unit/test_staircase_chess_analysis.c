@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "after.h"
+#include "analysis.h"
 #include "buf.h"
 #include "games.h"
 #include "harness.h"
@@ -799,6 +801,320 @@ START_TEST(test_write_key)
 }
 END_TEST
 
+/* The parsed position (game.h's gj_play) against the JSON path: analyze()
+ * on the request's text, play_move() on its JSON and after.c's writer. */
+
+/* The request's members, shuffled: a, b, then stones, profile and to_move
+ * as `shape` says (bit 0 stones, bit 1 profile, bit 2 to_move). */
+static json_t *shuffled_request(const game *g, int shape, long max_moves, uint64_t *rng)
+{
+    const char *names[6];
+    int count = 0;
+    names[count++] = "a";
+    names[count++] = "b";
+    if (shape & 1)
+        names[count++] = "stones";
+    if (shape & 2)
+        names[count++] = "profile";
+    if (shape & 4)
+        names[count++] = "to_move";
+    if (max_moves > 0)
+        names[count++] = "max_moves";
+    for (int k = count - 1; k > 0; k--) {
+        int j = (int)rng_below(rng, (uint64_t)k + 1);
+        const char *t = names[k];
+        names[k] = names[j];
+        names[j] = t;
+    }
+    char *full = request(g, BY_STONES, 0), *byprofile = request(g, BY_PROFILE, 0);
+    json_t *stones = json_loads(full, 0, NULL), *profile = json_loads(byprofile, 0, NULL);
+    ck_assert(stones != NULL && profile != NULL);
+    json_t *req = json_object();
+    for (int k = 0; k < count; k++) {
+        json_t *v;
+        if (strcmp(names[k], "to_move") == 0)
+            v = json_string(g->placed % 2 == 0 ? "black" : "white");
+        else if (strcmp(names[k], "max_moves") == 0)
+            v = json_integer(max_moves);
+        else
+            v = json_incref(
+                json_object_get(strcmp(names[k], "profile") == 0 ? profile : stones, names[k]));
+        ck_assert(v != NULL);
+        json_object_set_new(req, names[k], v);
+    }
+    json_decref(stones);
+    json_decref(profile);
+    free(full);
+    free(byprofile);
+    return req;
+}
+
+/* analyze() on req written compact: its bytes, NUL-terminated. */
+static char *json_path(const json_t *req, const long *lim)
+{
+    char *body = json_dumps(req, JSON_COMPACT);
+    gj_buf out;
+    gj_error e;
+    buf_init(&out);
+    gj_error_clear(&e);
+    ck_assert_msg(G->analyze(body, strlen(body), lim, &out, &e) == 0, "%s: %s", body, e.message);
+    free(body);
+    buf_putc(&out, '\0');
+    ck_assert(!out.failed);
+    return buf_take(&out, NULL);
+}
+
+/* The parsed position's analyze(): its bytes, NUL-terminated. */
+static char *parsed_path(void *pos)
+{
+    gj_buf out;
+    gj_error e;
+    buf_init(&out);
+    gj_error_clear(&e);
+    ck_assert_msg(G->play->analyze(pos, &out, &e) == 0, "%s", e.message);
+    buf_putc(&out, '\0');
+    ck_assert(!out.failed);
+    return buf_take(&out, NULL);
+}
+
+/* v written compact without its braces (an entry's members). */
+static char *inner(const json_t *v)
+{
+    char *text = json_dumps(v, JSON_COMPACT);
+    size_t len = strlen(text);
+    memmove(text, text + 1, len - 2);
+    text[len - 2] = '\0';
+    return text;
+}
+
+/* write_move's bytes for m, NUL-terminated; *after_bytes as it says. */
+static char *written_move(void *pos, const gj_move *m, int whole, size_t *after_bytes)
+{
+    gj_buf out;
+    gj_error e;
+    buf_init(&out);
+    gj_error_clear(&e);
+    ck_assert_msg(G->play->write_move(pos, m, whole, &out, after_bytes, &e) == 0, "%s", e.message);
+    buf_putc(&out, '\0');
+    return buf_take(&out, NULL);
+}
+
+/* rank(max) with and without a head must be the answer to req with
+ * max_moves = max, entry by entry and byte for byte; *moves then holds
+ * the ranking, and the count is returned. */
+static long check_rank(void *pos, const json_t *req, long max, const long *lim, gj_move *moves)
+{
+    json_t *asked = json_copy((json_t *)req);
+    json_object_set_new(asked, "max_moves", json_integer(max));
+    char *text = json_path(asked, lim);
+    json_t *ans = json_loads(text, 0, NULL), *list = json_object_get(ans, "moves");
+    gj_move plain[MAX_SIDE];
+    gj_rank_head head;
+    gj_error e;
+    long count = G->play->rank(pos, max, moves, &head, &e);
+    ck_assert_int_eq(G->play->rank(pos, max, plain, NULL, &e), count);
+    ck_assert_int_eq(count, (long)json_array_size(list));
+    ck_assert_int_eq(head.value, member_int(ans, "value"));
+    ck_assert_int_eq(head.remoteness, member_int(ans, "remoteness"));
+    ck_assert_int_eq(head.moves_total, member_int(ans, "moves_total"));
+    ck_assert_int_eq(head.winning_moves, member_int(ans, "winning_moves"));
+    for (long k = 0; k < count; k++) {
+        const json_t *entry = json_array_get(list, (size_t)k);
+        ck_assert(plain[k].id == moves[k].id && plain[k].score == moves[k].score);
+        ck_assert_int_eq(moves[k].wins, 0);
+        ck_assert_int_eq(moves[k].score, member_int(entry, "score"));
+        ck_assert_int_eq(moves[k].remoteness, member_int(entry, "remoteness"));
+        size_t bytes = 1;
+        char *mine = written_move(pos, &moves[k], 0, &bytes), *theirs = inner(entry);
+        ck_assert_str_eq(mine, theirs);
+        ck_assert_uint_eq(bytes, 0);
+        free(mine);
+        free(theirs);
+    }
+    json_decref(ans);
+    json_decref(asked);
+    free(text);
+    return count;
+}
+
+/* Every listed move with a whole after: after.c's bytes for the same
+ * entry, and find() names it; cells that are no move and malformed moves
+ * are found as none. */
+static void check_moves(void *pos, const json_t *req, const long *lim, const game *g,
+                        const gj_move *moves, long count)
+{
+    char *text = json_path(req, lim);
+    json_t *ans = json_loads(text, 0, NULL), *list = json_object_get(ans, "moves");
+    gj_error e;
+    after_writer w;
+    after_init(&w, G, 1);
+    for (long k = 0; k < count && k < (long)json_array_size(list); k++) {
+        const json_t *entry = json_array_get(list, (size_t)k);
+        gj_buf out;
+        buf_init(&out);
+        size_t before = w.bytes, bytes = 0;
+        ck_assert(after_put_members(&w, req, entry, &out, &e) == 0);
+        buf_putc(&out, '\0');
+        char *mine = written_move(pos, &moves[k], 1, &bytes);
+        ck_assert_str_eq(mine, out.data);
+        ck_assert_uint_eq(bytes, w.bytes - before);
+        gj_move found = {.id = 999};
+        ck_assert_int_eq(G->play->find(pos, json_object_get(entry, "move"), &found, &e), 1);
+        ck_assert(found.id == moves[k].id);
+        free(mine);
+        buf_free(&out);
+    }
+    for (int r = 0; r <= g->n + 1; r++)
+        for (int c = 0; c <= g->m + 1; c++) {
+            int listed = r >= 1 && r <= g->n && c >= 1 && c <= g->m && legal(g, r - 1, c - 1);
+            json_t *cell = json_pack("[ii]", r, c);
+            gj_move found = {0};
+            ck_assert_int_eq(G->play->find(pos, cell, &found, &e), listed);
+            json_decref(cell);
+        }
+    const char *malformed[] = {"\"x\"", "[1]", "[1,1,1]", "[1.0,1]", "null", "{}", "[[1],1]"};
+    for (size_t k = 0; k < sizeof malformed / sizeof malformed[0]; k++) {
+        json_t *v = json_loads(malformed[k], JSON_DECODE_ANY, NULL);
+        gj_move found = {0};
+        ck_assert_int_eq(G->play->find(pos, v, &found, &e), 0);
+        json_decref(v);
+    }
+    after_free(&w);
+    json_decref(ans);
+    free(text);
+}
+
+/* The members write_members gives, as a JSON object. */
+static json_t *members_of(void *pos, int moved)
+{
+    gj_buf out;
+    buf_init(&out);
+    buf_putc(&out, '{');
+    G->play->write_members(pos, moved, &out);
+    buf_putc(&out, '}');
+    ck_assert(!out.failed);
+    json_t *v = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, NULL);
+    ck_assert_msg(v != NULL, "members not JSON: %.*s", (int)out.len, out.data);
+    buf_free(&out);
+    return v;
+}
+
+/* write_members (not moved): the request as play_move has played it, in
+ * its order, without max_moves, byte for byte. */
+static void check_members(void *pos, const json_t *req)
+{
+    json_t *copy = json_copy((json_t *)req);
+    json_object_del(copy, "max_moves");
+    char *want = inner(copy);
+    gj_buf out;
+    buf_init(&out);
+    G->play->write_members(pos, 0, &out);
+    buf_putc(&out, '\0');
+    ck_assert(!out.failed);
+    ck_assert_str_eq(out.data, want);
+    buf_free(&out);
+    free(want);
+    json_decref(copy);
+}
+
+/* One game from g (in request shape `shape`) played to its end on the
+ * parsed position and on JSON side by side, checked at every move. */
+static void walk_both(game *g, int shape, long max_moves, const long *lim, uint64_t *rng)
+{
+    gj_error e;
+    json_t *req = shuffled_request(g, shape, max_moves, rng);
+    void *pos = G->play->parse(req, lim, &e);
+    ck_assert_msg(pos != NULL, "%s", e.message);
+    for (;;) {
+        char *want = json_path(req, lim), *got = parsed_path(pos);
+        ck_assert_str_eq(got, want);
+        free(got);
+        check_members(pos, req);
+        gj_move moves[MAX_SIDE];
+        long all = check_rank(pos, req, ANALYSIS_MAX_MOVES_LIMIT, lim, moves);
+        for (long max = 1; max <= 3; max++)
+            check_rank(pos, req, max, lim, moves);
+        check_rank(pos, req, ANALYSIS_MAX_MOVES_LIMIT, lim, moves);
+        check_moves(pos, req, lim, g, moves, all);
+        if (all == 0) {
+            free(want);
+            break;
+        }
+        /* A move the answer to req lists (its max_moves may cut it). */
+        json_t *parsed = json_loads(want, 0, NULL);
+        size_t shown = json_array_size(json_object_get(parsed, "moves"));
+        long k = (long)rng_below(rng, (uint64_t)shown);
+        /* A clone plays on alone; the position is left as it was. */
+        void *copy = G->play->clone(pos, &e);
+        ck_assert(copy != NULL);
+        ck_assert_int_eq(G->play->play(copy, &moves[k], &e), 0);
+        got = parsed_path(pos);
+        ck_assert_str_eq(got, want);
+        free(got);
+        const json_t *listed = json_array_get(json_object_get(parsed, "moves"), (size_t)k);
+        ck_assert_int_eq(G->play_move(req, listed, &e), 0);
+        json_t *moved_before = members_of(pos, 1);
+        ck_assert_int_eq(G->play->play(pos, &moves[k], &e), 0);
+        json_t *moved = members_of(pos, 1);
+        ck_assert(!json_equal(moved, moved_before));
+        char *played = json_path(req, lim);
+        got = parsed_path(pos);
+        ck_assert_str_eq(got, played);
+        free(got);
+        got = parsed_path(copy);
+        ck_assert_str_eq(got, played);
+        free(got);
+        G->play->free(copy);
+        free(played);
+        json_decref(moved);
+        json_decref(moved_before);
+        json_decref(parsed);
+        free(want);
+        long len[MAX_SIDE];
+        row_lengths(g, len);
+        put(g, (int)moves[k].id, (int)len[moves[k].id]);
+    }
+    G->play->free(pos);
+    json_decref(req);
+}
+
+/* Thousands of small games in every request shape and member order, played
+ * out on the parsed position and on JSON side by side. */
+START_TEST(test_parsed_equals_json)
+{
+    uint64_t rng = 0x5ca1ab1e;
+    for (int round = 0; round < 1500; round++) {
+        game g;
+        int n = 1 + (int)rng_below(&rng, 5), m = 1 + (int)rng_below(&rng, 5);
+        new_game(&g, n, m, &rng, round % 3 == 0 ? 3 : 100000);
+        play_random(&g, (int)rng_below(&rng, (uint64_t)(n * m + 1)), &rng);
+        /* No stones and no profile is the empty board only. */
+        int shape = (int)rng_below(&rng, 8);
+        if (g.placed > 0 && (shape & 3) == 0)
+            shape |= 1 + (int)rng_below(&rng, 3);
+        long max_moves = rng_below(&rng, 3) == 0 ? 1 + (long)rng_below(&rng, 4) : 0;
+        walk_both(&g, shape, max_moves, official, &rng);
+    }
+}
+END_TEST
+
+/* Official-size and the largest boards, a few games each from the opening
+ * and from mid-play, the line's way (one move ranked, written, played). */
+START_TEST(test_parsed_equals_json_large)
+{
+    uint64_t rng = 0x1a26e;
+    const int sides[][2] = {{10, 10}, {4, 16}, {13, 3}, {1, 26}};
+    for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+        for (int round = 0; round < 2; round++) {
+            game g;
+            new_game(&g, sides[k][0], sides[k][1], &rng, 100000);
+            play_random(&g, round == 0 ? 0 : 1 + (int)rng_below(&rng, 20), &rng);
+            walk_both(&g, round == 0 ? 0 : 1 + 4 * (int)rng_below(&rng, 2), 0, widest, &rng);
+        }
+    }
+}
+END_TEST
+
 static Suite *analysis_suite(void)
 {
     const harness_case tests[] = {
@@ -814,6 +1130,8 @@ static Suite *analysis_suite(void)
         {"bad_requests", test_bad_requests},
         {"size_limits", test_size_limits},
         {"write_key", test_write_key},
+        {"parsed_equals_json", test_parsed_equals_json},
+        {"parsed_equals_json_large", test_parsed_equals_json_large},
     };
     return harness_suite("staircase-chess analysis", tests, sizeof tests / sizeof tests[0], 300);
 }

@@ -70,6 +70,16 @@ static position *new_position(long n, long m, gj_error *e)
     return pos;
 }
 
+sc_board *sc_board_copy(const sc_board *g, gj_error *e)
+{
+    position *pos = new_position(g->n, g->m, e);
+    if (pos == NULL)
+        return NULL;
+    memcpy(pos->a, g->a, 2 * (size_t)g->n * (size_t)g->m * sizeof *pos->a);
+    pos->score = g->score;
+    return pos;
+}
+
 /* Read m; n + m must fit the size limit, reported at m's token. */
 static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error *e)
 {
@@ -477,6 +487,7 @@ const gj_game game_staircase_chess = {
     .generate_most = staircase_chess_generate_most,
     .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
+    .play = &staircase_chess_play,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {64953, 59978, 55669, 48466},
 };

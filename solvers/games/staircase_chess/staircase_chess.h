@@ -20,6 +20,9 @@ int staircase_chess_analyze(const char *buf, size_t len, const long *limits, gj_
                             gj_error *e);
 extern const char *const staircase_chess_analyze_keys[];
 int staircase_chess_play_move(json_t *req, const json_t *entry, gj_error *e);
+/* The game's parsed positions in play (game.h's gj_play), which analyze()
+ * is a wrapper over. */
+extern const gj_play staircase_chess_play;
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */
 int staircase_chess_generate(const char *buf, size_t len, const long *limits, gj_buf *out,

@@ -46,6 +46,8 @@ typedef struct sc_moves {
 } sc_moves;
 
 void sc_board_free(void *p);
+/* A copy of board g (its score included), or NULL with *e. */
+sc_board *sc_board_copy(const sc_board *g, gj_error *e);
 /* The board of the JSON object's "a" and "b" under the limits, or NULL
  * with *e naming the field. */
 sc_board *sc_read_json(const json_t *root, const long *limits, gj_error *e);
