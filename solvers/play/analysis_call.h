@@ -5,7 +5,8 @@
  * JSON text and reads the answer back: what play_pos.h's adapter drives a
  * game without a parsed position of its own (game.h's gj_play) with, and
  * the tests' definition of an analysis.  The line, the engine, the moves
- * to play and puzzles drive every game through play_pos.h instead, so a
+ * to play (play_moves.h) and puzzles drive every game through play_pos.h
+ * instead, so a
  * game with gj_play never goes through JSON text between their steps;
  * the ranking policy is still the game's, the same in `moves`, in the line
  * and for the engine. */
@@ -16,7 +17,6 @@
 
 #include "error.h"
 #include "game.h"
-#include "play_pos.h"
 
 /* g's analysis of `req` (an analyze() request object, left unchanged) with
  * "max_moves" set to max_moves: the answer as JSON (the caller
@@ -39,24 +39,5 @@ const char *analysis_first_member(const json_t *req, const char *const *names);
  * message of /analyze or /move is not the bare analyze()'s. */
 int analysis_known_members(const gj_game *g, const json_t *req, const char *drop,
                            const char *const *own, gj_error *e);
-
-/* The most moves "moves" may hold. */
-#define ANALYSIS_MOVES_MAX 200
-
-/* `moves` (a request's "moves", or NULL for none) is a list of at most
- * ANALYSIS_MOVES_MAX moves of a game that takes moves to play: 0, or -1
- * with *e naming "moves".  Checked before the position is read, so these
- * messages come first, as they always have. */
-int analysis_moves_check(const gj_game *g, const json_t *moves, gj_error *e);
-
-/* Play `moves` (checked by analysis_moves_check) on p, g's position, in
- * order, as UCI's "position ... moves" does: each must be one of the legal
- * moves of the position the earlier ones lead to, found there (gj_play's
- * find) and played in place, with no JSON text between moves for a game
- * with gj_play of its own.  0, or -1 with *e: bad_input naming "moves[k]"
- * and why (not a move of the position, the game already over, or, on
- * play_pos.h's adapter, which finds a move among one analysis' list, a
- * position with more moves than that list holds). */
-int analysis_play_moves(const gj_game *g, play_pos *p, const json_t *moves, gj_error *e);
 
 #endif

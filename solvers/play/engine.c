@@ -7,6 +7,7 @@
 #include "after.h"
 #include "analysis_call.h"
 #include "json_in.h"
+#include "play_moves.h"
 #include "play_pos.h"
 #include "rng.h"
 
@@ -106,7 +107,7 @@ int *engine_losses(const gj_move *moves, long n)
 typedef struct move_request {
     long level;
     long long seed;
-    json_t *moves;  /* "moves" to play first (analysis_call.h), or NULL */
+    json_t *moves;  /* "moves" to play first (play_moves.h), or NULL */
     int after_full; /* "after": the whole position (after.h), not the diff */
 } move_request;
 
@@ -219,14 +220,14 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     move_request q = {0};
     int rc = take_options(g, root, fallback_seed, &q, e);
     if (rc == 0)
-        rc = analysis_moves_check(g, q.moves, e);
+        rc = play_moves_check(g, q.moves, e);
     /* The position parsed once: the moves played and the engine's move
      * ranked on it in place. */
     play_pos p = {0};
     if (rc == 0)
         rc = play_open(&p, g, root, limits, e);
     if (rc == 0)
-        rc = analysis_play_moves(g, &p, q.moves, e);
+        rc = play_moves(g, &p, q.moves, e);
     if (rc == 0)
         rc = choose(g, &p, &q, out, e);
     play_close(&p);

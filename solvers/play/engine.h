@@ -1,7 +1,7 @@
 /* engine.h - POST /move: the engine's move at a chosen strength.
  *
  * The request is an /analyze request (with "moves" to play first, as
- * /analyze takes them: analysis_call.h) plus "level" (1..ENGINE_LEVELS) and
+ * /analyze takes them: play_moves.h) plus "level" (1..ENGINE_LEVELS) and
  * an optional "seed" (0..ENGINE_SEED_MAX; absent: the caller's fallback,
  * echoed so the move can be replayed).  The engine reads the position once
  * (play_pos.h), plays the moves on it, takes the game's ranked moves there

@@ -11,6 +11,7 @@
 #include "analysis_call.h"
 #include "cancel.h"
 #include "json_in.h"
+#include "play_moves.h"
 #include "play_pos.h"
 
 /* The positions a line of a repeating game has reached, by their keys
@@ -77,7 +78,7 @@ static int take_options(const gj_game *g, line_request *q, gj_error *e)
     long bound = line_bound(q->position_len);
     /* On the adapter each move to play is an analysis of the JSON text too:
      * the same bound holds them.  A parsed position plays them in place,
-     * and ANALYSIS_MOVES_MAX bounds their count. */
+     * and PLAY_MOVES_MAX bounds their count. */
     if (adapted && playing && (long)json_array_size(q->moves) > bound) {
         gj_fail_field(e, "moves",
                       "%zu moves on a position of %zu bytes (written compact) exceed the work "
@@ -370,7 +371,7 @@ static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
  * whole afters, its max_moves): 0, or -1 with *e. */
 static int played(const gj_game *g, line_request *q, const long *limits, play_pos *p, gj_error *e)
 {
-    if (analysis_moves_check(g, q->moves, e) != 0)
+    if (play_moves_check(g, q->moves, e) != 0)
         return -1;
     /* Opened without max_moves, which bounds the answer, not the moves:
      * a bad one is named after the moves, as analyze() of the position
@@ -382,7 +383,7 @@ static int played(const gj_game *g, line_request *q, const long *limits, play_po
     int rc = play_open(p, g, start, limits, e);
     json_decref(start);
     if (rc == 0)
-        rc = analysis_play_moves(g, p, q->moves, e);
+        rc = play_moves(g, p, q->moves, e);
     int asked = json_object_get(q->root, "max_moves") != NULL;
     if (rc != 0 || (!asked && !q->after_full))
         return rc;
