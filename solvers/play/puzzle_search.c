@@ -148,6 +148,10 @@ static int take_step(puzzle *p, int i, gj_error *e)
     long n = s->at.ops->rank(s->at.pos, ANALYSIS_MAX_MOVES_LIMIT, s->moves, &head, e);
     if (n < 0)
         return -1;
+    /* Kept as long as the puzzle: only the moves there are. */
+    gj_move *fit = realloc(s->moves, (size_t)(n > 0 ? n : 1) * sizeof *fit);
+    if (fit != NULL)
+        s->moves = fit;
     if (head.moves_total < 0)
         return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", p->game->name);
     if (head.moves_total != n)
