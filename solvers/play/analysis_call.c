@@ -41,62 +41,6 @@ json_t *analysis_call(const gj_game *g, const json_t *req, long max_moves, const
     return answer;
 }
 
-int analysis_play_moves(const gj_game *g, json_t *req, const json_t *moves, const long *limits,
-                        gj_error *e)
-{
-    if (moves == NULL)
-        return 0;
-    if (jin_array(moves, "moves", -1, 0, ANALYSIS_MOVES_MAX, e) != 0)
-        return -1;
-    if (json_array_size(moves) > 0 && g->play_move == NULL)
-        return gj_fail_field(e, "moves", "%s takes no moves to play", g->name);
-    for (size_t k = 0; k < json_array_size(moves); k++) {
-        char field[32];
-        snprintf(field, sizeof field, "moves[%zu]", k);
-        const json_t *move = json_array_get(moves, k);
-        json_t *a = analysis_call(g, req, ANALYSIS_MAX_MOVES_LIMIT, limits, e);
-        if (a == NULL) {
-            if (e->kind == GJ_BAD_INPUT && k > 0) {
-                char why[sizeof e->message];
-                snprintf(why, sizeof why, "%s", e->message);
-                gj_fail_field(e, field, "the position it is played in is refused: %.300s", why);
-            }
-            return -1;
-        }
-        const json_t *list = json_object_get(a, "moves");
-        long long total = json_integer_value(json_object_get(a, "moves_total"));
-        const json_t *entry = NULL;
-        for (size_t i = 0; i < json_array_size(list) && entry == NULL; i++)
-            if (json_equal(json_object_get(json_array_get(list, i), "move"), (json_t *)move))
-                entry = json_array_get(list, i);
-        int rc = 0;
-        if (entry == NULL && total == 0)
-            rc = gj_fail_field(e, field,
-                               "the game is over after the moves before it: no move "
-                               "is legal there");
-        else if (entry == NULL && (size_t)total > json_array_size(list))
-            rc = gj_fail_field(e, field,
-                               "not among the %zu moves one analysis lists of the %lld legal "
-                               "there; send the position it is played in instead",
-                               json_array_size(list), total);
-        else if (entry == NULL) {
-            const json_t *last = json_array_get(list, json_array_size(list) - 1);
-            char *like = json_dumps(json_object_get(last, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
-            rc = gj_fail_field(e, field,
-                               "not a legal move of the position it is played in, which has %lld, "
-                               "each written as the analysis writes a move, like %.80s",
-                               total, like != NULL ? like : "its moves");
-            free(like);
-        } else {
-            rc = g->play_move(req, entry, e);
-        }
-        json_decref(a);
-        if (rc != 0)
-            return -1;
-    }
-    return 0;
-}
-
 const char *analysis_first_member(const json_t *req, const char *const *names)
 {
     for (size_t k = 0; names[k] != NULL; k++)

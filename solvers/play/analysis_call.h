@@ -1,12 +1,15 @@
-/* analysis_call.h - a game's analysis of a request held as JSON, read back.
+/* analysis_call.h - a game's analysis of a request held as JSON, read back,
+ * and what the endpoints over analyze() share.
  *
- * The engine, the moves to play and puzzles work over the analysis answer
- * (analysis.h), never inside a game: they run the game's own analyze() on
- * a request they have changed (a move played, max_moves set) and read the
- * ranked moves from its JSON; so does the perfect-play line for a game
- * without a parsed position of its own (play_pos.h's adapter).  So the
- * ranking policy is the game's, the same in `moves`, in the line and for
- * the engine. */
+ * analysis_call() runs the game's own analyze() on a request written as
+ * JSON text and reads the answer back: what play_pos.h's adapter drives a
+ * game without a parsed position of its own (game.h's gj_play) with, and
+ * the tests' definition of an analysis.  The line, the engine, the moves
+ * to play (play_moves.h) and puzzles drive every game through play_pos.h
+ * instead, so a
+ * game with gj_play never goes through JSON text between their steps;
+ * the ranking policy is still the game's, the same in `moves`, in the line
+ * and for the engine. */
 #ifndef GJ_ANALYSIS_CALL_H
 #define GJ_ANALYSIS_CALL_H
 
@@ -36,18 +39,5 @@ const char *analysis_first_member(const json_t *req, const char *const *names);
  * message of /analyze or /move is not the bare analyze()'s. */
 int analysis_known_members(const gj_game *g, const json_t *req, const char *drop,
                            const char *const *own, gj_error *e);
-
-/* The most moves "moves" may hold (each one is an analysis). */
-#define ANALYSIS_MOVES_MAX 200
-
-/* Play `moves` (a JSON array, each a move as the game's analysis writes
- * one, or NULL for none) on req in order, as UCI's "position ... moves"
- * does: each must be one of the legal moves of the position the earlier
- * ones lead to, found in that position's analysis and played with the
- * game's play_move.  0, or -1 with *e: bad_input naming "moves[k]" and why
- * (not a move of the position, the game already over, or a position with
- * more moves than one analysis lists). */
-int analysis_play_moves(const gj_game *g, json_t *req, const json_t *moves, const long *limits,
-                        gj_error *e);
 
 #endif

@@ -7,6 +7,8 @@
 #include "after.h"
 #include "analysis_call.h"
 #include "json_in.h"
+#include "play_moves.h"
+#include "play_pos.h"
 #include "rng.h"
 
 #define LOSS_MAX 16
@@ -83,26 +85,21 @@ long engine_pick(const gj_game *g, int level, const int *q, long n, uint64_t see
     return 0; /* not reached: x < total */
 }
 
-int *engine_losses(const json_t *moves, long n)
+int *engine_losses(const gj_move *moves, long n)
 {
     int *q = malloc((size_t)n * sizeof *q);
     if (q == NULL)
         return NULL;
-    const json_t *first = json_array_get(moves, 0);
-    const json_t *score0 = json_object_get(first, "score");
-    const char *outcome0 = json_string_value(json_object_get(first, "outcome"));
-    json_int_t best = json_integer_value(score0);
-    json_int_t worst = json_integer_value(json_object_get(json_array_get(moves, n - 1), "score"));
+    /* A win/lose game scores every move 0 and a scored one wins none
+     * (game.h), so one rule judges both: the outcome first, then the score. */
+    long long best = moves[0].score, worst = moves[n - 1].score;
     for (long i = 0; i < n; i++) {
-        const json_t *m = json_array_get(moves, (size_t)i);
-        if (json_is_integer(score0)) {
-            json_int_t gap = best - json_integer_value(json_object_get(m, "score"));
+        long long gap = best - moves[i].score;
+        if (moves[i].wins != moves[0].wins)
+            q[i] = LOSS_MAX;
+        else
             q[i] =
                 best == worst ? 0 : (int)((LOSS_MAX * gap + (best - worst) - 1) / (best - worst));
-        } else {
-            const char *o = json_string_value(json_object_get(m, "outcome"));
-            q[i] = o != NULL && outcome0 != NULL && strcmp(o, outcome0) == 0 ? 0 : LOSS_MAX;
-        }
     }
     return q;
 }
@@ -110,7 +107,7 @@ int *engine_losses(const json_t *moves, long n)
 typedef struct move_request {
     long level;
     long long seed;
-    json_t *moves;  /* "moves" to play first (analysis_call.h), or NULL */
+    json_t *moves;  /* "moves" to play first (play_moves.h), or NULL */
     int after_full; /* "after": the whole position (after.h), not the diff */
 } move_request;
 
@@ -161,11 +158,11 @@ static int take_options(const gj_game *g, json_t *root, uint64_t fallback_seed, 
     return 0;
 }
 
-/* The answer: game, level, seed, then the chosen entry's members, its
- * "after" whole against root, the position it is played in, unless the
- * request asked for the diff. */
-static int write_move(const gj_game *g, const move_request *q, const json_t *root,
-                      const json_t *entry, gj_buf *out, gj_error *e)
+/* The answer: game, level, seed, then the entry of m (one p ranked), its
+ * "after" the whole position it leads to unless the request asked for the
+ * diff.  0, or -1 with *e. */
+static int write_move(const gj_game *g, const move_request *q, play_pos *p, const gj_move *m,
+                      gj_buf *out, gj_error *e)
 {
     after_writer w;
     after_init(&w, g, q->after_full);
@@ -176,38 +173,41 @@ static int write_move(const gj_game *g, const move_request *q, const json_t *roo
     buf_puts(out, ",\"seed\":");
     buf_put_long(out, q->seed);
     buf_putc(out, ',');
-    int rc = after_put_members(&w, root, entry, out, e);
+    size_t bytes = 0;
+    int rc = p->ops->write_move(p->pos, m, w.full, out, &bytes, e);
+    if (rc == 0)
+        rc = after_count(&w, bytes, e);
     buf_putc(out, '}');
     after_free(&w);
+    if (rc == 0 && out->failed)
+        rc = gj_fail_nomem(e);
     return rc;
 }
 
-/* The move for root's position (options removed): 0, or -1 with *e. */
-static int choose(const gj_game *g, const json_t *root, const move_request *q, const long *limits,
-                  gj_buf *out, gj_error *e)
+/* The move for p's position: 0, or -1 with *e. */
+static int choose(const gj_game *g, play_pos *p, const move_request *q, gj_buf *out, gj_error *e)
 {
     long listed = q->level == ENGINE_LEVELS ? 1 : ENGINE_CANDIDATES;
-    json_t *answer = analysis_call(g, root, listed, limits, e);
-    if (answer == NULL)
-        return -1;
-    const json_t *moves = json_object_get(answer, "moves");
-    long n = (long)json_array_size(moves);
+    gj_move *moves = malloc((size_t)listed * sizeof *moves);
+    if (moves == NULL)
+        return gj_fail_nomem(e);
+    long n = p->ops->rank(p->pos, listed, moves, NULL, e);
     int rc = -1;
     if (n == 0) {
         gj_fail(e, GJ_UNMET,
                 "no legal move: the game is over in this position (its analysis has "
                 "moves_total 0), so the engine has nothing to play");
-    } else {
+    } else if (n > 0) {
         int *loss = engine_losses(moves, n);
         if (loss == NULL) {
             gj_fail_nomem(e);
         } else {
             long pick = engine_pick(g, (int)q->level, loss, n, (uint64_t)q->seed);
-            rc = write_move(g, q, root, json_array_get(moves, (size_t)pick), out, e);
+            rc = write_move(g, q, p, &moves[pick], out, e);
             free(loss);
         }
     }
-    json_decref(answer);
+    free(moves);
     return rc;
 }
 
@@ -220,9 +220,17 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     move_request q = {0};
     int rc = take_options(g, root, fallback_seed, &q, e);
     if (rc == 0)
-        rc = analysis_play_moves(g, root, q.moves, limits, e);
+        rc = play_moves_check(g, q.moves, e);
+    /* The position parsed once: the moves played and the engine's move
+     * ranked on it in place. */
+    play_pos p = {0};
     if (rc == 0)
-        rc = choose(g, root, &q, limits, out, e);
+        rc = play_open(&p, g, root, limits, e);
+    if (rc == 0)
+        rc = play_moves(g, &p, q.moves, e);
+    if (rc == 0)
+        rc = choose(g, &p, &q, out, e);
+    play_close(&p);
     json_decref(q.moves);
     json_decref(root);
     return rc;

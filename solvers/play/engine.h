@@ -1,12 +1,12 @@
 /* engine.h - POST /move: the engine's move at a chosen strength.
  *
  * The request is an /analyze request (with "moves" to play first, as
- * /analyze takes them: analysis_call.h) plus "level" (1..ENGINE_LEVELS) and
+ * /analyze takes them: play_moves.h) plus "level" (1..ENGINE_LEVELS) and
  * an optional "seed" (0..ENGINE_SEED_MAX; absent: the caller's fallback,
- * echoed so the move can be replayed).  The engine runs the game's own
- * analysis (analysis_call.h), takes the ranked moves and picks one; the
- * answer is that entry, shaped like the analysis' "moves" entries, with
- * the game, the level and the seed:
+ * echoed so the move can be replayed).  The engine reads the position once
+ * (play_pos.h), plays the moves on it, takes the game's ranked moves there
+ * and picks one; the answer is that entry, shaped like the analysis'
+ * "moves" entries, with the game, the level and the seed:
  *
  *   {"game":"nim-shortcuts","level":3,"seed":42,
  *    "move":{"heap":1,"take":2},"outcome":"win","after":{...}}
@@ -85,8 +85,8 @@ long engine_pick(const gj_game *g, int level, const int *q, long n, uint64_t see
  * puzzle's difficulty is made of (puzzle.h). */
 double engine_chance(const gj_game *g, int level, const int *q, long n, long index);
 
-/* Each of the n listed moves' loss against moves[0] (see above), from an
- * analysis' "moves": malloc'd, or NULL when memory is short. */
-int *engine_losses(const json_t *moves, long n);
+/* Each of the n ranked moves' loss against moves[0] (see above), as a
+ * position ranks them (game.h): malloc'd, or NULL when memory is short. */
+int *engine_losses(const gj_move *moves, long n);
 
 #endif

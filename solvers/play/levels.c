@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_call.h"
 #include "engine.h"
 #include "games.h"
 #include "generate.h"
+#include "play_pos.h"
 #include "puzzle_search.h"
 #include "rng.h"
 
@@ -87,57 +87,77 @@ static int sign_of(long long x)
     return (x > 0) - (x < 0);
 }
 
-int levels_play(const gj_game *g, const json_t *start, int first, int second, long long seed,
-                int *result, gj_error *e)
+/* Whether p's game answers a score (staircase-chess), not a win or a
+ * loss: its analysis' "value" is an integer (analysis.h), read once from
+ * the start's answer.  0, or -1 with *e. */
+static int scored_of(play_pos *p, bool *scored, gj_error *e)
 {
-    long limits[GEN_NLIMITS];
-    limits_of(g, limits);
-    json_t *pos = json_deep_copy(start);
-    if (pos == NULL)
-        return gj_fail_nomem(e);
+    gj_buf out;
+    buf_init(&out);
+    int rc = p->ops->analyze(p->pos, &out, e);
+    json_t *a = rc == 0 && !out.failed ? json_loadb(out.data, out.len, 0, NULL) : NULL;
+    buf_free(&out);
+    if (rc == 0 && a == NULL)
+        rc = gj_fail(e, GJ_INTERNAL, "the analysis of a level game's start is not JSON");
+    *scored = json_is_integer(json_object_get(a, "value"));
+    json_decref(a);
+    return rc;
+}
+
+/* The level game from p's position (played on), as levels_play: 0, or -1
+ * with *e. */
+static int play_levels(const gj_game *g, play_pos *p, gj_move *moves, int first, int second,
+                       long long seed, int *result, gj_error *e)
+{
+    bool scored;
+    if (scored_of(p, &scored, e) != 0)
+        return -1;
     gj_rng r;
     gj_rng_seed(&r, (uint64_t)seed * 0x9e3779b97f4a7c15ull + (uint64_t)(first * 8 + second));
     /* side: +1 while the first mover is to move.  For a scored game the
      * first mover's margin: each move's gain is its score plus the value
      * the opponent is left with, and the last position's value is what
      * perfect play would add. */
-    int side = 1, rc = 0;
+    int side = 1;
     long long margin = 0, last_score = 0;
     for (int ply = 0;; ply++) {
-        json_t *a = analysis_call(g, pos, ply < LEVELS_PLY_CAP ? ENGINE_CANDIDATES : 1, limits, e);
-        if (a == NULL) {
-            rc = -1;
-            break;
-        }
-        const json_t *value = json_object_get(a, "value"), *moves = json_object_get(a, "moves");
-        long n = (long)json_array_size(moves);
-        bool scored = json_is_integer(value);
-        long long v = json_integer_value(value);
+        gj_rank_head head;
+        long n =
+            p->ops->rank(p->pos, ply < LEVELS_PLY_CAP ? ENGINE_CANDIDATES : 1, moves, &head, e);
+        if (n < 0)
+            return -1;
+        long long v = head.value;
         if (scored && ply > 0)
             margin -= side * (last_score + v);
         if (n == 0 || ply == LEVELS_PLY_CAP) {
-            bool mover_wins = json_is_string(value) && strcmp(json_string_value(value), "win") == 0;
-            *result = scored ? sign_of(margin + side * v) : mover_wins ? side : -side;
-            json_decref(a);
-            break;
+            *result = scored ? sign_of(margin + side * v) : v == 1 ? side : -side;
+            return 0;
         }
         int *q = engine_losses(moves, n);
-        if (q == NULL) {
-            json_decref(a);
-            rc = gj_fail_nomem(e);
-            break;
-        }
+        if (q == NULL)
+            return gj_fail_nomem(e);
         long pick = engine_pick(g, side > 0 ? first : second, q, n, gj_rng_next(&r));
         free(q);
-        const json_t *entry = json_array_get(moves, (size_t)pick);
-        last_score = json_integer_value(json_object_get(entry, "score"));
-        json_object_del(pos, "max_moves");
-        rc = g->play_move(pos, entry, e);
-        json_decref(a);
-        if (rc != 0)
-            break;
+        last_score = moves[pick].score;
+        if (p->ops->play(p->pos, &moves[pick], e) != 0)
+            return -1;
         side = -side;
     }
-    json_decref(pos);
+}
+
+int levels_play(const gj_game *g, const json_t *start, int first, int second, long long seed,
+                int *result, gj_error *e)
+{
+    long limits[GEN_NLIMITS];
+    limits_of(g, limits);
+    gj_move *moves = malloc(ENGINE_CANDIDATES * sizeof *moves);
+    if (moves == NULL)
+        return gj_fail_nomem(e);
+    play_pos p;
+    int rc = play_open(&p, g, start, limits, e);
+    if (rc == 0)
+        rc = play_levels(g, &p, moves, first, second, seed, result, e);
+    play_close(&p);
+    free(moves);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "analysis_call.h"
 #include "cancel.h"
 #include "json_in.h"
+#include "play_moves.h"
 #include "play_pos.h"
 
 /* The positions a line of a repeating game has reached, by their keys
@@ -67,7 +68,7 @@ static int take_options(const gj_game *g, line_request *q, gj_error *e)
     json_object_del(q->root, "max_line");
     json_object_del(q->root, "moves");
     int adapted = play_adapted(g), playing = q->moves != NULL && json_is_array(q->moves);
-    if (adapted || playing) {
+    if (adapted) {
         char *position = json_dumps(q->root, JSON_COMPACT);
         if (position == NULL)
             return gj_fail_nomem(e);
@@ -75,9 +76,10 @@ static int take_options(const gj_game *g, line_request *q, gj_error *e)
         free(position);
     }
     long bound = line_bound(q->position_len);
-    /* Each move to play is an analysis of the JSON text too (analysis_call.h),
-     * in every game: the same bound holds them. */
-    if (playing && (long)json_array_size(q->moves) > bound) {
+    /* On the adapter each move to play is an analysis of the JSON text too:
+     * the same bound holds them.  A parsed position plays them in place,
+     * and PLAY_MOVES_MAX bounds their count. */
+    if (adapted && playing && (long)json_array_size(q->moves) > bound) {
         gj_fail_field(e, "moves",
                       "%zu moves on a position of %zu bytes (written compact) exceed the work "
                       "bound (each move re-reads the position, %d MiB in all): at most %ld here",
@@ -343,6 +345,59 @@ static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, g
     return rc;
 }
 
+/* p's position written as a request: its members, then "max_moves" as
+ * `from` has it.  The object, or NULL with *e. */
+static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
+{
+    gj_buf text;
+    buf_init(&text);
+    buf_putc(&text, '{');
+    p->ops->write_members(p->pos, 0, &text);
+    buf_putc(&text, '}');
+    json_error_t err;
+    json_t *req = text.failed ? NULL : json_loadb(text.data, text.len, 0, &err);
+    buf_free(&text);
+    const json_t *max = json_object_get(from, "max_moves");
+    if (req == NULL || (max != NULL && json_object_set(req, "max_moves", (json_t *)max) != 0)) {
+        json_decref(req);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    return req;
+}
+
+/* q's position with its moves played (the moves' messages first) into *p,
+ * q->root then the position they lead to where the answer reads it (its
+ * whole afters, its max_moves): 0, or -1 with *e. */
+static int played(const gj_game *g, line_request *q, const long *limits, play_pos *p, gj_error *e)
+{
+    if (play_moves_check(g, q->moves, e) != 0)
+        return -1;
+    /* Opened without max_moves, which bounds the answer, not the moves:
+     * a bad one is named after the moves, as analyze() of the position
+     * they lead to names it. */
+    json_t *start = json_copy(q->root);
+    if (start == NULL)
+        return gj_fail_nomem(e);
+    json_object_del(start, "max_moves");
+    int rc = play_open(p, g, start, limits, e);
+    json_decref(start);
+    if (rc == 0)
+        rc = play_moves(g, p, q->moves, e);
+    int asked = json_object_get(q->root, "max_moves") != NULL;
+    if (rc != 0 || (!asked && !q->after_full))
+        return rc;
+    json_t *now = as_request(p, q->root, e);
+    if (now == NULL)
+        return -1;
+    json_decref(q->root);
+    q->root = now;
+    if (!asked)
+        return 0;
+    play_close(p);
+    return play_open(p, g, q->root, limits, e);
+}
+
 int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out, gj_error *e)
 {
     /* The line's members were taken out of q->root; an unknown member's
@@ -350,14 +405,12 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
     static const char *const own[] = {"?line", "?max_line", "?moves", "?after", NULL};
     if (analysis_known_members(g, q->root, NULL, own, e) != 0)
         return -1;
-    /* The position the moves lead to is the one analysed. */
-    if ((json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))) &&
-        analysis_play_moves(g, q->root, q->moves, limits, e) != 0)
-        return -1;
-    play_pos p;
-    if (play_open(&p, g, q->root, limits, e) != 0)
-        return -1;
-    int rc = answer(g, q, &p, out, e);
+    play_pos p = {0};
+    int rc = json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))
+                 ? played(g, q, limits, &p, e)
+                 : play_open(&p, g, q->root, limits, e);
+    if (rc == 0)
+        rc = answer(g, q, &p, out, e);
     play_close(&p);
     return rc;
 }

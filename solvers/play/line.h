@@ -3,8 +3,9 @@
  * line_analyze() is what /analyze runs for every game.  A request without
  * the line members is answered with the game's analyze() bytes (through
  * its parsed position, play_pos.h).  With "moves"
- * (analysis_call.h: the moves played from the position, in order, each
- * checked) the position they lead to is the one analysed.  "after"
+ * (play_moves.h: the moves played from the position, in order, each
+ * checked, on the position parsed once) the position they lead to is the
+ * one analysed.  "after"
  * ("full", the default, or "diff") says how every entry's after is written
  * (after.h), in "moves" and in the line alike.  With
  * "line": true it answers the game's analysis plus
@@ -31,8 +32,10 @@
  * JSON text, so for it a line re-reads at most LINE_WORK_BYTES: on a
  * position of len bytes max_line may be at most LINE_WORK_BYTES / len (422
  * past it, naming the bound), and the default shrinks to it.  The moves to
- * play ("moves") are each an analysis of the JSON text in every game, so
- * they are held to that byte bound everywhere.  len is the position's
+ * play ("moves") are played on the parsed position too, so they are
+ * counted (PLAY_MOVES_MAX) where the game has gj_play, and held to the
+ * byte bound on the adapter, where each is an analysis of the JSON text.
+ * len is the position's
  * compact form, not the body as sent, so padding, spacing and escapes never
  * change an answer: the answer is a function of the parsed request alone.
  *
@@ -68,7 +71,7 @@
 typedef struct line_request {
     json_t *root;        /* the position's members: the request less the line options */
     size_t position_len; /* root's compact bytes where a byte bound holds, else 0 */
-    json_t *moves;       /* "moves", played before the analysis (analysis_call.h), or NULL */
+    json_t *moves;       /* "moves", played before the analysis (play_moves.h), or NULL */
     int want;            /* "line": true */
     int after_full;      /* "after": whole positions (after.h), not diffs */
     long max_line;       /* in effect: the caller's, or the default under the work bound */

@@ -118,13 +118,18 @@ static int adapted_play(void *v, const gj_move *m, gj_error *e)
     return rc;
 }
 
-/* gj_play.find: the move among every move one analysis lists. */
+/* gj_play.find: the move among every move one analysis lists; the last
+ * one when it lists them all (a puzzle's step, ranked whole), so its ids
+ * stay those rank() gave. */
 static int adapted_find(void *v, const json_t *move, gj_move *m, gj_error *e)
 {
     adapted *a = v;
-    if (adapted_reanalyse(a, ANALYSIS_MAX_MOVES_LIMIT, e) != 0)
-        return -1;
     const json_t *list = json_object_get(a->answer, "moves");
+    json_int_t total = json_integer_value(json_object_get(a->answer, "moves_total"));
+    if ((a->answer == NULL || json_array_size(list) != (size_t)total) &&
+        adapted_reanalyse(a, ANALYSIS_MAX_MOVES_LIMIT, e) != 0)
+        return -1;
+    list = json_object_get(a->answer, "moves");
     for (size_t i = 0; i < json_array_size(list); i++)
         if (json_equal(json_object_get(json_array_get(list, i), "move"), (json_t *)move)) {
             m->id = i;

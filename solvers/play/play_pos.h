@@ -1,7 +1,9 @@
 /* play_pos.h - a game's position in play, parsed once, for every game.
  *
- * The perfect-play line (line.h) drives a game through game.h's gj_play:
- * parse once, analyse, rank, write and play moves, write members.  A game
+ * The perfect-play line (line.h), the moves to play (analysis_call.h),
+ * the engine (engine.h), its level games (levels.h) and puzzles
+ * (puzzle.h) drive a game through game.h's gj_play: parse once, analyse,
+ * rank, write, find and play moves, clone, write members.  A game
  * that offers it (gj_game.play) is driven directly; for a game that does
  * not yet, play_open() gives the same interface over the game's JSON
  * analyze() and play_move(), as the line worked before: each ranking is
@@ -9,8 +11,10 @@
  * a move is named by its index in that analysis, and each move is played on
  * that JSON.  So what drives a game has one code path for every game, this
  * adapter is the definition the games' own gj_play is tested against
- * (tests/unit/test_play.c), and it goes away from the line when the last
- * game offers gj_play. */
+ * (tests/unit/test_play.c), and it goes away when the last game offers
+ * gj_play.  Its find() searches the last analysis when that one lists
+ * every move (a puzzle's step, ranked whole), so checking a puzzle's
+ * moves analyses nothing again. */
 #ifndef GJ_PLAY_POS_H
 #define GJ_PLAY_POS_H
 

@@ -5,7 +5,8 @@
  * Game-agnostic: a puzzle is made of what every game already has, its
  * generator (generate.h, asked for a position in play with exactly one
  * winning move and at least min_moves legal moves), its analysis and its
- * play_move (game.h).  A puzzle of depth N is N solving moves in a row by
+ * moves, driven as a parsed position (play_pos.h).  A puzzle of depth N
+ * is N solving moves in a row by
  * the player to move (the attacker), each the only solving move of its
  * position (staircase-chess: the only move reaching the best score),
  * against the defender's most resilient replies: the first move of the
@@ -23,6 +24,8 @@
 #include <jansson.h>
 
 #include "game.h"
+#include "generate.h"
+#include "play_pos.h"
 
 #define PUZZLE_DEPTH_MAX   6
 #define PUZZLE_RATER       3    /* the engine level a difficulty is measured against */
@@ -32,9 +35,11 @@
 
 typedef struct puzzle_step {
     json_t *position; /* the attacker's position: an analyze() request */
-    json_t *moves;    /* its analysis' ranked moves, every legal one */
+    play_pos at;      /* that position parsed (play_pos.h), ranked once, never played on */
+    gj_move *moves;   /* its ranked moves, every legal one: at's ids */
     long legal;       /* how many there are */
     double chance;    /* the rater's chance to play the solving move, moves[0] */
+    json_t *solving;  /* moves[0]'s entry, as the analysis writes it (its "after" the diff) */
     json_t *reply;    /* the defender's reply entry after it; NULL after the last step */
 } puzzle_step;
 
@@ -47,6 +52,9 @@ typedef struct puzzle {
     json_t *knobs; /* the game's generator knobs (an object, maybe empty) */
     puzzle_step steps[PUZZLE_DEPTH_MAX];
     json_t *to_move; /* the analysis' "to_move" */
+    /* What the steps' positions were read under; they keep its address,
+     * so a puzzle stays where it was built. */
+    long limits[GEN_NLIMITS];
     double difficulty;
     char id[PUZZLE_ID_MAX];
 } puzzle;

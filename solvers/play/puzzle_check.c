@@ -15,7 +15,7 @@ static void put_solution(const puzzle *p, gj_buf *out)
     for (int i = 0; i < p->depth; i++) {
         const puzzle_step *s = &p->steps[i];
         buf_puts(out, i ? ",{\"move\":" : "{\"move\":");
-        puzzle_put_json(out, json_object_get(json_array_get(s->moves, 0), "move"));
+        puzzle_put_json(out, json_object_get(s->solving, "move"));
         if (s->reply != NULL) {
             buf_puts(out, ",\"reply\":");
             puzzle_put_json(out, json_object_get(s->reply, "move"));
@@ -25,13 +25,16 @@ static void put_solution(const puzzle *p, gj_buf *out)
     buf_putc(out, ']');
 }
 
-/* The index of the entry of `moves` whose move is `move`, or -1. */
-static long find_move(const json_t *moves, const json_t *move)
+/* Whether `move` is the solving move of step s (1), another legal move
+ * of its position (0), no legal move there (-1), or -2 with *e: found on
+ * the step's parsed position, whose ranking put the solving move first. */
+static int judge_move(const puzzle_step *s, const json_t *move, gj_error *e)
 {
-    for (size_t i = 0; i < json_array_size(moves); i++)
-        if (json_equal(json_object_get(json_array_get(moves, i), "move"), (json_t *)move))
-            return (long)i;
-    return -1;
+    gj_move m;
+    int found = s->at.ops->find(s->at.pos, move, &m, e);
+    if (found <= 0)
+        return found < 0 ? -2 : -1;
+    return m.id == s->moves[0].id;
 }
 
 int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e)
@@ -133,13 +136,17 @@ int puzzle_check_try(const puzzle *p, const puzzle_try *t, gj_buf *out, gj_error
             rc = gj_fail_field(e, field, "the puzzle ended with the wrong move moves[%zu]", k - 1);
             break;
         }
-        long at = find_move(s->moves, move);
+        int at = judge_move(s, move, e);
+        if (at == -2) {
+            rc = -1;
+            break;
+        }
         if (at < 0) {
             /* The form only: with two legal moves any move shown would be
              * half the answer, and the ranking's first the whole of it. */
             gj_buf form;
             buf_init(&form);
-            put_form(json_object_get(json_array_get(s->moves, 0), "move"), &form, 0);
+            put_form(json_object_get(s->solving, "move"), &form, 0);
             bool shown = !form.failed && form.data != NULL;
             rc = gj_fail_field(e, field,
                                "not a legal move in this position, which has %ld legal moves, "
@@ -149,7 +156,7 @@ int puzzle_check_try(const puzzle *p, const puzzle_try *t, gj_buf *out, gj_error
             buf_free(&form);
             break;
         }
-        bool correct = at == 0;
+        bool correct = at == 1;
         failed = !correct;
         buf_puts(&results, k ? ",{\"move\":" : "{\"move\":");
         puzzle_put_json(&results, move);

@@ -8,10 +8,10 @@
 #include <time.h>
 
 #include "analysis.h"
-#include "analysis_call.h"
 #include "cancel.h"
 #include "engine.h"
 #include "generate.h"
+#include "play_pos.h"
 #include "puzzle_id.h"
 #include "rng.h"
 
@@ -33,13 +33,21 @@ static long ms_left(unsigned long long deadline)
     return now >= deadline ? 1 : (long)((deadline - now) / 1000000ull) + 1;
 }
 
+/* Free step s of a puzzle and zero it. */
+static void step_free(puzzle_step *s)
+{
+    json_decref(s->position);
+    play_close(&s->at);
+    free(s->moves);
+    json_decref(s->solving);
+    json_decref(s->reply);
+    memset(s, 0, sizeof *s);
+}
+
 void puzzle_free(puzzle *p)
 {
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++) {
-        json_decref(p->steps[i].position);
-        json_decref(p->steps[i].moves);
-        json_decref(p->steps[i].reply);
-    }
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
+        step_free(&p->steps[i]);
     json_decref(p->knobs);
     json_decref(p->to_move);
     memset(p, 0, sizeof *p);
@@ -97,71 +105,69 @@ static json_t *generated(puzzle *p, long long s, bool again, const long *limits,
     return position;
 }
 
-/* The analysis of position (every move listed) into *a: 0, 1 when the
- * position has more moves than one list holds, -1 with *e. */
-static int analysed(const gj_game *g, const json_t *position, const long *limits, json_t **a,
-                    gj_error *e)
+/* The entry of m, a move ranked or found on `at` as it is now, as the
+ * analysis writes it (its "after" the diff): NULL with *e. */
+static json_t *entry_of(play_pos *at, const gj_move *m, gj_error *e)
 {
-    *a = analysis_call(g, position, ANALYSIS_MAX_MOVES_LIMIT, limits, e);
-    if (*a == NULL)
-        return -1;
-    const json_t *total = json_object_get(*a, "moves_total");
-    if (!json_is_integer(total) || json_integer_value(total) < 0)
-        return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", g->name);
-    if ((size_t)json_integer_value(total) != json_array_size(json_object_get(*a, "moves")))
-        return 1;
-    return 0;
-}
-
-/* A copy of position with entry (one of its analysis' moves) played:
- * NULL with *e. */
-static json_t *played(const gj_game *g, const json_t *position, const json_t *entry, gj_error *e)
-{
-    json_t *next = json_deep_copy(position);
-    if (next == NULL) {
+    gj_buf text;
+    buf_init(&text);
+    size_t bytes;
+    buf_putc(&text, '{');
+    int rc = at->ops->write_move(at->pos, m, 0, &text, &bytes, e);
+    buf_putc(&text, '}');
+    json_t *entry = NULL;
+    if (rc == 0 && text.failed)
         gj_fail_nomem(e);
-        return NULL;
-    }
-    json_object_del(next, "max_moves");
-    if (g->play_move(next, entry, e) != 0) {
-        json_decref(next);
-        return NULL;
-    }
-    return next;
+    else if (rc == 0 && (entry = json_loadb(text.data, text.len, 0, NULL)) == NULL)
+        gj_fail(e, GJ_INTERNAL, "an entry of a puzzle's position is not JSON");
+    buf_free(&text);
+    return entry;
 }
 
-/* Step i of the line from `position` (taken): its analysis must have one
- * solving move among at least two (and p->min_moves at the start).  0,
- * 1 + MISS_* when the line is no puzzle, -1 with *e. */
-static int take_step(puzzle *p, int i, json_t *position, const long *limits, gj_error *e)
+/* at's members as a request object's text, "{...}", into out (emptied
+ * first); allocation failure shows in out->failed. */
+static void members_of(play_pos *at, gj_buf *out)
+{
+    out->len = 0;
+    buf_putc(out, '{');
+    at->ops->write_members(at->pos, 0, out);
+    buf_putc(out, '}');
+}
+
+/* Step i from its position, p->steps[i].at (opened): ranked with every
+ * move, it must have one solving move among at least two (and
+ * p->min_moves at the start).  0, 1 + MISS_* when the line is no puzzle,
+ * -1 with *e. */
+static int take_step(puzzle *p, int i, gj_error *e)
 {
     puzzle_step *s = &p->steps[i];
-    s->position = position;
-    json_t *a;
-    int rc = analysed(p->game, position, limits, &a, e);
-    if (rc != 0) {
-        json_decref(a);
-        return rc < 0 ? -1 : 1 + MISS_LISTED;
-    }
-    const json_t *value = json_object_get(a, "value");
-    long long winning = json_integer_value(json_object_get(a, "winning_moves"));
-    s->legal = (long)json_integer_value(json_object_get(a, "moves_total"));
-    bool won = json_is_integer(value) ||
-               (json_is_string(value) && strcmp(json_string_value(value), "win") == 0);
-    if (!won || winning != 1 || s->legal < 2 || (i == 0 && s->legal < p->min_moves)) {
-        json_decref(a);
+    s->moves = malloc(ANALYSIS_MAX_MOVES_LIMIT * sizeof *s->moves);
+    if (s->moves == NULL)
+        return gj_fail_nomem(e);
+    gj_rank_head head;
+    long n = s->at.ops->rank(s->at.pos, ANALYSIS_MAX_MOVES_LIMIT, s->moves, &head, e);
+    if (n < 0)
+        return -1;
+    /* Kept as long as the puzzle: only the moves there are. */
+    gj_move *fit = realloc(s->moves, (size_t)(n > 0 ? n : 1) * sizeof *fit);
+    if (fit != NULL)
+        s->moves = fit;
+    if (head.moves_total < 0)
+        return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", p->game->name);
+    if (head.moves_total != n)
+        return 1 + MISS_LISTED;
+    /* One winning move: then the mover wins (a win/lose game's position is
+     * won exactly when a move wins; a scored game's has a best score). */
+    s->legal = n;
+    if (head.winning_moves != 1 || s->legal < 2 || (i == 0 && s->legal < p->min_moves))
         return 1 + MISS_UNIQUE;
-    }
-    s->moves = json_incref(json_object_get(a, "moves"));
-    if (i == 0)
-        p->to_move = json_incref(json_object_get(a, "to_move"));
-    json_decref(a);
     int *q = engine_losses(s->moves, s->legal);
     if (q == NULL)
         return gj_fail_nomem(e);
     s->chance = engine_chance(p->game, PUZZLE_RATER, q, s->legal, 0);
     free(q);
-    return 0;
+    s->solving = entry_of(&s->at, &s->moves[0], e);
+    return s->solving != NULL ? 0 : -1;
 }
 
 /* ---- what a size allows ------------------------------------------------ */
@@ -176,64 +182,123 @@ static double served(double d)
     return strtod(text, NULL);
 }
 
-/* The whole line of p->depth steps from the generated position (taken),
- * and the difficulty: 0, 1 + MISS_* when it is no puzzle, -1 with *e. */
-static int build_line(puzzle *p, json_t *position, const long *limits, gj_error *e)
+/* Whether step i + 1's position was met at an earlier step of a game
+ * whose positions repeat (matrix-game may send the token back where it
+ * was: the same step twice is no deeper a puzzle).  keys[k] holds step
+ * k's members (members_of), compared as its JSON object was: equal bytes,
+ * written in one request's order, are equal members.  1, 0, or -1 with
+ * *e. */
+static int met_before(puzzle *p, int i, gj_buf *keys, gj_error *e)
 {
-    const gj_game *g = p->game;
-    double solved = 1;
-    for (int i = 0; i < p->depth; i++) {
-        int rc = take_step(p, i, position, limits, e);
-        if (rc != 0)
-            return rc;
+    members_of(&p->steps[i + 1].at, &keys[i + 1]);
+    if (keys[i + 1].failed)
+        return gj_fail_nomem(e);
+    for (int k = 0; k <= i; k++)
+        if (keys[k].len == keys[i + 1].len &&
+            memcmp(keys[k].data, keys[i + 1].data, keys[k].len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The defender's reply after step i's solving move, then step i + 1's
+ * position, a copy of step i's with both played: 0, 1 + MISS_ENDS when
+ * the game ends there, -1 with *e. */
+static int reply_to(puzzle *p, int i, gj_error *e)
+{
+    puzzle_step *s = &p->steps[i], *next = &p->steps[i + 1];
+    next->at.ops = s->at.ops;
+    next->at.pos = s->at.ops->clone(s->at.pos, e);
+    if (next->at.pos == NULL)
+        return -1;
+    play_pos *d = &next->at;
+    if (d->ops->play(d->pos, &s->moves[0], e) != 0)
+        return -1;
+    gj_move reply;
+    long n = d->ops->rank(d->pos, 1, &reply, NULL, e);
+    if (n <= 0)
+        return n < 0 ? -1 : 1 + MISS_ENDS;
+    s->reply = entry_of(d, &reply, e);
+    if (s->reply == NULL || d->ops->play(d->pos, &reply, e) != 0)
+        return -1;
+    return 0;
+}
+
+/* The JSON of p's positions after the first and of its "to_move", which
+ * only a kept line is written with: 0, or -1 with *e.  keys holds the
+ * members of each step when the game's positions repeat (met_before). */
+static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
+{
+    gj_buf text;
+    buf_init(&text);
+    int rc = 0;
+    for (int i = 1; i < p->depth && rc == 0; i++) {
         puzzle_step *s = &p->steps[i];
-        solved *= s->chance;
+        const gj_buf *own = keys[i].len > 0 ? &keys[i] : &text;
+        if (own == &text)
+            members_of(&s->at, &text);
+        s->position = own->failed ? NULL : json_loadb(own->data, own->len, 0, NULL);
+        if (s->position == NULL)
+            rc = own->failed ? gj_fail_nomem(e)
+                             : gj_fail(e, GJ_INTERNAL, "a puzzle's position is not JSON");
+    }
+    /* The mover is no part of a ranking (game.h): the first position's
+     * analysis names it. */
+    text.len = 0;
+    if (rc == 0)
+        rc = p->steps[0].at.ops->analyze(p->steps[0].at.pos, &text, e);
+    json_t *a = rc == 0 && !text.failed ? json_loadb(text.data, text.len, 0, NULL) : NULL;
+    p->to_move = json_incref(json_object_get(a, "to_move"));
+    if (rc == 0 && p->to_move == NULL)
+        rc = text.failed
+                 ? gj_fail_nomem(e)
+                 : gj_fail(e, GJ_INTERNAL, "%s: an analysis without to_move", p->game->name);
+    json_decref(a);
+    buf_free(&text);
+    return rc;
+}
+
+/* The whole line of p->depth steps from the generated position (step 0's,
+ * opened), and the difficulty: 0, 1 + MISS_* when it is no puzzle, -1
+ * with *e. */
+static int build_line(puzzle *p, gj_error *e)
+{
+    double solved = 1;
+    gj_buf keys[PUZZLE_DEPTH_MAX];
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
+        buf_init(&keys[i]);
+    int rc = 0;
+    bool repeats = p->game->play_repeats && p->depth > 1;
+    if (repeats) {
+        members_of(&p->steps[0].at, &keys[0]);
+        if (keys[0].failed)
+            rc = gj_fail_nomem(e);
+    }
+    for (int i = 0; rc == 0 && i < p->depth; i++) {
+        rc = take_step(p, i, e);
+        if (rc != 0)
+            break;
+        solved *= p->steps[i].chance;
         if (i + 1 == p->depth)
             break;
-        json_t *defender = played(g, s->position, json_array_get(s->moves, 0), e);
-        if (defender == NULL)
-            return -1;
-        json_t *d;
-        rc = analysed(g, defender, limits, &d, e);
-        if (rc < 0 || d == NULL) {
-            json_decref(defender);
-            json_decref(d);
-            return -1;
-        }
-        const json_t *replies = json_object_get(d, "moves");
-        if (json_array_size(replies) == 0) {
-            json_decref(defender);
-            json_decref(d);
-            return 1 + MISS_ENDS;
-        }
-        s->reply = json_incref(json_array_get(replies, 0));
-        json_decref(d);
-        position = played(g, defender, s->reply, e);
-        json_decref(defender);
-        if (position == NULL)
-            return -1;
-        /* A game whose positions repeat (matrix-game) may send the token
-         * back where it was: the same step twice is no deeper a puzzle. */
-        for (int k = 0; g->play_repeats && k <= i; k++) {
-            if (json_equal(position, p->steps[k].position)) {
-                json_decref(position);
-                return 1 + MISS_REPEATS;
-            }
-        }
+        rc = reply_to(p, i, e);
+        int met = rc == 0 && repeats ? met_before(p, i, keys, e) : 0;
+        if (met != 0)
+            rc = met < 0 ? -1 : 1 + MISS_REPEATS;
     }
-    p->difficulty = served(1 - solved);
-    return 0;
+    if (rc == 0) {
+        p->difficulty = served(1 - solved);
+        rc = keep_line(p, keys, e);
+    }
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
+        buf_free(&keys[i]);
+    return rc;
 }
 
 /* Empty p's line, keeping what names the puzzle. */
 static void drop_line(puzzle *p)
 {
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++) {
-        json_decref(p->steps[i].position);
-        json_decref(p->steps[i].moves);
-        json_decref(p->steps[i].reply);
-        memset(&p->steps[i], 0, sizeof p->steps[i]);
-    }
+    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
+        step_free(&p->steps[i]);
     json_decref(p->to_move);
     p->to_move = NULL;
 }
@@ -248,10 +313,15 @@ static int build(puzzle *p, long long s, bool again, const long *limits, long bu
 {
     drop_line(p);
     p->seed = s;
+    /* The steps' positions read limits for as long as the puzzle lives. */
+    memcpy(p->limits, limits, sizeof p->limits);
     json_t *position = generated(p, s, again, limits, budget_ms, e);
     if (position == NULL)
         return -1;
-    int rc = build_line(p, position, limits, e);
+    p->steps[0].position = position;
+    int rc = play_open(&p->steps[0].at, p->game, position, p->limits, e);
+    if (rc == 0)
+        rc = build_line(p, e);
     if (rc == 0)
         rc = puzzle_id_make(p, e);
     return rc;

@@ -8,6 +8,7 @@
 
 #include "games.h"
 #include "line.h"
+#include "puzzle.h"
 
 #ifndef GJ_DATA_DIR
 #define GJ_DATA_DIR "tests/data"
@@ -200,4 +201,21 @@ char *harness_analyze(const gj_game *g, const json_t *req, gj_error *e)
     }
     buf_putc(&out, '\0');
     return buf_take(&out, NULL);
+}
+
+json_t *harness_step_entry(const struct puzzle_step *s, long i)
+{
+    gj_buf text;
+    buf_init(&text);
+    gj_error e;
+    size_t bytes;
+    buf_putc(&text, '{');
+    ck_assert(i >= 0 && i < s->legal);
+    ck_assert_int_eq(s->at.ops->write_move(s->at.pos, &s->moves[i], 0, &text, &bytes, &e), 0);
+    buf_putc(&text, '}');
+    ck_assert(!text.failed);
+    json_t *entry = json_loadb(text.data, text.len, 0, NULL);
+    ck_assert_ptr_nonnull(entry);
+    buf_free(&text);
+    return entry;
 }

@@ -38,6 +38,11 @@ const gj_game *harness_game(int i);
  * *e filled. */
 char *harness_analyze(const gj_game *g, const json_t *req, gj_error *e);
 
+/* The analysis entry of s->moves[i], a move ranked on puzzle step s's
+ * parsed position, as JSON (its "after" the diff): to json_decref. */
+struct puzzle_step;
+json_t *harness_step_entry(const struct puzzle_step *s, long i);
+
 /* Whole file into a malloc'd NUL-terminated buffer, or NULL. */
 char *harness_read_file(const char *path, size_t *len);
 

@@ -1,4 +1,4 @@
-/* test_moves.c - "moves" in /analyze and /move (analysis_call.h), for
+/* test_moves.c - "moves" in /analyze and /move (play_moves.h), for
  * every game of games.def: a request with moves is answered exactly as the
  * position they lead to, played here with the game's play_move, whichever
  * legal moves they are (the best, the worst, a run along the line); and a

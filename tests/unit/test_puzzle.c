@@ -86,8 +86,7 @@ static json_t *checked(const puzzle *p, const char *body, gj_error *e)
 /* The solving move of step i, as JSON text (malloc'd). */
 static char *solution_text(const puzzle *p, int i)
 {
-    return json_dumps(json_object_get(json_array_get(p->steps[i].moves, 0), "move"),
-                      JSON_COMPACT | JSON_ENCODE_ANY);
+    return json_dumps(json_object_get(p->steps[i].solving, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
 /* Every step of p again on the game's own analysis: one solving move, it
@@ -104,7 +103,16 @@ static void check_line(const gj_game *g, const puzzle *p)
         ck_assert_msg(a != NULL, "%s: %s", g->name, e.message);
         ck_assert_int_eq(json_integer_value(json_object_get(a, "winning_moves")), 1);
         ck_assert_int_eq(json_integer_value(json_object_get(a, "moves_total")), s->legal);
-        ck_assert(json_equal(json_object_get(a, "moves"), s->moves));
+        /* Every move ranked as the analysis lists it, the first one written. */
+        const json_t *list = json_object_get(a, "moves");
+        ck_assert_int_eq(json_array_size(list), s->legal);
+        for (long j = 0; j < s->legal; j++) {
+            json_t *entry = harness_step_entry(s, j);
+            ck_assert_msg(json_equal(entry, json_array_get(list, (size_t)j)),
+                          "%s: step %d's move %ld is not the analysis'", g->name, i, j);
+            json_decref(entry);
+        }
+        ck_assert(json_equal(s->solving, json_array_get(list, 0)));
         ck_assert_int_ge(s->legal, i == 0 ? p->min_moves : 2);
         solved *= s->chance;
         ck_assert(s->chance > 0 && s->chance <= 1);
@@ -114,7 +122,7 @@ static void check_line(const gj_game *g, const puzzle *p)
             continue;
         /* The next position: the solution, then the reply, played here. */
         json_t *next = json_deep_copy(s->position);
-        ck_assert_int_eq(g->play_move(next, json_array_get(s->moves, 0), &e), 0);
+        ck_assert_int_eq(g->play_move(next, s->solving, &e), 0);
         json_t *d = analysis_call(g, next, 1, limits, &e);
         ck_assert_ptr_nonnull(d);
         ck_assert(json_equal(json_array_get(json_object_get(d, "moves"), 0), s->reply));
@@ -638,8 +646,9 @@ START_TEST(test_check)
     }
     buf_free(&body);
     /* A wrong first move: failed, and the solution with it. */
-    const json_t *wrong = json_object_get(json_array_get(p.steps[0].moves, 1), "move");
-    char *w = json_dumps(wrong, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_t *second = harness_step_entry(&p.steps[0], 1);
+    char *w = json_dumps(json_object_get(second, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(second);
     char text[512];
     snprintf(text, sizeof text, "{\"moves\": [%s]}", w);
     a = checked(&p, text, &e);

@@ -583,8 +583,10 @@ static long sampled_hits(const gj_game *g, const int *q, long n)
 static void check_step(const rules *r, const puzzle *p, int i, const verdict *v, const char *what)
 {
     const puzzle_step *st = &p->steps[i];
-    const json_t *moves = st->moves;
-    long n = (long)json_array_size(moves);
+    long n = st->legal;
+    json_t *moves = json_array();
+    for (long j = 0; j < n; j++)
+        json_array_append_new(moves, harness_step_entry(st, j));
     if (!r->scored)
         EXPECT(v->best == 1, "%s step %d: the oracle says the player to move loses", what, i);
     long best_count = 0, best_at = -1;
@@ -615,7 +617,7 @@ static void check_step(const rules *r, const puzzle *p, int i, const verdict *v,
                   : span == 0 ? 0
                               : (int)((LOSS_MAX * gap + span - 1) / span);
     }
-    int *q = engine_losses(moves, n);
+    int *q = engine_losses(st->moves, n);
     EXPECT(q != NULL, "out of memory");
     for (long j = 0; j < n; j++)
         EXPECT(q[j] == want[j], "%s step %d: move %ld's loss is %d, the oracle's %d", what, i, j,
@@ -624,8 +626,11 @@ static void check_step(const rules *r, const puzzle *p, int i, const verdict *v,
     EXPECT(share > st->chance - CHANCE_SLACK && share < st->chance + CHANCE_SLACK,
            "%s step %d: the rater solved %.4f of %d samples, the puzzle says %.4f", what, i, share,
            SAMPLES, st->chance);
+    EXPECT(json_equal(st->solving, json_array_get(moves, 0)),
+           "%s step %d: the solving entry is not the first ranked", what, i);
     free(q);
     free(want);
+    json_decref(moves);
 }
 
 /* From step i's state s, the solving move and the defender's reply: both
@@ -636,7 +641,7 @@ static void check_reply(const rules *r, const puzzle *p, int i, const state *s, 
     const json_t *reply = p->steps[i].reply;
     EXPECT(reply != NULL, "%s step %d: no defender's reply before step %d", what, i, i + 1);
     state next = *s;
-    r->play(&next, json_object_get(json_array_get(p->steps[i].moves, 0), "move"));
+    r->play(&next, json_object_get(p->steps[i].solving, "move"));
     verdict d = {0};
     r->judge(&next, &d);
     long at = verdict_find(&d, json_object_get(reply, "move"));
@@ -668,6 +673,21 @@ static char *written(const puzzle *p)
     return buf_take(&b, NULL);
 }
 
+/* Whether steps a and b rank the same moves, each written the same. */
+static int same_moves(const puzzle_step *a, const puzzle_step *b)
+{
+    int same = a->legal == b->legal && json_equal(a->solving, b->solving);
+    for (long j = 0; same && j < a->legal; j++) {
+        json_t *x = harness_step_entry(a, j), *y = harness_step_entry(b, j);
+        same = json_equal(x, y) && a->moves[j].wins == b->moves[j].wins &&
+               a->moves[j].score == b->moves[j].score &&
+               a->moves[j].remoteness == b->moves[j].remoteness;
+        json_decref(x);
+        json_decref(y);
+    }
+    return same;
+}
+
 /* p rebuilt from its id: the same bytes written and the same line. */
 static void check_id(const rules *r, const puzzle *p, const char *what)
 {
@@ -684,7 +704,7 @@ static void check_id(const rules *r, const puzzle *p, const char *what)
     for (int i = 0; i < p->depth; i++)
         EXPECT(
             json_equal(again.steps[i].position, p->steps[i].position) &&
-                json_equal(again.steps[i].moves, p->steps[i].moves) &&
+                same_moves(&again.steps[i], &p->steps[i]) &&
                 (p->steps[i].reply == NULL) == (again.steps[i].reply == NULL) &&
                 (p->steps[i].reply == NULL || json_equal(again.steps[i].reply, p->steps[i].reply)),
             "%s: step %d rebuilt from the id differs", what, i);
