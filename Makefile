@@ -83,7 +83,10 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
-EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh
+# sixth_game.sh builds a copy of the tree with the toy game of
+# tests/fixtures/toy_game/ added as docs/adding-a-game.md says.
+EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh \
+  tests/integration/sixth_game.sh
 
 PREFIX ?= /usr/local
 
