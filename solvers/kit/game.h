@@ -59,8 +59,8 @@ typedef struct gj_rank_head {
 
 /* A position in the middle of play, parsed once and then analysed, ranked,
  * walked and written without going back through JSON text: what the
- * perfect-play line (line.h) drives a game with, and what the engine and
- * puzzles are to drive it with.  A game offering it keeps analyze() (JSON
+ * perfect-play line (line.h), the moves to play, the engine, its levels and
+ * puzzles drive a game with.  A game offering it keeps analyze() (JSON
  * text in) as parse + analyze + free over it, so the game has one
  * implementation; a game that does not yet offer it is driven the same way
  * through play/play_pos.h's adapter over its analyze() and play_move().
