@@ -748,20 +748,20 @@ static const char *const mover_name[2] = {"RUBY", "DIA"};
  * members back needs (their order, and their spelling until a move
  * rewrites them as play_move does). */
 typedef struct pc_play {
-    bar b;              /* cell, prime, used; the tables while `prepared` */
-    int prepared;       /* b's tables are the bar's as it is now */
-    int searched;       /* far and far_value are the bar's as it is now */
-    pc_far *far;        /* the remoteness search, or NULL when past its bounds */
+    bar b;        /* cell, prime, used; the tables while `prepared` */
+    int prepared; /* b's tables are the bar's as it is now */
+    int searched; /* far and far_value are the bar's as it is now */
+    pc_far *far;  /* the remoteness search, or NULL when past its bounds */
     long long far_value;
-    long long left;     /* chocolate squares */
-    int mover;          /* 0 RUBY, 1 DIA */
+    long long left; /* chocolate squares */
+    int mover;      /* 0 RUBY, 1 DIA */
     long max_moves;
     int order[MEMBERS]; /* the members present, in the request's order, then those moves added */
     int norder;
-    int played;         /* a move was played: the members are written as play_move writes them */
-    char *grid_text;    /* the request's grid, compact, while it spells a cell with the en dash */
+    int played;      /* a move was played: the members are written as play_move writes them */
+    char *grid_text; /* the request's grid, compact, while it spells a cell with the en dash */
     size_t grid_len;
-    long *given;        /* the request's primes_used, in its order */
+    long *given; /* the request's primes_used, in its order */
     long ngiven;
 } pc_play;
 
@@ -830,8 +830,8 @@ static int rank_bar(pc_play *p, long cap, int counted, ranking *r, gj_error *e)
             return gj_fail_nomem(e);
         r->move = r->own;
         r->c.listed = first_move(b, &r->own->m, &r->wins);
-        r->own->wins = r->c.listed > 0 && move_wins(b, r->own->m.row, r->own->m.col,
-                                                    r->own->m.size);
+        r->own->wins =
+            r->c.listed > 0 && move_wins(b, r->own->m.row, r->own->m.col, r->own->m.size);
         r->own->rem = ANALYSIS_REMOTENESS_NULL;
         return 0;
     }
