@@ -75,6 +75,8 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 BIN := $(BUILD)/gamejudge
 SOLVER_LIB := $(BUILD)/libsolvers.a
 SERVER_LIB := $(BUILD)/libserver.a
+# The OpenAPI document, assembled from api/ (mk/spec.mk, api/README.md).
+SPEC := $(BUILD)/openapi.yaml
 SPEC_OBJ := $(BUILD)/obj/gen/openapi.o $(BUILD)/obj/gen/docs.o $(BUILD)/obj/gen/playground.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
@@ -126,11 +128,11 @@ NODE_STAMP := node_modules/.gj-installed
 $(NODE_STAMP): package.json package-lock.json
 	@scripts/install-deps node
 
-$(BUILD)/gen/openapi.c: api/openapi.yaml scripts/embed
+$(BUILD)/gen/openapi.c: $(SPEC) scripts/embed
 	@mkdir -p $(dir $@)
 	scripts/embed $< gj_openapi_yaml > $@
 
-$(BUILD)/gen/docs.html: api/openapi.yaml scripts/build-docs.mjs $(NODE_STAMP)
+$(BUILD)/gen/docs.html: $(SPEC) scripts/build-docs.mjs $(NODE_STAMP)
 	@mkdir -p $(dir $@)
 	node scripts/build-docs.mjs $< $@
 

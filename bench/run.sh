@@ -432,6 +432,22 @@ log "levels: calibration and level games"
     "$DIR/levels"
 } >> "$OUT"
 
+# ---- the perfect line on parsed positions (issue 33) ----------------------
+# bench/line_rate.c: each game's line driven on its parsed position against
+# the JSON adapter it replaced, interleaved in one process.
+log "line: parsed positions against the JSON adapter"
+{
+    echo
+    echo "## 5b. The perfect line: parsed positions against JSON text between moves (issue 33)"
+    echo
+    echo "\`POST /analyze\` with \`\"line\": true, \"max_line\": 200, \"after\": \"diff\"\` on a generated position (seed 1),"
+    echo "in process: through the game's parsed position (game.h's gj_play) and through the adapter over"
+    echo "its JSON \`analyze()\` and \`play_move()\`, the way each move was made before; median of 5 rounds,"
+    echo "interleaved, the two answers compared byte for byte."
+    echo
+    "$DIR/line_rate" 5 200
+} >> "$OUT"
+
 # ---- target 4b: grid-walk's matching, old and new -------------------------
 # GAMEJUDGE_GRID_MATCHING=hk makes grid-walk use its former Hopcroft-Karp
 # matching (read by solvers/games/grid_walk/grid_walk.c for this table only).

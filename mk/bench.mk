@@ -6,7 +6,7 @@
 # (wrk, gnuplot, g++) are installed with apt-get when running as root.
 
 BENCH_DIR := $(BUILD)/bench
-BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels)
+BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
@@ -48,6 +48,11 @@ $(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
 $(BENCH_DIR)/puzzle_rate: bench/puzzle_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+# The perfect line per move, parsed position against the JSON adapter.
+$(BENCH_DIR)/line_rate: bench/line_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
 # The levels' calibration needs the solvers too (bench/NOTES.md, "Levels").
 $(BENCH_DIR)/levels: bench/levels.c $(SOLVER_LIB)

@@ -51,9 +51,9 @@ typedef struct gj_move {
 
 /* What an analysis says of the position itself, beside its moves. */
 typedef struct gj_rank_head {
-    long long value;         /* 1 "win", 0 "lose"; staircase-chess: the integer */
-    long long remoteness;    /* as the answer's: a count, _NULL or _NONE */
-    long long moves_total;   /* the answer's counts */
+    long long value;       /* 1 "win", 0 "lose"; staircase-chess: the integer */
+    long long remoteness;  /* as the answer's: a count, _NULL or _NONE */
+    long long moves_total; /* the answer's counts */
     long long winning_moves;
 } gj_rank_head;
 
@@ -95,8 +95,9 @@ typedef struct gj_rank_head {
  *   clone          an independent copy of the position as it is now, with
  *                  the moves ranked on it, to play on and free on its own:
  *                  the copy, or NULL with *e.
- *   write_members  the position's members as the request gives them, in
- *                  its order, comma-separated without braces, without
+ *   write_members  the position's members: those the request gave and
+ *                  those the moves played since added, in the request's
+ *                  order, comma-separated without braces, without
  *                  "max_moves" (moved = 0: what a whole "after" holds), or
  *                  only the members a move changes (moved = 1: equal bytes
  *                  for two positions of one line exactly when they are the

@@ -238,9 +238,10 @@ static int step(play_pos *p, long max_line, int repeating, line_state *s, after_
 {
     if (gj_cancel_check(e) != 0)
         return -1;
-    int found = p->ops->best(p->pos, e);
+    gj_move m;
+    long found = p->ops->rank(p->pos, 1, &m, NULL, e);
     if (found <= 0)
-        return found; /* 0: the game is over */
+        return (int)found; /* 0: the game is over */
     if (s->length == max_line) {
         s->truncated = 1;
         return 0;
@@ -249,12 +250,12 @@ static int step(play_pos *p, long max_line, int repeating, line_state *s, after_
      * position the move is played in. */
     size_t bytes = 0;
     buf_puts(&s->entries, s->length > 0 ? ",{" : "{");
-    if (p->ops->write_best(p->pos, w->full, &s->entries, &bytes, e) != 0 ||
+    if (p->ops->write_move(p->pos, &m, w->full, &s->entries, &bytes, e) != 0 ||
         after_count(w, bytes, e) != 0)
         return -1;
     buf_putc(&s->entries, '}');
     s->length++;
-    if (p->ops->play_best(p->pos, e) != 0)
+    if (p->ops->play(p->pos, &m, e) != 0)
         return -1;
     if (!repeating)
         return 1;

@@ -6,18 +6,19 @@
 #include <string.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "analysis_call.h"
 
 /* The adapter's position: the request as JSON, played on in place, and
- * the analysis that named the best move. */
+ * the analysis its moves were last ranked or found in.  A move's id is its
+ * index in that analysis' "moves". */
 typedef struct adapted {
     const gj_game *g;
     const long *limits;
-    json_t *req;        /* a shallow copy of the request: play_move replaces members */
-    json_t *answer;     /* the analysis of req best() ran, or NULL */
-    const json_t *best; /* its moves[0] */
-    json_t *moved;      /* the "after" diff of the last move played, or NULL */
-    after_writer w;     /* whole afters, its cache kept for the request */
+    json_t *req;    /* a shallow copy of the request: play_move replaces members */
+    json_t *answer; /* the analysis of req that rank() or find() ran, or NULL */
+    json_t *moved;  /* the "after" diff of the last move played, or NULL */
+    after_writer w; /* whole afters, its cache kept for the position */
 } adapted;
 
 /* gj_play.analyze: the game's analyze() on req written compact. */
@@ -32,42 +33,102 @@ static int adapted_analyze(void *v, gj_buf *out, gj_error *e)
     return rc;
 }
 
-/* gj_play.best: moves[0] of an analysis listing one move. */
-static int adapted_best(void *v, gj_error *e)
+/* A "remoteness" member as gj_move and gj_rank_head hold it. */
+static long long remoteness_of(const json_t *r)
 {
-    adapted *a = v;
-    json_decref(a->answer);
-    a->best = NULL;
-    a->answer = analysis_call(a->g, a->req, 1, a->limits, e);
-    if (a->answer == NULL)
-        return -1;
-    a->best = json_array_get(json_object_get(a->answer, "moves"), 0);
-    return a->best != NULL;
+    if (r == NULL)
+        return ANALYSIS_REMOTENESS_NONE;
+    return json_is_integer(r) ? (long long)json_integer_value(r) : ANALYSIS_REMOTENESS_NULL;
 }
 
-/* gj_play.write_best: the entry through after.h's writer, as it was. */
-static int adapted_write_best(void *v, int whole, gj_buf *out, size_t *after_bytes, gj_error *e)
+/* Analyse req anew with max_moves = max, the moves of any earlier one
+ * forgotten: 0, or -1 with *e. */
+static int adapted_reanalyse(adapted *a, long max, gj_error *e)
+{
+    json_decref(a->answer);
+    a->answer = analysis_call(a->g, a->req, max, a->limits, e);
+    return a->answer != NULL ? 0 : -1;
+}
+
+/* gj_play.rank: the analysis' entries, read back from its JSON. */
+static long adapted_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_error *e)
 {
     adapted *a = v;
+    if (adapted_reanalyse(a, max, e) != 0)
+        return -1;
+    const json_t *list = json_object_get(a->answer, "moves");
+    long n = (long)json_array_size(list);
+    for (long i = 0; i < n && i < max; i++) {
+        const json_t *m = json_array_get(list, (size_t)i);
+        const char *outcome = json_string_value(json_object_get(m, "outcome"));
+        moves[i] = (gj_move){.id = (uint64_t)i,
+                             .wins = outcome != NULL && strcmp(outcome, "win") == 0,
+                             .score = json_integer_value(json_object_get(m, "score")),
+                             .remoteness = remoteness_of(json_object_get(m, "remoteness"))};
+    }
+    if (head != NULL) {
+        const json_t *value = json_object_get(a->answer, "value");
+        head->value = json_is_integer(value) ? json_integer_value(value)
+                                             : strcmp(json_string_value(value), "win") == 0;
+        head->remoteness = remoteness_of(json_object_get(a->answer, "remoteness"));
+        head->moves_total = json_integer_value(json_object_get(a->answer, "moves_total"));
+        head->winning_moves = json_integer_value(json_object_get(a->answer, "winning_moves"));
+    }
+    return n < max ? n : max;
+}
+
+/* The entry of the last analysis m names, or NULL with *e. */
+static const json_t *adapted_entry(const adapted *a, const gj_move *m, gj_error *e)
+{
+    const json_t *entry = json_array_get(json_object_get(a->answer, "moves"), (size_t)m->id);
+    if (entry == NULL)
+        gj_fail(e, GJ_INTERNAL, "%s: a move used that no analysis listed", a->g->name);
+    return entry;
+}
+
+/* gj_play.write_move: the entry through after.h's writer, as it was. */
+static int adapted_write_move(void *v, const gj_move *m, int whole, gj_buf *out,
+                              size_t *after_bytes, gj_error *e)
+{
+    adapted *a = v;
+    const json_t *entry = adapted_entry(a, m, e);
+    if (entry == NULL)
+        return -1;
     size_t before = a->w.bytes;
     a->w.full = whole && a->g->play_move != NULL;
-    if (after_put_members(&a->w, a->req, a->best, out, e) != 0)
+    if (after_put_members(&a->w, a->req, entry, out, e) != 0)
         return -1;
     *after_bytes = a->w.bytes - before;
     return 0;
 }
 
-/* gj_play.play_best: the game's play_move on the JSON request. */
-static int adapted_play_best(void *v, gj_error *e)
+/* gj_play.play: the game's play_move on the JSON request. */
+static int adapted_play(void *v, const gj_move *m, gj_error *e)
 {
     adapted *a = v;
-    if (a->best == NULL)
-        return gj_fail(e, GJ_INTERNAL, "%s: a move played before one was found", a->g->name);
-    json_decref(a->moved);
-    a->moved = json_incref(json_object_get(a->best, "after"));
-    if (a->g->play_move(a->req, a->best, e) != 0)
+    const json_t *entry = adapted_entry(a, m, e);
+    if (entry == NULL)
         return -1;
-    a->best = NULL;
+    json_decref(a->moved);
+    a->moved = json_incref(json_object_get(entry, "after"));
+    int rc = a->g->play_move(a->req, entry, e);
+    json_decref(a->answer);
+    a->answer = NULL;
+    return rc;
+}
+
+/* gj_play.find: the move among every move one analysis lists. */
+static int adapted_find(void *v, const json_t *move, gj_move *m, gj_error *e)
+{
+    adapted *a = v;
+    if (adapted_reanalyse(a, ANALYSIS_MAX_MOVES_LIMIT, e) != 0)
+        return -1;
+    const json_t *list = json_object_get(a->answer, "moves");
+    for (size_t i = 0; i < json_array_size(list); i++)
+        if (json_equal(json_object_get(json_array_get(list, i), "move"), (json_t *)move)) {
+            m->id = i;
+            return 1;
+        }
     return 0;
 }
 
@@ -115,17 +176,8 @@ static void adapted_free(void *v)
     free(a);
 }
 
-static const gj_play adapter = {
-    .analyze = adapted_analyze,
-    .best = adapted_best,
-    .write_best = adapted_write_best,
-    .play_best = adapted_play_best,
-    .write_members = adapted_write_members,
-    .free = adapted_free,
-};
-
-/* The adapter's parse, which needs the game: nothing is read until analyze
- * or best, so the game's own messages come from its analyze(). */
+/* The adapter's parse, which needs the game: nothing is read until analyze,
+ * rank or find, so the game's own messages come from its analyze(). */
 static void *adapted_open(const gj_game *g, const json_t *req, const long *limits, gj_error *e)
 {
     adapted *a = calloc(1, sizeof *a);
@@ -142,6 +194,30 @@ static void *adapted_open(const gj_game *g, const json_t *req, const long *limit
     a->w.limit = SIZE_MAX; /* the caller bounds the answer's afters */
     return a;
 }
+
+/* gj_play.clone: the request copied (shallow: play_move replaces members),
+ * the analysis and the last diff shared, read only. */
+static void *adapted_clone(const void *v, gj_error *e)
+{
+    const adapted *a = v;
+    adapted *c = adapted_open(a->g, a->req, a->limits, e);
+    if (c != NULL) {
+        c->answer = json_incref(a->answer);
+        c->moved = json_incref(a->moved);
+    }
+    return c;
+}
+
+static const gj_play adapter = {
+    .analyze = adapted_analyze,
+    .rank = adapted_rank,
+    .write_move = adapted_write_move,
+    .play = adapted_play,
+    .find = adapted_find,
+    .clone = adapted_clone,
+    .write_members = adapted_write_members,
+    .free = adapted_free,
+};
 
 int play_adapted(const gj_game *g)
 {

@@ -1,13 +1,16 @@
 /* play_pos.h - a game's position in play, parsed once, for every game.
  *
  * The perfect-play line (line.h) drives a game through game.h's gj_play:
- * parse once, analyse, find and play the best move, write members.  A game
+ * parse once, analyse, rank, write and play moves, write members.  A game
  * that offers it (gj_game.play) is driven directly; for a game that does
  * not yet, play_open() gives the same interface over the game's JSON
- * analyze() and play_move(), as the line worked before: each best move is
- * the game's analysis of the request written as JSON text (analysis_call.h)
- * and each move is played on that JSON.  So the line has one code path for
- * every game, and this adapter goes away when the last game offers gj_play. */
+ * analyze() and play_move(), as the line worked before: each ranking is
+ * the game's analysis of the request written as JSON text (analysis_call.h),
+ * a move is named by its index in that analysis, and each move is played on
+ * that JSON.  So what drives a game has one code path for every game, this
+ * adapter is the definition the games' own gj_play is tested against
+ * (tests/unit/test_play.c), and it goes away from the line when the last
+ * game offers gj_play. */
 #ifndef GJ_PLAY_POS_H
 #define GJ_PLAY_POS_H
 

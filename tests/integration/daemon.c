@@ -24,6 +24,19 @@ const char *daemon_binary(void)
     return bin ? bin : "build/gamejudge";
 }
 
+const char *daemon_spec(void)
+{
+    static char path[4096];
+    const char *spec = getenv("GJ_SPEC");
+    if (spec != NULL)
+        return spec;
+    const char *bin = daemon_binary();
+    const char *slash = strrchr(bin, '/');
+    int dir = slash != NULL ? (int)(slash - bin + 1) : 0;
+    snprintf(path, sizeof path, "%.*sopenapi.yaml", dir, bin);
+    return path;
+}
+
 /* Read one line from fd within `ms` milliseconds. */
 static int read_line(int fd, char *line, size_t cap, int ms)
 {
@@ -120,7 +133,7 @@ static int port_open(unsigned port)
     return ok;
 }
 
-/* prism proxy api/openapi.yaml -> the daemon, on a free port. */
+/* prism proxy <the built document> -> the daemon, on a free port. */
 void daemon_start_proxy(test_daemon *d)
 {
     unsigned port = free_port();
@@ -133,7 +146,7 @@ void daemon_start_proxy(test_daemon *d)
         int log = open(d->log, O_WRONLY | O_APPEND);
         dup2(log, STDOUT_FILENO);
         dup2(log, STDERR_FILENO);
-        execl("node_modules/.bin/prism", "prism", "proxy", "api/openapi.yaml", upstream, "-h",
+        execl("node_modules/.bin/prism", "prism", "proxy", daemon_spec(), upstream, "-h",
               "127.0.0.1", "-p", port_arg, (char *)NULL);
         perror("exec prism (run npm ci?)");
         _exit(127);

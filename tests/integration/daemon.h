@@ -29,6 +29,9 @@ typedef struct test_daemon {
 
 /* The binary under test: $GJ_BIN, or build/gamejudge. */
 const char *daemon_binary(void);
+/* The OpenAPI document built beside that binary (mk/spec.mk): $GJ_SPEC, or
+ * openapi.yaml in the binary's folder. */
+const char *daemon_spec(void);
 
 /* Start with extra arguments (NULL-terminated, may be NULL).  Fails the
  * test when the daemon does not announce its port within 10 s. */

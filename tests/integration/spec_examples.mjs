@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// spec_examples.mjs: post every example request of api/openapi.yaml to a
+// spec_examples.mjs: post every example request of the OpenAPI document
+// (built beside $GJ_BIN, build/openapi.yaml; or $GJ_SPEC) to a
 // live daemon (and GET every example query of the GET forms) and compare
 // the answer with the documented example response.
 // A request example and the response example it produces share a name
@@ -15,8 +16,10 @@ import { isDeepStrictEqual } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const yaml = require(process.cwd() + '/node_modules/js-yaml');
-const spec = yaml.load(readFileSync('api/openapi.yaml', 'utf8'));
 const bin = process.env.GJ_BIN || 'build/gamejudge';
+// The document built beside the binary (mk/spec.mk).
+const specFile = process.env.GJ_SPEC || bin.replace(/[^/]*$/, 'openapi.yaml');
+const spec = yaml.load(readFileSync(specFile, 'utf8'));
 
 function startDaemon() {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// spec_schemas.mjs [SPEC]: hold api/openapi.yaml (or SPEC) to its own
+// spec_schemas.mjs [SPEC]: hold the OpenAPI document (SPEC, else the one
+// built beside $GJ_BIN: build/openapi.yaml) to its own
 // schemas, so a typed client can trust it:
 //   - every example (request and response bodies, parameters, headers;
 //     `example` and `examples`) is valid against the schema it illustrates,
@@ -159,6 +160,8 @@ function checkFile(file) {
 }
 
 const self = fileURLToPath(import.meta.url);
+const builtSpec = process.env.GJ_SPEC ||
+  (process.env.GJ_BIN || 'build/gamejudge').replace(/[^/]*$/, 'openapi.yaml');
 if (process.argv[2]) {
   process.exit(checkFile(process.argv[2]) ? 0 : 1);
 }
@@ -171,7 +174,7 @@ function report(ok, name, detail) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `\n     ${detail}`}`);
 }
 
-report(checkFile('api/openapi.yaml'), 'api/openapi.yaml: every example valid, every known shape typed');
+report(checkFile(builtSpec), `${builtSpec}: every example valid, every known shape typed`);
 
 // The damaged copies: each must fail, naming what was damaged.
 const dir = mkdtempSync(join(tmpdir(), 'gj-spec-'));
@@ -221,7 +224,7 @@ const damages = [
 ];
 try {
   for (const { name, damage, expect } of damages) {
-    const doc = yaml.load(readFileSync('api/openapi.yaml', 'utf8'));
+    const doc = yaml.load(readFileSync(builtSpec, 'utf8'));
     damage(doc);
     const file = join(dir, 'openapi.yaml');
     writeFileSync(file, yaml.dump(doc));

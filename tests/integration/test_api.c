@@ -259,7 +259,7 @@ END_TEST
 START_TEST(test_openapi_served)
 {
     size_t len;
-    char *spec = read_file_or_fail("api/openapi.yaml", &len);
+    char *spec = read_file_or_fail(daemon_spec(), &len);
     http_reply r = get("/openapi.yaml");
     ck_assert_int_eq(r.status, 200);
     ck_assert_uint_eq(r.len, len);

@@ -1,6 +1,6 @@
 // client.ts: every HTTP example of README.md's "Using it", written as a
 // puzzle site would write it: with openapi-fetch and the types that
-// openapi-typescript generates from api/openapi.yaml (build/typed/api.d.ts,
+// openapi-typescript generates from build/openapi.yaml (build/typed/api.d.ts,
 // made by tests/typed/typed_client.sh, never committed).  It compiles with
 // `tsc --noEmit --strict` with no casts, no `any` and no `unknown` to
 // unwrap; run on Node's type stripping against a daemon it starts, it

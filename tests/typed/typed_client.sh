@@ -1,8 +1,8 @@
 #!/bin/sh
 # typed_client.sh: the README's examples as a TypeScript client would
-# write them (tests/typed/client.mts): generate the types from
-# api/openapi.yaml with openapi-typescript into build/typed/ (never
-# committed), compile the client with `tsc --noEmit --strict`, refuse a
+# write them (tests/typed/client.mts): generate the types from the
+# OpenAPI document built beside $GJ_BIN (build/openapi.yaml, or $GJ_SPEC)
+# with openapi-typescript into build/typed/ (never committed), compile the client with `tsc --noEmit --strict`, refuse a
 # cast, an `any`, an `unknown` or a `Record<string, never>` in it, then
 # run it on the pinned Node.js (which strips the types) against a daemon
 # it starts on 127.0.0.1.  GJ_BIN names the daemon (build/gamejudge).
@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.."
 bin=node_modules/.bin
 mkdir -p build/typed
 # Both tools on the pinned Node.js, whatever node comes first on PATH.
-"$bin/node" "$bin/openapi-typescript" api/openapi.yaml -o build/typed/api.d.ts >/dev/null
+spec=${GJ_SPEC:-$(dirname "${GJ_BIN:-build/gamejudge}")/openapi.yaml}
+"$bin/node" "$bin/openapi-typescript" "$spec" -o build/typed/api.d.ts >/dev/null
 "$bin/node" "$bin/tsc" --noEmit --strict -p tests/typed/tsconfig.json
 echo "typed-client: tsc --noEmit --strict passed"
 # The generated types leave no shape open: no Record<string, never> (an

@@ -45,7 +45,8 @@
  * analyze() wraps and what the perfect-play line plays on: the solve is
  * made once per request, since the table does not depend on the token, and
  * each move of the line is a best move found from the winning cells or the
- * few largest values (play_best), then the token moved in place. */
+ * few largest values (rank_best), then the token moved in place; copies of
+ * a position share the solve. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ typedef struct request {
     char to_move;  /* 'M' or 'G' */
     long max_moves;
     int order[MEMBERS]; /* the members as the request gives them, then those it lacks */
+    int given[MEMBERS]; /* by member: the request gave it, or a move played since added it */
 } request;
 
 /* The optional "token" (absent or null: the opening) into rq: 0, or -1 with *e. */
@@ -118,7 +120,7 @@ static void read_order(const json_t *root, request *rq)
     {
         for (int m = 0; m < MEMBERS; m++)
             if (!seen[m] && strcmp(key, names[m]) == 0) {
-                seen[m] = 1;
+                seen[m] = rq->given[m] = 1;
                 rq->order[n++] = m;
             }
     }
@@ -149,10 +151,11 @@ typedef struct ranking {
     long long total, winning;
 } ranking;
 
-/* Walk the values from n^2 down, keeping the moves from the token. */
-static void rank_moves(const mg_position *pos, const request *rq, ranking *rk)
+/* Walk the values from n^2 down, keeping the first cap moves of each kind
+ * from the token. */
+static void rank_moves(const mg_position *pos, const request *rq, long cap, ranking *rk)
 {
-    long nn = pos->n * pos->n, k = pos->k, cap = rq->max_moves;
+    long nn = pos->n * pos->n, k = pos->k;
     int opening = rq->row == 0;
     for (long v = nn; v >= 1; v--) {
         uint32_t c = pos->cell_of[v - 1];
@@ -232,69 +235,105 @@ static void write_answer(const mg_position *pos, const request *rq, const rankin
     analysis_end(out, listed);
 }
 
-/* A parsed position in play (game.h's gj_play): the position, solved once
- * for the whole request, the token and mover as the line moves them, and
- * the move best() found. */
-typedef struct mg_play {
+/* What every copy of a parsed position shares, fixed once solved: the
+ * position and its table, the winning cells by value, the matrix as JSON.
+ * Copies (clone) are used by one thread at a time, like their original. */
+typedef struct mg_shared {
     mg_position *pos;
-    request rq;
+    int refs;
     int solved;
     uint32_t *winners; /* after the solve: the winning cells' values, largest first */
     long nwinners;
-    uint32_t best; /* the value of the cell best() found, 0 for none */
-    int best_wins;
     gj_buf matrix; /* "matrix" written compact once, for whole afters */
     int matrix_written;
+} mg_shared;
+
+/* A parsed position in play (game.h's gj_play): the shared solve, and the
+ * token and mover as the line moves them.  A move's id is its cell's value. */
+typedef struct mg_play {
+    mg_shared *sh;
+    const mg_position *pos; /* sh->pos */
+    request rq;
 } mg_play;
 
 /* game.h's gj_play.parse: the request's position and options. */
 static void *play_parse(const json_t *req, const long *limits, gj_error *e)
 {
     mg_play *p = calloc(1, sizeof *p);
-    if (p == NULL) {
+    mg_shared *sh = calloc(1, sizeof *sh);
+    if (p == NULL || sh == NULL) {
+        free(p);
+        free(sh);
         gj_fail_nomem(e);
         return NULL;
     }
-    buf_init(&p->matrix);
-    p->pos = read_request(req, limits, &p->rq, e);
-    if (p->pos == NULL) {
+    buf_init(&sh->matrix);
+    sh->refs = 1;
+    sh->pos = read_request(req, limits, &p->rq, e);
+    if (sh->pos == NULL) {
+        free(sh);
         free(p);
         return NULL;
     }
+    p->sh = sh;
+    p->pos = sh->pos;
     return p;
 }
 
-/* game.h's gj_play.free. */
+/* game.h's gj_play.free: the shared part with its last copy. */
 static void play_free(void *v)
 {
     mg_play *p = v;
     if (p == NULL)
         return;
-    mg_free(p->pos);
-    free(p->winners);
-    buf_free(&p->matrix);
+    if (--p->sh->refs == 0) {
+        mg_free(p->sh->pos);
+        free(p->sh->winners);
+        buf_free(&p->sh->matrix);
+        free(p->sh);
+    }
     free(p);
 }
 
-/* Solve the position, once for the request (the table does not depend on
+/* Solve the position, once for every copy (the table does not depend on
  * the token), and list its winning cells by value: 0, or -1 with *e. */
 static int solve_once(mg_play *p, gj_error *e)
 {
-    if (p->solved)
+    mg_shared *sh = p->sh;
+    if (sh->solved)
         return 0;
-    const mg_position *pos = p->pos;
-    if (mg_solve(p->pos, e) != 0)
+    const mg_position *pos = sh->pos;
+    if (mg_solve(sh->pos, e) != 0)
         return -1;
     long nn = pos->n * pos->n, count = 0;
     for (long v = nn; v >= 1; v--)
         count += mg_winning(pos, mg_row(pos->cell_of[v - 1]), mg_col(pos->cell_of[v - 1]));
-    p->winners = malloc(((size_t)count + 1) * sizeof *p->winners); /* + 1: never malloc(0) */
-    if (p->winners == NULL)
+    sh->winners = malloc(((size_t)count + 1) * sizeof *sh->winners); /* + 1: never malloc(0) */
+    if (sh->winners == NULL)
         return gj_fail_nomem(e);
     for (long v = nn; v >= 1; v--)
         if (mg_winning(pos, mg_row(pos->cell_of[v - 1]), mg_col(pos->cell_of[v - 1])))
-            p->winners[p->nwinners++] = (uint32_t)v;
-    p->solved = 1;
+            sh->winners[sh->nwinners++] = (uint32_t)v;
+    sh->solved = 1;
+    return 0;
+}
+
+/* The ranking of the position's first `cap` moves of each kind into *rk
+ * (rk->win and rk->lose: cap cells each): 0, or -1 with *e.  Checks the
+ * two facts on every call: from the token the mover has a winning move
+ * exactly when the token's cell is not winning. */
+static int rank_all(mg_play *p, long cap, ranking *rk, gj_error *e)
+{
+    if (solve_once(p, e) != 0)
+        return -1;
+    rk->win = malloc(2 * (size_t)cap * sizeof *rk->win);
+    if (rk->win == NULL)
+        return gj_fail_nomem(e);
+    rk->lose = rk->win + cap;
+    rank_moves(p->pos, &p->rq, cap, rk);
+    if (p->rq.row != 0 && (rk->winning > 0) == mg_winning(p->pos, p->rq.row, p->rq.col))
+        return gj_fail(e, GJ_INTERNAL,
+                       "matrix-game analysis: the token's cell and its moves disagree");
     return 0;
 }
 
@@ -302,25 +341,10 @@ static int solve_once(mg_play *p, gj_error *e)
 static int play_analyze(void *v, gj_buf *out, gj_error *e)
 {
     mg_play *p = v;
-    const request *rq = &p->rq;
     ranking rk = {0};
-    int status = solve_once(p, e);
+    int status = rank_all(p, p->rq.max_moves, &rk, e);
     if (status == 0) {
-        rk.win = malloc(2 * (size_t)rq->max_moves * sizeof *rk.win);
-        if (rk.win == NULL)
-            status = gj_fail_nomem(e);
-    }
-    if (status == 0) {
-        rk.lose = rk.win + rq->max_moves;
-        rank_moves(p->pos, rq, &rk);
-        /* The two facts, checked on every request: from the token the mover
-         * has a winning move exactly when the token's cell is not winning. */
-        if (rq->row != 0 && (rk.winning > 0) == mg_winning(p->pos, rq->row, rq->col))
-            status = gj_fail(e, GJ_INTERNAL,
-                             "matrix-game analysis: the token's cell and its moves disagree");
-    }
-    if (status == 0) {
-        write_answer(p->pos, rq, &rk, out);
+        write_answer(p->pos, &p->rq, &rk, out);
         if (out->failed)
             status = gj_fail_nomem(e);
     }
@@ -335,41 +359,69 @@ static int is_move(const mg_play *p, uint32_t c)
     return rq->row == 0 || labs(mg_row(c) - rq->row) + labs(mg_col(c) - rq->col) > p->pos->k;
 }
 
-/* game.h's gj_play.best.  The ranking puts the largest winning move first,
- * else the largest move.  At a token on a losing cell a winning move exists
- * (matrix_game.c's second fact): the first winning cell by value outside
- * the token's neighbourhood, O(winners).  At a winning cell none does (the
- * first fact): the first cell by value outside the neighbourhood, found
- * within its 2k(k + 1) + 2 largest values.  Never a scan of every cell. */
-static int play_best(void *v, gj_error *e)
+/* The policy's best move alone, the line's call at every move: 1 with *m,
+ * 0 when there is none, -1 with *e.  At a token on a losing cell a winning
+ * move exists (matrix_game.c's second fact): the first winning cell by
+ * value outside the token's neighbourhood, O(winners).  At a winning cell
+ * none does (the first fact): the first cell by value outside the
+ * neighbourhood, found within its 2k(k + 1) + 2 largest values.  Never a
+ * scan of every cell. */
+static long rank_best(mg_play *p, gj_move *m, gj_error *e)
 {
-    mg_play *p = v;
     const mg_position *pos = p->pos;
+    const mg_shared *sh = p->sh;
     if (solve_once(p, e) != 0)
         return -1;
-    p->best = 0;
+    *m = (gj_move){.remoteness = ANALYSIS_REMOTENESS_NONE};
     if (p->rq.row == 0 || !mg_winning(pos, p->rq.row, p->rq.col)) {
-        for (long i = 0; i < p->nwinners && p->best == 0; i++)
-            if (is_move(p, pos->cell_of[p->winners[i] - 1]))
-                p->best = p->winners[i];
-        if (p->best == 0)
+        for (long i = 0; i < sh->nwinners && m->id == 0; i++)
+            if (is_move(p, pos->cell_of[sh->winners[i] - 1]))
+                m->id = sh->winners[i];
+        if (m->id == 0)
             return gj_fail(e, GJ_INTERNAL,
                            "matrix-game analysis: the token's cell and its moves disagree");
-        p->best_wins = 1;
+        m->wins = 1;
         return 1;
     }
-    for (long val = pos->n * pos->n; val >= 1 && p->best == 0; val--)
+    for (long val = pos->n * pos->n; val >= 1 && m->id == 0; val--)
         if (is_move(p, pos->cell_of[val - 1]))
-            p->best = (uint32_t)val;
-    p->best_wins = 0;
-    return p->best != 0;
+            m->id = (uint64_t)val;
+    return m->id != 0;
 }
 
-/* The matrix written compact into p->matrix, once: as the request gave it,
- * since its values are integers, which JSON writes one way.  0, or -1. */
+/* game.h's gj_play.rank: the walk of analyze(), cut at max. */
+static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_error *e)
+{
+    mg_play *p = v;
+    if (head == NULL && max == 1)
+        return rank_best(p, moves, e);
+    ranking rk = {0};
+    long listed = -1;
+    if (rank_all(p, max, &rk, e) == 0) {
+        listed = rk.nwin + rk.nlose < max ? rk.nwin + rk.nlose : max;
+        for (long i = 0; i < listed; i++) {
+            int wins = i < rk.nwin;
+            moves[i] = (gj_move){.id = wins ? rk.win[i] : rk.lose[i - rk.nwin],
+                                 .wins = wins,
+                                 .remoteness = ANALYSIS_REMOTENESS_NONE};
+        }
+        if (head != NULL)
+            *head = (gj_rank_head){.value = rk.winning > 0,
+                                   .remoteness = ANALYSIS_REMOTENESS_NONE,
+                                   .moves_total = rk.total,
+                                   .winning_moves = rk.winning};
+    }
+    free(rk.win);
+    return listed;
+}
+
+/* The matrix written compact into the shared buffer, once: as the request
+ * gave it, since its values are integers, which JSON writes one way.  0,
+ * or -1 with *e. */
 static int write_matrix(mg_play *p, gj_error *e)
 {
-    if (p->matrix_written)
+    mg_shared *sh = p->sh;
+    if (sh->matrix_written)
         return 0;
     long n = p->pos->n, nn = n * n;
     uint32_t *at = malloc((size_t)nn * sizeof *at); /* row-major: the cell's value */
@@ -379,35 +431,37 @@ static int write_matrix(mg_play *p, gj_error *e)
         uint32_t c = p->pos->cell_of[val - 1];
         at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)val;
     }
-    buf_reserve(&p->matrix, (size_t)nn * 8 + (size_t)n * 3 + 2);
-    buf_putc(&p->matrix, '[');
+    buf_reserve(&sh->matrix, (size_t)nn * 8 + (size_t)n * 3 + 2);
+    buf_putc(&sh->matrix, '[');
     for (long i = 0; i < n; i++) {
-        buf_puts(&p->matrix, i > 0 ? ",[" : "[");
+        buf_puts(&sh->matrix, i > 0 ? ",[" : "[");
         for (long j = 0; j < n; j++) {
             if (j > 0)
-                buf_putc(&p->matrix, ',');
-            buf_put_long(&p->matrix, at[i * n + j]);
+                buf_putc(&sh->matrix, ',');
+            buf_put_long(&sh->matrix, at[i * n + j]);
         }
-        buf_putc(&p->matrix, ']');
+        buf_putc(&sh->matrix, ']');
     }
-    buf_putc(&p->matrix, ']');
+    buf_putc(&sh->matrix, ']');
     free(at);
-    if (p->matrix.failed)
+    if (sh->matrix.failed)
         return gj_fail_nomem(e);
-    p->matrix_written = 1;
+    sh->matrix_written = 1;
     return 0;
 }
 
 /* The members of the position with the token on packed cell c (0: none,
  * the opening, written null, as a request may say it) and `mover` to move,
- * in the request's order; only the token and the mover when moved.  The
- * matrix must be written (write_matrix). */
-static void put_members(const mg_play *p, uint32_t c, char mover, int moved, gj_buf *out)
+ * in the request's order; only the token and the mover when moved; with
+ * `given`, only the members it marks.  The matrix must be written
+ * (write_matrix). */
+static void put_members(const mg_play *p, uint32_t c, char mover, int moved, const int *given,
+                        gj_buf *out)
 {
     int first = 1;
     for (int i = 0; i < MEMBERS; i++) {
         int m = p->rq.order[i];
-        if (moved && (m == MEMBER_K || m == MEMBER_MATRIX))
+        if ((moved && (m == MEMBER_K || m == MEMBER_MATRIX)) || (given != NULL && !given[m]))
             continue;
         if (!first)
             buf_putc(out, ',');
@@ -417,7 +471,7 @@ static void put_members(const mg_play *p, uint32_t c, char mover, int moved, gj_
             buf_put_long(out, p->pos->k);
         } else if (m == MEMBER_MATRIX) {
             buf_puts(out, "\"matrix\":");
-            buf_append(out, p->matrix.data, p->matrix.len);
+            buf_append(out, p->sh->matrix.data, p->sh->matrix.len);
         } else if (m == MEMBER_TOKEN) {
             buf_puts(out, "\"token\":");
             if (c == 0)
@@ -438,13 +492,23 @@ static uint32_t token_cell(const request *rq)
     return rq->row == 0 ? 0 : (uint32_t)rq->row << 16 | (uint32_t)rq->col;
 }
 
-/* game.h's gj_play.write_best: analyze()'s first entry, after whole or not. */
-static int play_write_best(void *v, int whole, gj_buf *out, size_t *after_bytes, gj_error *e)
+/* Whether m names a move of p's position: a value whose cell is a move. */
+static int valid_move(const mg_play *p, const gj_move *m)
+{
+    long nn = p->pos->n * p->pos->n;
+    return m->id >= 1 && m->id <= (uint64_t)nn && is_move(p, p->pos->cell_of[m->id - 1]);
+}
+
+/* game.h's gj_play.write_move: analyze()'s entry, after whole or not. */
+static int play_write_move(void *v, const gj_move *m, int whole, gj_buf *out, size_t *after_bytes,
+                           gj_error *e)
 {
     mg_play *p = v;
-    uint32_t c = p->pos->cell_of[p->best - 1];
     *after_bytes = 0;
-    put_entry_head(out, p->pos, p->best, p->best_wins);
+    if (!valid_move(p, m))
+        return gj_fail(e, GJ_INTERNAL, "matrix-game: a move written that is not one");
+    uint32_t c = p->pos->cell_of[m->id - 1];
+    put_entry_head(out, p->pos, (uint32_t)m->id, m->wins);
     if (!whole) {
         put_diff(out, c, other(p->rq.to_move));
     } else {
@@ -452,25 +516,66 @@ static int play_write_best(void *v, int whole, gj_buf *out, size_t *after_bytes,
             return -1;
         size_t start = out->len;
         buf_putc(out, '{');
-        put_members(p, c, other(p->rq.to_move), 0, out);
+        put_members(p, c, other(p->rq.to_move), 0, NULL, out);
         buf_putc(out, '}');
         *after_bytes = out->len - start;
     }
     return out->failed ? gj_fail_nomem(e) : 0;
 }
 
-/* game.h's gj_play.play_best: the token goes to the cell, the other moves. */
-static int play_play_best(void *v, gj_error *e)
+/* game.h's gj_play.play: the token goes to the cell, the other moves. */
+static int play_play(void *v, const gj_move *m, gj_error *e)
 {
     mg_play *p = v;
-    if (p->best == 0)
-        return gj_fail(e, GJ_INTERNAL, "matrix-game: a move played before one was found");
-    uint32_t c = p->pos->cell_of[p->best - 1];
+    if (!valid_move(p, m))
+        return gj_fail(e, GJ_INTERNAL, "matrix-game: a move played that is not one");
+    uint32_t c = p->pos->cell_of[m->id - 1];
     p->rq.row = mg_row(c);
     p->rq.col = mg_col(c);
     p->rq.to_move = other(p->rq.to_move);
-    p->best = 0;
+    p->rq.given[MEMBER_TOKEN] = p->rq.given[MEMBER_TO_MOVE] = 1;
     return 0;
+}
+
+/* game.h's gj_play.find: a move is [row, column] of a cell the token may
+ * go to; its id is the cell's value, found by one pass over the cells. */
+static int play_find(void *v, const json_t *move, gj_move *m, gj_error *e)
+{
+    mg_play *p = v;
+    (void)e;
+    long n = p->pos->n;
+    const json_t *r = json_array_get(move, 0), *c = json_array_get(move, 1);
+    if (json_array_size(move) != 2 || !json_is_integer(r) || !json_is_integer(c))
+        return 0;
+    json_int_t row = json_integer_value(r), col = json_integer_value(c);
+    if (row < 1 || row > n || col < 1 || col > n)
+        return 0;
+    uint32_t cell = (uint32_t)row << 16 | (uint32_t)col;
+    if (!is_move(p, cell))
+        return 0;
+    for (long val = 1; val <= n * n; val++)
+        if (p->pos->cell_of[val - 1] == cell) {
+            m->id = (uint64_t)val;
+            return 1;
+        }
+    return 0;
+}
+
+/* game.h's gj_play.clone: a copy of the token and mover over the shared
+ * solve, made first so the copies never write what they share. */
+static void *play_clone(const void *v, gj_error *e)
+{
+    mg_play *p = (mg_play *)v;
+    if (solve_once(p, e) != 0)
+        return NULL;
+    mg_play *c = malloc(sizeof *c);
+    if (c == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    *c = *p;
+    c->sh->refs++;
+    return c;
 }
 
 /* game.h's gj_play.write_members. */
@@ -482,15 +587,17 @@ static void play_write_members(void *v, int moved, gj_buf *out)
         out->failed = 1;
         return;
     }
-    put_members(p, token_cell(&p->rq), p->rq.to_move, moved, out);
+    put_members(p, token_cell(&p->rq), p->rq.to_move, moved, moved ? NULL : p->rq.given, out);
 }
 
 const gj_play matrix_game_play = {
     .parse = play_parse,
     .analyze = play_analyze,
-    .best = play_best,
-    .write_best = play_write_best,
-    .play_best = play_play_best,
+    .rank = play_rank,
+    .write_move = play_write_move,
+    .play = play_play,
+    .find = play_find,
+    .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
 };

@@ -1,0 +1,176 @@
+/* line_rate.c - what the perfect-play line costs per move, per game of
+ * games.def, in process (no HTTP): driven on the game's parsed position
+ * (game.h's gj_play) against play_pos.h's adapter over its JSON analyze()
+ * and play_move(), the way every line was walked before.  Both run in
+ * the same process on the same positions, interleaved, so the ratio is
+ * the figure to read on a shared machine.
+ *
+ *   build/bench/line_rate [ROUNDS] [MAX_LINE]   (defaults 5 and 200)
+ *
+ * Per game and size: the moves of the line (both sides walk the same
+ * line: the answers are compared byte for byte), the median milliseconds
+ * of each, and adapter / parsed.  A game without gj_play of its own shows
+ * "-" (both sides would be the adapter).
+ *
+ * Prints a Markdown table for bench/results.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "games.h"
+#include "generate.h"
+#include "line.h"
+
+/* Sizes per game: the generator knobs of a small and a large position. */
+typedef struct sizes {
+    const char *game;
+    const char *knobs[2];
+} sizes;
+
+static const sizes table[] = {
+    {"matrix-game", {"{\"n\": 16}", "{\"n\": 64}"}},
+    {"grid-walk", {"{\"rows\": 8, \"cols\": 8}", "{\"rows\": 30, \"cols\": 30}"}},
+    {"nim-shortcuts",
+     {"{\"range\": 20, \"shortcuts\": 8}", "{\"range\": 1000, \"shortcuts\": 60}"}},
+    {"prime-chocolate", {"{\"n\": 6}", "{\"n\": 12}"}},
+    {"staircase-chess", {"{\"rows\": 5, \"cols\": 5}", "{\"rows\": 10, \"cols\": 10}"}},
+};
+
+/* Order of doubles, for the median. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Monotonic milliseconds. */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* A position in play of g made with `knobs` (seed 1, no constraint): an
+ * /analyze body, or NULL with a note on stderr. */
+static json_t *position(const gj_game *g, const char *knobs)
+{
+    json_t *req = json_loads(knobs, 0, NULL);
+    json_object_set_new(req, "seed", json_integer(1));
+    json_object_set_new(req, "min_moves", json_integer(1)); /* a position in play */
+    json_object_set_new(req, "answer", json_false());
+    char *body = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    long limits[GEN_NLIMITS];
+    game_default_limits(g, limits);
+    limits[GEN_LIMIT_BUDGET] = 60000;
+    gj_buf out;
+    buf_init(&out);
+    gj_error e;
+    json_t *pos = NULL;
+    if (g->generate(body, strlen(body), limits, &out, &e) == 0) {
+        json_t *answer = json_loadb(out.data, out.len, 0, NULL);
+        pos = json_incref(json_object_get(answer, "position"));
+        json_decref(answer);
+    } else {
+        fprintf(stderr, "line_rate: %s %s: %s\n", g->name, knobs, e.message);
+    }
+    buf_free(&out);
+    free(body);
+    return pos;
+}
+
+/* The line of body through g into *out (emptied first); its time in ms,
+ * or -1 with a note on stderr. */
+static double run(const gj_game *g, const char *body, gj_buf *out)
+{
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    out->len = 0;
+    gj_error e;
+    double t0 = now_ms();
+    int rc = line_analyze(g, body, strlen(body), limits, out, &e);
+    double ms = now_ms() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "line_rate: %s: %s\n", g->name, e.message);
+        return -1;
+    }
+    return ms;
+}
+
+/* The moves of the line in answer text, or -1. */
+static long line_length(const gj_buf *answer)
+{
+    json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
+    long n = a != NULL ? (long)json_array_size(json_object_get(a, "line")) : -1;
+    json_decref(a);
+    return n;
+}
+
+/* One row: g's line on the position of `knobs`, ROUNDS times each way. */
+static void row(const gj_game *g, const char *knobs, int rounds, long max_line)
+{
+    json_t *pos = position(g, knobs);
+    if (pos == NULL)
+        return;
+    json_object_set_new(pos, "line", json_true());
+    json_object_set_new(pos, "max_line", json_integer(max_line));
+    json_object_set_new(pos, "after", json_string("diff"));
+    char *body = json_dumps(pos, JSON_COMPACT);
+    json_decref(pos);
+    gj_game adapted = *g;
+    adapted.play = NULL;
+    double *tp = calloc((size_t)rounds, sizeof *tp), *ta = calloc((size_t)rounds, sizeof *ta);
+    gj_buf a, b;
+    buf_init(&a);
+    buf_init(&b);
+    int ok = tp != NULL && ta != NULL;
+    for (int r = 0; ok && r < rounds; r++) {
+        tp[r] = run(g, body, &a);
+        ta[r] = g->play != NULL ? run(&adapted, body, &b) : tp[r];
+        ok = tp[r] >= 0 && ta[r] >= 0;
+        if (ok && g->play != NULL && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)) {
+            fprintf(stderr, "line_rate: %s %s: the two answers differ\n", g->name, knobs);
+            ok = 0;
+        }
+    }
+    if (ok) {
+        qsort(tp, (size_t)rounds, sizeof *tp, cmp_double);
+        qsort(ta, (size_t)rounds, sizeof *ta, cmp_double);
+        double mp = tp[rounds / 2], ma = ta[rounds / 2];
+        printf("| %s | `%s` | %zu | %ld | %.2f |", g->name, knobs, strlen(body), line_length(&a),
+               mp);
+        if (g->play != NULL)
+            printf(" %.2f | %.1fx |\n", ma, mp > 0 ? ma / mp : 0);
+        else
+            printf(" - | - |\n");
+    }
+    buf_free(&a);
+    buf_free(&b);
+    free(tp);
+    free(ta);
+    free(body);
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 5;
+    long max_line = argc > 2 ? atol(argv[2]) : 200;
+    if (rounds < 1 || max_line < 1 || max_line > LINE_MAX_LIMIT) {
+        fprintf(stderr, "usage: line_rate [ROUNDS >= 1] [MAX_LINE 1..%d]\n", LINE_MAX_LIMIT);
+        return 2;
+    }
+    printf("| game | knobs | body bytes | line moves | parsed ms | adapter ms | adapter / parsed "
+           "|\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    size_t count;
+    const gj_game *const *all = games_all(&count);
+    for (size_t i = 0; i < count; i++)
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+            if (strcmp(table[k].game, all[i]->name) == 0)
+                for (int s = 0; s < 2; s++)
+                    row(all[i], table[k].knobs[s], rounds, max_line);
+    return 0;
+}
