@@ -43,7 +43,15 @@
  * (at most ANALYSIS_REMOTENESS_DEPTH squares, or no full prime square at
  * all) to value every move: they are ranked by it (fastest win, slowest
  * loss) before the order above, and the search's outcomes and counts must
- * agree with the survey's (GJ_INTERNAL if not). */
+ * agree with the survey's (GJ_INTERNAL if not).
+ *
+ * The parsed position (game.h's gj_play, prime_chocolate_play below) is
+ * what analyze() wraps and what the perfect-play line plays on: the bar is
+ * read once, a move eats its square in place, and each position's tables
+ * and search are made once, when it is first ranked or written.  The
+ * line's first move alone (rank with max 1, no head) skips the counts: the
+ * scan stops at the first winning corner, or at the first corner of a bar
+ * parity says is lost. */
 #include <stdbool.h>
 #include <jansson.h>
 #include <limits.h>
@@ -777,9 +785,17 @@ static int ready(pc_play *p, gj_error *e)
         p->prepared = 1;
     }
     if (!p->searched) {
-        /* The search sees the bar as it is (prepare() keeps it). */
-        pc_far *far = pc_far_new(p->b.cell, p->b.n, p->b.used, e);
-        long long v = far == NULL ? -1 : pc_far_value(far, e);
+        /* Past its depth with a prime square still allowed and fitting
+         * (below[0] is the largest full square) the search is past its
+         * bounds (prime_chocolate_far.c): known without its O(n^2) set-up,
+         * which a line on a large bar would pay at every move. */
+        pc_far *far = NULL;
+        long long v = PC_FAR_PAST;
+        if (p->left <= ANALYSIS_REMOTENESS_DEPTH || p->b.cnt_all[p->b.below[0]] <= 1) {
+            /* The search sees the bar as it is (prepare() keeps it). */
+            far = pc_far_new(p->b.cell, p->b.n, p->b.used, e);
+            v = far == NULL ? -1 : pc_far_value(far, e);
+        }
         if (v == -1) {
             pc_far_free(far);
             return -1;
