@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "after.h"
 #include "analysis.h"
 #include "buf.h"
 #include "games.h"
@@ -723,6 +724,292 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* ---- the parsed position against the JSON path ------------------------ */
+
+/* The request of s as a client may spell it: its members in a random
+ * order, primes_used and to_move sometimes absent, chocolate_left
+ * sometimes present, chocolate sometimes the en dash, max_moves anywhere. */
+static json_t *spelled(const spot *s, long max_moves, uint64_t *rng)
+{
+    enum { GRID, PRIMES, MOVER, LEFT, MAX, KINDS };
+    int kinds[KINDS] = {GRID, PRIMES, MOVER, LEFT, MAX};
+    for (int k = KINDS - 1; k > 0; k--) {
+        int o = (int)rng_below(rng, (uint64_t)k + 1), t = kinds[k];
+        kinds[k] = kinds[o];
+        kinds[o] = t;
+    }
+    int dashes = rng_below(rng, 4) == 0, any_used = 0;
+    for (int p = 2; p <= s->n; p++)
+        any_used |= s->used[p];
+    json_t *req = json_object();
+    for (int k = 0; k < KINDS; k++) {
+        if (kinds[k] == GRID) {
+            json_t *grid = json_array();
+            for (int i = 0; i < s->n; i++) {
+                char row[3 * MAX_N + 1];
+                size_t len = 0;
+                for (int j = 0; j < s->n; j++) {
+                    if (!s->cell[i * s->n + j])
+                        row[len++] = 'X';
+                    else if (dashes && rng_below(rng, 2) == 0)
+                        len += (size_t)sprintf(row + len, "\xe2\x80\x93");
+                    else
+                        row[len++] = '-';
+                }
+                row[len] = '\0';
+                json_array_append_new(grid, json_string(row));
+            }
+            json_object_set_new(req, "grid", grid);
+        } else if (kinds[k] == PRIMES && (any_used || rng_below(rng, 2) == 0)) {
+            json_t *primes = json_array();
+            for (int p = 2; p <= s->n; p++)
+                if (s->used[p]) /* listed in a random order */
+                    json_array_insert_new(primes,
+                                          (size_t)rng_below(rng, json_array_size(primes) + 1),
+                                          json_integer(p));
+            json_object_set_new(req, "primes_used", primes);
+        } else if (kinds[k] == MOVER && (s->dia || rng_below(rng, 2) == 0)) {
+            json_object_set_new(req, "to_move", json_string(s->dia ? "DIA" : "RUBY"));
+        } else if (kinds[k] == LEFT && rng_below(rng, 3) == 0) {
+            json_object_set_new(req, "chocolate_left", json_integer(chocolate(s)));
+        } else if (kinds[k] == MAX && max_moves > 0) {
+            json_object_set_new(req, "max_moves", json_integer(max_moves));
+        }
+    }
+    return req;
+}
+
+/* analyze() on the JSON text of req, with max_moves set (0: as req has it). */
+static gj_buf json_analysis(const json_t *req, long max_moves)
+{
+    json_t *copy = json_copy((json_t *)req);
+    if (max_moves > 0)
+        json_object_set_new(copy, "max_moves", json_integer(max_moves));
+    char *body = json_dumps(copy, JSON_COMPACT);
+    long limits[GJ_MAX_LIMITS] = {0};
+    for (int i = 0; i < GAME->nlimits; i++)
+        limits[i] = GAME->limits[i].def;
+    gj_buf out;
+    gj_error e;
+    buf_init(&out);
+    ck_assert_msg(GAME->analyze(body, strlen(body), limits, &out, &e) == 0, "%s: %s", e.message,
+                  body);
+    buf_putc(&out, '\0');
+    out.len--;
+    free(body);
+    json_decref(copy);
+    return out;
+}
+
+/* Whether out holds exactly the text of v written compact (with sorted
+ * keys when asked), less its outer braces. */
+static int is_inner(const gj_buf *out, const json_t *v, size_t flags)
+{
+    char *text = json_dumps(v, JSON_COMPACT | flags);
+    size_t len = strlen(text);
+    int same = len >= 2 && out->len == len - 2 && memcmp(out->data, text + 1, len - 2) == 0;
+    if (!same)
+        fprintf(stderr, "expected %s\nfound    {%.*s}\n", text, (int)out->len, out->data);
+    free(text);
+    return same;
+}
+
+/* p's write_move of m, whole or not, must be `entry` (whole: after.c's
+ * bytes from req through w). */
+static void check_written(void *p, const gj_move *m, const json_t *req, const json_t *entry,
+                          after_writer *w)
+{
+    const gj_play *play = GAME->play;
+    gj_buf got, want;
+    gj_error e;
+    size_t bytes = 1;
+    buf_init(&got);
+    ck_assert_int_eq(play->write_move(p, m, 0, &got, &bytes, &e), 0);
+    ck_assert(bytes == 0 && is_inner(&got, entry, 0));
+    got.len = 0;
+    ck_assert_int_eq(play->write_move(p, m, 1, &got, &bytes, &e), 0);
+    buf_init(&want);
+    size_t before = w->bytes;
+    ck_assert_int_eq(after_put_members(w, req, entry, &want, &e), 0);
+    ck_assert_msg(got.len == want.len && memcmp(got.data, want.data, got.len) == 0,
+                  "whole after:\nexpected %.*s\nfound    %.*s", (int)want.len, want.data,
+                  (int)got.len, got.data);
+    ck_assert(bytes == w->bytes - before);
+    buf_free(&got);
+    buf_free(&want);
+}
+
+/* rank(max) with and without the head against `answer`, analyze() of
+ * every move (whose first max entries are what max_moves = max lists):
+ * the same moves (each written as its entry), outcomes, remoteness, head. */
+static void check_rank(void *p, const json_t *req, const json_t *answer, long max, after_writer *w)
+{
+    const gj_play *play = GAME->play;
+    const json_t *list = json_object_get(answer, "moves");
+    size_t listed = json_array_size(list) < (size_t)max ? json_array_size(list) : (size_t)max;
+    gj_move moves[8];
+    gj_rank_head head;
+    gj_error e;
+    ck_assert(max <= 8);
+    for (int with_head = 0; with_head < 2; with_head++) {
+        long got = play->rank(p, max, moves, with_head ? &head : NULL, &e);
+        ck_assert_int_eq(got, (long)listed);
+        for (long k = 0; k < got; k++) {
+            const json_t *entry = json_array_get(list, (size_t)k);
+            const json_t *rem = json_object_get(entry, "remoteness");
+            ck_assert_int_eq(moves[k].wins, strcmp(get_str(entry, "outcome"), "win") == 0);
+            ck_assert(moves[k].score == 0);
+            ck_assert(moves[k].remoteness ==
+                      (json_is_null(rem) ? ANALYSIS_REMOTENESS_NULL : json_integer_value(rem)));
+            check_written(p, &moves[k], req, entry, w);
+        }
+        if (!with_head)
+            continue;
+        const json_t *rem = json_object_get(answer, "remoteness");
+        ck_assert(head.value == (strcmp(get_str(answer, "value"), "win") == 0));
+        ck_assert(head.remoteness ==
+                  (json_is_null(rem) ? ANALYSIS_REMOTENESS_NULL : json_integer_value(rem)));
+        ck_assert(head.moves_total == get_long(answer, "moves_total"));
+        ck_assert(head.winning_moves == get_long(answer, "winning_moves"));
+    }
+}
+
+/* find() on a random square and on malformed moves: 1 exactly for the
+ * legal moves, the entries of `all` (every move of the position). */
+static void check_find(void *p, const spot *s, const json_t *all, uint64_t *rng)
+{
+    const gj_play *play = GAME->play;
+    gj_move m;
+    gj_error e;
+    json_t *move = json_pack("{s:I,s:I,s:I}", "row", (json_int_t)rng_below(rng, s->n + 2), "col",
+                             (json_int_t)rng_below(rng, s->n + 2), "size",
+                             (json_int_t)rng_below(rng, s->n + 2));
+    int listed = 0;
+    for (size_t k = 0; k < json_array_size(all); k++)
+        listed |= json_equal(json_object_get(json_array_get(all, k), "move"), move);
+    ck_assert_int_eq(play->find(p, move, &m, &e), listed);
+    json_object_set_new(move, "size", json_real(1.0));
+    ck_assert_int_eq(play->find(p, move, &m, &e), 0);
+    json_object_set_new(move, "size", json_integer(1));
+    json_object_set_new(move, "why", json_true());
+    ck_assert_int_eq(play->find(p, move, &m, &e), 0);
+    json_decref(move);
+    json_t *odd = json_pack("[i,i,i]", 1, 1, 1);
+    ck_assert_int_eq(play->find(p, odd, &m, &e), 0);
+    json_decref(odd);
+}
+
+/* A game played out from s on the parsed position and on the JSON request
+ * side by side, a random listed move at a time: every analysis, ranking,
+ * entry, whole after, member list and found move must agree; a clone
+ * played on must leave its original alone. */
+static void walk_both(const spot *start, long max_moves, int steps, long *positions, uint64_t *rng)
+{
+    const gj_play *play = GAME->play;
+    long limits[GJ_MAX_LIMITS] = {0};
+    for (int i = 0; i < GAME->nlimits; i++)
+        limits[i] = GAME->limits[i].def;
+    spot s = *start;
+    json_t *req = spelled(&s, max_moves, rng);
+    gj_error e;
+    void *p = play->parse(req, limits, &e);
+    ck_assert_msg(p != NULL, "%s", e.message);
+    after_writer w;
+    after_init(&w, GAME, 1);
+    for (int step = 0; step < steps; step++) {
+        (*positions)++;
+        gj_buf want = json_analysis(req, 0), got;
+        buf_init(&got);
+        ck_assert_int_eq(play->analyze(p, &got, &e), 0);
+        ck_assert_msg(got.len == want.len && memcmp(got.data, want.data, got.len) == 0,
+                      "analysis after %d moves:\nexpected %s\nfound    %.*s", step, want.data,
+                      (int)got.len, got.data);
+        gj_buf full = json_analysis(req, ANALYSIS_MAX_MOVES_LIMIT);
+        json_t *answer = json_loads(full.data, 0, NULL);
+        const json_t *all = json_object_get(answer, "moves");
+        size_t count = json_array_size(all);
+        ck_assert(count == (size_t)get_long(answer, "moves_total"));
+        long maxes[] = {1, 2 + (long)rng_below(rng, 7)};
+        for (int k = 0; k < 2; k++)
+            check_rank(p, req, answer, maxes[k], &w);
+        for (int k = 0; k < 6; k++)
+            check_find(p, &s, all, rng);
+        /* Every move (a sample on larger bars) found and written. */
+        for (size_t k = 0; k < count; k++) {
+            if (count > 40 && rng_below(rng, count) >= 40)
+                continue;
+            gj_move m = {0, 0, 0, 0};
+            const json_t *entry = json_array_get(all, k);
+            ck_assert_int_eq(play->find(p, json_object_get(entry, "move"), &m, &e), 1);
+            check_written(p, &m, req, entry, &w);
+        }
+        json_t *members = json_copy(req);
+        json_object_del(members, "max_moves");
+        got.len = 0;
+        play->write_members(p, 0, &got);
+        ck_assert(!got.failed && is_inner(&got, members, 0));
+        json_decref(members);
+        if (count == 0) {
+            json_decref(answer);
+            buf_free(&full);
+            buf_free(&want);
+            buf_free(&got);
+            break;
+        }
+        const json_t *entry = json_array_get(all, rng_below(rng, count));
+        gj_move m;
+        if (rng_below(rng, 4) == 0) { /* the clone plays; p must not move */
+            void *c = play->clone(p, &e);
+            ck_assert_ptr_nonnull(c);
+            ck_assert_int_eq(play->find(c, json_object_get(entry, "move"), &m, &e), 1);
+            ck_assert_int_eq(play->play(c, &m, &e), 0);
+            got.len = 0;
+            ck_assert_int_eq(play->analyze(p, &got, &e), 0);
+            ck_assert(got.len == want.len && memcmp(got.data, want.data, got.len) == 0);
+            play->free(c);
+        }
+        ck_assert_int_eq(play->find(p, json_object_get(entry, "move"), &m, &e), 1);
+        ck_assert_int_eq(play->play(p, &m, &e), 0);
+        ck_assert_int_eq(GAME->play_move(req, entry, &e), 0);
+        /* A new position: the cached whole members are the old request's. */
+        after_free(&w);
+        after_init(&w, GAME, 1);
+        got.len = 0;
+        play->write_members(p, 1, &got);
+        ck_assert(!got.failed && is_inner(&got, json_object_get(entry, "after"), JSON_SORT_KEYS));
+        json_decref(answer);
+        buf_free(&full);
+        buf_free(&want);
+        buf_free(&got);
+    }
+    after_free(&w);
+    play->free(p);
+    json_decref(req);
+}
+
+START_TEST(test_parsed_position)
+{
+    uint64_t rng = 0x5eed0c0cu;
+    long positions = 0;
+    ck_assert_ptr_nonnull(GAME->play);
+    /* Small bars, remoteness known: whole games. */
+    for (int k = 0; k < 150; k++) {
+        spot s;
+        random_spot(&s, 1 + (int)rng_below(&rng, 8), 64, &rng);
+        walk_both(&s, random_cap(&rng) % 9, 70, &positions, &rng);
+    }
+    /* Dense medium bars, mostly past the search: the survey's order and
+     * the line's first move alone. */
+    for (int k = 0; k < 30; k++) {
+        spot s;
+        medium_spot(&s, 9 + (int)rng_below(&rng, MAX_N - 8), &rng);
+        walk_both(&s, random_cap(&rng) % 9, 8, &positions, &rng);
+    }
+    /* The walks must have reached thousands of positions. */
+    ck_assert_int_gt(positions, 2000);
+}
+END_TEST
+
 /* ---- the cache key ------------------------------------------------------ */
 
 static gj_buf key_of(const char *in, int json)
@@ -799,6 +1086,7 @@ static Suite *prime_chocolate_analysis_suite(void)
         {"bad requests", test_bad_to_move_and_max},
         {"bad requests", test_limits},
         {"key", test_write_key},
+        {"parsed", test_parsed_position},
     };
     const harness_case large[] = {
         {"reference", test_reference_medium},

@@ -428,6 +428,7 @@ const gj_game game_prime_chocolate = {
     .write_key = write_key,
     .analyze = prime_chocolate_analyze,
     .analyze_keys = prime_chocolate_analyze_keys,
+    .play = &prime_chocolate_play,
     .example_analyze = "{\"grid\": [\"--X\", \"---\", \"---\"], \"primes_used\": [2], "
                        "\"to_move\": \"RUBY\"}",
     .version = "3",

@@ -20,6 +20,8 @@ int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_
                             gj_error *e);
 extern const char *const prime_chocolate_analyze_keys[];
 int prime_chocolate_play_move(json_t *req, const json_t *entry, gj_error *e);
+/* The parsed position in play (game.h's gj_play) that analyze() wraps. */
+extern const gj_play prime_chocolate_play;
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */
 int prime_chocolate_generate(const char *buf, size_t len, const long *limits, gj_buf *out,

@@ -43,7 +43,15 @@
  * (at most ANALYSIS_REMOTENESS_DEPTH squares, or no full prime square at
  * all) to value every move: they are ranked by it (fastest win, slowest
  * loss) before the order above, and the search's outcomes and counts must
- * agree with the survey's (GJ_INTERNAL if not). */
+ * agree with the survey's (GJ_INTERNAL if not).
+ *
+ * The parsed position (game.h's gj_play, prime_chocolate_play below) is
+ * what analyze() wraps and what the perfect-play line plays on: the bar is
+ * read once, a move eats its square in place, and each position's tables
+ * and search are made once, when it is first ranked or written.  The
+ * line's first move alone (rank with max 1, no head) skips the counts: the
+ * scan stops at the first winning corner, or at the first corner of a bar
+ * parity says is lost. */
 #include <stdbool.h>
 #include <jansson.h>
 #include <limits.h>
@@ -418,12 +426,10 @@ static int prepare(bar *b)
     return 0;
 }
 
-/* Free the bar and every table prepare made. */
-static void release(bar *b)
+/* Free the tables prepare made (any may be NULL), keeping the bar itself,
+ * so that a played bar can be prepared again. */
+static void unprepare(bar *b)
 {
-    free(b->cell);
-    free(b->prime);
-    free(b->used);
     free(b->avail);
     free(b->cnt_all);
     free(b->cnt_odd);
@@ -437,6 +443,21 @@ static void release(bar *b)
     free(b->scratch);
     free_axis(&b->rows);
     free_axis(&b->cols);
+    b->avail = NULL;
+    b->cnt_all = b->cnt_odd = b->sides = b->odd = NULL;
+    b->big = NULL;
+    b->above = b->below = b->left = b->right = b->scratch = NULL;
+    memset(&b->rows, 0, sizeof b->rows);
+    memset(&b->cols, 0, sizeof b->cols);
+}
+
+/* Free the bar and every table prepare made. */
+static void release(bar *b)
+{
+    unprepare(b);
+    free(b->cell);
+    free(b->prime);
+    free(b->used);
 }
 
 /* ---- deciding moves --------------------------------------------------- */
@@ -615,49 +636,59 @@ static int value(const bar *b, const analysis_counts *c)
     return c->winning_moves > 0;
 }
 
-/* One list entry: the move, its outcome, the remoteness after it (or
- * ANALYSIS_REMOTENESS_NULL) and the bar after it. */
-static void write_entry(const bar *b, gj_buf *out, const entry *m, int win, long long rem,
-                        const char *next)
+/* The moves of the ranking without remoteness when only its first is
+ * wanted (the line's call at every move): the first winning move in the
+ * list's order, else the first move, found without counting the rest.
+ * Where parity settles the value (2 used, or an even count) a lost bar
+ * stops at its first corner.  *m and *wins (the position's value); 1, or
+ * 0 when the game is over. */
+static int first_move(const bar *b, entry *m, int *wins)
 {
-    buf_puts(out, "\"move\":{\"row\":");
-    buf_put_long(out, m->row + 1);
-    buf_puts(out, ",\"col\":");
-    buf_put_long(out, m->col + 1);
-    buf_puts(out, ",\"size\":");
-    buf_put_long(out, m->size);
-    buf_puts(out, "},\"outcome\":\"");
-    buf_puts(out, analysis_outcome(win));
-    buf_putc(out, '"');
-    analysis_put_remoteness(out, rem);
-    buf_puts(out, ",\"after\":{\"chocolate_left\":");
-    buf_put_long(out, b->chocolate - (long long)m->size * m->size);
-    buf_puts(out, ",\"primes_used\":[");
-    int first = 1;
-    for (long p = 2; p <= b->n; p++)
-        if (b->used[p] || p == m->size) {
-            if (!first)
-                buf_putc(out, ',');
-            buf_put_long(out, p);
-            first = 0;
+    long n = b->n, fi = -1, fj = -1;
+    int odd_left = b->chocolate % 2 == 1, known = !b->two_free || !odd_left;
+    int lost = known && !(b->two_free ? b->any_block : odd_left);
+    for (long i = 0; i < n; i++)
+        for (long j = 0; j < n; j++) {
+            int top = b->big[i * n + j];
+            if (top == 0)
+                continue;
+            if (fi < 0) {
+                fi = i;
+                fj = j;
+            }
+            if (lost)
+                goto none;
+            if (corner_wins(b, i, j, top) == 0)
+                continue;
+            for (int k = b->cnt_all[top] - 1; k >= 0; k--)
+                if (move_wins(b, i, j, b->sides[k])) {
+                    *m = (entry){(int)i, (int)j, b->sides[k]};
+                    *wins = 1;
+                    return 1;
+                }
         }
-    buf_puts(out, "],\"to_move\":\"");
-    buf_puts(out, next);
-    buf_puts(out, "\"}");
+none:
+    *wins = 0;
+    if (fi < 0)
+        return 0;
+    int top = b->big[fi * n + fj];
+    *m = (entry){(int)fi, (int)fj, b->sides[b->cnt_all[top] - 1]};
+    return 1;
 }
 
-/* A move valued by the search. */
-typedef struct far_move {
+/* A move as the list gives it: the square, its outcome, the remoteness
+ * after it (ANALYSIS_REMOTENESS_NULL when unknown). */
+typedef struct ranked {
     entry m;
     int wins;
-    long long rem; /* after it */
-} far_move;
+    long long rem;
+} ranked;
 
 /* The ranking with remoteness known: by remoteness (analysis.h), then the
  * top-left cell row-major, larger squares first. */
 static int far_cmp(const void *pa, const void *pb)
 {
-    const far_move *a = pa, *b = pb;
+    const ranked *a = pa, *b = pb;
     int by = analysis_rank_remoteness(a->wins, a->rem, b->wins, b->rem);
     if (by != 0)
         return by;
@@ -668,6 +699,19 @@ static int far_cmp(const void *pa, const void *pb)
     return b->m.size - a->m.size;
 }
 
+/* The value after the move m from the search f, as an entry holds it:
+ * 0, or -1 with *e (a move past the bound is the analysis' own fault). */
+static int far_entry(pc_far *f, ranked *x, gj_error *e)
+{
+    long long v = pc_far_after(f, x->m.row, x->m.col, x->m.size, e);
+    if (v < 0)
+        return v == PC_FAR_PAST ? gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move past the bound")
+                                : -1;
+    x->wins = v % 2 == 0;
+    x->rem = v / 2;
+    return 0;
+}
+
 /* The first c->listed moves by far_cmp, every move valued by the search f,
  * into top; the counts must be the survey's.  0, or -1 with *e. */
 static int far_moves(const bar *b, pc_far *f, const analysis_counts *c, analysis_top *top,
@@ -675,18 +719,15 @@ static int far_moves(const bar *b, pc_far *f, const analysis_counts *c, analysis
 {
     long n = b->n;
     long long moves = 0, wins = 0;
-    if (analysis_top_init(top, c->listed, sizeof(far_move), far_cmp, e) != 0)
+    if (analysis_top_init(top, c->listed, sizeof(ranked), far_cmp, e) != 0)
         return -1;
     for (long i = 0; i < n; i++)
         for (long j = 0; j < n; j++) {
             int most = b->big[i * n + j];
             for (int k = most > 0 ? b->cnt_all[most] - 1 : -1; k >= 0; k--) {
-                long long v = pc_far_after(f, i, j, b->sides[k], e);
-                if (v < 0)
-                    return v == PC_FAR_PAST
-                               ? gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move past the bound")
-                               : -1;
-                far_move x = {{(int)i, (int)j, b->sides[k]}, v % 2 == 0, v / 2};
+                ranked x = {{(int)i, (int)j, b->sides[k]}, 0, 0};
+                if (far_entry(f, &x, e) != 0)
+                    return -1;
                 moves++;
                 wins += x.wins;
                 analysis_top_offer(top, &x);
@@ -701,107 +742,657 @@ static int far_moves(const bar *b, pc_far *f, const analysis_counts *c, analysis
     return 0;
 }
 
-/* The analysis (analysis.h): with remoteness known (far != NULL, value
- * v), every move by far_cmp; else every kept winning move, then losing
- * ones up to the cap.  0, or -1 with *e. */
-static int write_answer(const bar *b, const lists *l, analysis_counts *c, const char *to_move,
-                        pc_far *far, long long v, gj_buf *out, gj_error *e)
+/* ---- the parsed position (game.h's gj_play) --------------------------- */
+
+/* The request's position members, for writing them back in its order. */
+enum { MEMBER_GRID, MEMBER_PRIMES, MEMBER_TO_MOVE, MEMBER_LEFT, MEMBERS };
+
+static const char *const member_name[MEMBERS] = {"grid", "primes_used", "to_move",
+                                                 "chocolate_left"};
+static const char *const mover_name[2] = {"RUBY", "DIA"};
+
+/* A bar in play: the bar as the moves played left it, its tables while
+ * they are current, the search once asked, and what writing the request's
+ * members back needs (their order, and their spelling until a move
+ * rewrites them as play_move does). */
+typedef struct pc_play {
+    bar b;        /* cell, prime, used; the tables while `prepared` */
+    int prepared; /* b's tables are the bar's as it is now */
+    int searched; /* far and far_value are the bar's as it is now */
+    pc_far *far;  /* the remoteness search, or NULL when past its bounds */
+    long long far_value;
+    long long left; /* chocolate squares */
+    int mover;      /* 0 RUBY, 1 DIA */
+    long max_moves;
+    int order[MEMBERS]; /* the members present, in the request's order, then those moves added */
+    int norder;
+    int played;      /* a move was played: the members are written as play_move writes them */
+    char *grid_text; /* the request's grid, compact, while it spells a cell with the en dash */
+    size_t grid_len;
+    long *given; /* the request's primes_used, in its order */
+    long ngiven;
+} pc_play;
+
+/* The tables and the search for the bar as it is now, made once per
+ * position: 0, or -1 with *e. */
+static int ready(pc_play *p, gj_error *e)
 {
-    const char *next = strcmp(to_move, "RUBY") == 0 ? "DIA" : "RUBY";
-    long nwin = l->nwin, nlose = l->cap - nwin < l->nlose ? l->cap - nwin : l->nlose;
-    int wins = value(b, c);
-    analysis_top top = {0};
-    if (far != NULL) {
-        if (v % 2 != wins)
-            return gj_fail(e, GJ_INTERNAL, "prime-chocolate: the search and the parity disagree");
-        c->listed = c->moves_total < l->cap ? (long)c->moves_total : l->cap;
-        if (far_moves(b, far, c, &top, e) != 0) {
-            analysis_top_free(&top);
+    if (!p->prepared) {
+        if (prepare(&p->b) != 0) {
+            unprepare(&p->b);
+            return gj_fail_nomem(e);
+        }
+        p->prepared = 1;
+    }
+    if (!p->searched) {
+        /* Past its depth with a prime square still allowed and fitting
+         * (below[0] is the largest full square) the search is past its
+         * bounds (prime_chocolate_far.c): known without its O(n^2) set-up,
+         * which a line on a large bar would pay at every move. */
+        pc_far *far = NULL;
+        long long v = PC_FAR_PAST;
+        if (p->left <= ANALYSIS_REMOTENESS_DEPTH || p->b.cnt_all[p->b.below[0]] <= 1) {
+            /* The search sees the bar as it is (prepare() keeps it). */
+            far = pc_far_new(p->b.cell, p->b.n, p->b.used, e);
+            v = far == NULL ? -1 : pc_far_value(far, e);
+        }
+        if (v == -1) {
+            pc_far_free(far);
             return -1;
         }
-    } else
-        c->listed = nwin + nlose;
-    analysis_begin(out, game_prime_chocolate.name, to_move, wins,
-                   far != NULL ? v / 2 : ANALYSIS_REMOTENESS_NULL, c);
-    const far_move *fm = (const far_move *)top.item;
-    for (long k = 0; k < c->listed; k++) {
-        analysis_move_open(out, k);
-        if (far != NULL)
-            write_entry(b, out, &fm[k].m, fm[k].wins, fm[k].rem, next);
-        else if (k < nwin)
-            write_entry(b, out, &l->win[k], 1, ANALYSIS_REMOTENESS_NULL, next);
-        else
-            write_entry(b, out, &l->lose[k - nwin], 0, ANALYSIS_REMOTENESS_NULL, next);
-        analysis_move_close(out);
+        if (v == PC_FAR_PAST) {
+            pc_far_free(far);
+            far = NULL;
+        }
+        p->far = far;
+        p->far_value = v;
+        p->searched = 1;
     }
-    analysis_end(out, c->listed);
-    analysis_top_free(&top);
     return 0;
 }
 
-/* ---- entry point ------------------------------------------------------ */
+/* A ranking of the position: its value, remoteness and counts, and its
+ * first c.listed moves. */
+typedef struct ranking {
+    analysis_counts c;
+    int wins;
+    long long rem;
+    ranked *move;     /* c.listed moves: top's items, or own */
+    analysis_top top; /* with remoteness known */
+    ranked *own;      /* without */
+} ranking;
 
-/* Survey and write the analysis of a prepared bar: 0, or -1 with *e. */
-static int analyze_bar(bar *b, long max_moves, const char *to_move, gj_buf *out, gj_error *e)
+/* Free what rank_bar made. */
+static void ranking_free(ranking *r)
 {
+    analysis_top_free(&r->top);
+    free(r->own);
+}
+
+/* The first `cap` moves of the ranking and the head into *r, exactly as
+ * analyze() lists them with max_moves = cap; counted = 0 lets the first
+ * move alone (cap 1) skip the counts (r->c is then left 0).  0, or -1
+ * with *e; r needs ranking_free either way. */
+static int rank_bar(pc_play *p, long cap, int counted, ranking *r, gj_error *e)
+{
+    bar *b = &p->b;
+    memset(r, 0, sizeof *r);
+    if (ready(p, e) != 0)
+        return -1;
+    r->rem = p->far != NULL ? p->far_value / 2 : ANALYSIS_REMOTENESS_NULL;
+    if (p->far == NULL && cap == 1 && !counted) {
+        r->own = malloc(sizeof *r->own);
+        if (r->own == NULL)
+            return gj_fail_nomem(e);
+        r->move = r->own;
+        r->c.listed = first_move(b, &r->own->m, &r->wins);
+        r->own->wins =
+            r->c.listed > 0 && move_wins(b, r->own->m.row, r->own->m.col, r->own->m.size);
+        r->own->rem = ANALYSIS_REMOTENESS_NULL;
+        return 0;
+    }
     lists l = {0};
-    l.cap = max_moves;
-    l.win = malloc((size_t)max_moves * sizeof *l.win);
-    l.lose = malloc((size_t)max_moves * sizeof *l.lose);
+    l.cap = p->far != NULL ? 0 : cap; /* with remoteness known the search lists */
+    l.win = malloc(((size_t)l.cap + 1) * sizeof *l.win);
+    l.lose = malloc(((size_t)l.cap + 1) * sizeof *l.lose);
     int rc = -1;
-    if (l.win == NULL || l.lose == NULL || prepare(b) != 0) {
+    if (l.win == NULL || l.lose == NULL) {
         gj_fail_nomem(e);
         goto done;
     }
-    analysis_counts c = {0};
-    survey_moves(b, &l, &c);
-    /* The search sees the bar as the request gave it (prepare() keeps it). */
-    pc_far *far = pc_far_new(b->cell, b->n, b->used, e);
-    long long v = far == NULL ? -1 : pc_far_value(far, e);
-    if (v != -1) {
-        size_t mark = out->len;
-        rc = write_answer(b, &l, &c, to_move, v >= 0 ? far : NULL, v, out, e);
-        if (rc != 0)
-            out->len = mark;
+    survey_moves(b, &l, &r->c);
+    r->wins = value(b, &r->c);
+    if (p->far != NULL) {
+        if (p->far_value % 2 != r->wins) {
+            gj_fail(e, GJ_INTERNAL, "prime-chocolate: the search and the parity disagree");
+            goto done;
+        }
+        r->c.listed = r->c.moves_total < cap ? (long)r->c.moves_total : cap;
+        if (far_moves(b, p->far, &r->c, &r->top, e) != 0)
+            goto done;
+        r->move = (ranked *)r->top.item;
+        rc = 0;
+        goto done;
     }
-    pc_far_free(far);
+    long nwin = l.nwin, nlose = cap - nwin < l.nlose ? cap - nwin : l.nlose;
+    r->c.listed = nwin + nlose;
+    r->own = malloc(((size_t)r->c.listed + 1) * sizeof *r->own);
+    if (r->own == NULL) {
+        gj_fail_nomem(e);
+        goto done;
+    }
+    for (long k = 0; k < r->c.listed; k++) {
+        r->own[k].m = k < nwin ? l.win[k] : l.lose[k - nwin];
+        r->own[k].wins = k < nwin;
+        r->own[k].rem = ANALYSIS_REMOTENESS_NULL;
+    }
+    r->move = r->own;
+    rc = 0;
 done:
     free(l.win);
     free(l.lose);
     return rc;
 }
 
+/* An entry's members up to the value of "after": the move, its outcome
+ * and the remoteness after it. */
+static void put_entry_head(gj_buf *out, const ranked *x)
+{
+    buf_puts(out, "\"move\":{\"row\":");
+    buf_put_long(out, x->m.row + 1);
+    buf_puts(out, ",\"col\":");
+    buf_put_long(out, x->m.col + 1);
+    buf_puts(out, ",\"size\":");
+    buf_put_long(out, x->m.size);
+    buf_puts(out, "},\"outcome\":\"");
+    buf_puts(out, analysis_outcome(x->wins));
+    buf_putc(out, '"');
+    analysis_put_remoteness(out, x->rem);
+    buf_puts(out, ",\"after\":");
+}
+
+/* The primes used once a square of side `size` is eaten (size 1: as
+ * now), ascending, as a JSON array. */
+static void put_primes(gj_buf *out, const bar *b, long size)
+{
+    int first = 1;
+    buf_putc(out, '[');
+    for (long p = 2; p <= b->n; p++)
+        if (b->used[p] || p == size) {
+            if (!first)
+                buf_putc(out, ',');
+            buf_put_long(out, p);
+            first = 0;
+        }
+    buf_putc(out, ']');
+}
+
+/* The diff of the move m: what it changes, with sorted keys. */
+static void put_diff(gj_buf *out, const pc_play *p, const entry *m)
+{
+    buf_puts(out, "{\"chocolate_left\":");
+    buf_put_long(out, p->left - (long long)m->size * m->size);
+    buf_puts(out, ",\"primes_used\":");
+    put_primes(out, &p->b, m->size);
+    buf_puts(out, ",\"to_move\":\"");
+    buf_puts(out, mover_name[!p->mover]);
+    buf_puts(out, "\"}");
+}
+
+/* The grid as play_move writes it ('-' and 'X', compact), with the square
+ * m eaten (m NULL: none). */
+static void put_grid(gj_buf *out, const bar *b, const entry *m)
+{
+    long n = b->n;
+    if (buf_reserve(out, (size_t)n * ((size_t)n + 3) + 2) != 0)
+        return;
+    char *to = out->data + out->len;
+    *to++ = '[';
+    for (long i = 0; i < n; i++) {
+        if (i > 0)
+            *to++ = ',';
+        *to++ = '"';
+        const unsigned char *row = b->cell + i * n;
+        for (long j = 0; j < n; j++)
+            to[j] = row[j] ? '-' : 'X';
+        if (m != NULL && i >= m->row && i < m->row + m->size)
+            memset(to + m->col, 'X', (size_t)m->size);
+        to += n;
+        *to++ = '"';
+    }
+    *to++ = ']';
+    out->len = (size_t)(to - out->data);
+}
+
+/* One member, `"name":value`, of the position, or (m != NULL) of the
+ * position the move m leads to, as play_move writes it. */
+static void put_member(gj_buf *out, const pc_play *p, int member, const entry *m)
+{
+    buf_putc(out, '"');
+    buf_puts(out, member_name[member]);
+    buf_puts(out, "\":");
+    if (member == MEMBER_GRID) {
+        if (m == NULL && !p->played && p->grid_text != NULL)
+            buf_append(out, p->grid_text, p->grid_len);
+        else
+            put_grid(out, &p->b, m);
+    } else if (member == MEMBER_PRIMES) {
+        if (m != NULL || p->played) {
+            put_primes(out, &p->b, m != NULL ? m->size : 1);
+            return;
+        }
+        buf_putc(out, '[');
+        for (long k = 0; k < p->ngiven; k++) {
+            if (k > 0)
+                buf_putc(out, ',');
+            buf_put_long(out, p->given[k]);
+        }
+        buf_putc(out, ']');
+    } else if (member == MEMBER_TO_MOVE) {
+        buf_putc(out, '"');
+        buf_puts(out, mover_name[m != NULL ? !p->mover : p->mover]);
+        buf_putc(out, '"');
+    } else {
+        buf_put_long(out, p->left - (m != NULL ? (long long)m->size * m->size : 0));
+    }
+}
+
+/* Whether the position holds the member. */
+static int has_member(const pc_play *p, int member)
+{
+    for (int k = 0; k < p->norder; k++)
+        if (p->order[k] == member)
+            return 1;
+    return 0;
+}
+
+/* The whole position the move m leads to, as after.c writes it from
+ * play_move's request: the members in the position's order, those
+ * play_move adds (primes_used, to_move), then the diff's the request lacks
+ * (chocolate_left). */
+static void put_whole(gj_buf *out, const pc_play *p, const entry *m)
+{
+    static const int added[] = {MEMBER_PRIMES, MEMBER_TO_MOVE, MEMBER_LEFT};
+    buf_putc(out, '{');
+    for (int k = 0; k < p->norder; k++) {
+        if (k > 0)
+            buf_putc(out, ',');
+        put_member(out, p, p->order[k], m);
+    }
+    for (size_t k = 0; k < sizeof added / sizeof added[0]; k++)
+        if (!has_member(p, added[k])) {
+            buf_putc(out, ',');
+            put_member(out, p, added[k], m);
+        }
+    buf_putc(out, '}');
+}
+
+/* The legal move of side s with top-left (i, j), 0-based: all chocolate,
+ * inside the bar, of side 1 or a prime still free. */
+static int legal(const pc_play *p, long i, long j, long s)
+{
+    const bar *b = &p->b;
+    long n = b->n;
+    if (i < 0 || j < 0 || s < 1 || s > n || i > n - s || j > n - s)
+        return 0;
+    if (s > 1 && (!b->prime[s] || b->used[s]))
+        return 0;
+    for (long a = i; a < i + s; a++)
+        if (memchr(b->cell + a * n + j, 0, (size_t)s) != NULL)
+            return 0;
+    return 1;
+}
+
+/* A move's id: its square, which stays meaningful on a clone. */
+static uint64_t move_id(const entry *m)
+{
+    return (uint64_t)m->row << 32 | (uint64_t)m->col << 16 | (uint64_t)m->size;
+}
+
+/* The square of a move's id. */
+static entry move_of(uint64_t id)
+{
+    return (entry){(int)(id >> 32), (int)(id >> 16 & 0xffff), (int)(id & 0xffff)};
+}
+
+/* game.h's gj_play.free. */
+static void play_free(void *v)
+{
+    pc_play *p = v;
+    if (p == NULL)
+        return;
+    release(&p->b);
+    pc_far_free(p->far);
+    free(p->grid_text);
+    free(p->given);
+    free(p);
+}
+
+/* The request's grid compact into p->grid_text when a row spells chocolate
+ * with the en dash (play_move's grid never does): 0, or -1 when out of
+ * memory. */
+static int keep_grid_text(pc_play *p, const json_t *grid)
+{
+    size_t bytes = 2;
+    int dash = 0;
+    for (size_t i = 0; i < json_array_size(grid); i++) {
+        const json_t *row = json_array_get(grid, i);
+        bytes += json_string_length(row) + 3;
+        dash |= memchr(json_string_value(row), 0xe2, json_string_length(row)) != NULL;
+    }
+    if (!dash)
+        return 0;
+    gj_buf t;
+    buf_init(&t);
+    buf_reserve(&t, bytes);
+    buf_putc(&t, '[');
+    for (size_t i = 0; i < json_array_size(grid); i++) {
+        const json_t *row = json_array_get(grid, i);
+        buf_puts(&t, i > 0 ? ",\"" : "\"");
+        /* Rows hold '-', 'X' and the en dash only, which JSON writes as they are. */
+        buf_append(&t, json_string_value(row), json_string_length(row));
+        buf_putc(&t, '"');
+    }
+    buf_putc(&t, ']');
+    if (t.failed) {
+        buf_free(&t);
+        return -1;
+    }
+    p->grid_text = buf_take(&t, &p->grid_len);
+    return 0;
+}
+
+/* What writing the members back needs from the request: their order, the
+ * primes as listed, the grid's spelling.  0, or -1 when out of memory. */
+static int keep_members(pc_play *p, const json_t *req)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)req, key, v)
+    {
+        for (int m = 0; m < MEMBERS; m++)
+            if (strcmp(key, member_name[m]) == 0)
+                p->order[p->norder++] = m;
+    }
+    const json_t *primes = json_object_get(req, "primes_used");
+    p->ngiven = (long)json_array_size(primes);
+    p->given = malloc(((size_t)p->ngiven + 1) * sizeof *p->given);
+    if (p->given == NULL)
+        return -1;
+    for (long k = 0; k < p->ngiven; k++)
+        p->given[k] = (long)json_integer_value(json_array_get(primes, (size_t)k));
+    return keep_grid_text(p, json_object_get(req, "grid"));
+}
+
+/* game.h's gj_play.parse: the request read with analyze()'s checks. */
+static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+{
+    pc_play *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    bar *b = &p->b;
+    const char *to_move;
+    b->cell = pc_read_grid(json_object_get(req, "grid"), limits[0], &b->n, e);
+    if (b->cell == NULL)
+        goto fail;
+    if (mark_primes(b) != 0) {
+        gj_fail_nomem(e);
+        goto fail;
+    }
+    if (read_primes(b, json_object_get(req, "primes_used"), e) != 0 ||
+        read_to_move(json_object_get(req, "to_move"), &to_move, e) != 0 ||
+        check_left(b, json_object_get(req, "chocolate_left"), e) != 0 ||
+        analysis_max_moves(req, &p->max_moves, e) != 0)
+        goto fail;
+    p->mover = strcmp(to_move, mover_name[0]) != 0;
+    for (long c = 0; c < b->n * b->n; c++)
+        p->left += b->cell[c];
+    if (keep_members(p, req) != 0) {
+        gj_fail_nomem(e);
+        goto fail;
+    }
+    return p;
+fail:
+    play_free(p);
+    return NULL;
+}
+
+/* game.h's gj_play.analyze: the answer of analysis.h from the ranking. */
+static int play_analyze(void *v, gj_buf *out, gj_error *e)
+{
+    pc_play *p = v;
+    ranking r;
+    size_t mark = out->len;
+    int rc = rank_bar(p, p->max_moves, 1, &r, e);
+    if (rc == 0) {
+        analysis_begin(out, game_prime_chocolate.name, mover_name[p->mover], r.wins, r.rem, &r.c);
+        for (long k = 0; k < r.c.listed; k++) {
+            analysis_move_open(out, k);
+            put_entry_head(out, &r.move[k]);
+            put_diff(out, p, &r.move[k].m);
+            analysis_move_close(out);
+        }
+        analysis_end(out, r.c.listed);
+    }
+    ranking_free(&r);
+    if (rc != 0)
+        out->len = mark;
+    return rc;
+}
+
+/* game.h's gj_play.rank. */
+static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_error *e)
+{
+    pc_play *p = v;
+    ranking r;
+    if (rank_bar(p, max, head != NULL || max != 1, &r, e) != 0) {
+        ranking_free(&r);
+        return -1;
+    }
+    for (long k = 0; k < r.c.listed; k++) {
+        moves[k].id = move_id(&r.move[k].m);
+        moves[k].wins = r.move[k].wins;
+        moves[k].score = 0;
+        moves[k].remoteness = r.move[k].rem;
+    }
+    if (head != NULL) {
+        head->value = r.wins;
+        head->remoteness = r.rem;
+        head->moves_total = r.c.moves_total;
+        head->winning_moves = r.c.winning_moves;
+    }
+    long listed = r.c.listed;
+    ranking_free(&r);
+    return listed;
+}
+
+/* game.h's gj_play.write_move: the entry as analyze() writes it, its
+ * outcome and remoteness found again for the move alone. */
+static int play_write_move(void *v, const gj_move *gm, int whole, gj_buf *out, size_t *after_bytes,
+                           gj_error *e)
+{
+    pc_play *p = v;
+    ranked x = {move_of(gm->id), 0, ANALYSIS_REMOTENESS_NULL};
+    *after_bytes = 0;
+    if (!legal(p, x.m.row, x.m.col, x.m.size))
+        return gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move the position does not have");
+    if (ready(p, e) != 0)
+        return -1;
+    if (p->far != NULL) {
+        if (far_entry(p->far, &x, e) != 0)
+            return -1;
+    } else {
+        x.wins = move_wins(&p->b, x.m.row, x.m.col, x.m.size);
+    }
+    put_entry_head(out, &x);
+    if (!whole) {
+        put_diff(out, p, &x.m);
+    } else {
+        size_t start = out->len;
+        put_whole(out, p, &x.m);
+        *after_bytes = out->len - start;
+    }
+    return out->failed ? gj_fail_nomem(e) : 0;
+}
+
+/* game.h's gj_play.play: the square eaten, its prime used, the other to
+ * move; the tables and the search are the next position's to make. */
+static int play_play(void *v, const gj_move *gm, gj_error *e)
+{
+    pc_play *p = v;
+    bar *b = &p->b;
+    entry m = move_of(gm->id);
+    if (!legal(p, m.row, m.col, m.size))
+        return gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move the position does not have");
+    for (long a = m.row; a < m.row + m.size; a++)
+        memset(b->cell + a * b->n + m.col, 0, (size_t)m.size);
+    if (m.size > 1)
+        b->used[m.size] = 1;
+    p->left -= (long long)m.size * m.size;
+    p->mover = !p->mover;
+    /* play_move sets these two, adding them when the request lacked them. */
+    if (!has_member(p, MEMBER_PRIMES))
+        p->order[p->norder++] = MEMBER_PRIMES;
+    if (!has_member(p, MEMBER_TO_MOVE))
+        p->order[p->norder++] = MEMBER_TO_MOVE;
+    p->played = 1;
+    free(p->grid_text);
+    p->grid_text = NULL;
+    unprepare(b);
+    p->prepared = 0;
+    pc_far_free(p->far);
+    p->far = NULL;
+    p->searched = 0;
+    return 0;
+}
+
+/* game.h's gj_play.find: a move is an object of exactly the integers row,
+ * col and size (as an entry writes it) naming a legal square. */
+static int play_find(void *v, const json_t *move, gj_move *m, gj_error *e)
+{
+    pc_play *p = v;
+    const json_t *row = json_object_get(move, "row"), *col = json_object_get(move, "col");
+    const json_t *size = json_object_get(move, "size");
+    (void)e;
+    if (!json_is_object(move) || json_object_size(move) != 3 || !json_is_integer(row) ||
+        !json_is_integer(col) || !json_is_integer(size))
+        return 0;
+    json_int_t i = json_integer_value(row) - 1, j = json_integer_value(col) - 1;
+    json_int_t s = json_integer_value(size);
+    if (i < 0 || j < 0 || s < 1 || i >= p->b.n || j >= p->b.n || s > p->b.n ||
+        !legal(p, (long)i, (long)j, (long)s))
+        return 0;
+    entry x = {(int)i, (int)j, (int)s};
+    m->id = move_id(&x);
+    return 1;
+}
+
+/* A malloc'd copy of bytes, or NULL (also for NULL). */
+static void *copy_of(const void *bytes, size_t len)
+{
+    void *to = bytes != NULL ? malloc(len > 0 ? len : 1) : NULL;
+    if (to != NULL)
+        memcpy(to, bytes, len);
+    return to;
+}
+
+/* game.h's gj_play.clone: the bar and what writing it back needs; its
+ * tables and search are made again when asked (move ids name squares, so
+ * they hold on the copy). */
+static void *play_clone(const void *v, gj_error *e)
+{
+    const pc_play *p = v;
+    long n = p->b.n;
+    pc_play *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    c->b.n = n;
+    c->b.cell = copy_of(p->b.cell, (size_t)n * (size_t)n);
+    c->b.prime = copy_of(p->b.prime, (size_t)n + 1);
+    c->b.used = copy_of(p->b.used, (size_t)n + 1);
+    c->left = p->left;
+    c->mover = p->mover;
+    c->max_moves = p->max_moves;
+    memcpy(c->order, p->order, sizeof c->order);
+    c->norder = p->norder;
+    c->played = p->played;
+    c->grid_len = p->grid_len;
+    c->grid_text = copy_of(p->grid_text, p->grid_len);
+    c->ngiven = p->ngiven;
+    c->given = copy_of(p->given, ((size_t)p->ngiven + 1) * sizeof *p->given);
+    if (c->b.cell == NULL || c->b.prime == NULL || c->b.used == NULL || c->given == NULL ||
+        (p->grid_text != NULL && c->grid_text == NULL)) {
+        play_free(c);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    return c;
+}
+
+/* game.h's gj_play.write_members: the members in the position's order, or
+ * (moved) what a move changes beside the grid, sorted as a diff: within one
+ * line the chocolate left falls at every move, so it alone tells its
+ * positions apart. */
+static void play_write_members(void *v, int moved, gj_buf *out)
+{
+    pc_play *p = v;
+    if (moved) {
+        static const int diff[] = {MEMBER_LEFT, MEMBER_PRIMES, MEMBER_TO_MOVE};
+        for (size_t k = 0; k < sizeof diff / sizeof diff[0]; k++) {
+            if (k > 0)
+                buf_putc(out, ',');
+            if (diff[k] == MEMBER_PRIMES) {
+                buf_puts(out, "\"primes_used\":");
+                put_primes(out, &p->b, 1);
+            } else {
+                put_member(out, p, diff[k], NULL);
+            }
+        }
+        return;
+    }
+    for (int k = 0; k < p->norder; k++) {
+        if (k > 0)
+            buf_putc(out, ',');
+        put_member(out, p, p->order[k], NULL);
+    }
+}
+
+const gj_play prime_chocolate_play = {
+    .parse = play_parse,
+    .analyze = play_analyze,
+    .rank = play_rank,
+    .write_move = play_write_move,
+    .play = play_play,
+    .find = play_find,
+    .clone = play_clone,
+    .write_members = play_write_members,
+    .free = play_free,
+};
+
+/* ---- entry point ------------------------------------------------------ */
+
 /* The request's members, as game.h's analyze_keys: read here and named by
  * the wrappers (line.c, engine.c) in their unknown-field messages. */
 const char *const prime_chocolate_analyze_keys[] = {
     "grid", "?primes_used", "?to_move", "?chocolate_left", "?max_moves", NULL};
 
+/* analyze() over the parsed position: parse, analyse, free. */
 int prime_chocolate_analyze(const char *buf, size_t len, const long *limits, gj_buf *out,
                             gj_error *e)
 {
     json_t *root = jin_load_object(buf, len, prime_chocolate_analyze_keys, e);
     if (root == NULL)
         return -1;
-    bar b = {0};
-    const char *to_move;
-    long max_moves;
-    int rc = -1;
-    b.cell = pc_read_grid(json_object_get(root, "grid"), limits[0], &b.n, e);
-    if (b.cell == NULL)
-        goto done;
-    if (mark_primes(&b) != 0) {
-        gj_fail_nomem(e);
-        goto done;
-    }
-    if (read_primes(&b, json_object_get(root, "primes_used"), e) != 0 ||
-        read_to_move(json_object_get(root, "to_move"), &to_move, e) != 0 ||
-        check_left(&b, json_object_get(root, "chocolate_left"), e) != 0 ||
-        analysis_max_moves(root, &max_moves, e) != 0)
-        goto done;
-    rc = analyze_bar(&b, max_moves, to_move, out, e);
-done:
-    release(&b);
+    void *p = play_parse(root, limits, e);
     json_decref(root);
+    if (p == NULL)
+        return -1;
+    int rc = play_analyze(p, out, e);
+    play_free(p);
     return rc;
 }
 
