@@ -10,9 +10,12 @@
  * Per game and size: the moves of the line (both sides walk the same
  * line: the answers are compared byte for byte), the median milliseconds
  * of each, and adapter / parsed.  A game without gj_play of its own shows
- * "-" (both sides would be the adapter).
+ * "-" (both sides would be the adapter).  Then lines the adapter's byte
+ * bound refuses or makes slow: a 2000 x 2000 matrix to its cycle and a
+ * plain Nim line of LINE_MAX_LIMIT moves.
  *
  * Prints a Markdown table for bench/results.md. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include "games.h"
 #include "generate.h"
 #include "line.h"
+#include "rng.h"
 
 /* Sizes per game: the generator knobs of a small and a large position. */
 typedef struct sizes {
@@ -155,6 +159,77 @@ static void row(const gj_game *g, const char *knobs, int rounds, long max_line)
     free(body);
 }
 
+/* A random n x n permutation matrix with k = 1 (splitmix64 from a fixed
+ * seed): the size the issue asks a line of, which the generator's n <= 64
+ * does not reach.  JSON text to free. */
+static char *big_matrix(long n)
+{
+    json_t *rows = json_array();
+    uint32_t *v = malloc((size_t)(n * n) * sizeof *v);
+    gj_rng r;
+    gj_rng_seed(&r, 2000);
+    for (long i = 0; i < n * n; i++)
+        v[i] = (uint32_t)i + 1;
+    for (long i = n * n - 1; i > 0; i--) {
+        long j = (long)gj_rng_below(&r, (uint64_t)i + 1);
+        uint32_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+    for (long i = 0; i < n; i++) {
+        json_t *row = json_array();
+        for (long j = 0; j < n; j++)
+            json_array_append_new(row, json_integer(v[i * n + j]));
+        json_array_append_new(rows, row);
+    }
+    free(v);
+    json_t *req = json_pack("{s:i, s:o}", "k", 1, "matrix", rows);
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    return text;
+}
+
+/* One row of a body built here: the parsed position's moves and median
+ * ms, and the adapter's where its byte bound admits the line ("refused"
+ * where it does not). */
+static void long_row(const gj_game *g, const char *what, const char *position, int rounds,
+                     long max_line)
+{
+    json_t *pos = json_loads(position, 0, NULL);
+    json_object_set_new(pos, "line", json_true());
+    json_object_set_new(pos, "max_line", json_integer(max_line));
+    json_object_set_new(pos, "after", json_string("diff"));
+    char *body = json_dumps(pos, JSON_COMPACT);
+    json_decref(pos);
+    gj_game adapted = *g;
+    adapted.play = NULL;
+    double *tp = calloc((size_t)rounds, sizeof *tp), *ta = calloc((size_t)rounds, sizeof *ta);
+    gj_buf a, b;
+    buf_init(&a);
+    buf_init(&b);
+    int ok = tp != NULL && ta != NULL, refused = 0;
+    for (int r = 0; ok && r < rounds; r++) {
+        ok = (tp[r] = run(g, body, &a)) >= 0;
+        if (ok && !refused)
+            refused = (ta[r] = run(&adapted, body, &b)) < 0;
+    }
+    if (ok) {
+        qsort(tp, (size_t)rounds, sizeof *tp, cmp_double);
+        qsort(ta, (size_t)rounds, sizeof *ta, cmp_double);
+        printf("| %s | %s | %zu | %ld | %.2f |", g->name, what, strlen(body), line_length(&a),
+               tp[rounds / 2]);
+        if (refused)
+            printf(" refused (its byte bound) | - |\n");
+        else
+            printf(" %.2f | %.1fx |\n", ta[rounds / 2], ta[rounds / 2] / tp[rounds / 2]);
+    }
+    buf_free(&a);
+    buf_free(&b);
+    free(tp);
+    free(ta);
+    free(body);
+}
+
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
@@ -172,5 +247,16 @@ int main(int argc, char **argv)
             if (strcmp(table[k].game, all[i]->name) == 0)
                 for (int s = 0; s < 2; s++)
                     row(all[i], table[k].knobs[s], rounds, max_line);
+    /* Long lines: to their cycle, or LINE_MAX_LIMIT moves. */
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(all[i]->name, "matrix-game") == 0) {
+            char *m = big_matrix(2000);
+            long_row(all[i], "2000 x 2000, k = 1, no token", m, 1, LINE_MAX_LIMIT);
+            free(m);
+        } else if (strcmp(all[i]->name, "nim-shortcuts") == 0) {
+            long_row(all[i], "heaps [10^6, 10^6], no shortcut",
+                     "{\"shortcuts\": [], \"heaps\": [1000000, 1000000]}", rounds, LINE_MAX_LIMIT);
+        }
+    }
     return 0;
 }
