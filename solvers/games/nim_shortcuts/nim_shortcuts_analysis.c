@@ -774,7 +774,7 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
     if (look(p, &st, e) != 0)
         return -1;
     long listed = st.c.moves_total < max ? (long)st.c.moves_total : max;
-    far_move one, *m = listed <= 1 ? &one : malloc((size_t)listed * sizeof *m);
+    far_move one = {0}, *m = listed <= 1 ? &one : malloc((size_t)listed * sizeof *m);
     if (m == NULL)
         return gj_fail_nomem(e);
     int rc = rank_moves(p, &st, listed, m, e);
