@@ -235,10 +235,14 @@ static void long_row(const gj_game *g, const char *what, const char *position, i
     free(body);
 }
 
-/* Total ms of puzzle_find for seeds 0..n-1 at `depth` through g (no
- * clock bound in the way: a minute's budget); the ids found appended to
- * *ids, comma-separated, so two ways can be compared.  -1 when a search
- * failed for another reason than no puzzle. */
+/* The candidates one puzzle search may try: a count, not the clock, ends
+ * a search that finds nothing (prime-chocolate has no depth-2 puzzle). */
+#define PUZZLE_TRIES 200
+
+/* Total ms of puzzle_find for seeds 0..n-1 at `depth` through g (no clock
+ * bound in the way: a minute's budget, PUZZLE_TRIES candidates); the ids
+ * found appended to *ids, comma-separated, so two ways can be compared.
+ * -1 when a search failed for another reason than no puzzle. */
 static double puzzles(const gj_game *g, int n, int depth, gj_buf *ids, int *found)
 {
     long limits[GEN_NLIMITS];
@@ -247,8 +251,8 @@ static double puzzles(const gj_game *g, int n, int depth, gj_buf *ids, int *foun
     double total = 0;
     *found = 0;
     for (int seed = 0; seed < n; seed++) {
-        json_t *params =
-            json_pack("{s:i, s:i, s:i}", "seed", seed, "depth", depth, "budget_ms", 60000);
+        json_t *params = json_pack("{s:i, s:i, s:i, s:i}", "seed", seed, "depth", depth,
+                                   "budget_ms", 60000, "tries", PUZZLE_TRIES);
         puzzle *p = malloc(sizeof *p);
         bool seeded;
         gj_error e;
