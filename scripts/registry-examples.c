@@ -149,15 +149,14 @@ static int example(json_t *entry, const gj_game *g, const char *kind, const char
 {
     char key[32];
     snprintf(key, sizeof key, "%s-answer", kind);
-    if (req == NULL)
-        return json_object_set_new(entry, kind, json_null()) != 0 ||
-                       json_object_set_new(entry, key, json_null()) != 0
-                   ? -1
-                   : 0;
-    if (answer(g, kind, how, req, out) != 0)
+    if (req != NULL && answer(g, kind, how, req, out) != 0)
         return -1;
-    if (json_object_set_new(entry, kind, json_string(req)) != 0 ||
-        json_object_set_new(entry, key, json_stringn(out->data, out->len)) != 0) {
+    json_t *request = req != NULL ? json_string(req) : json_null();
+    json_t *reply = req != NULL ? json_stringn(out->data, out->len) : json_null();
+    /* Both set, so that neither is left unowned when the first fails. */
+    int failed = json_object_set_new(entry, kind, request) != 0;
+    failed |= json_object_set_new(entry, key, reply) != 0;
+    if (failed) {
         fprintf(stderr, "registry-examples: out of memory\n");
         return -1;
     }
