@@ -52,14 +52,17 @@ function instantiate(v, g) {
 // slot takes the fragment's value (which it must give); maps merge member
 // by member (the template's members first, in its order, then the
 // fragment's own); lists merge item by item, the fragment's list no longer
-// than the template's; a value the template fixes may not be given again.
+// than the template's; a value the template fixes (a registry example
+// among them) may not be given again, but new members may be added beside.
 function overlay(t, f, where) {
   if (t === '$game') {
     if (f === undefined) fail(`${where}: the game's fragment does not give this value`);
     return f;
   }
   if (f === undefined) return t;
-  if (isMap(t) && isMap(f)) {
+  // A registry marker is a map too, but what the fragment writes there would
+  // be dropped for the registry's example: refuse it as any fixed value.
+  if (isMap(t) && isMap(f) && !('$registry' in t)) {
     const out = {};
     for (const k of Object.keys(t)) out[k] = overlay(t[k], f[k], `${where}/${k}`);
     for (const k of Object.keys(f)) if (!(k in t)) out[k] = f[k];

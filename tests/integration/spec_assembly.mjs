@@ -11,8 +11,8 @@
 // must have its path items, its schemas and its entry in each list of
 // games.  Then scripts/build-spec.mjs must refuse broken sources (a game
 // without its fragment, a fragment of no game, a slot left unfilled, a
-// fixed value given again, an answer written over the registry's, an
-// unknown registry example), each naming it.
+// fixed value given again, a text or JSON answer written over the
+// registry's, an unknown registry example), each naming it.
 // Prints "ok"/"FAIL" per check and exits 1 on any failure.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,6 +108,7 @@ const damages = [
   { name: 'a slot left unfilled', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6})summary: .*\n/m, '')), expect: 'does not give this value' },
   { name: 'a fixed value given again', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {4}post:\n)/m, '$1      operationId: other\n')), expect: 'the template fixes this value' },
   { name: 'an answer written over the registry\'s', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6}responses:\n)/m, `$1        '200':\n          content:\n            text/plain:\n              examples:\n                sample:\n                  value: "by hand"\n`)), expect: 'the template fixes this value' },
+  { name: 'a JSON answer written over the registry\'s', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6}responses:\n)/m, `$1        '200':\n          content:\n            application/json:\n              examples:\n                sample:\n                  value: {"by": "hand"}\n`)), expect: 'the template fixes this value' },
   { name: 'an unknown registry example', damage: (d) => edit(d, 'game-paths.yaml', (s) => s.replace('"$registry": "text"', '"$registry": "txt"')), expect: 'has no txt example' },
 ];
 // Rewrite api/FILE of the copy d with f.
