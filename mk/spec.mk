@@ -2,8 +2,9 @@
 #   make         assembles it from api/ (api/README.md): the shared parts,
 #                one template of the per-game path items and one fragment
 #                per game of solvers/registry/games.def, with the registry's
-#                examples as the registry-examples program (scripts/,
-#                built from the solver library alone) prints them
+#                examples and the answers the games' own code gives them as
+#                the registry-examples program (scripts/, built from the
+#                solver library alone) prints them
 #   make lint    also lints it with redocly (pinned in package.json; the rules
 #                in api/.redocly.yaml, every example checked against its
 #                schema as an error; findings we accept are listed with

@@ -13,10 +13,12 @@
 //
 // The games are solvers/registry/games.def's, in its order, and each must
 // have its fragment (and each fragment its game).  The registry's examples
-// (EXAMPLES_JSON, printed by the registry-examples program built from the
-// solver library) fill every `{$registry: text|json|analyze|generate}`, as
-// data, or with `as: string` as the one-line JSON of a query parameter, so
-// the document shows the very requests the registry (and GET /games) holds.
+// and the answers the games' own code gives them (EXAMPLES_JSON, printed by
+// the registry-examples program built from the solver library) fill every
+// `{$registry: KIND}` (text, json, analyze, diff, line, generate, each also
+// as KIND-answer), as data, or with `as: string` as the one-line JSON of a
+// query parameter, so the document shows the very requests the registry
+// (and GET /games) holds and the answers the daemon gives them.
 // In the template and in the `$each-game` lists `${game}` is the game's URL
 // name and `${Game}` its schema prefix (grid-walk, GridWalk).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,14 +52,17 @@ function instantiate(v, g) {
 // slot takes the fragment's value (which it must give); maps merge member
 // by member (the template's members first, in its order, then the
 // fragment's own); lists merge item by item, the fragment's list no longer
-// than the template's; a value the template fixes may not be given again.
+// than the template's; a value the template fixes (a registry example
+// among them) may not be given again, but new members may be added beside.
 function overlay(t, f, where) {
   if (t === '$game') {
     if (f === undefined) fail(`${where}: the game's fragment does not give this value`);
     return f;
   }
   if (f === undefined) return t;
-  if (isMap(t) && isMap(f)) {
+  // A registry marker is a map too, but what the fragment writes there would
+  // be dropped for the registry's example: refuse it as any fixed value.
+  if (isMap(t) && isMap(f) && !('$registry' in t)) {
     const out = {};
     for (const k of Object.keys(t)) out[k] = overlay(t[k], f[k], `${where}/${k}`);
     for (const k of Object.keys(f)) if (!(k in t)) out[k] = f[k];
@@ -69,16 +74,21 @@ function overlay(t, f, where) {
   return fail(`${where}: the template fixes this value; the fragment may not give it again`);
 }
 
+// The examples registry-examples prints: each request KIND and its answer,
+// KIND-answer; the judge text and its answer are text, the others JSON.
+const registryKinds = ['text', 'json', 'analyze', 'diff', 'line', 'generate']
+  .flatMap((k) => [k, `${k}-answer`]);
+
 // v with each {$registry: KIND} replaced by game entry r's example.
 function registry(v, r, where) {
   if (Array.isArray(v)) return v.map((x, i) => registry(x, r, `${where}/${i}`));
   if (!isMap(v)) return v;
   if ('$registry' in v) {
     const kind = v.$registry;
-    if (!['text', 'json', 'analyze', 'generate'].includes(kind) || typeof r[kind] !== 'string') {
+    if (!registryKinds.includes(kind) || typeof r[kind] !== 'string') {
       fail(`${where}: the registry has no ${kind} example for ${r.name}`);
     }
-    const data = kind === 'text' ? r[kind] : JSON.parse(r[kind]);
+    const data = kind.startsWith('text') ? r[kind] : JSON.parse(r[kind]);
     return v.as === 'string' ? spacedJson(data) : data;
   }
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, registry(x, r, `${where}/${k}`)]));

@@ -17,6 +17,7 @@
 #include "client_id.h"
 #include "cors.h"
 #include "games.h"
+#include "generate.h"
 #include "tls.h"
 
 /* Readers of the options that are neither numbers nor strings, the checks
@@ -44,6 +45,10 @@ static long io_threads_default(void);
     .at = offsetof(gj_config, field), .what = (noun), .check = (chk), .unset = (empty)
 /* A custom option: its reader and what the configuration line shows. */
 #define CUSTOM(r, s) .kind = OPT_CUSTOM, .read = (r), .show = (s)
+/* A number macro spelled as the string a default is written in, so a
+ * default shared with the solvers (generate.h) is written once. */
+#define SPELLED(n)  SPELLED_(n)
+#define SPELLED_(n) #n
 
 /* Every option of `serve`, one row each, as redis's config table: the flag,
  * the variable, the default (read as a value of the option), the range,
@@ -98,8 +103,8 @@ static const gj_option options[] = {
      "seconds caches may keep a GET answer (Cache-Control max-age)", "86400", NULL, "cache_max_age",
      NUMBER(OPT_INTEGER, cache_max_age, 0, 31536000)},
     {"--generate-budget-ms", "GAMEJUDGE_GENERATE_BUDGET_MS", "MS",
-     "most milliseconds one POST /generate may search", "2000", NULL, "generate_budget_ms",
-     NUMBER(OPT_INTEGER, generate_budget_ms, 1, 600000)},
+     "most milliseconds one POST /generate may search", SPELLED(GEN_BUDGET_CEILING_DEFAULT_MS),
+     NULL, "generate_budget_ms", NUMBER(OPT_INTEGER, generate_budget_ms, 1, 600000)},
     {"--log-format", "GAMEJUDGE_LOG_FORMAT", "F", "access log lines as text or json", "text", NULL,
      "log_format", CUSTOM(read_log_format, show_log_format)},
     {"--limit", "GAMEJUDGE_LIMITS", "GAME.NAME=V,...",

@@ -58,6 +58,9 @@
 #define GEN_MAX_KNOBS         8
 #define GEN_TRIES_MAX         1000000 /* the most candidates "tries" may ask for */
 
+/* The ceiling on budget_ms of a daemon without --generate-budget-ms. */
+#define GEN_BUDGET_CEILING_DEFAULT_MS 2000
+
 typedef enum gen_outcome { GEN_ANY = 0, GEN_WIN, GEN_LOSE } gen_outcome;
 
 /* The request's common members, read by gen_run before the game's knobs. */

@@ -5,12 +5,14 @@
 // the game's name put in and only what the game's fragment gives laid
 // over it (each `$game` slot filled, every value the template fixes kept);
 // each `{$registry: KIND}` of the sources must hold, in the document, the
-// example the solver library's registry holds (as registry-examples
-// prints it), as data or as its one-line JSON; every game of games.def
+// example the solver library's registry holds or the answer the game's
+// code gives it (as registry-examples prints them), as data, as text or as
+// its one-line JSON; every game of games.def
 // must have its path items, its schemas and its entry in each list of
 // games.  Then scripts/build-spec.mjs must refuse broken sources (a game
 // without its fragment, a fragment of no game, a slot left unfilled, a
-// fixed value given again, an unknown registry example), each naming it.
+// fixed value given again, a text or JSON answer written over the
+// registry's, an unknown registry example), each naming it.
 // Prints "ok"/"FAIL" per check and exits 1 on any failure.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +51,7 @@ function breaks(t, b, g, r, where) {
   if (t === '$game') return b === undefined ? `${where}: missing` : null;
   if (isMap(t) && '$registry' in t) {
     const raw = r[t.$registry];
-    const want = t.$registry === 'text' ? raw : JSON.parse(raw);
+    const want = t.$registry.startsWith('text') ? raw : JSON.parse(raw);
     const ok = t.as === 'string' ? b === spacedJson(want) && isDeepStrictEqual(JSON.parse(b), want)
       : isDeepStrictEqual(b, want);
     return ok ? null : `${where}: not the registry's ${t.$registry} example`;
@@ -105,6 +107,8 @@ const damages = [
   { name: 'a fragment of no game', damage: (d) => cpSync(join(d, 'api/games', `${games[0]}.yaml`), join(d, 'api/games/no-such-game.yaml')), expect: 'is the fragment of no game' },
   { name: 'a slot left unfilled', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6})summary: .*\n/m, '')), expect: 'does not give this value' },
   { name: 'a fixed value given again', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {4}post:\n)/m, '$1      operationId: other\n')), expect: 'the template fixes this value' },
+  { name: 'an answer written over the registry\'s', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6}responses:\n)/m, `$1        '200':\n          content:\n            text/plain:\n              examples:\n                sample:\n                  value: "by hand"\n`)), expect: 'the template fixes this value' },
+  { name: 'a JSON answer written over the registry\'s', damage: (d) => edit(d, `games/${games[0]}.yaml`, (s) => s.replace(/^( {6}responses:\n)/m, `$1        '200':\n          content:\n            application/json:\n              examples:\n                sample:\n                  value: {"by": "hand"}\n`)), expect: 'the template fixes this value' },
   { name: 'an unknown registry example', damage: (d) => edit(d, 'game-paths.yaml', (s) => s.replace('"$registry": "text"', '"$registry": "txt"')), expect: 'has no txt example' },
 ];
 // Rewrite api/FILE of the copy d with f.
