@@ -69,7 +69,8 @@ static json_t *position(const gj_game *g, const char *knobs)
 {
     json_t *req = json_loads(knobs, 0, NULL);
     json_object_set_new(req, "seed", json_integer(1));
-    json_object_set_new(req, "min_moves", json_integer(1)); /* a position in play */
+    json_object_set_new(req, "min_moves", json_integer(1));     /* a position in play */
+    json_object_set_new(req, "budget_ms", json_integer(60000)); /* seed 1's, not the clock's */
     json_object_set_new(req, "answer", json_false());
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
