@@ -422,9 +422,74 @@ static int write_frame(const gen_spec *spec, const gen_request *req, const gen_c
     return 0;
 }
 
+/* The game's own failure on a sampler's position, which is a bug here
+ * unless it is the deadline or memory: -1 with *e. */
+static int refused(const gen_spec *spec, gj_error *e)
+{
+    if (e->kind != GJ_CANCELLED && e->kind != GJ_NO_MEMORY)
+        gj_fail(e, GJ_INTERNAL, "%s: generated a position the solver refuses: %.300s",
+                spec->game->name, e->message);
+    return -1;
+}
+
+/* Judge a candidate in play on the game's parsed position: loaded and
+ * checked as analyze() does, so a refused position gives analyze()'s error;
+ * ranked for the head alone, and analysed (into `answer`) only when it
+ * fits and its answer is wanted, so that no analysis text is written or
+ * read for the candidates thrown away.  The miss as miss() says it (NMISS:
+ * kept), or -1 with *e. */
+static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                         const long *limits, gj_buf *answer, gj_error *e)
+{
+    const gj_game *g = spec->game;
+    json_t *root = jin_load_object(c->position.data, c->position.len, g->analyze_keys, e);
+    if (root == NULL)
+        return refused(spec, e);
+    void *pos = g->play->parse(root, limits, e);
+    json_decref(root);
+    if (pos == NULL)
+        return refused(spec, e);
+    gj_move first;
+    gj_rank_head head;
+    int m;
+    if (g->play->rank(pos, 1, &first, &head, e) < 0) {
+        m = refused(spec, e);
+    } else if (!spec->scored && head.value != 0 && head.value != 1) {
+        m = gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome", g->name);
+    } else {
+        /* The head's value is the analysis' "value": 1 "win" and 0 "lose",
+         * which read_answer takes as 1 and -1, or a scored game's integer. */
+        long long score = spec->scored ? head.value : head.value == 1 ? 1 : -1;
+        m = miss(req, score, head.winning_moves, head.moves_total);
+        if (m == NMISS && req->with_answer && g->play->analyze(pos, answer, e) != 0)
+            m = refused(spec, e);
+    }
+    g->play->free(pos);
+    return m;
+}
+
+/* The answer's miss, read from the analysis or solution text that
+ * answer_of wrote into `answer`: as judge_in_play returns. */
+static int judge_text(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                      const long *limits, gj_buf *answer, gj_error *e)
+{
+    if (answer_of(spec, req, c, limits, answer, e) != 0)
+        return refused(spec, e);
+    if (answer->failed)
+        return gj_fail_nomem(e);
+    json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
+    long long score = 0, winning = -1, total = -1;
+    int rc = a != NULL ? read_answer(spec, req, a, &score, &winning, &total) : -1;
+    json_decref(a);
+    if (rc != 0)
+        return gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome",
+                       spec->game->name);
+    return miss(req, score, winning, total);
+}
+
 /* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
  * -1 with *e (the deadline passed, or the solver refused the position).
- * The solve watches a flag with the budget's deadline, or the caller's
+ * The judging watches a flag with the budget's deadline, or the caller's
  * (`outer`, may be NULL) when that is sooner; the caller's is bound again
  * after. */
 static int try_one(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
@@ -438,31 +503,15 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
         deadline = outer->deadline_ns;
     gj_cancel_init(&cancel, deadline);
     gj_cancel_bind(&cancel);
-    int rc = answer_of(spec, req, c, limits, &answer, e);
+    int m = req->in_play && spec->game->play != NULL
+                ? judge_in_play(spec, req, c, limits, &answer, e)
+                : judge_text(spec, req, c, limits, &answer, e);
     gj_cancel_bind(outer);
-    if (rc != 0 || answer.failed) {
-        if (rc == 0)
-            gj_fail_nomem(e);
-        else if (e->kind != GJ_CANCELLED && e->kind != GJ_NO_MEMORY)
-            /* A sampler's position the game refuses is a bug here. */
-            gj_fail(e, GJ_INTERNAL, "%s: generated a position the solver refuses: %.300s",
-                    spec->game->name, e->message);
-        buf_free(&answer);
-        return -1;
-    }
-    json_t *a = json_loadb(answer.data, answer.len, 0, NULL);
-    long long score = 0, winning = -1, total = -1;
-    if (a == NULL || read_answer(spec, req, a, &score, &winning, &total) != 0) {
-        json_decref(a);
-        buf_free(&answer);
-        return gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome",
-                       spec->game->name);
-    }
-    json_decref(a);
-    int m = miss(req, score, winning, total);
+    if (m == NMISS && answer.failed)
+        m = gj_fail_nomem(e);
     if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
         m = -1;
-    else if (m != NMISS)
+    else if (m >= 0 && m != NMISS)
         misses[m]++;
     buf_free(&answer);
     return m < 0 ? -1 : m == NMISS;
