@@ -1211,7 +1211,6 @@ static Suite *nim_shortcuts_analysis_suite(void)
         {"edge cases", test_remoteness_bound},
         {"edge cases", test_max_moves_boundary},
         {"edge cases", test_beyond_every_shortcut},
-        {"parsed position", test_parsed_against_json},
     };
     const harness_case quick[] = {
         {"bad requests", test_bad_json},  {"bad requests", test_bad_shortcuts},
@@ -1222,6 +1221,7 @@ static Suite *nim_shortcuts_analysis_suite(void)
     harness_add(s, quick, sizeof quick / sizeof quick[0], 0);
     const harness_case large[] = {
         {"edge cases", test_near_the_limit_against_the_solver},
+        {"parsed position", test_parsed_against_json},
     };
     harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
     return s;

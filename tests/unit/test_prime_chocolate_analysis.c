@@ -1086,10 +1086,10 @@ static Suite *prime_chocolate_analysis_suite(void)
         {"bad requests", test_bad_to_move_and_max},
         {"bad requests", test_limits},
         {"key", test_write_key},
-        {"parsed", test_parsed_position},
     };
     const harness_case large[] = {
         {"reference", test_reference_medium},
+        {"parsed", test_parsed_position},
     };
     Suite *s =
         harness_suite("prime-chocolate analysis", cases, sizeof cases / sizeof cases[0], 300);

@@ -1130,10 +1130,17 @@ static Suite *analysis_suite(void)
         {"bad_requests", test_bad_requests},
         {"size_limits", test_size_limits},
         {"write_key", test_write_key},
+    };
+    /* The parsed position against the JSON path over whole games: left to
+     * make check, as test_play holds every game to it in the quick loop. */
+    const harness_case large[] = {
         {"parsed_equals_json", test_parsed_equals_json},
         {"parsed_equals_json_large", test_parsed_equals_json_large},
     };
-    return harness_suite("staircase-chess analysis", tests, sizeof tests / sizeof tests[0], 300);
+    Suite *s =
+        harness_suite("staircase-chess analysis", tests, sizeof tests / sizeof tests[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)
