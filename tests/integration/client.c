@@ -181,7 +181,7 @@ static void enforce_contract(const http_call *c, const http_reply *r)
         return;
     char why[2048];
     int bad = contract_check(c, r, why, sizeof why);
-    ck_assert_msg(bad == 0, "%s %s -> %ld breaks api/openapi.yaml: %s", c->method, c->url,
+    ck_assert_msg(bad == 0, "%s %s -> %ld breaks the OpenAPI document: %s", c->method, c->url,
                   r->status, why);
 }
 
