@@ -16,9 +16,11 @@ EXTRA_CHECKS += tests/integration/k8s_manifests.mjs
 
 # The API suite, and the one for /analyze, /judge, /batch and the cache,
 # once more with every daemon and CLI run under valgrind memcheck
-# (scripts/valgrind-daemon): any memory error or leak fails it.
+# (scripts/valgrind-daemon): any memory error or leak fails it.  The
+# document the daemon serves is the one built beside the real binary, not
+# beside the wrapper (GJ_SPEC, tests/integration/daemon.h).
 .PHONY: valgrind
 valgrind: test-deps
 	@$(SUBMAKE) tests
-	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_api
-	GJ_BIN=scripts/valgrind-daemon $(BUILD)/tests/itest_beyond
+	GJ_BIN=scripts/valgrind-daemon GJ_SPEC=$(BUILD)/openapi.yaml $(BUILD)/tests/itest_api
+	GJ_BIN=scripts/valgrind-daemon GJ_SPEC=$(BUILD)/openapi.yaml $(BUILD)/tests/itest_beyond
