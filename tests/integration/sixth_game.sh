@@ -67,9 +67,9 @@ mk() {
         OPT="-O1 -g" "$@"
 }
 
-# 1. The copy: git's files as they are in the work tree.
+# 1. The copy: the tree's files (scripts/tree-files) as they are in the work tree.
 mkdir -p "$tree"
-git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$tree"
+scripts/tree-files | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$tree"
 ln -s "$real/node_modules" "$tree/node_modules"
 
 # 2. The steps of docs/adding-a-game.md, in order.

@@ -25,12 +25,12 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# copy: a fresh copy of the tree (what git tracks) in $tmp/tree, and what
+# copy: a fresh copy of the tree (scripts/tree-files) in $tmp/tree, and what
 # the check says of it before any injection in $tmp/base.
 copy() {
     rm -rf "$tmp/tree"
     mkdir -p "$tmp/tree"
-    git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$tmp/tree"
+    scripts/tree-files | xargs -0 tar -cf - | tar -xf - -C "$tmp/tree"
     $check --root "$tmp/tree" 2>"$tmp/base" || true
 }
 
