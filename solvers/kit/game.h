@@ -103,7 +103,29 @@ typedef struct gj_rank_head {
  *                  for two positions of one line exactly when they are the
  *                  same position, the line's cycle key).  Allocation failure
  *                  shows in out->failed.
- *   free           free the position. */
+ *   free           free the position.
+ * Three more make puzzles of the position (play/puzzle.h); NULL where a
+ * game has none yet:
+ *   look           the bounded finder's view of the moves: for each of the
+ *                  n moves of moves[] (rank's, every legal move, n >= 1),
+ *                  into value[i], how good move i looks to its mover when
+ *                  seen `plies` (1 or 2) plies ahead: plies 1, the game's
+ *                  stated greedy measure of the position the move leads
+ *                  to, from the mover's side; plies 2, the least of that
+ *                  measure over the opponent's replies there (each read
+ *                  after the reply, still from the first mover's side).
+ *                  The measure lies in (-1, 1); a finished game reads +1
+ *                  when the mover won, -1 when they lost, 0 for a draw.
+ *                  Integer arithmetic and division only (no libm), so
+ *                  every machine gives the same bits.  0, or -1 with *e.
+ *   motifs         the game's own themes (gj_game.motifs) that the solving
+ *                  move moves[0] shows among the n ranked moves (every legal
+ *                  one): bit i for motifs[i], into *bits.  0, or -1 with *e.
+ *   draw           the position as SVG shapes for a picture (play/picture.h):
+ *                  the elements only, into out, on a canvas of *width x
+ *                  *height user units that it sets (at most 1200 each);
+ *                  any text escaped for XML.  Allocation failure shows in
+ *                  out->failed. */
 typedef struct gj_play {
     void *(*parse)(const json_t *req, const long *limits, gj_error *e);
     int (*analyze)(void *pos, gj_buf *out, gj_error *e);
@@ -115,7 +137,23 @@ typedef struct gj_play {
     void *(*clone)(const void *pos, gj_error *e);
     void (*write_members)(void *pos, int moved, gj_buf *out);
     void (*free)(void *pos);
+    int (*look)(void *pos, const gj_move *moves, long n, int plies, double *value, gj_error *e);
+    int (*motifs)(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
+    void (*draw)(void *pos, gj_buf *out, int *width, int *height);
 } gj_play;
+
+/* A theme a puzzle may carry (play/puzzle.h): its name, as /games and
+ * GET /puzzle?theme= spell it, and one line saying when a puzzle has it. */
+typedef struct gj_theme {
+    const char *name;
+    const char *doc;
+} gj_theme;
+
+/* The puzzle bands, the index of gj_game.puzzle_knobs. */
+enum { GJ_BAND_EASY, GJ_BAND_MEDIUM, GJ_BAND_HARD, GJ_NBANDS };
+/* The deepest puzzle any game serves, and the points of a difficulty scale. */
+#define GJ_PUZZLE_DEPTHS 3
+#define GJ_SCALE_POINTS  11
 
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
@@ -195,10 +233,24 @@ typedef struct gj_game {
      * copy of a request can be played on (after.h writes the members it
      * left alone once per request).  The entry's "after" is the diff. */
     int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
-    /* The generator knobs a puzzle (puzzle.h) starts from, a JSON object,
-     * or NULL for the generator's own defaults: a board large enough that
-     * a puzzle's position has a real choice of moves. */
-    const char *puzzle_knobs;
+    /* The generator knobs a puzzle (puzzle.h) starts from, per band asked
+     * (GJ_BAND_*; a search without a band takes the medium one): a JSON
+     * object, or NULL for the generator's own defaults.  Easy puzzles may
+     * be small; a hard one is larger, so there is more to see. */
+    const char *puzzle_knobs[GJ_NBANDS];
+    /* The deepest puzzle the game serves (1..GJ_PUZZLE_DEPTHS; 0 is read
+     * as GJ_PUZZLE_DEPTHS), and when it is less, why its rules allow no
+     * deeper one, a sentence for /games (a test checks the property). */
+    int puzzle_depth_max;
+    const char *puzzle_depth_note;
+    /* The game's own puzzle themes, {NULL, NULL}-terminated, bit i of
+     * gj_play.motifs naming motifs[i]; at most 16. */
+    const gj_theme *motifs;
+    /* The difficulty's scale per depth (puzzle.h): the finder's miss
+     * chance at the 0, 10, ..., 100th percentiles of the game's reference
+     * puzzles of that depth, found by bench/puzzle_rate --calibrate.  All
+     * zero: the miss chance is the difficulty. */
+    double puzzle_scale[GJ_PUZZLE_DEPTHS][GJ_SCALE_POINTS];
     /* 1 when the game never ends and its positions repeat (matrix-game):
      * its line stops at the first position seen twice. */
     int play_repeats;

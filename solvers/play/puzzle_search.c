@@ -379,6 +379,28 @@ static int read_bound(const json_t *params, const char *name, double *out, gj_er
     return 0;
 }
 
+/* The band whose default knobs a search for params starts from: the band
+ * asked, else the one holding the middle of the difficulty range asked,
+ * else medium.  Bad members fall to medium here and are refused later. */
+static int band_of(const json_t *params)
+{
+    const char *b = json_string_value(json_object_get(params, "band"));
+    if (b != NULL)
+        return strcmp(b, "easy") == 0   ? GJ_BAND_EASY
+               : strcmp(b, "hard") == 0 ? GJ_BAND_HARD
+                                        : GJ_BAND_MEDIUM;
+    const json_t *lo = json_object_get(params, "difficulty_min"),
+                 *hi = json_object_get(params, "difficulty_max");
+    if (lo == NULL && hi == NULL)
+        return GJ_BAND_MEDIUM;
+    double mid = ((json_is_number(lo) ? json_number_value(lo) : 0) +
+                  (json_is_number(hi) ? json_number_value(hi) : 1)) /
+                 2;
+    return mid >= PUZZLE_HARD_FROM     ? GJ_BAND_HARD
+           : mid >= PUZZLE_MEDIUM_FROM ? GJ_BAND_MEDIUM
+                                       : GJ_BAND_EASY;
+}
+
 /* Read params into p (game, depth, min_moves, knobs) and *q: 0, or -1. */
 static int read_params(const gj_game *g, const json_t *params, const long *limits, puzzle *p,
                        search *q, bool *seeded, gj_error *e)
@@ -388,9 +410,10 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
     p->game = g;
     p->depth = 1;
     p->min_moves = PUZZLE_MIN_MOVES_DEFAULT;
-    /* The game's own defaults for puzzles first (game.h), the caller's
-     * knobs over them. */
-    p->knobs = g->puzzle_knobs != NULL ? json_loads(g->puzzle_knobs, 0, NULL) : json_object();
+    /* The game's own defaults for puzzles of the band asked first
+     * (game.h), the caller's knobs over them. */
+    const char *knobs = g->puzzle_knobs[band_of(params)];
+    p->knobs = knobs != NULL ? json_loads(knobs, 0, NULL) : json_object();
     if (!json_is_object(p->knobs))
         return gj_fail_nomem(e);
     const char *key;
