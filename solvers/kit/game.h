@@ -153,7 +153,7 @@ typedef struct gj_theme {
 enum { GJ_BAND_EASY, GJ_BAND_MEDIUM, GJ_BAND_HARD, GJ_NBANDS };
 /* The deepest puzzle any game serves, and the points of a difficulty scale. */
 #define GJ_PUZZLE_DEPTHS 3
-#define GJ_SCALE_POINTS  11
+#define GJ_SCALE_POINTS  10
 
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
@@ -247,9 +247,10 @@ typedef struct gj_game {
      * gj_play.motifs naming motifs[i]; at most 16. */
     const gj_theme *motifs;
     /* The difficulty's scale per depth (puzzle.h): the finder's miss
-     * chance at the 0, 10, ..., 100th percentiles of the game's reference
-     * puzzles of that depth, found by bench/puzzle_rate --calibrate.  All
-     * zero: the miss chance is the difficulty. */
+     * chance at the 5th, 15th, ..., 95th percentiles of the game's
+     * reference puzzles of that depth (the medium band's knobs), found by
+     * bench/puzzle_rate --calibrate.  All zero: the miss chance is the
+     * difficulty. */
     double puzzle_scale[GJ_PUZZLE_DEPTHS][GJ_SCALE_POINTS];
     /* 1 when the game never ends and its positions repeat (matrix-game):
      * its line stops at the first position seen twice. */

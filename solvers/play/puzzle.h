@@ -13,11 +13,27 @@
  * defender's ranked analysis (the slowest loss where the game answers
  * remoteness, else the ranking policy's best).
  *
- * Difficulty is the chance that the club engine (level PUZZLE_RATER of
- * engine.h) fails the puzzle: 1 - the product over the steps of its chance
- * to play the solving move, computed exactly from its weights (never
- * sampled).  Bands: easy below PUZZLE_MEDIUM_FROM, hard from
- * PUZZLE_HARD_FROM, medium between. */
+ * Difficulty measures the finding, not the playing: a bounded finder
+ * looks at every legal move of a step k plies ahead (k = 1 and 2) and
+ * judges the horizon with the game's stated greedy measure (game.h's
+ * gj_play.look).  Seeing k plies, it plays move i with weight
+ * 1 / (1 + PUZZLE_FINDER_FOCUS (best_k - value_k(i)))^2, best_k the value
+ * it likes most, so it finds the solving move with chance c_k = its
+ * weight over the sum; the step's miss chance is 1 - (c_1 + c_2) / 2 and
+ * the puzzle's, `miss`, is 1 - the product over its steps of 1 - the
+ * step's.  A solving move the greedy measure likes best at both horizons,
+ * among few moves, is missed rarely; one the measure ranks low among many,
+ * or one level with several others, is missed often.  The difficulty is
+ * `miss` placed on the game's scale for the depth (gj_game.puzzle_scale:
+ * where the game's reference puzzles' misses lie), so 0.5 is the game's
+ * median puzzle of that depth at the default size: piecewise linear
+ * through (0, 0), the scale's ten points at 0.05, 0.15, ..., 0.95, and
+ * (1, 1).  Bands: easy below PUZZLE_MEDIUM_FROM, hard from
+ * PUZZLE_HARD_FROM, medium between.  The rating, the prior a site starts
+ * its own ratings from, is 700 + 1700 difficulty + 200 (depth - 1),
+ * rounded: 700 to 2800 on the familiar scale.  Everything is computed from
+ * integers, divisions and four-decimal rounding, so the same on every
+ * machine. */
 #ifndef GJ_PUZZLE_H
 #define GJ_PUZZLE_H
 
@@ -27,18 +43,20 @@
 #include "generate.h"
 #include "play_pos.h"
 
-#define PUZZLE_DEPTH_MAX   6
-#define PUZZLE_RATER       3    /* the engine level a difficulty is measured against */
-#define PUZZLE_MEDIUM_FROM 0.25 /* difficulty bands: easy below, ... */
-#define PUZZLE_HARD_FROM   0.45 /* ... hard from here on */
-#define PUZZLE_ID_MAX      1024 /* the longest id taken (puzzle_id.h) */
+#define PUZZLE_DEPTH_MAX    6
+#define PUZZLE_FINDER_FOCUS 10   /* how sharply the finder prefers what it likes best */
+#define PUZZLE_MEDIUM_FROM  0.35 /* difficulty bands: easy below, ... */
+#define PUZZLE_HARD_FROM    0.65 /* ... hard from here on */
+#define PUZZLE_ID_MAX       1024 /* the longest id taken (puzzle_id.h) */
 
 typedef struct puzzle_step {
     json_t *position; /* the attacker's position: an analyze() request */
     play_pos at;      /* that position parsed (play_pos.h), ranked once, never played on */
     gj_move *moves;   /* its ranked moves, every legal one: at's ids */
     long legal;       /* how many there are */
-    double chance;    /* the rater's chance to play the solving move, moves[0] */
+    double miss;      /* the finder's chance to miss the solving move, moves[0] */
+    long greedy;      /* the index of the move the greedy measure alone likes best, -1 on a tie */
+    unsigned motifs;  /* the game's motifs the solving move shows (gj_play.motifs) */
     json_t *solving;  /* moves[0]'s entry, as the analysis writes it (its "after" the diff) */
     json_t *reply;    /* the defender's reply entry after it; NULL after the last step */
 } puzzle_step;
@@ -55,7 +73,11 @@ typedef struct puzzle {
     /* What the steps' positions were read under; they keep its address,
      * so a puzzle stays where it was built. */
     long limits[GEN_NLIMITS];
-    double difficulty;
+    double miss;       /* the finder's chance to miss some step (see above) */
+    double difficulty; /* miss on the game's scale, four decimals */
+    int rating;
+    /* The themes that hold, bit i for puzzle_theme_at(game, i) (puzzle_themes.h). */
+    unsigned long themes;
     char id[PUZZLE_ID_MAX];
 } puzzle;
 

@@ -9,20 +9,20 @@
 
 #include "analysis.h"
 #include "cancel.h"
-#include "engine.h"
 #include "generate.h"
 #include "play_pos.h"
 #include "puzzle_id.h"
+#include "puzzle_themes.h"
 #include "rng.h"
 
 /* Why a candidate was not kept, counted for the message of a search that
  * found none in time. */
-enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_REPEATS, MISS_BAND, NMISS };
+enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_REPEATS, MISS_BAND, MISS_THEME, NMISS };
 
 /* A puzzle's own request members; every other member is a generator knob. */
-static const char *const own_members[] = {"seed",           "band",  "difficulty_min",
-                                          "difficulty_max", "depth", "min_moves",
-                                          "budget_ms",      "tries", NULL};
+static const char *const own_members[] = {"seed",  "band",      "difficulty_min", "difficulty_max",
+                                          "depth", "min_moves", "budget_ms",      "tries",
+                                          "theme", NULL};
 
 /* ---- small pieces ------------------------------------------------------ */
 
@@ -134,6 +134,63 @@ static void members_of(play_pos *at, gj_buf *out)
     buf_putc(out, '}');
 }
 
+/* d as it is served, four decimals (puzzle_write's text read back): the
+ * value the filter and the band judge, so a puzzle shown as 0.3000 is in
+ * difficulty_min 0.3. */
+static double served(double d)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%.4f", d);
+    return strtod(text, NULL);
+}
+
+/* The bounded finder's chance to miss the solving move, moves[0], of step
+ * s (puzzle.h), and the greedy move (the one the measure alone likes best
+ * at one ply, -1 on a tie) into s->greedy: 0, or -1 with *e.  A game
+ * without a measure looks level everywhere: each move 1 in n. */
+static int finder_miss(puzzle_step *s, gj_error *e)
+{
+    long n = s->legal;
+    double *value = malloc((size_t)n * sizeof *value);
+    if (value == NULL)
+        return gj_fail_nomem(e);
+    double found = 0;
+    s->greedy = -1;
+    for (int plies = 1; plies <= 2; plies++) {
+        if (s->at.ops->look == NULL)
+            memset(value, 0, (size_t)n * sizeof *value);
+        else if (s->at.ops->look(s->at.pos, s->moves, n, plies, value, e) != 0) {
+            free(value);
+            return -1;
+        }
+        double best = value[0];
+        long top = 0, ties = 1;
+        for (long i = 1; i < n; i++) {
+            if (value[i] > best) {
+                best = value[i];
+                top = i;
+                ties = 1;
+            } else if (value[i] == best) {
+                ties++;
+            }
+        }
+        if (plies == 1)
+            s->greedy = ties == 1 ? top : -1;
+        double sum = 0, own = 0;
+        for (long i = 0; i < n; i++) {
+            double d = 1 + PUZZLE_FINDER_FOCUS * (best - value[i]);
+            double w = 1 / (d * d);
+            sum += w;
+            if (i == 0)
+                own = w;
+        }
+        found += own / sum;
+    }
+    free(value);
+    s->miss = 1 - found / 2;
+    return 0;
+}
+
 /* Step i from its position, p->steps[i].at (opened): ranked with every
  * move, it must have one solving move among at least two (and
  * p->min_moves at the start).  0, 1 + MISS_* when the line is no puzzle,
@@ -161,26 +218,104 @@ static int take_step(puzzle *p, int i, gj_error *e)
     s->legal = n;
     if (head.winning_moves != 1 || s->legal < 2 || (i == 0 && s->legal < p->min_moves))
         return 1 + MISS_UNIQUE;
-    int *q = engine_losses(s->moves, s->legal);
-    if (q == NULL)
-        return gj_fail_nomem(e);
-    s->chance = engine_chance(p->game, PUZZLE_RATER, q, s->legal, 0);
-    free(q);
+    if (finder_miss(s, e) != 0)
+        return -1;
+    s->motifs = 0;
+    if (s->at.ops->motifs != NULL &&
+        s->at.ops->motifs(s->at.pos, s->moves, s->legal, &s->motifs, e) != 0)
+        return -1;
     s->solving = entry_of(&s->at, &s->moves[0], e);
     return s->solving != NULL ? 0 : -1;
 }
 
-/* ---- what a size allows ------------------------------------------------ */
+/* ---- difficulty, rating and themes ------------------------------------- */
 
-/* d as it is served, four decimals (puzzle_write's text read back): the
- * value the filter and the band judge, so a puzzle shown as 0.3000 is in
- * difficulty_min 0.3. */
-static double served(double d)
+/* miss, a chance, on g's scale for depth (puzzle.h): piecewise linear
+ * through (0, 0), the scale's points and (1, 1); miss itself where the
+ * game has no scale yet. */
+static double on_scale(const gj_game *g, int depth, double miss)
 {
-    char text[16];
-    snprintf(text, sizeof text, "%.4f", d);
-    return strtod(text, NULL);
+    const double *x = g->puzzle_scale[depth - 1];
+    if (x[GJ_SCALE_POINTS - 1] <= 0)
+        return miss;
+    double lo_x = 0, lo_y = 0;
+    for (int i = 0; i <= GJ_SCALE_POINTS; i++) {
+        double hi_x = i < GJ_SCALE_POINTS ? x[i] : 1,
+               hi_y = i < GJ_SCALE_POINTS ? (2 * i + 1) / (2.0 * GJ_SCALE_POINTS) : 1;
+        if (miss <= hi_x)
+            return hi_x > lo_x ? lo_y + (hi_y - lo_y) * (miss - lo_x) / (hi_x - lo_x) : hi_y;
+        lo_x = hi_x;
+        lo_y = hi_y;
+    }
+    return 1;
 }
+
+/* The index of theme `name` in g's vocabulary (it is there). */
+static int theme_index(const gj_game *g, const char *name)
+{
+    for (int i = 0; puzzle_theme_at(g, i) != NULL; i++)
+        if (strcmp(puzzle_theme_at(g, i)->name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Whether every other move of step s loses at once: a win/lose game whose
+ * every move but the solving one leaves the opponent a win in one move. */
+static bool every_other_loses_at_once(const puzzle_step *s)
+{
+    for (long i = 1; i < s->legal; i++)
+        if (s->moves[i].wins || s->moves[i].remoteness != 1)
+            return false;
+    return true;
+}
+
+/* p's themes (puzzle_themes.h) from its built line into p->themes. */
+static void find_themes(puzzle *p)
+{
+    const gj_game *g = p->game;
+    unsigned long t = 0;
+    /* A scored game (staircase-chess) wins by margin: no outcome to count. */
+    bool won = p->steps[0].moves[0].wins != 0;
+    bool only = won, trap = false;
+    for (int i = 0; i < p->depth; i++) {
+        only = only && every_other_loses_at_once(&p->steps[i]);
+        trap = trap || p->steps[i].greedy > 0;
+    }
+    if (only)
+        t |= 1ul << theme_index(g, "only-move");
+    long long r = p->steps[0].moves[0].remoteness;
+    if (won && r >= 0) {
+        static const char *const win_in[] = {"win-in-1", "win-in-2", "win-in-3",
+                                             "win-in-4", "win-in-5", "win-in-6-plus"};
+        long long moves = r / 2 + 1; /* the solver's, the solving move included */
+        t |= 1ul << theme_index(g, win_in[moves > 6 ? 5 : moves - 1]);
+    }
+    if (p->depth >= 3)
+        t |= 1ul << theme_index(g, "long");
+    if (trap)
+        t |= 1ul << theme_index(g, "trap");
+    int general = 0;
+    while (puzzle_general_themes[general].name != NULL)
+        general++;
+    for (int i = 0; i < p->depth; i++)
+        t |= (unsigned long)p->steps[i].motifs << general;
+    p->themes = t;
+}
+
+/* p's difficulty, rating and themes, from its built line. */
+static void rate(puzzle *p)
+{
+    double solved = 1;
+    for (int i = 0; i < p->depth; i++)
+        solved *= 1 - p->steps[i].miss;
+    p->miss = 1 - solved;
+    p->difficulty = served(on_scale(p->game, p->depth, p->miss));
+    double rating = 700 + 1700 * p->difficulty + 200 * (p->depth - 1);
+    p->rating = (int)(rating + 0.5);
+    find_themes(p);
+}
+
+/* ---- what a size allows ------------------------------------------------ */
 
 /* Whether step i + 1's position was met at an earlier step of a game
  * whose positions repeat (matrix-game may send the token back where it
@@ -258,11 +393,10 @@ static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
 }
 
 /* The whole line of p->depth steps from the generated position (step 0's,
- * opened), and the difficulty: 0, 1 + MISS_* when it is no puzzle, -1
+ * opened), its difficulty, rating and themes: 0, 1 + MISS_* when it is no puzzle, -1
  * with *e. */
 static int build_line(puzzle *p, gj_error *e)
 {
-    double solved = 1;
     gj_buf keys[PUZZLE_DEPTH_MAX];
     for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
         buf_init(&keys[i]);
@@ -277,7 +411,6 @@ static int build_line(puzzle *p, gj_error *e)
         rc = take_step(p, i, e);
         if (rc != 0)
             break;
-        solved *= p->steps[i].chance;
         if (i + 1 == p->depth)
             break;
         rc = reply_to(p, i, e);
@@ -286,7 +419,7 @@ static int build_line(puzzle *p, gj_error *e)
             rc = met < 0 ? -1 : 1 + MISS_REPEATS;
     }
     if (rc == 0) {
-        p->difficulty = served(1 - solved);
+        rate(p);
         rc = keep_line(p, keys, e);
     }
     for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
@@ -362,10 +495,94 @@ typedef struct search {
     double lo, hi;     /* the difficulty range */
     const char *range; /* how it was asked, for the message */
     long budget_ms;
-    bool moves_asked; /* min_moves given, so not lowered on a small board */
-    long max_tries;   /* 0: as many candidates as the budget allows */
-    bool bounded;     /* max_tries given by the caller (not the daily's) */
+    bool moves_asked;      /* min_moves given, so not lowered on a small board */
+    long max_tries;        /* 0: as many candidates as the budget allows */
+    bool bounded;          /* max_tries given by the caller (not the daily's) */
+    unsigned long themes;  /* every theme asked must hold (bits as puzzle.h's) */
+    char theme_names[160]; /* how they were asked, for the message */
 } search;
+
+/* The most themes one search asks for. */
+#define PUZZLE_THEMES_ASKED 8
+
+/* One theme name `name` (len bytes) asked of g into q: 0, or -1 naming
+ * "theme" for a name g's puzzles never carry or one the depth rules out. */
+static int read_theme(const gj_game *g, const puzzle *p, const char *name, size_t len, search *q,
+                      gj_error *e)
+{
+    char one[64];
+    if (len == 0 || len >= sizeof one)
+        return gj_fail_field(e, "theme",
+                             "expected theme names separated by commas, each of 1 to "
+                             "63 characters");
+    memcpy(one, name, len);
+    one[len] = '\0';
+    int at = theme_index(g, one);
+    if (at < 0) {
+        char known[600] = "";
+        size_t used = 0;
+        for (int i = 0; puzzle_theme_at(g, i) != NULL && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                     puzzle_theme_at(g, i)->name);
+        return gj_fail_field(e, "theme", "'%s' is no theme of %s puzzles; they have %s", one,
+                             g->name, known);
+    }
+    if (strcmp(one, "long") == 0 && p->depth < 3)
+        return gj_fail_field(e, "theme", "'long' needs depth 3 or more, not %d", p->depth);
+    if (strncmp(one, "win-in-", 7) == 0 && one[7] >= '1' && one[7] <= '5' &&
+        one[7] - '0' < p->depth)
+        return gj_fail_field(e, "theme",
+                             "'%s' cannot hold at depth %d: a puzzle of depth %d takes at least %d "
+                             "of the solver's moves",
+                             one, p->depth, p->depth, p->depth);
+    q->themes |= 1ul << at;
+    return 0;
+}
+
+/* The "theme" member of params, a string of names separated by commas or
+ * an array of names, into q->themes: 0, or -1 naming "theme". */
+static int read_themes(const gj_game *g, const puzzle *p, const json_t *params, search *q,
+                       gj_error *e)
+{
+    const json_t *v = json_object_get(params, "theme");
+    q->themes = 0;
+    q->theme_names[0] = '\0';
+    if (v == NULL)
+        return 0;
+    size_t count = 0, used = 0;
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v), *end = s + json_string_length(v);
+        for (const char *at = s; at <= end; count++) {
+            const char *comma = memchr(at, ',', (size_t)(end - at));
+            const char *stop = comma != NULL ? comma : end;
+            if (count == PUZZLE_THEMES_ASKED ||
+                read_theme(g, p, at, (size_t)(stop - at), q, e) != 0)
+                return count == PUZZLE_THEMES_ASKED
+                           ? gj_fail_field(e, "theme", "at most %d themes", PUZZLE_THEMES_ASKED)
+                           : -1;
+            at = stop + 1;
+        }
+    } else if (json_is_array(v) && json_array_size(v) >= 1) {
+        const json_t *name;
+        size_t i;
+        json_array_foreach(v, i, name)
+        {
+            if (!json_is_string(name))
+                return gj_fail_field(e, "theme", "expected theme names");
+            if (++count > PUZZLE_THEMES_ASKED)
+                return gj_fail_field(e, "theme", "at most %d themes", PUZZLE_THEMES_ASKED);
+            if (read_theme(g, p, json_string_value(name), json_string_length(name), q, e) != 0)
+                return -1;
+        }
+    } else {
+        return gj_fail_field(e, "theme", "expected theme names separated by commas");
+    }
+    for (int i = 0; puzzle_theme_at(g, i) != NULL; i++)
+        if (q->themes >> i & 1 && used < sizeof q->theme_names)
+            used += (size_t)snprintf(q->theme_names + used, sizeof q->theme_names - used, "%s%s",
+                                     used ? "," : "", puzzle_theme_at(g, i)->name);
+    return 0;
+}
 
 /* A difficulty bound member `name` into *out, within [0, 1]: 0, or -1. */
 static int read_bound(const json_t *params, const char *name, double *out, gj_error *e)
@@ -512,7 +729,7 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
         return gj_fail_field(e, "difficulty_min", "%g is above difficulty_max %g", q->lo, q->hi);
     if (ranged)
         q->range = "difficulty_min..difficulty_max";
-    return 0;
+    return read_themes(g, p, params, q, e);
 }
 
 /* In the asked range: [lo, hi), or [lo, 1] when hi is 1. */
@@ -527,8 +744,8 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
 {
     static const char *const why[NMISS] = {
         "without one solving move at every step", "where the game ended before the depth",
-        "with more moves than one list holds", "that came back to a position already met",
-        "outside the difficulty asked"};
+        "with more moves than one list holds",    "that came back to a position already met",
+        "outside the difficulty asked",           "without every theme asked"};
     char counts[240] = "";
     size_t used = 0;
     for (int m = 0; m < NMISS && used < sizeof counts; m++)
@@ -540,7 +757,13 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
     bool range = q->range != NULL && misses[MISS_BAND] >= misses[MISS_UNIQUE] + misses[MISS_ENDS] +
                                                               misses[MISS_LISTED] +
                                                               misses[MISS_REPEATS];
-    const char *field = !range                              ? "depth"
+    long built = 0;
+    for (int m = 0; m < NMISS; m++)
+        built += m == MISS_BAND || m == MISS_THEME ? 0 : misses[m];
+    bool theme = q->themes != 0 && misses[MISS_THEME] > 0 && misses[MISS_THEME] >= built &&
+                 misses[MISS_THEME] >= misses[MISS_BAND];
+    const char *field = theme                               ? "theme"
+                        : !range                            ? "depth"
                         : strncmp(q->range, "band", 4) == 0 ? "band"
                                                             : "difficulty_min";
     /* A bounded search names its count, the one thing its outcome hangs
@@ -552,10 +775,11 @@ static int unmet(const puzzle *p, const search *q, const long misses[NMISS], lon
     else
         snprintf(within, sizeof within, "within budget_ms %ld", q->budget_ms);
     gj_fail(e, GJ_UNMET,
-            "%s: no %s puzzle of depth %d%s%s found %s (%ld candidate%s: %s); "
-            "try another size, depth or difficulty, or %s",
+            "%s: no %s puzzle of depth %d%s%s%s%s found %s (%ld candidate%s: %s); "
+            "try another size, depth, difficulty or theme, or %s",
             field, p->game->name, p->depth, q->range ? " and " : "", q->range ? q->range : "",
-            within, tried, tried == 1 ? "" : "s", used ? counts : "none finished",
+            q->themes ? " with theme " : "", q->themes ? q->theme_names : "", within, tried,
+            tried == 1 ? "" : "s", used ? counts : "none finished",
             q->max_tries > 0 ? "more tries" : "a larger budget");
     snprintf(e->field, sizeof e->field, "%s", field);
     return -1;
@@ -569,22 +793,6 @@ static int late(const search *q, long tried, gj_error *e)
                    "the puzzle's search took longer than budget_ms %ld after %ld of its %ld "
                    "candidates; retry shortly or with a larger budget_ms",
                    q->budget_ms, tried, q->max_tries);
-}
-
-/* The rater's chance to play the solving move among n (>= 2) ranked
- * moves: the highest, every other move a loss of 16 (engine.h), when
- * `high`; else the lowest, every other move but the worst a loss of 1,
- * which only a scored game can have. */
-static double step_chance(const gj_game *g, long n, bool high, bool scored, gj_error *e)
-{
-    int *q = malloc((size_t)n * sizeof *q);
-    if (q == NULL)
-        return gj_fail_nomem(e);
-    for (long i = 0; i < n; i++)
-        q[i] = i == 0 ? 0 : !high && scored && i + 1 < n ? 1 : 16;
-    double c = engine_chance(g, PUZZLE_RATER, q, n, 0);
-    free(q);
-    return c;
 }
 
 /* The generator's bound on the moves of a position of p's size
@@ -612,12 +820,8 @@ static int reach_most(const gj_game *g, const puzzle *p, bool one, const long *l
  * min_moves above the most they have (the generator's proven bound,
  * generate.h, among the positions with exactly one winning move, which on
  * a small grid-walk board is below the most of any position; a default
- * min_moves is lowered to it instead, and the answer
- * says so), a difficulty range holding no value a puzzle of this size and
- * depth can be served with.  The difficulty lies between 1 - c(m) c(2)^(d-1)
- * (each step's chance at its highest, with the fewest moves allowed) and
- * 1 - c'(M)^d (at its lowest, with the most); a range that meets no
- * four-decimal value in between, or none at all, is a 400.  0, or -1. */
+ * min_moves is lowered to it instead, and the answer says so), a
+ * difficulty range holding no value a puzzle is served with.  0, or -1. */
 static int check_reach(const gj_game *g, puzzle *p, search *q, const long *limits, gj_error *e)
 {
     if (g->generate_most == NULL)
@@ -655,48 +859,17 @@ static int check_reach(const gj_game *g, puzzle *p, search *q, const long *limit
                              p->min_moves, ANALYSIS_MAX_MOVES_LIMIT);
     if (!q->moves_asked && p->min_moves > most)
         p->min_moves = (long)most;
-    long listed = most < ANALYSIS_MAX_MOVES_LIMIT ? (long)most : ANALYSIS_MAX_MOVES_LIMIT;
-    double first = step_chance(g, p->min_moves, true, scored, e),
-           later = step_chance(g, 2, true, scored, e),
-           low = step_chance(g, listed, false, scored, e);
-    if (first < 0 || later < 0 || low < 0)
-        return -1;
-    double best = first, worst = low;
-    for (int i = 1; i < p->depth; i++) {
-        best *= later;
-        worst *= low;
-    }
-    /* A margin for the order of the roundings: only what is out of reach
-     * by a whole served step is refused (truncation below, one up above). */
-    double easiest = (1 - best - 1e-9) * 10000, hardest = (1 - worst + 1e-9) * 10000;
-    long from = easiest < 0 ? 0 : (long)easiest, to = (long)hardest + 1;
-    to = to > 10000 ? 10000 : to;
-    bool any = false, reach = false;
-    for (long k = 0; k <= 10000 && !reach; k++) {
-        bool in = in_range(q, (double)k / 10000);
-        any = any || in;
-        reach = in && k >= from && k <= to;
-    }
-    if (reach)
-        return 0;
+    /* Any difficulty is in reach of any size (the scale spans [0, 1]);
+     * only a range that holds no served value is not. */
+    for (long k = 0; k <= 10000; k++)
+        if (in_range(q, (double)k / 10000))
+            return 0;
     const char *field =
         q->range != NULL && strncmp(q->range, "band", 4) == 0 ? "band" : "difficulty_min";
-    if (!any)
-        return gj_fail_field(e, field,
-                             "[%g, %g) holds no difficulty a puzzle is served with (four "
-                             "decimals from 0 to 1; a difficulty_max of 1 takes 1 itself)",
-                             q->lo, q->hi);
-    char asked[64];
-    if (strcmp(field, "band") == 0)
-        snprintf(asked, sizeof asked, "%s (difficulty [%g, %g%s", q->range, q->lo, q->hi,
-                 q->hi >= 1 ? "])" : "))");
-    else
-        snprintf(asked, sizeof asked, "difficulty [%g, %g%s", q->lo, q->hi, q->hi >= 1 ? "]" : ")");
     return gj_fail_field(e, field,
-                         "%s is out of reach: a %s puzzle of depth %d with min_moves %ld at this "
-                         "size (at most %lld legal moves) has a difficulty from %.4f to %.4f",
-                         asked, g->name, p->depth, p->min_moves, most, (double)from / 10000,
-                         (double)to / 10000);
+                         "[%g, %g) holds no difficulty a puzzle is served with (four "
+                         "decimals from 0 to 1; a difficulty_max of 1 takes 1 itself)",
+                         q->lo, q->hi);
 }
 
 /* puzzle_find with at most max_tries candidates (0: no bound but the
@@ -728,6 +901,8 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
         rc = build(p, s, false, limits, ms_left(deadline), e);
         if (rc == 0 && !in_range(&q, p->difficulty))
             rc = 1 + MISS_BAND;
+        else if (rc == 0 && (p->themes & q.themes) != q.themes)
+            rc = 1 + MISS_THEME;
         if (rc <= 0)
             break;
         misses[rc - 1]++;
@@ -745,7 +920,8 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
         }
     }
     if (rc < 0 && e->kind == GJ_UNMET && strcmp(e->field, "depth") != 0 &&
-        strcmp(e->field, "band") != 0 && strcmp(e->field, "difficulty_min") != 0) {
+        strcmp(e->field, "band") != 0 && strcmp(e->field, "difficulty_min") != 0 &&
+        strcmp(e->field, "theme") != 0) {
         /* The generator ran out of the budget: for a bounded search that
          * is the clock, not the candidates, so no answer yet. */
         gj_error_clear(e);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "puzzle_themes.h"
+
 const char *puzzle_band(double difficulty)
 {
     return difficulty >= PUZZLE_HARD_FROM     ? "hard"
@@ -50,5 +52,15 @@ void puzzle_write(const puzzle *p, gj_buf *out)
     put_difficulty(out, p->difficulty);
     buf_puts(out, ",\"band\":\"");
     buf_puts(out, puzzle_band(p->difficulty));
-    buf_puts(out, "\"}");
+    buf_puts(out, "\",\"rating\":");
+    buf_put_long(out, p->rating);
+    buf_puts(out, ",\"themes\":[");
+    int listed = 0;
+    for (int i = 0; puzzle_theme_at(p->game, i) != NULL; i++)
+        if (p->themes >> i & 1) {
+            buf_puts(out, listed++ ? ",\"" : "\"");
+            buf_puts(out, puzzle_theme_at(p->game, i)->name);
+            buf_putc(out, '"');
+        }
+    buf_puts(out, "]}");
 }

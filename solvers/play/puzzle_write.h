@@ -17,8 +17,9 @@ const char *puzzle_band(double difficulty);
 void puzzle_put_json(gj_buf *out, const json_t *v);
 
 /* {"game","id","position","to_move","legal_moves","depth","min_moves",
- * "difficulty","band"}: the puzzle without its solution, the difficulty
- * with four decimals. */
+ * "difficulty","band","rating","themes"}: the puzzle without its
+ * solution, the difficulty with four decimals, the themes in vocabulary
+ * order (puzzle_themes.h). */
 void puzzle_write(const puzzle *p, gj_buf *out);
 
 #endif
