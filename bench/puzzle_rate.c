@@ -1,19 +1,21 @@
-/* puzzle_rate.c - what rated puzzles cost and how hard they come, per game
- * of games.def, in process (no HTTP):
+/* puzzle_rate.c - what rated puzzles cost, how hard they come and what
+ * themes they carry, per game of games.def, in process (no HTTP):
  *
- *   1. puzzle_find for seeds 0..N-1 at depth 1, 2 and 3, any difficulty:
- *      median and 90th-percentile time, and how many were found within the
- *      budget (the rest are 422);
- *   2. the same for each band (easy, medium, hard) at depth 1 and 2:
- *      acceptance (found / asked) and median time;
- *   3. the difficulty distribution of the first N seeds' depth-1 puzzles:
- *      tenths of [0, 1] and each band's share.
+ *   1. puzzle_find for seeds 0..N-1 at every depth the game serves, with
+ *      no band (the default knobs) and with each band asked: how many were
+ *      found within the budget, median and 90th-percentile time;
+ *   2. the difficulty of the default puzzles (no band) per depth: tenths
+ *      of [0, 1], each band's share and the share of the commonest value;
+ *   3. the themes' shares among those puzzles;
+ *   4. with --calibrate, instead: the finder's miss chance at the 5th,
+ *      15th, ..., 95th percentiles of the default puzzles of each depth,
+ *      as the gj_game.puzzle_scale rows the games' registry entries hold.
  *
- *   build/bench/puzzle_rate [N] [BUDGET_MS] [M]   (defaults 200, 2000 and 5N)
+ *   build/bench/puzzle_rate [N] [BUDGET_MS] [M]   (defaults 100, 2000, 1000)
+ *   build/bench/puzzle_rate --calibrate [M] [BUDGET_MS]
  *
- * M is the number of seeds of table 3; N 0 prints table 3 alone.
- *
- * Prints Markdown tables for bench/results.md. */
+ * M is the number of seeds of tables 2-4.  Prints Markdown tables for
+ * bench/results.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,10 @@
 #include "games.h"
 #include "generate.h"
 #include "puzzle_search.h"
+#include "puzzle_themes.h"
+
+/* The most themes a vocabulary holds: the general ones and 16 motifs. */
+#define MAX_THEMES 32
 
 /* Order of doubles, for the percentiles. */
 static int cmp_double(const void *a, const void *b)
@@ -49,10 +55,10 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* One puzzle_find: 1 found (its difficulty in *difficulty), 0 not; its time
- * in *ms. */
+/* One puzzle_find of g for seed, depth and band (NULL: none): 1 found, with
+ * the puzzle in *p (the caller frees it), 0 not; its time in *ms. */
 static int one(const gj_game *g, int seed, int depth, const char *band, long budget, double *ms,
-               double *difficulty)
+               puzzle *p)
 {
     long limits[GEN_NLIMITS];
     game_default_limits(g, limits);
@@ -61,118 +67,162 @@ static int one(const gj_game *g, int seed, int depth, const char *band, long bud
         json_pack("{s:i, s:i, s:I}", "seed", seed, "depth", depth, "budget_ms", (json_int_t)budget);
     if (band != NULL)
         json_object_set_new(params, "band", json_string(band));
-    puzzle p;
     bool seeded;
     gj_error e;
+    gj_error_clear(&e);
     double t0 = now_ms();
-    int rc = puzzle_find(g, params, limits, &p, &seeded, &e);
+    int rc = puzzle_find(g, params, limits, p, &seeded, &e);
     *ms = now_ms() - t0;
     json_decref(params);
-    if (rc != 0)
-        return 0;
-    *difficulty = p.difficulty;
-    puzzle_free(&p);
-    return 1;
+    return rc == 0;
 }
 
-/* Table 1: puzzles of any difficulty, seeds 0..n-1, depths 1..3 (ms and
- * diff hold n values each). */
-static void any_difficulty(const gj_game *const *games, size_t ngames, int n, long budget,
-                           double *ms, double *diff)
+/* Table 1: found, median and p90 ms per band asked and depth, seeds 0..n-1. */
+static void timing(const gj_game *const *games, size_t ngames, int n, long budget, double *ms)
 {
-    printf("Puzzles of any difficulty: seeds 0..%d, budget %ld ms\n\n", n - 1, budget);
-    printf("| game | depth | found | median ms | p90 ms | median difficulty |\n");
+    static const char *const bands[] = {NULL, "easy", "medium", "hard"};
+    printf("Puzzles found: seeds 0..%d per row, budget %ld ms\n\n", n - 1, budget);
+    printf("| game | band | depth | found | median ms | p90 ms |\n");
     printf("| --- | --- | --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < ngames; i++) {
-        for (int depth = 1; depth <= 3; depth++) {
-            int found = 0;
-            for (int s = 0; s < n; s++) {
-                double d = 0;
-                found += one(games[i], s, depth, NULL, budget, &ms[s], &d);
-                diff[found > 0 ? found - 1 : 0] = d;
-            }
-            printf("| %s | %d | %d/%d | %.1f | %.1f | %.3f |\n", games[i]->name, depth, found, n,
-                   quantile(ms, n, 0.5), quantile(ms, n, 0.9), quantile(diff, found, 0.5));
-            fflush(stdout);
-        }
-    }
-}
-
-/* Table 2: each band asked for, seeds 0..n/4-1, depths 1 and 2. */
-static void bands_asked(const gj_game *const *games, size_t ngames, int n, long budget, double *ms)
-{
-    static const char *const bands[] = {"easy", "medium", "hard"};
-    int asked = n / 4 > 0 ? n / 4 : 1;
-    printf("\nBands asked for: seeds 0..%d each, budget %ld ms\n\n", asked - 1, budget);
-    printf("| game | depth | easy found | medium found | hard found | median ms (easy/medium/hard) "
-           "|\n");
-    printf("| --- | --- | --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < ngames; i++) {
-        for (int depth = 1; depth <= 2; depth++) {
-            int found[3];
-            double med[3];
-            for (int b = 0; b < 3; b++) {
-                found[b] = 0;
-                for (int s = 0; s < asked; s++) {
-                    double d;
-                    found[b] += one(games[i], s, depth, bands[b], budget, &ms[s], &d);
+    for (size_t i = 0; i < ngames; i++)
+        for (int b = 0; b < 4; b++)
+            for (int depth = 1; depth <= puzzle_depth_max(games[i]); depth++) {
+                int found = 0;
+                for (int s = 0; s < n; s++) {
+                    puzzle p;
+                    if (one(games[i], s, depth, bands[b], budget, &ms[s], &p)) {
+                        found++;
+                        puzzle_free(&p);
+                    }
                 }
-                med[b] = quantile(ms, asked, 0.5);
+                printf("| %s | %s | %d | %d/%d | %.1f | %.1f |\n", games[i]->name,
+                       bands[b] != NULL ? bands[b] : "(none)", depth, found, n,
+                       quantile(ms, n, 0.5), quantile(ms, n, 0.9));
+                fflush(stdout);
             }
-            printf("| %s | %d | %d/%d | %d/%d | %d/%d | %.1f / %.1f / %.1f |\n", games[i]->name,
-                   depth, found[0], asked, found[1], asked, found[2], asked, med[0], med[1],
-                   med[2]);
+}
+
+/* The default puzzles of g at depth for seeds 0..many-1: their miss
+ * chances, difficulties and themes into the arrays; the count found. */
+static int sample(const gj_game *g, int depth, int many, long budget, double *miss, double *diff,
+                  unsigned long *themes)
+{
+    int found = 0;
+    for (int s = 0; s < many; s++) {
+        puzzle p;
+        double ms;
+        if (!one(g, s, depth, NULL, budget, &ms, &p))
+            continue;
+        miss[found] = p.miss;
+        diff[found] = p.difficulty;
+        themes[found] = p.themes;
+        found++;
+        puzzle_free(&p);
+    }
+    return found;
+}
+
+/* Tables 2 and 3: the default puzzles' difficulty and themes per depth. */
+static void distribution(const gj_game *const *games, size_t ngames, int many, long budget,
+                         double *miss, double *diff, unsigned long *themes)
+{
+    printf("\nDifficulty of the default puzzles (no band), seeds 0..%d per row: share of the "
+           "puzzles found per tenth, per band, and of the commonest value\n\n",
+           many - 1);
+    printf("| game | depth | found |");
+    for (int k = 0; k < 10; k++)
+        printf(" .%d |", k);
+    printf(" easy | medium | hard | top value |\n| --- | --- | --- |");
+    for (int k = 0; k < 14; k++)
+        printf(" --- |");
+    printf("\n");
+    for (size_t i = 0; i < ngames; i++) {
+        for (int depth = 1; depth <= puzzle_depth_max(games[i]); depth++) {
+            int found = sample(games[i], depth, many, budget, miss, diff, themes);
+            int tenth[10] = {0}, band[3] = {0};
+            for (int j = 0; j < found; j++) {
+                int k = (int)(diff[j] * 10);
+                tenth[k > 9 ? 9 : k]++;
+                band[diff[j] >= PUZZLE_HARD_FROM ? 2 : diff[j] >= PUZZLE_MEDIUM_FROM ? 1 : 0]++;
+            }
+            qsort(diff, (size_t)found, sizeof diff[0], cmp_double);
+            int top = 0;
+            for (int j = 0, run = 0; j < found; j++) {
+                run = j > 0 && diff[j] == diff[j - 1] ? run + 1 : 1;
+                top = run > top ? run : top;
+            }
+            printf("| %s | %d | %d/%d |", games[i]->name, depth, found, many);
+            for (int k = 0; k < 10; k++)
+                printf(" %.2f |", found ? (double)tenth[k] / found : 0.0);
+            for (int b = 0; b < 3; b++)
+                printf(" %.2f |", found ? (double)band[b] / found : 0.0);
+            printf(" %.3f |\n", found ? (double)top / found : 0.0);
+            printf("<!-- %s depth %d themes:", games[i]->name, depth);
+            for (int t = 0; puzzle_theme_at(games[i], t) != NULL && t < MAX_THEMES; t++) {
+                int with = 0;
+                for (int j = 0; j < found; j++)
+                    with += (int)(themes[j] >> t & 1);
+                printf(" %s %.2f", puzzle_theme_at(games[i], t)->name,
+                       found ? (double)with / found : 0.0);
+            }
+            printf(" -->\n");
             fflush(stdout);
         }
     }
 }
 
-/* Table 3: the difficulty of the depth-1 puzzles of seeds 0..many-1. */
-static void distribution(const gj_game *const *games, size_t ngames, int many, long budget)
+/* Table 4: each game's scale rows (gj_game.puzzle_scale) from its default
+ * puzzles' miss chances. */
+static void calibrate(const gj_game *const *games, size_t ngames, int many, long budget,
+                      double *miss, double *diff, unsigned long *themes)
 {
-    printf("\nDifficulty of depth-1 puzzles, seeds 0..%d (share of the puzzles found)\n\n",
-           many - 1);
-    printf("| game | found | 0-.1 | .1-.2 | .2-.3 | .3-.4 | .4-.5 | .5-.6 | .6-.7 | .7-1 | easy | "
-           "medium | hard |\n");
-    printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < ngames; i++) {
-        int tenth[8] = {0}, band[3] = {0}, found = 0;
-        for (int s = 0; s < many; s++) {
-            double d, t;
-            if (!one(games[i], s, 1, NULL, budget, &t, &d))
-                continue;
-            found++;
-            int k = (int)(d * 10);
-            tenth[k > 7 ? 7 : k]++;
-            band[d >= PUZZLE_HARD_FROM ? 2 : d >= PUZZLE_MEDIUM_FROM ? 1 : 0]++;
+        printf("%s: .puzzle_scale = {", games[i]->name);
+        for (int depth = 1; depth <= puzzle_depth_max(games[i]); depth++) {
+            int found = sample(games[i], depth, many, budget, miss, diff, themes);
+            printf("%s{", depth > 1 ? ",\n    " : "");
+            for (int k = 0; k < GJ_SCALE_POINTS; k++)
+                printf("%s%.4f", k ? ", " : "",
+                       quantile(miss, found, (2 * k + 1) / (2.0 * GJ_SCALE_POINTS)));
+            printf("} /* %d of %d seeds */", found, many);
+            fflush(stdout);
         }
-        printf("| %s | %d/%d", games[i]->name, found, many);
-        for (int k = 0; k < 8; k++)
-            printf(" | %.2f", found ? (double)tenth[k] / found : 0.0);
-        for (int b = 0; b < 3; b++)
-            printf(" | %.2f", found ? (double)band[b] / found : 0.0);
-        printf(" |\n");
-        fflush(stdout);
+        printf("},\n");
     }
 }
 
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 200;
-    long budget = argc > 2 ? atol(argv[2]) : 2000;
-    int many = argc > 3 ? atoi(argv[3]) : n * 5;
+    bool cal = argc > 1 && strcmp(argv[1], "--calibrate") == 0;
+    int n = 100, many = 1000;
+    long budget = 2000;
+    if (cal) {
+        many = argc > 2 ? atoi(argv[2]) : many;
+        budget = argc > 3 ? atol(argv[3]) : budget;
+    } else {
+        n = argc > 1 ? atoi(argv[1]) : n;
+        budget = argc > 2 ? atol(argv[2]) : budget;
+        many = argc > 3 ? atoi(argv[3]) : many;
+    }
     size_t ngames;
     const gj_game *const *games = games_all(&ngames);
-    double *ms = malloc((size_t)(n + 1) * sizeof *ms),
-           *diff = malloc((size_t)(n + 1) * sizeof *diff);
-    if (ms == NULL || diff == NULL)
+    int most = n > many ? n : many;
+    double *ms = malloc((size_t)(most + 1) * sizeof *ms),
+           *miss = malloc((size_t)(most + 1) * sizeof *miss),
+           *diff = malloc((size_t)(most + 1) * sizeof *diff);
+    unsigned long *themes = malloc((size_t)(most + 1) * sizeof *themes);
+    if (ms == NULL || miss == NULL || diff == NULL || themes == NULL)
         return 1;
-    if (n > 0) {
-        any_difficulty(games, ngames, n, budget, ms, diff);
-        bands_asked(games, ngames, n, budget, ms);
+    if (cal) {
+        calibrate(games, ngames, many, budget, miss, diff, themes);
+    } else {
+        if (n > 0)
+            timing(games, ngames, n, budget, ms);
+        distribution(games, ngames, many, budget, miss, diff, themes);
     }
-    distribution(games, ngames, many, budget);
     free(ms);
+    free(miss);
     free(diff);
+    free(themes);
     return 0;
 }
