@@ -22,6 +22,7 @@
 #include "harness.h"
 #include "puzzle_check.h"
 #include "puzzle_search.h"
+#include "puzzle_themes.h"
 #include "puzzle_write.h"
 
 /* The i-th game of games.def. */
@@ -89,6 +90,29 @@ static char *solution_text(const puzzle *p, int i)
     return json_dumps(json_object_get(p->steps[i].solving, "move"), JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* puzzle.h's scale, written from its definition: (0, 0), the game's ten
+ * points at 0.05 .. 0.95, (1, 1), straight lines between; the miss itself
+ * for a game without a scale. */
+static double scaled(const gj_game *g, int depth, double miss)
+{
+    const double *x = g->puzzle_scale[depth - 1];
+    if (x[GJ_SCALE_POINTS - 1] == 0)
+        return miss;
+    double px[GJ_SCALE_POINTS + 2], py[GJ_SCALE_POINTS + 2];
+    px[0] = py[0] = 0;
+    for (int i = 0; i < GJ_SCALE_POINTS; i++) {
+        px[i + 1] = x[i];
+        py[i + 1] = 0.05 + 0.1 * i;
+    }
+    px[GJ_SCALE_POINTS + 1] = py[GJ_SCALE_POINTS + 1] = 1;
+    for (int i = 1; i < GJ_SCALE_POINTS + 2; i++)
+        if (miss <= px[i])
+            return px[i] > px[i - 1]
+                       ? py[i - 1] + (py[i] - py[i - 1]) * (miss - px[i - 1]) / (px[i] - px[i - 1])
+                       : py[i];
+    return 1;
+}
+
 /* Every step of p again on the game's own analysis: one solving move, it
  * comes first, the position after it and the reply is the next step's. */
 static void check_line(const gj_game *g, const puzzle *p)
@@ -114,8 +138,9 @@ static void check_line(const gj_game *g, const puzzle *p)
         }
         ck_assert(json_equal(s->solving, json_array_get(list, 0)));
         ck_assert_int_ge(s->legal, i == 0 ? p->min_moves : 2);
-        solved *= s->chance;
-        ck_assert(s->chance > 0 && s->chance <= 1);
+        solved *= 1 - s->miss;
+        ck_assert(s->miss >= 0 && s->miss < 1);
+        ck_assert(s->greedy >= -1 && s->greedy < s->legal);
         json_decref(a);
         ck_assert((s->reply != NULL) == (i + 1 < p->depth));
         if (s->reply == NULL)
@@ -136,8 +161,12 @@ static void check_line(const gj_game *g, const puzzle *p)
         json_decref(next);
         json_decref(want);
     }
-    /* The difficulty as served: four decimals. */
-    ck_assert(fabs(p->difficulty - (1 - solved)) <= 0.00005 + 1e-12);
+    ck_assert(fabs(p->miss - (1 - solved)) <= 1e-12);
+    /* The difficulty as served: the miss on the game's scale, four decimals. */
+    ck_assert_msg(fabs(p->difficulty - scaled(g, p->depth, p->miss)) <= 0.00005 + 1e-12,
+                  "%s: difficulty %.4f for a miss of %.6f", g->name, p->difficulty, p->miss);
+    ck_assert_int_eq(p->rating, (int)(700 + 1700 * p->difficulty + 200 * (p->depth - 1) + 0.5));
+    ck_assert(p->rating >= 600 && p->rating <= 2800);
 }
 
 /* Depth 1 and 2 puzzles of each game, seeds 0..11: the line holds, the id
@@ -175,7 +204,7 @@ START_TEST(test_puzzles_hold)
             for (int i = 0; i < depth; i++) {
                 char *sol = solution_text(&p, i);
                 json_t *shown = json_loads(text, 0, NULL);
-                ck_assert_int_eq(json_object_size(shown), 9);
+                ck_assert_int_eq(json_object_size(shown), 11);
                 ck_assert_ptr_null(json_object_get(shown, "solution"));
                 ck_assert_ptr_null(json_object_get(shown, "moves"));
                 json_decref(shown);
@@ -209,12 +238,6 @@ START_TEST(test_bands_met)
             puzzle p;
             gj_error e;
             if (find(g, params, &p, &e) != 0) {
-                /* A band no puzzle of the size can have is refused at once. */
-                if (e.kind == GJ_BAD_INPUT) {
-                    ck_assert_str_eq(e.field, "band");
-                    ck_assert_msg(strstr(e.message, "is out of reach") != NULL, "%s", e.message);
-                    continue;
-                }
                 ck_assert_msg(e.kind == GJ_UNMET, "%s", e.message);
                 ck_assert_msg(strcmp(e.field, "band") == 0 || strcmp(e.field, "depth") == 0, "%s",
                               e.message);
@@ -254,13 +277,6 @@ START_TEST(test_tries_decide)
         gj_error ea, eb;
         int ra = find(g, quick, &a, &ea);
         int rb = find(g, slow, &b, &eb);
-        if (rb != 0 && eb.kind == GJ_BAD_INPUT) {
-            /* Out of reach of the size: refused at once, whatever the budget. */
-            ck_assert_msg(ra != 0 && ea.kind == GJ_BAD_INPUT, "%s %s", g->name, quick);
-            ck_assert_str_eq(ea.message, eb.message);
-            ck_assert_msg(strstr(eb.message, "is out of reach") != NULL, "%s", eb.message);
-            continue;
-        }
         ck_assert_msg(rb == 0 || eb.kind == GJ_UNMET, "%s %s: %s", g->name, slow, eb.message);
         /* The default budget may run out on a slow machine: then the
          * answer is "retry", never another outcome. */
@@ -303,6 +319,59 @@ START_TEST(test_difficulty_range)
     ck_assert_str_eq(e.field, "difficulty_min");
     ck_assert_int_ne(find(g, "{\"difficulty_max\": 1.5}", &p, &e), 0);
     ck_assert_str_eq(e.field, "difficulty_max");
+}
+END_TEST
+
+/* theme: every puzzle found carries every theme asked, a name of no
+ * puzzle of the game or one the depth rules out is refused naming
+ * "theme", and a theme no candidate has within tries is GJ_UNMET naming
+ * it. */
+START_TEST(test_themes)
+{
+    const gj_game *g = game_at(_i);
+    int found = 0;
+    for (int t = 0; puzzle_theme_at(g, t) != NULL; t++) {
+        const char *name = puzzle_theme_at(g, t)->name;
+        int depth = strcmp(name, "long") == 0 ? 3 : 1;
+        char params[160];
+        snprintf(params, sizeof params,
+                 "{\"seed\": 4, \"depth\": %d, \"theme\": \"%s\", \"tries\": 60, "
+                 "\"budget_ms\": 60000}",
+                 depth, name);
+        puzzle p;
+        gj_error e;
+        if (find(g, params, &p, &e) != 0) {
+            ck_assert_msg(e.kind == GJ_UNMET || e.kind == GJ_BAD_INPUT, "%s %s: %s", g->name,
+                          params, e.message);
+            if (e.kind == GJ_UNMET && strcmp(e.field, "depth") != 0)
+                ck_assert_msg(strcmp(e.field, "theme") == 0 && strstr(e.message, name) != NULL,
+                              "%s %s: %s", g->name, params, e.message);
+            continue;
+        }
+        found++;
+        ck_assert_msg(p.themes >> t & 1, "%s: a puzzle asked for %s does not carry it", g->name,
+                      name);
+        char *text = written(&p);
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "\"%s\"", name);
+        ck_assert_ptr_nonnull(strstr(strstr(text, "\"themes\":"), quoted));
+        free(text);
+        puzzle_free(&p);
+    }
+    ck_assert_msg(found >= 2, "%s: puzzles of only %d themes found", g->name, found);
+    puzzle p;
+    gj_error e;
+    static const char *const bad[] = {"{\"theme\": \"no-such-theme\"}",
+                                      "{\"theme\": \"long\", \"depth\": 2}",
+                                      "{\"theme\": \"win-in-1\", \"depth\": 2}",
+                                      "{\"theme\": \",\"}",
+                                      "{\"theme\": 7}",
+                                      "{\"theme\": \"a,b,c,d,e,f,g,h,i\"}"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ck_assert_int_ne(find(g, bad[k], &p, &e), 0);
+        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "theme") == 0, "%s %s: %s", g->name,
+                      bad[k], e.message);
+    }
 }
 END_TEST
 
@@ -746,6 +815,7 @@ int main(void)
     harness_add_loop(s, "id canonical", test_id_canonical, (int)n, 120);
     harness_add_loop(s, "filter served value", test_filter_served_value, (int)n, 120);
     harness_add_loop(s, "check", test_check, (int)n, 60);
+    harness_add_loop(s, "themes", test_themes, (int)n, 240);
     const harness_case cases[] = {
         {"range", test_difficulty_range},
         {"bad ids", test_bad_ids},
