@@ -322,6 +322,44 @@ START_TEST(test_difficulty_range)
 }
 END_TEST
 
+/* Every band at every depth the game lists (puzzle_themes.h, as /games
+ * shows it) is served for the fixed seeds 1..SERVED_SEEDS: some seed
+ * finds one within SERVED_TRIES candidates, and it is of that band and
+ * depth. */
+#define SERVED_SEEDS 3
+#define SERVED_TRIES 300
+START_TEST(test_listed_is_served)
+{
+    const gj_game *g = game_at(_i);
+    static const char *const bands[] = {"easy", "medium", "hard"};
+    for (int depth = 1; depth <= puzzle_depth_max(g); depth++)
+        for (int b = 0; b < 3; b++) {
+            bool served = false;
+            char last[300] = "";
+            for (int seed = 1; seed <= SERVED_SEEDS && !served; seed++) {
+                char params[160];
+                snprintf(params, sizeof params,
+                         "{\"seed\": %d, \"band\": \"%s\", \"depth\": %d, \"tries\": %d, "
+                         "\"budget_ms\": 600000}",
+                         seed, bands[b], depth, SERVED_TRIES);
+                puzzle p;
+                gj_error e;
+                if (find(g, params, &p, &e) != 0) {
+                    ck_assert_msg(e.kind == GJ_UNMET, "%s %s: %s", g->name, params, e.message);
+                    snprintf(last, sizeof last, "%s", e.message);
+                    continue;
+                }
+                served = true;
+                ck_assert_int_eq(p.depth, depth);
+                ck_assert_str_eq(puzzle_band(p.difficulty), bands[b]);
+                puzzle_free(&p);
+            }
+            ck_assert_msg(served, "%s lists depth %d, but no %s puzzle for seeds 1..%d: %s",
+                          g->name, depth, bands[b], SERVED_SEEDS, last);
+        }
+}
+END_TEST
+
 /* theme: every puzzle found carries every theme asked, a name of no
  * puzzle of the game or one the depth rules out is refused naming
  * "theme", and a theme no candidate has within tries is GJ_UNMET naming
@@ -816,6 +854,7 @@ int main(void)
     harness_add_loop(s, "filter served value", test_filter_served_value, (int)n, 120);
     harness_add_loop(s, "check", test_check, (int)n, 60);
     harness_add_loop(s, "themes", test_themes, (int)n, 240);
+    harness_add_loop(s, "listed is served", test_listed_is_served, (int)n, 600);
     const harness_case cases[] = {
         {"range", test_difficulty_range},
         {"bad ids", test_bad_ids},
