@@ -335,7 +335,7 @@ START_TEST(test_listed_is_served)
     for (int depth = 1; depth <= puzzle_depth_max(g); depth++)
         for (int b = 0; b < 3; b++) {
             bool served = false;
-            char last[300] = "";
+            char last[sizeof((gj_error *)0)->message] = "";
             for (int seed = 1; seed <= SERVED_SEEDS && !served; seed++) {
                 char params[160];
                 snprintf(params, sizeof params,
