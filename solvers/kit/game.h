@@ -234,7 +234,8 @@ typedef struct gj_game {
      * left alone once per request).  The entry's "after" is the diff. */
     int (*play_move)(json_t *req, const json_t *entry, gj_error *e);
     /* The generator knobs a puzzle (puzzle.h) starts from, per band asked
-     * (GJ_BAND_*; a search without a band takes the medium one): a JSON
+     * (GJ_BAND_*; a search without a band, a difficulty range too, takes
+     * the medium one): a JSON
      * object, or NULL for the generator's own defaults.  Easy puzzles may
      * be small; a hard one is larger, so there is more to see. */
     const char *puzzle_knobs[GJ_NBANDS];

@@ -597,25 +597,17 @@ static int read_bound(const json_t *params, const char *name, double *out, gj_er
 }
 
 /* The band whose default knobs a search for params starts from: the band
- * asked, else the one holding the middle of the difficulty range asked,
- * else medium.  Bad members fall to medium here and are refused later. */
+ * asked, else medium (a difficulty range too, so that narrowing a range
+ * around a puzzle found without a band finds it again).  A bad band falls
+ * to medium here and is refused later. */
 static int band_of(const json_t *params)
 {
     const char *b = json_string_value(json_object_get(params, "band"));
-    if (b != NULL)
-        return strcmp(b, "easy") == 0   ? GJ_BAND_EASY
-               : strcmp(b, "hard") == 0 ? GJ_BAND_HARD
-                                        : GJ_BAND_MEDIUM;
-    const json_t *lo = json_object_get(params, "difficulty_min"),
-                 *hi = json_object_get(params, "difficulty_max");
-    if (lo == NULL && hi == NULL)
+    if (b == NULL)
         return GJ_BAND_MEDIUM;
-    double mid = ((json_is_number(lo) ? json_number_value(lo) : 0) +
-                  (json_is_number(hi) ? json_number_value(hi) : 1)) /
-                 2;
-    return mid >= PUZZLE_HARD_FROM     ? GJ_BAND_HARD
-           : mid >= PUZZLE_MEDIUM_FROM ? GJ_BAND_MEDIUM
-                                       : GJ_BAND_EASY;
+    return strcmp(b, "easy") == 0   ? GJ_BAND_EASY
+           : strcmp(b, "hard") == 0 ? GJ_BAND_HARD
+                                    : GJ_BAND_MEDIUM;
 }
 
 /* Read params into p (game, depth, min_moves, knobs) and *q: 0, or -1. */
