@@ -715,6 +715,12 @@ const gj_game game_nim_shortcuts = {
     .generate_most = nim_shortcuts_generate_most,
     .generate_knobs = nim_shortcuts_generate_knobs,
     .play_move = nim_shortcuts_play_move,
+    /* Puzzles grow with the band: a few shortcuts among small heaps, then
+     * heaps in the dozens with more shortcuts, each far inside the
+     * remoteness sweep's bound (analysis.h) and fast to find at depth 3. */
+    .puzzle_knobs = {"{\"shortcuts\": 2, \"range\": 6}", "{\"shortcuts\": 6, \"range\": 16}",
+                     "{\"shortcuts\": 16, \"range\": 48}"},
+    .motifs = nim_shortcuts_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62969, 59777, 57377, 54252},
 };

@@ -30,6 +30,14 @@ int nim_shortcuts_generate_most(const char *buf, size_t len, const long *limits,
                                 int *scored, gj_error *e);
 extern const char *const nim_shortcuts_generate_knobs[];
 
+/* The puzzle's parts of the parsed position (game.h's gj_play look and
+ * motifs, nim_shortcuts_puzzle.c) and the motifs' vocabulary (gj_game's
+ * motifs, bit i of nim_shortcuts_motif_bits naming entry i). */
+int nim_shortcuts_look(void *pos, const gj_move *moves, long n, int plies, double *value,
+                       gj_error *e);
+int nim_shortcuts_motif_bits(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
+extern const gj_theme nim_shortcuts_motifs[];
+
 /* The true bound on the legal moves of a position in play the generator
  * makes (proved beside the generator, checked against every small board by
  * tests/unit/test_generate.c): some position of the size has that many,
