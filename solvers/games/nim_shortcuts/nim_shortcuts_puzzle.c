@@ -106,7 +106,7 @@ int nim_shortcuts_look(void *pos, const gj_move *moves, long n, int plies, doubl
         if (over(&v, a, b))
             value[i] = 1;
         else if (plies == 1)
-            value[i] = -(double)gap(a, b) / (double)(a + b + 1);
+            value[i] = (double)-gap(a, b) / (double)(a + b + 1); /* 0 for equal heaps, not -0 */
         else
             value[i] = worst_reply(&v, a, b);
     }
