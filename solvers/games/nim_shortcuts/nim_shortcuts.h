@@ -1,6 +1,7 @@
 /* nim_shortcuts.h - the nim-shortcuts game as the rest of the service sees it: its
  * registry entry (game.h) and the functions that entry points to which live
- * in files of their own (nim_shortcuts_analysis.c, nim_shortcuts_generate.c).  What
+ * in files of their own (nim_shortcuts_analysis.c, nim_shortcuts_generate.c,
+ * nim_shortcuts_puzzle.c).  What
  * the game's files share beyond this is nim_shortcuts_core.h, private to them. */
 #ifndef GJ_NIM_SHORTCUTS_H
 #define GJ_NIM_SHORTCUTS_H

@@ -43,7 +43,8 @@
  * analyze() wraps and what the perfect-play line plays on: the board, its
  * rows and its segments are built once per request and shared with the
  * position's clones, since no move changes them; a move changes only the
- * heaps and the mover.
+ * heaps and the mover.  Its look and motifs, the puzzle's parts, live in
+ * nim_shortcuts_puzzle.c and read the position through nim_play_view.
  */
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 /* nim_shortcuts_core.h - the nim-shortcuts solver's board, shared with its
- * analysis (nim_shortcuts_analysis.c); nothing else should include it.
+ * analysis (nim_shortcuts_analysis.c) and its puzzle's parts
+ * (nim_shortcuts_puzzle.c); nothing else should include it.
  *
  * Contract.  A point (x, y) packs into one key, x above y, so keys sort by
  * (x, y).  A board holds n pairwise distinct shortcuts, sorted, and their
