@@ -70,3 +70,66 @@ char *nim_shortcuts_oracle(const long *sx, const long *sy, long n, const long *q
     free(row_has_loser);
     return text;
 }
+
+/* Whether (a, b) is one of the n shortcuts, by a scan. */
+static int listed(const long *sx, const long *sy, long n, long a, long b)
+{
+    for (long i = 0; i < n; i++)
+        if (sx[i] == a && sy[i] == b)
+            return 1;
+    return 0;
+}
+
+/* Whether the game is over at (a, b): the player to move there has lost. */
+static int finished(const long *sx, const long *sy, long n, long a, long b)
+{
+    return (a == 0 && b == 0) || listed(sx, sy, n, a, b);
+}
+
+/* The measure of (a, b) for the player to move there (`to_move`) or for
+ * the one who left it. */
+static double measure(const long *sx, const long *sy, long n, long a, long b, int to_move)
+{
+    if (finished(sx, sy, n, a, b))
+        return to_move ? -1 : 1;
+    double v = (double)(a > b ? a - b : b - a) / (double)(a + b + 1);
+    return to_move ? v : -v;
+}
+
+double nim_shortcuts_oracle_look(const long *sx, const long *sy, long n, long x, long y, int heap,
+                                 long take, int plies)
+{
+    long a = heap == 1 ? x - take : x, b = heap == 2 ? y - take : y;
+    if (plies == 1 || finished(sx, sy, n, a, b))
+        return measure(sx, sy, n, a, b, 0);
+    double least = 2;
+    for (long k = 0; k < a; k++) {
+        double v = measure(sx, sy, n, k, b, 1);
+        least = v < least ? v : least;
+    }
+    for (long k = 0; k < b; k++) {
+        double v = measure(sx, sy, n, a, k, 1);
+        least = v < least ? v : least;
+    }
+    return least;
+}
+
+unsigned nim_shortcuts_oracle_motifs(const long *sx, const long *sy, long n, long x, long y,
+                                     int heap, long take)
+{
+    long a = heap == 1 ? x - take : x, b = heap == 2 ? y - take : y;
+    unsigned bits = 0;
+    if (listed(sx, sy, n, a, b))
+        bits |= 1u;
+    long m = x < y ? x : y;
+    if (x != y && !finished(sx, sy, n, m, m)) {
+        int onto = 0;
+        for (long k = 0; k < m; k++)
+            onto = onto || listed(sx, sy, n, k, m) || listed(sx, sy, n, m, k);
+        if (onto)
+            bits |= 2u;
+    }
+    if (a != b && !listed(sx, sy, n, a, b))
+        bits |= 4u;
+    return bits;
+}

@@ -715,6 +715,13 @@ const gj_game game_nim_shortcuts = {
     .generate_most = nim_shortcuts_generate_most,
     .generate_knobs = nim_shortcuts_generate_knobs,
     .play_move = nim_shortcuts_play_move,
+    /* Puzzles grow with the band: two shortcuts among heaps below 6, the
+     * generator's defaults (three, below 8: so a puzzle asked without a
+     * band is the one it always was), then heaps in the dozens with more
+     * shortcuts, far inside the remoteness sweep's bound (analysis.h). */
+    .puzzle_knobs = {"{\"shortcuts\": 2, \"range\": 6}", NULL,
+                     "{\"shortcuts\": 16, \"range\": 48}"},
+    .motifs = nim_shortcuts_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62969, 59777, 57377, 54252},
 };

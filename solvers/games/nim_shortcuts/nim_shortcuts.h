@@ -1,6 +1,7 @@
 /* nim_shortcuts.h - the nim-shortcuts game as the rest of the service sees it: its
  * registry entry (game.h) and the functions that entry points to which live
- * in files of their own (nim_shortcuts_analysis.c, nim_shortcuts_generate.c).  What
+ * in files of their own (nim_shortcuts_analysis.c, nim_shortcuts_generate.c,
+ * nim_shortcuts_puzzle.c).  What
  * the game's files share beyond this is nim_shortcuts_core.h, private to them. */
 #ifndef GJ_NIM_SHORTCUTS_H
 #define GJ_NIM_SHORTCUTS_H
@@ -29,6 +30,14 @@ int nim_shortcuts_generate(const char *buf, size_t len, const long *limits, gj_b
 int nim_shortcuts_generate_most(const char *buf, size_t len, const long *limits, long long *most,
                                 int *scored, gj_error *e);
 extern const char *const nim_shortcuts_generate_knobs[];
+
+/* The puzzle's parts of the parsed position (game.h's gj_play look and
+ * motifs, nim_shortcuts_puzzle.c) and the motifs' vocabulary (gj_game's
+ * motifs, bit i of nim_shortcuts_motif_bits naming entry i). */
+int nim_shortcuts_look(void *pos, const gj_move *moves, long n, int plies, double *value,
+                       gj_error *e);
+int nim_shortcuts_motif_bits(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
+extern const gj_theme nim_shortcuts_motifs[];
 
 /* The true bound on the legal moves of a position in play the generator
  * makes (proved beside the generator, checked against every small board by

@@ -43,7 +43,8 @@
  * analyze() wraps and what the perfect-play line plays on: the board, its
  * rows and its segments are built once per request and shared with the
  * position's clones, since no move changes them; a move changes only the
- * heaps and the mover.
+ * heaps and the mover.  Its look and motifs, the puzzle's parts, live in
+ * nim_shortcuts_puzzle.c and read the position through nim_play_view.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -245,6 +246,12 @@ static long lower_bound(const uint64_t *a, long n, uint64_t key)
             hi = mid;
     }
     return lo;
+}
+
+/* nim_shortcuts_core.h's: two binary searches. */
+long nim_keys_between(const uint64_t *a, long n, uint64_t lo, uint64_t hi)
+{
+    return lo < hi ? lower_bound(a, n, hi) - lower_bound(a, n, lo) : 0;
 }
 
 /* Whether (x, y) is a shortcut of the sorted board. */
@@ -745,18 +752,12 @@ static int play_analyze(void *v, gj_buf *out, gj_error *e)
     return out->failed ? gj_fail_nomem(e) : 0;
 }
 
-/* A move's id: the stones taken, and the heap in the low bit. */
-static uint64_t move_id(int heap, long take)
-{
-    return (uint64_t)take << 1 | (uint64_t)(heap - 1);
-}
-
 /* Move id of p's heaps into *m (heap and take): 0, or -1 with *e when it
  * is no legal move there. */
 static int move_of(const ns_play *p, uint64_t id, far_move *m, gj_error *e)
 {
-    m->heap = (int)(id & 1) + 1;
-    m->take = id >> 1 <= (uint64_t)NIM_MAX_COORD ? (long)(id >> 1) : 0;
+    m->heap = nim_move_heap(id);
+    m->take = id >> 1 <= (uint64_t)NIM_MAX_COORD ? nim_move_take(id) : 0;
     if (m->take < 1 || m->take > p->heap[m->heap - 1] ||
         is_shortcut(&p->sh->b, p->heap[0], p->heap[1]))
         return gj_fail(e, GJ_INTERNAL, "nim-shortcuts: move %llu is not legal at (%ld, %ld)",
@@ -779,7 +780,7 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
         return gj_fail_nomem(e);
     int rc = rank_moves(p, &st, listed, m, e);
     for (long i = 0; rc == 0 && i < listed; i++)
-        moves[i] = (gj_move){move_id(m[i].heap, m[i].take), m[i].wins, 0, m[i].rem};
+        moves[i] = (gj_move){nim_move_id(m[i].heap, m[i].take), m[i].wins, 0, m[i].rem};
     if (m != &one)
         free(m);
     if (rc != 0)
@@ -839,7 +840,7 @@ static int play_find(void *v, const json_t *move, gj_move *m, gj_error *e)
     if ((h != 1 && h != 2) || t < 1 || t > p->heap[h - 1] ||
         is_shortcut(&p->sh->b, p->heap[0], p->heap[1]))
         return 0;
-    m->id = move_id((int)h, (long)t);
+    m->id = nim_move_id((int)h, (long)t);
     return 1;
 }
 
@@ -883,7 +884,16 @@ const gj_play nim_shortcuts_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .look = nim_shortcuts_look,
+    .motifs = nim_shortcuts_motif_bits,
 };
+
+/* nim_shortcuts_core.h's: read for the puzzle's parts, never changed. */
+void nim_play_view(const void *pos, nim_view *v)
+{
+    const ns_play *p = pos;
+    *v = (nim_view){p->heap[0], p->heap[1], p->sh->b.n, p->sh->b.shortcut, p->sh->by_row};
+}
 
 /* analyze() over the parsed position: parse, analyse, free.  The
  * shortcuts' order is not kept: no after here is whole. */

@@ -1,5 +1,6 @@
 /* nim_shortcuts_core.h - the nim-shortcuts solver's board, shared with its
- * analysis (nim_shortcuts_analysis.c); nothing else should include it.
+ * analysis (nim_shortcuts_analysis.c) and its puzzle's parts
+ * (nim_shortcuts_puzzle.c); nothing else should include it.
  *
  * Contract.  A point (x, y) packs into one key, x above y, so keys sort by
  * (x, y).  A board holds n pairwise distinct shortcuts, sorted, and their
@@ -55,6 +56,25 @@ typedef struct nim_segments {
     long count, cap;
 } nim_segments;
 
+/* A move's id in play (game.h's gj_move): the stones taken, and the heap
+ * (1 or 2) in the low bit. */
+static inline uint64_t nim_move_id(int heap, long take)
+{
+    return (uint64_t)take << 1 | (uint64_t)(heap - 1);
+}
+
+/* The heap (1 or 2) a move id takes from. */
+static inline int nim_move_heap(uint64_t id)
+{
+    return (int)(id & 1) + 1;
+}
+
+/* The stones a move id takes. */
+static inline long nim_move_take(uint64_t id)
+{
+    return (long)(id >> 1);
+}
+
 /* Read the JSON array `shortcuts` (the request's field of that name: at
  * most `limit` pairs [x, y], pairwise distinct) into a sorted board.  0, or
  * -1 with *e naming the field; the board needs nim_board_free either way. */
@@ -67,5 +87,19 @@ void nim_board_free(nim_board *b);
  * nim_segments_free, also after a failure). */
 int nim_segments_trace(const nim_board *b, nim_segments *s, gj_error *e);
 void nim_segments_free(nim_segments *s);
+
+/* What the puzzle's parts (nim_shortcuts_puzzle.c) read of a parsed
+ * position in play (nim_shortcuts_analysis.c): its heaps and its n
+ * shortcuts, sorted as (x, y) keys and as (y, x) keys. */
+typedef struct nim_view {
+    long x, y;
+    long n;
+    const uint64_t *by_column, *by_row;
+} nim_view;
+
+/* The view of `pos`, a position nim_shortcuts_play parsed. */
+void nim_play_view(const void *pos, nim_view *v);
+/* How many of the sorted keys a[0..n) lie in [lo, hi). */
+long nim_keys_between(const uint64_t *a, long n, uint64_t lo, uint64_t hi);
 
 #endif
