@@ -873,6 +873,13 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(p, p->heap[0], p->heap[1], p->second, moved, moved, out);
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    ns_play *p = v;
+    return nim_draw(&p->sh->b, p->heap, p->second, out, width, height, e);
+}
+
 const gj_play nim_shortcuts_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -883,6 +890,7 @@ const gj_play nim_shortcuts_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .draw = play_draw,
 };
 
 /* analyze() over the parsed position: parse, analyse, free.  The
