@@ -11,10 +11,10 @@ int svg_check_board(const char *what, long rows, long cols, gj_error *e)
                    what, rows, cols, SVG_CELLS_MAX, SVG_CELLS_MAX);
 }
 
-long svg_cell(long rows, long cols, long most)
+long svg_cell(long rows, long cols, long extra, long most)
 {
     long across = SVG_BOARD_MAX / (cols > 0 ? cols : 1);
-    long down = (SVG_SIDE_MAX - SVG_HEADER - SVG_FOOTER) / (rows > 0 ? rows : 1);
+    long down = (SVG_SIDE_MAX - SVG_HEADER - SVG_FOOTER - extra) / (rows > 0 ? rows : 1);
     long side = across < down ? across : down;
     return side < most ? side : most;
 }

@@ -54,9 +54,9 @@
 int svg_check_board(const char *what, long rows, long cols, gj_error *e);
 
 /* The side of a square cell for a board of rows x cols (each 1..
- * SVG_CELLS_MAX) between the header and the footer: as large as fits the
- * canvas, at most `most`. */
-long svg_cell(long rows, long cols, long most);
+ * SVG_CELLS_MAX) between the header and the footer, with `extra` units
+ * more below the board: as large as fits the canvas, at most `most`. */
+long svg_cell(long rows, long cols, long extra, long most);
 
 /* The canvas of a drawing whose board is w x h between the header and the
  * footer: the board's size with the margins, at least `least` wide. */

@@ -66,7 +66,7 @@ int gw_draw(const gw_position *pos, const int *path, long n, gj_buf *out, int *w
     static const char *const walk[] = {"blocked", "visited", "token", "next move", NULL};
     static const char *const walk_style[] = {BLOCKED_STYLE, VISITED_STYLE, TOKEN_STYLE, MOVE_STYLE};
     const char *const *keys = n == 0 ? opening : walk;
-    long side = svg_cell(pos->rows, pos->cols, 56);
+    long side = svg_cell(pos->rows, pos->cols, 0, 56);
     svg_canvas(side * pos->cols, side * pos->rows, svg_least(line, keys), width, height);
 
     svg_header(out, line);

@@ -46,7 +46,7 @@ int mg_draw(const mg_position *pos, long row, long col, char to_move, gj_buf *ou
     static const char *const walk[] = {"a move", "token", "within k: no move", NULL};
     static const char *const style[] = {MOVE_STYLE, TOKEN_STYLE, NEAR_STYLE};
     const char *const *keys = row == 0 ? opening : walk;
-    long side = svg_cell(n, n, 56);
+    long side = svg_cell(n, n, 0, 56);
     long size = side * 3 / (2 * digits(n * n) + 2);
     if (size > side * 2 / 5)
         size = side * 2 / 5;

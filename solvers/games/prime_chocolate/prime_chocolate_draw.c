@@ -45,7 +45,7 @@ int pc_draw(const unsigned char *cell, long n, const unsigned char *used, long l
     snprintf(line, sizeof line, "%s; %s", had, have);
     static const char *const keys[] = {"chocolate", "eaten", NULL};
     static const char *const styles[] = {CHOCOLATE_STYLE, EATEN_STYLE};
-    long side = svg_cell(n + 1, n, 48);
+    long side = svg_cell(n, n, PRIMES_LINE, 48);
     long least = svg_least(head, keys), text = 2 * SVG_MARGIN + (long)strlen(line) * 8;
     svg_canvas(side * n, side * n + PRIMES_LINE, least > text ? least : text, width, height);
     svg_header(out, head);

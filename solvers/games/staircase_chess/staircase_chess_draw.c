@@ -75,7 +75,7 @@ int sc_draw(const sc_board *g, const long *profile, long stones, const long *pla
         most = g->a[c] > most ? g->a[c] : most;
         most = g->b[c] > most ? g->b[c] : most;
     }
-    long side = svg_cell(n, m, 72);
+    long side = svg_cell(n, m, HOW_LINE, 72);
     long size = side * 3 / (2 * digits(most) + 4);
     if (size > side * 3 / 10)
         size = side * 3 / 10;
