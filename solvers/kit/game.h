@@ -123,9 +123,12 @@ typedef struct gj_rank_head {
  *                  one): bit i for motifs[i], into *bits.  0, or -1 with *e.
  *   draw           the position as SVG shapes for a picture (play/picture.h):
  *                  the elements only, into out, on a canvas of *width x
- *                  *height user units that it sets (at most 1200 each);
- *                  any text escaped for XML.  Allocation failure shows in
- *                  out->failed. */
+ *                  *height user units that it sets (at most SVG_SIDE_MAX
+ *                  each, svg.h), any text escaped for XML.  0; or -1 with
+ *                  *e, GJ_UNMET naming the size and the bound, for a
+ *                  position too large to draw legibly (svg.h's bounds),
+ *                  decided before anything is written.  Allocation failure
+ *                  shows in out->failed. */
 typedef struct gj_play {
     void *(*parse)(const json_t *req, const long *limits, gj_error *e);
     int (*analyze)(void *pos, gj_buf *out, gj_error *e);
@@ -139,7 +142,7 @@ typedef struct gj_play {
     void (*free)(void *pos);
     int (*look)(void *pos, const gj_move *moves, long n, int plies, double *value, gj_error *e);
     int (*motifs)(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
-    void (*draw)(void *pos, gj_buf *out, int *width, int *height);
+    int (*draw)(void *pos, gj_buf *out, int *width, int *height, gj_error *e);
 } gj_play;
 
 /* A theme a puzzle may carry (play/puzzle.h): its name, as /games and

@@ -6,32 +6,7 @@
 #include <string.h>
 
 #include "play_pos.h"
-
-/* Append s with XML's five special characters escaped. */
-static void put_escaped(gj_buf *out, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<':
-            buf_puts(out, "&lt;");
-            break;
-        case '>':
-            buf_puts(out, "&gt;");
-            break;
-        case '&':
-            buf_puts(out, "&amp;");
-            break;
-        case '"':
-            buf_puts(out, "&quot;");
-            break;
-        case '\'':
-            buf_puts(out, "&apos;");
-            break;
-        default:
-            buf_putc(out, *s);
-        }
-    }
-}
+#include "svg.h"
 
 /* The analysis' "to_move" of the position at, a string, into side (at
  * most size bytes; "" when the analysis names none): 0, or -1 with *e. */
@@ -52,6 +27,33 @@ static int side_to_move(play_pos *at, char *side, size_t size, gj_error *e)
     return rc;
 }
 
+/* The frame round a drawn body of width x height: the root with its
+ * viewBox, the font stack and the title (game, side to move, task). */
+static void frame(gj_buf *out, const gj_game *g, const char *side, const char *task,
+                  const gj_buf *body, int width, int height)
+{
+    buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ");
+    buf_put_long(out, width);
+    buf_putc(out, ' ');
+    buf_put_long(out, height);
+    buf_putc(out, '"');
+    svg_attr(out, "width", width);
+    svg_attr(out, "height", height);
+    buf_puts(out, " role=\"img\" aria-labelledby=\"title\" font-family=\"" PICTURE_FONTS
+                  "\"><title id=\"title\">");
+    svg_escape(out, g->display_name);
+    if (side[0] != '\0') {
+        buf_puts(out, ": ");
+        svg_escape(out, side);
+        buf_puts(out, " to move");
+    }
+    buf_puts(out, "; ");
+    svg_escape(out, task);
+    buf_puts(out, "</title>");
+    buf_append(out, body->data, body->len);
+    buf_puts(out, "</svg>\n");
+}
+
 int picture_write(const gj_game *g, const json_t *req, const long *limits, const char *task,
                   gj_buf *out, gj_error *e)
 {
@@ -62,43 +64,31 @@ int picture_write(const gj_game *g, const json_t *req, const long *limits, const
     play_pos at;
     if (play_open(&at, g, req, limits, e) != 0)
         return -1;
+    /* The drawing first: a position too large to draw is refused before
+     * its analysis, which may cost far more than the drawing. */
+    gj_buf body;
+    buf_init(&body);
+    int width = 0, height = 0;
     char side[64];
-    int rc = side_to_move(&at, side, sizeof side, e);
+    int rc = at.ops->draw(at.pos, &body, &width, &height, e);
+    if (rc == 0 && body.failed)
+        rc = gj_fail_nomem(e);
+    if (rc == 0 && (width <= 0 || height <= 0 || width > SVG_SIDE_MAX || height > SVG_SIDE_MAX))
+        rc = gj_fail(e, GJ_INTERNAL, "%s drew a canvas of %d x %d", g->name, width, height);
+    if (rc == 0)
+        rc = side_to_move(&at, side, sizeof side, e);
     if (rc == 0) {
-        gj_buf body;
-        buf_init(&body);
-        int width = 0, height = 0;
-        at.ops->draw(at.pos, &body, &width, &height);
-        if (body.failed || width <= 0 || height <= 0 || width > 1200 || height > 1200) {
-            rc = body.failed ? gj_fail_nomem(e)
-                             : gj_fail(e, GJ_INTERNAL, "%s drew a canvas of %d x %d", g->name,
-                                       width, height);
-        } else {
-            buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ");
-            buf_put_long(out, width);
-            buf_putc(out, ' ');
-            buf_put_long(out, height);
-            buf_puts(out, "\" width=\"");
-            buf_put_long(out, width);
-            buf_puts(out, "\" height=\"");
-            buf_put_long(out, height);
-            buf_puts(out, "\" role=\"img\" aria-labelledby=\"title\"><title id=\"title\">");
-            put_escaped(out, g->display_name);
-            if (side[0] != '\0') {
-                buf_puts(out, ": ");
-                put_escaped(out, side);
-                buf_puts(out, " to move");
-            }
-            buf_puts(out, "; ");
-            put_escaped(out, task);
-            buf_puts(out, "</title>");
-            buf_append(out, body.data, body.len);
-            buf_puts(out, "</svg>\n");
-            if (out->failed)
-                rc = gj_fail_nomem(e);
+        size_t start = out->len;
+        frame(out, g, side, task, &body, width, height);
+        if (out->failed)
+            rc = gj_fail_nomem(e);
+        else if (out->len - start > PICTURE_BYTES_MAX) {
+            rc = gj_fail(e, GJ_UNMET, "%s: a picture of %zu bytes is too large; the bound is %d",
+                         g->name, out->len - start, PICTURE_BYTES_MAX);
+            out->len = start;
         }
-        buf_free(&body);
     }
+    buf_free(&body);
     play_close(&at);
     return rc;
 }

@@ -820,6 +820,13 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     out->failed |= p->trail.failed;
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    gw_play *p = v;
+    return gw_draw(p->pos, p->path, p->n, out, width, height, e);
+}
+
 const gj_play grid_walk_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -830,6 +837,7 @@ const gj_play grid_walk_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .draw = play_draw,
 };
 
 /* analyze() over the parsed position: load, parse, analyse, free.  The

@@ -1,6 +1,7 @@
 /* grid_walk_core.h - what grid_walk.c (solve) and grid_walk_analysis.c
  * (POST /analyze) share: the position, its JSON grid reading, the solve, and
- * the maximum matching behind both.  Private to those two files.
+ * the maximum matching behind both, and the picture the analysis' parsed
+ * position draws (grid_walk_draw.c).  Private to the game's files.
  *
  * Cells are numbered in the padded grid: the cell in 1-based row r and
  * column c is r * width + c, and open[] has a blocked border all round, so
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <jansson.h>
 
+#include "buf.h"
 #include "error.h"
 
 enum { GW_LIMIT_ROWS, GW_LIMIT_COLS };
@@ -44,6 +46,13 @@ int gw_solve(void *pos, gj_error *e);
 /* gw_solve with the matching built by `how` (grid_walk_matching.h): the
  * bench and the tests compare the two.  0, or -1 with *e filled. */
 int gw_solve_with(void *pos, gw_algorithm how, gj_error *e);
+
+/* The picture of a walk (game.h's gj_play.draw, grid_walk_draw.c): pos
+ * with open[] as the analysis keeps it (the path blocked but for the
+ * token's cell), the path's n padded cells, the token on the last.  0, or
+ * -1 with *e (GJ_UNMET past svg.h's bound on the board). */
+int gw_draw(const gw_position *pos, const int *path, long n, gj_buf *out, int *width, int *height,
+            gj_error *e);
 
 /* Remoteness (grid_walk_far.c): a search over the cells still open in a
  * position (pos->open as the analysis set it: the path blocked, the token's

@@ -590,6 +590,13 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(p, token_cell(&p->rq), p->rq.to_move, moved, moved ? NULL : p->rq.given, out);
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    mg_play *p = v;
+    return mg_draw(p->pos, p->rq.row, p->rq.col, p->rq.to_move, out, width, height, e);
+}
+
 const gj_play matrix_game_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -600,6 +607,7 @@ const gj_play matrix_game_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .draw = play_draw,
 };
 
 /* analyze() over the parsed position: parse, analyse, free. */

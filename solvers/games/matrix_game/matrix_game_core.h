@@ -1,6 +1,7 @@
 /* matrix_game_core.h - what matrix_game.c (solve) and matrix_game_analysis.c
  * (POST /analyze) share: the position, its JSON reading and validation, and
- * the table of winning cells.  Private to those two files.
+ * the table of winning cells, and the picture the analysis' parsed position
+ * draws (matrix_game_draw.c).  Private to the game's files.
  *
  * W[c], "c is a winning cell", means the player who has just moved the
  * token onto c wins from there; the solver's M/G table is exactly W (M
@@ -13,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "error.h"
 #include "game.h"
 
@@ -49,6 +51,13 @@ static inline int mg_winning(const mg_position *pos, long row, long col)
 }
 
 void mg_free(mg_position *pos);
+
+/* The picture of a position in play (game.h's gj_play.draw,
+ * matrix_game_draw.c): the token on 1-based (row, col), row 0 at the
+ * opening, `to_move` 'M' or 'G'.  0, or -1 with *e (GJ_UNMET past svg.h's
+ * bound on the board). */
+int mg_draw(const mg_position *pos, long row, long col, char to_move, gj_buf *out, int *width,
+            int *height, gj_error *e);
 
 /* The position named by the members "k" and "matrix" of an object already
  * loaded (the caller has checked its keys): the same checks and messages as

@@ -874,6 +874,13 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(p, p->heap[0], p->heap[1], p->second, moved, moved, out);
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    ns_play *p = v;
+    return nim_draw(&p->sh->b, p->heap, p->second, out, width, height, e);
+}
+
 const gj_play nim_shortcuts_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -886,6 +893,7 @@ const gj_play nim_shortcuts_play = {
     .free = play_free,
     .look = nim_shortcuts_look,
     .motifs = nim_shortcuts_motif_bits,
+    .draw = play_draw,
 };
 
 /* nim_shortcuts_core.h's: read for the puzzle's parts, never changed. */

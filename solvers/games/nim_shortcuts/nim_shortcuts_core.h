@@ -1,6 +1,7 @@
 /* nim_shortcuts_core.h - the nim-shortcuts solver's board, shared with its
- * analysis (nim_shortcuts_analysis.c) and its puzzle's parts
- * (nim_shortcuts_puzzle.c); nothing else should include it.
+ * analysis (nim_shortcuts_analysis.c), its puzzle's parts
+ * (nim_shortcuts_puzzle.c) and its picture (nim_shortcuts_draw.c); nothing
+ * else should include it.
  *
  * Contract.  A point (x, y) packs into one key, x above y, so keys sort by
  * (x, y).  A board holds n pairwise distinct shortcuts, sorted, and their
@@ -16,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "error.h"
 
 enum { NIM_LIMIT_SHORTCUTS, NIM_LIMIT_QUERIES };
@@ -82,6 +84,12 @@ int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_er
 /* The shortcuts as (y, x) keys, sorted: a malloc'd array of b->n keys. */
 int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e);
 void nim_board_free(nim_board *b);
+
+/* The picture of the position `heap` on board b, "second" to move or not
+ * (game.h's gj_play.draw, nim_shortcuts_draw.c).  0, or -1 with *e
+ * (GJ_UNMET for more shortcuts within the heaps' reach than it marks). */
+int nim_draw(const nim_board *b, const long heap[2], int second, gj_buf *out, int *width,
+             int *height, gj_error *e);
 
 /* Walk the board's diagonal into *s (allocated here; free with
  * nim_segments_free, also after a failure). */

@@ -1361,6 +1361,13 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     }
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    pc_play *p = v;
+    return pc_draw(p->b.cell, p->b.n, p->b.used, p->left, p->mover, out, width, height, e);
+}
+
 const gj_play prime_chocolate_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -1371,6 +1378,7 @@ const gj_play prime_chocolate_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .draw = play_draw,
 };
 
 /* ---- entry point ------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* prime_chocolate_core.h - what the prime-chocolate solver shares with its
- * analysis (prime_chocolate_analysis.c).
+ * analysis (prime_chocolate_analysis.c) and its picture (prime_chocolate_draw.c).
  *
  * Contract: pc_read_grid reads the JSON "grid" member exactly as /solve
  * reads it (1..max_n strings of n cells each: 'X' eaten, '-' or the en dash
@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "error.h"
 
 /* A malloc'd row-major array of n*n bytes, 1 = chocolate, and *n; or NULL
@@ -18,5 +19,13 @@ unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n, gj_error *e
 /* 1 when p is a prime, by trial division (the sides are small), else 0:
  * the generator's knobs and the remoteness search read the prime sides. */
 int pc_is_prime(long p);
+
+/* The picture of a bar in play (game.h's gj_play.draw,
+ * prime_chocolate_draw.c): n x n cells row-major, 1 chocolate; used[p] for
+ * p in 0..n, 1 for a prime already chosen; `left` squares of chocolate;
+ * dia 1 when DIA moves.  0, or -1 with *e (GJ_UNMET past svg.h's bound on
+ * the board). */
+int pc_draw(const unsigned char *cell, long n, const unsigned char *used, long long left, int dia,
+            gj_buf *out, int *width, int *height, gj_error *e);
 
 #endif

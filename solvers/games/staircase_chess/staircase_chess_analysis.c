@@ -632,6 +632,14 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(q, moved, moved ? NULL : q->given, out);
 }
 
+/* game.h's gj_play.draw. */
+static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
+{
+    const request *q = &((sc_play *)v)->q;
+    return sc_draw(q->board, q->profile, q->stones, q->known_order ? q->played : NULL, q->so_far,
+                   out, width, height, e);
+}
+
 const gj_play staircase_chess_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -642,6 +650,7 @@ const gj_play staircase_chess_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .draw = play_draw,
 };
 
 /* The request's members, as game.h's analyze_keys: read here and named by

@@ -1,5 +1,6 @@
 /* staircase_chess_core.h - the solver's pieces that the analysis shares
- * (staircase_chess.c owns them; staircase_chess_analysis.c uses them).
+ * (staircase_chess.c owns them; staircase_chess_analysis.c uses them), and
+ * the picture its parsed position draws (staircase_chess_draw.c).
  *
  * Contract: sc_read_json() reads and checks "a" and "b" exactly as a solve
  * does.  sc_tabulate() prepares the rank tables of a board; sc_rank() gives
@@ -18,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "error.h"
 
 /* Largest n + m: masks fit 32 bits, C(28, 14) ranks fit an int32 array of
@@ -57,5 +59,14 @@ uint32_t sc_rank(const sc_moves *t, const long *profile);
  * board, so every staircase), in rank order; *result is profile's value.
  * 0, or -1 with *e when cancelled (cancel.h). */
 int sc_sweep(const sc_moves *t, int32_t *value, const long *profile, int32_t *result, gj_error *e);
+
+/* The picture of a staircase in play (game.h's gj_play.draw,
+ * staircase_chess_draw.c): board g, its rows' stones `profile` (top row
+ * first), `stones` in all; played[k] the cell (row * m + column) of the
+ * k-th stone placed and so_far black's score minus white's, or played NULL
+ * when the order is not known.  0, or -1 with *e (GJ_UNMET past svg.h's
+ * bound on the board). */
+int sc_draw(const sc_board *g, const long *profile, long stones, const long *played,
+            long long so_far, gj_buf *out, int *width, int *height, gj_error *e);
 
 #endif
