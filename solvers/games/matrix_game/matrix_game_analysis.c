@@ -590,6 +590,15 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(p, token_cell(&p->rq), p->rq.to_move, moved, moved ? NULL : p->rq.given, out);
 }
 
+const mg_position *mg_play_at(void *play, uint32_t *token, gj_error *e)
+{
+    mg_play *p = play;
+    if (solve_once(p, e) != 0)
+        return NULL;
+    *token = token_cell(&p->rq);
+    return p->pos;
+}
+
 const gj_play matrix_game_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -600,6 +609,8 @@ const gj_play matrix_game_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .look = matrix_game_look,
+    .motifs = matrix_game_motifs,
 };
 
 /* analyze() over the parsed position: parse, analyse, free. */
