@@ -7,7 +7,10 @@
  * number of moves (both players then moved equally often), and the answer is
  * accepted only when its sign has stopped changing over the second half of
  * that horizon.  It knows nothing about extrema or value order, so it can
- * judge the fast solver.  Matrices are plain row-major arrays of n*n ints. */
+ * judge the fast solver.  It also reads a puzzle's view of a position (the
+ * greedy measure and the motifs of matrix_game_puzzle.c) by plain
+ * enumeration of the jumps.  Matrices are plain row-major arrays of n*n
+ * ints. */
 #ifndef GJ_MATRIX_GAME_ORACLE_H
 #define GJ_MATRIX_GAME_ORACLE_H
 
