@@ -590,6 +590,7 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(p, token_cell(&p->rq), p->rq.to_move, moved, moved ? NULL : p->rq.given, out);
 }
 
+/* matrix_game_core.h's: the shared solve and the token, for puzzles. */
 const mg_position *mg_play_at(void *play, uint32_t *token, gj_error *e)
 {
     mg_play *p = play;

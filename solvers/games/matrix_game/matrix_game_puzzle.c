@@ -18,7 +18,10 @@
  * value, the reply it allows scores more, or most other jumps score more.
  * (A retreat to a cell lower than the token's never solves: from a cell
  * that is not winning a larger winning cell is in reach, matrix_game.c's
- * second fact, so a lone winning move is that larger one.)
+ * second fact, so a lone winning move is that larger one.)  The first step
+ * of a two-step puzzle is never outscored: a reply d scoring more than w
+ * is a cell that is not winning, so from d a winning cell larger than d
+ * is in reach beside w, and the second step would have two solving moves.
  *
  * No puzzle has a third step (gj_game.puzzle_depth_max 2).  Say the solver
  * jumped to the winning cell w and the defender replied to d.  Distance is
@@ -74,6 +77,7 @@ static long best_reply(const mg_position *pos, uint32_t c)
     return 0;
 }
 
+/* game.h's gj_play.look: the measure above, for each move. */
 int matrix_game_look(void *play, const gj_move *moves, long n, int plies, double *value,
                      gj_error *e)
 {
@@ -94,6 +98,8 @@ int matrix_game_look(void *play, const gj_move *moves, long n, int plies, double
     return 0;
 }
 
+/* game.h's gj_play.motifs: the bits of matrix_game_motif_list that
+ * moves[0] shows. */
 int matrix_game_motifs(void *play, const gj_move *moves, long n, unsigned *bits, gj_error *e)
 {
     uint32_t token;
