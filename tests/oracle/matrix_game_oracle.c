@@ -160,3 +160,70 @@ int matrix_game_oracle_moves(int n, int k, const int *value, int token, signed c
     free(b);
     return settled ? wins : -1;
 }
+
+/* Whether the token may jump from cell a to cell b of an n x n board (a
+ * -1: the opening, where it is placed anywhere). */
+static int may_jump(int n, int k, int a, int b)
+{
+    return a < 0 || abs(a / n - b / n) + abs(a % n - b % n) > k;
+}
+
+/* Whether the arguments name a board the puzzle oracles take and legal
+ * jumps from the token. */
+static int puzzle_args_ok(int n, int k, int token, const int *moves, int nmoves)
+{
+    if (n < 3 || n > MG_ORACLE_MAX_SIDE || k < 1 || k > n - 2 || token < -1 || token >= n * n ||
+        nmoves < 1)
+        return 0;
+    for (int i = 0; i < nmoves; i++)
+        if (moves[i] < 0 || moves[i] >= n * n || !may_jump(n, k, token, moves[i]))
+            return 0;
+    return 1;
+}
+
+int matrix_game_oracle_look(int n, int k, const int *value, int token, const int *moves, int nmoves,
+                            int plies, double *out)
+{
+    if (!puzzle_args_ok(n, k, token, moves, nmoves) || plies < 1 || plies > 2)
+        return -1;
+    double scale = n * n + 1;
+    for (int i = 0; i < nmoves; i++) {
+        int c = moves[i];
+        out[i] = value[c] / scale;
+        if (plies == 1)
+            continue;
+        int replied = 0;
+        for (int d = 0; d < n * n; d++) {
+            if (!may_jump(n, k, c, d))
+                continue;
+            double seen = (value[c] - value[d]) / scale;
+            if (!replied || seen < out[i])
+                out[i] = seen;
+            replied = 1;
+        }
+        if (!replied)
+            return -1; /* k <= n - 2 leaves a reply from every cell */
+    }
+    return 0;
+}
+
+int matrix_game_oracle_motifs(int n, int k, const int *value, int token, const int *moves,
+                              int nmoves, unsigned *bits)
+{
+    if (!puzzle_args_ok(n, k, token, moves, nmoves))
+        return -1;
+    int w = moves[0], largest = 0, others = 0, above = 0, outscored = 0;
+    for (int c = 0; c < n * n; c++) {
+        if (value[c] > largest)
+            largest = value[c];
+        if (may_jump(n, k, w, c) && value[c] > value[w])
+            outscored = 1;
+        if (c != w && may_jump(n, k, token, c)) {
+            others++;
+            above += value[c] > value[w];
+        }
+    }
+    *bits =
+        (value[w] == largest ? 1u : 0u) | (outscored ? 2u : 0u) | (2 * above >= others ? 4u : 0u);
+    return 0;
+}

@@ -7,7 +7,10 @@
  * number of moves (both players then moved equally often), and the answer is
  * accepted only when its sign has stopped changing over the second half of
  * that horizon.  It knows nothing about extrema or value order, so it can
- * judge the fast solver.  Matrices are plain row-major arrays of n*n ints. */
+ * judge the fast solver.  It also reads a puzzle's view of a position (the
+ * greedy measure and the motifs of matrix_game_puzzle.c) by plain
+ * enumeration of the jumps.  Matrices are plain row-major arrays of n*n
+ * ints. */
 #ifndef GJ_MATRIX_GAME_ORACLE_H
 #define GJ_MATRIX_GAME_ORACLE_H
 
@@ -43,5 +46,25 @@ int matrix_game_oracle(int n, int k, const int *value, char *out, size_t cap);
  * Returns 1 when the mover wins (some move wins), 0 when she loses, -1 when
  * n, k or token is out of range or some move had not settled. */
 int matrix_game_oracle_moves(int n, int k, const int *value, int token, signed char *outcome);
+
+/* A puzzle's view of a position, straight from the rules (game.h's look
+ * and motifs, matrix_game_puzzle.c's measure), for any n from 3 to
+ * MG_ORACLE_MAX_SIDE: the token on cell `token` (row-major, -1 at the
+ * opening) and moves[0..nmoves) row-major cells the token may jump to.
+ *
+ * look: into out[i], the points the mover of moves[i] is ahead by over
+ * `plies` (1 or 2) moves, over n^2 + 1: her cell's value at 1, minus the
+ * best cell the opponent may jump to from there at 2.  0, or -1 when an
+ * argument is out of range or a move is no jump. */
+int matrix_game_oracle_look(int n, int k, const int *value, int token, const int *moves, int nmoves,
+                            int plies, double *out);
+
+/* The bits of the motifs moves[0] shows when it is the solving move, in
+ * the game's order: 1 top-cell (it holds the largest value), 2 outscored
+ * (some jump from it scores more than it did), 4 modest (at least half of
+ * the other jumps from the token score more).  The jumps are counted here
+ * from the rules, not read from moves[]. 0, or -1 as look. */
+int matrix_game_oracle_motifs(int n, int k, const int *value, int token, const int *moves,
+                              int nmoves, unsigned *bits);
 
 #endif

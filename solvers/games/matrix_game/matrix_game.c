@@ -452,6 +452,17 @@ const gj_game game_matrix_game = {
     .generate_knobs = matrix_game_generate_knobs,
     .play_move = matrix_game_play_move,
     .play_repeats = 1,
+    /* Puzzles: easy and medium on the generator's own 4 x 4 (no knobs, so
+     * the puzzles and ids served before bands had sizes stay as they
+     * were), hard on 6 x 6; k is drawn per candidate. */
+    .puzzle_knobs = {"{\"n\": 3}", NULL, "{\"n\": 6}"},
+    /* No third step: matrix_game_puzzle.c proves it, test_matrix_game_puzzle
+     * checks it. */
+    .puzzle_depth_max = 2,
+    .puzzle_depth_note = "a jump can always be undone, so the second step's only winning move "
+                         "goes back to the first step's cell, and the defender's same reply from "
+                         "there repeats the second step's position",
+    .motifs = matrix_game_motif_list,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62197, 59056, 56695, 53618},
 };

@@ -1,7 +1,8 @@
 /* matrix_game.h - the matrix-game game as the rest of the service sees it: its
  * registry entry (game.h) and the functions that entry points to which live
- * in files of their own (matrix_game_analysis.c, matrix_game_generate.c).  What
- * the game's files share beyond this is matrix_game_core.h, private to them. */
+ * in files of their own (matrix_game_analysis.c, matrix_game_generate.c,
+ * matrix_game_puzzle.c).  What the game's files share beyond this is
+ * matrix_game_core.h, private to them. */
 #ifndef GJ_MATRIX_GAME_H
 #define GJ_MATRIX_GAME_H
 
@@ -22,6 +23,13 @@ int matrix_game_play_move(json_t *req, const json_t *entry, gj_error *e);
 /* The game's parsed positions in play (game.h's gj_play), which analyze()
  * is a wrapper over. */
 extern const gj_play matrix_game_play;
+
+/* The puzzles' parts of it (matrix_game_puzzle.c): gj_play's look and
+ * motifs, and the vocabulary the motifs' bits name (gj_game.motifs). */
+int matrix_game_look(void *pos, const gj_move *moves, long n, int plies, double *value,
+                     gj_error *e);
+int matrix_game_motifs(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
+extern const gj_theme matrix_game_motif_list[];
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */
 int matrix_game_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);

@@ -597,6 +597,16 @@ static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
     return mg_draw(p->pos, p->rq.row, p->rq.col, p->rq.to_move, out, width, height, e);
 }
 
+/* matrix_game_core.h's: the shared solve and the token, for puzzles. */
+const mg_position *mg_play_at(void *play, uint32_t *token, gj_error *e)
+{
+    mg_play *p = play;
+    if (solve_once(p, e) != 0)
+        return NULL;
+    *token = token_cell(&p->rq);
+    return p->pos;
+}
+
 const gj_play matrix_game_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -608,6 +618,8 @@ const gj_play matrix_game_play = {
     .write_members = play_write_members,
     .free = play_free,
     .draw = play_draw,
+    .look = matrix_game_look,
+    .motifs = matrix_game_motifs,
 };
 
 /* analyze() over the parsed position: parse, analyse, free. */

@@ -1,7 +1,8 @@
-/* matrix_game_core.h - what matrix_game.c (solve) and matrix_game_analysis.c
- * (POST /analyze) share: the position, its JSON reading and validation, and
- * the table of winning cells, and the picture the analysis' parsed position
- * draws (matrix_game_draw.c).  Private to the game's files.
+/* matrix_game_core.h - what matrix_game.c (solve), matrix_game_analysis.c
+ * (POST /analyze), matrix_game_puzzle.c (puzzles) and matrix_game_draw.c
+ * (pictures) share: the position, its JSON reading and validation, the
+ * table of winning cells, the token of a position in play and the picture
+ * of one.  Private to those files.
  *
  * W[c], "c is a winning cell", means the player who has just moved the
  * token onto c wins from there; the solver's M/G table is exactly W (M
@@ -66,5 +67,10 @@ mg_position *mg_from_json(const json_t *root, const long *limits, gj_error *e);
 
 /* Fill pos->outcome (W for every cell): 0, or -1 with *e filled. */
 int mg_solve(mg_position *pos, gj_error *e);
+
+/* The position under a parsed position in play (matrix_game_play), solved,
+ * and its token's packed cell into *token (0 at the opening, where every
+ * cell is a move): NULL with *e when the solve fails. */
+const mg_position *mg_play_at(void *play, uint32_t *token, gj_error *e);
 
 #endif
