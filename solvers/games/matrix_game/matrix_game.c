@@ -452,9 +452,9 @@ const gj_game game_matrix_game = {
     .generate_knobs = matrix_game_generate_knobs,
     .play_move = matrix_game_play_move,
     .play_repeats = 1,
-    /* Puzzles: easy and medium on the generator's own 4 x 4 (no knobs, so
-     * the puzzles and ids served before bands had sizes stay as they
-     * were), hard on 6 x 6; k is drawn per candidate. */
+    /* Puzzles: easy on 3 x 3, medium on the generator's own 4 x 4 (no
+     * knobs, so the ids served before bands had sizes stay as they were),
+     * hard on 6 x 6; k is drawn per candidate. */
     .puzzle_knobs = {"{\"n\": 3}", NULL, "{\"n\": 6}"},
     /* No third step: matrix_game_puzzle.c proves it, test_matrix_game_puzzle
      * checks it. */
