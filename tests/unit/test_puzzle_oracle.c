@@ -47,6 +47,7 @@
 #include "grid_walk_oracle.h"
 #include "harness.h"
 #include "matrix_game_oracle.h"
+#include "nim_shortcuts_oracle.h"
 #include "nim_shortcuts_tree.h"
 #include "prime_chocolate_oracle.h"
 #include "puzzle_search.h"
@@ -238,6 +239,18 @@ static void mg_play(state *s, const json_t *move)
     swap_mover(s, "M", "G");
 }
 
+/* The matrix-game measure of jumping to `move` from s, by the oracle. */
+static double mg_look(const state *s, const json_t *move, int plies)
+{
+    int r, c;
+    read_cell(move, s->rows, s->cols, &r, &c);
+    int to = r * s->cols + c;
+    double v;
+    EXPECT(matrix_game_oracle_look(s->rows, s->k, s->value, s->token, &to, 1, plies, &v) == 0,
+           "the matrix-game oracle cannot read the jump to cell %d", to);
+    return v;
+}
+
 /* ---- grid-walk --------------------------------------------------------- */
 
 /* Whether cells a and b (r * cols + c) are side by side. */
@@ -367,6 +380,14 @@ static void ns_play(state *s, const json_t *move)
     EXPECT((heap == 1 || heap == 2) && take >= 1 && take <= s->heap[heap - 1], "a bad take");
     s->heap[heap - 1] -= (long)take;
     swap_mover(s, "first", "second");
+}
+
+/* The nim-shortcuts measure of the take `move` from s, by the oracle. */
+static double ns_look(const state *s, const json_t *move, int plies)
+{
+    return nim_shortcuts_oracle_look(s->sx, s->sy, s->nshort, s->heap[0], s->heap[1],
+                                     (int)int_member(move, "heap"), (long)int_member(move, "take"),
+                                     plies);
 }
 
 /* ---- prime-chocolate --------------------------------------------------- */
@@ -528,11 +549,11 @@ static void sc_play(state *s, const json_t *move)
  * the attacker's next bar is odd with none either, where every move wins.
  * (1,768 candidates on 4 x 4 found none, as it says.) */
 static const rules games[] = {
-    {&game_matrix_game, "{\"n\": 5}", DEPTH2_SEEDS, 0, mg_read, mg_judge, mg_play, NULL},
+    {&game_matrix_game, "{\"n\": 5}", DEPTH2_SEEDS, 0, mg_read, mg_judge, mg_play, mg_look},
     {&game_grid_walk, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 0, gw_read, gw_judge, gw_play,
      NULL},
     {&game_nim_shortcuts, "{\"shortcuts\": 3, \"range\": 8}", DEPTH2_SEEDS, 0, ns_read, ns_judge,
-     ns_play, NULL},
+     ns_play, ns_look},
     {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, NULL},
     {&game_staircase_chess, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 1, sc_read, sc_judge,
      sc_play, NULL},
