@@ -14,7 +14,9 @@
  *   GET /puzzle/{game}   any NAME=VALUE (QUERY_PARAMS): a JSON object of the
  *                        parameters, a value that is a JSON number, true,
  *                        false or an array taken as such, any other a
- *                        string; the handler names the ones it refuses
+ *                        string (and "theme", a comma-separated list of
+ *                        names, always a string); the handler names the
+ *                        ones it refuses
  *   any other request    format= only: a POST carries the rest in its body,
  *                        and the pages (GET /games, /healthz, ...) read no
  *                        other parameter
