@@ -140,6 +140,8 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
     const route_row *row = req->match.row;
     if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
         MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
+    if (row != NULL && row->nosniff && status == MHD_HTTP_OK)
+        MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
     else if (req->preflight)

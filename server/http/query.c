@@ -327,6 +327,15 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
     gj_error_clear(e);
     if (route == QUERY_PARAMS)
         return decode_params(raw, len, out, e);
+    if (route == QUERY_NONE || route == QUERY_BODY) {
+        /* Nothing but format, read elsewhere: an empty body (a GET of a
+         * pool route whose path names all it asks, a puzzle's picture). */
+        if (query_check(route, raw, len, e) != 0)
+            return -1;
+        out->body = calloc(1, 1);
+        out->input = MEDIA_JSON;
+        return out->body != NULL ? 0 : gj_fail_nomem(e);
+    }
     query_field f[QUERY_MAX_FIELDS];
     form_state s = {route == QUERY_SOLVE ? QUERY_SOLVE : QUERY_ANALYZE, f, 0};
     s.nf = route_fields(s.route, f);

@@ -56,6 +56,13 @@ START_TEST(test_solve_forms)
     ck_assert_int_eq(decode(QUERY_SOLVE, "input", &r, &e), 0);
     ck_assert_uint_eq(r.len, 0);
     query_request_free(&r);
+    /* A form that reads nothing but format decodes to an empty body. */
+    ck_assert_int_eq(decode(QUERY_NONE, "format=json", &r, &e), 0);
+    ck_assert_uint_eq(r.len, 0);
+    ck_assert_str_eq(r.body, "");
+    query_request_free(&r);
+    ck_assert_int_eq(decode(QUERY_NONE, "request=%7B%7D", &r, &e), -1);
+    ck_assert_str_eq(e.field, "request");
     ck_assert_int_eq(decode(QUERY_ANALYZE, "request=%7B%7D", &r, &e), 0);
     ck_assert_str_eq(r.body, "{}");
     ck_assert_int_eq(r.input, MEDIA_JSON);
