@@ -74,7 +74,7 @@ static void add_vary(struct MHD_Response *resp, const char *value)
  * (the answer never changes under its tag); an error is never kept. */
 static void add_cache_headers(const request *req, struct MHD_Response *resp, int status)
 {
-    if (status >= 400) {
+    if (status >= 400 || (req->state == ANSWERED && req->job.no_store)) {
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         return;
     }
