@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "games.h"
+#include "puzzle_themes.h"
 
 /* g's limits as {NAME: {value, description, default, max}}, value from `values` (the
  * limits in force, in g's order). */
@@ -39,6 +40,35 @@ static json_t *describe_move(const gj_game *g)
     return json_pack("{s:s, s:o}", "path", path, "levels", levels);
 }
 
+/* What g's puzzles can be, for a site to offer only those: {"path",
+ * "bands",
+ * "depths" (1 to the deepest g serves), "depth_note" (why no deeper, when
+ * g says), "themes": [{name, doc}] (the whole vocabulary a puzzle may
+ * carry and GET /puzzle?theme= takes)}. */
+static json_t *describe_puzzles(const gj_game *g)
+{
+    static const char *const bands[GJ_NBANDS] = {"easy", "medium", "hard"};
+    json_t *names = json_array(), *depths = json_array(), *themes = json_array();
+    for (int b = 0; b < GJ_NBANDS; b++)
+        json_array_append_new(names, json_string(bands[b]));
+    for (int d = 1; d <= puzzle_depth_max(g); d++)
+        json_array_append_new(depths, json_integer(d));
+    for (int i = 0; puzzle_theme_at(g, i) != NULL; i++) {
+        const gj_theme *t = puzzle_theme_at(g, i);
+        json_array_append_new(themes, json_pack("{s:s, s:s}", "name", t->name, "doc", t->doc));
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/puzzle/%s", g->name);
+    json_t *p = json_pack("{s:s, s:o, s:o}", "path", path, "bands", names, "depths", depths);
+    if (p != NULL && g->puzzle_depth_note != NULL)
+        json_object_set_new(p, "depth_note", json_string(g->puzzle_depth_note));
+    if (p != NULL)
+        json_object_set_new(p, "themes", themes);
+    else
+        json_decref(themes);
+    return p;
+}
+
 char *catalog_render(const gj_config *cfg, size_t *len)
 {
     size_t n;
@@ -68,6 +98,10 @@ char *catalog_render(const gj_config *cfg, size_t *len)
             json_object_set_new(
                 entry, "generate",
                 json_pack("{s:s, s:o}", "path", path, "example", example ? example : json_null()));
+            /* /puzzle builds on the generator, the analysis and play_move
+             * (puzzle_job.c's check_path): it serves a game with all three. */
+            if (g->analyze != NULL && g->play_move != NULL)
+                json_object_set_new(entry, "puzzles", describe_puzzles(g));
         }
         json_array_append_new(list, entry);
     }

@@ -20,6 +20,8 @@
  *                      thread
  *   endpoint_puzzle_check  a visitor's moves on a puzzle judged
  *                      (puzzle_job.c)
+ *   endpoint_puzzle_picture, endpoint_analyze_picture  a puzzle's or a
+ *                      position's picture, an SVG document (picture_job.c)
  *   pages_*            the GET pages: the catalogue, probes, metrics, the
  *                      spec and the playground (pages.c) */
 #ifndef GJ_ENDPOINTS_H
@@ -37,6 +39,8 @@ void endpoint_batch(job *j);
 void endpoint_puzzle(job *j);
 job_lane puzzle_estimate(job *j);
 void endpoint_puzzle_check(job *j);
+void endpoint_puzzle_picture(job *j);
+void endpoint_analyze_picture(job *j);
 
 void pages_games(job *j);
 void pages_health(job *j);

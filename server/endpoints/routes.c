@@ -8,6 +8,9 @@
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "   \
     "connect-src 'self'; base-uri 'none'; form-action 'none'"
 
+/* A picture is an image and nothing else: it loads nothing, runs nothing. */
+#define PICTURE_CSP "default-src 'none'"
+
 /* HEAD is GET without the body; libmicrohttpd drops the body itself.
  * Every row's query is checked (query_check) but the two pages a browser
  * opens from links, which may carry tracking parameters (?utm_source=):
@@ -24,6 +27,19 @@ static const route_row table[] = {
      .doc = "who wins a position, as JSON or as the judge's output",
      .cacheable = true,
      .query = QUERY_SOLVE},
+    {.path = "/analyze/",
+     .per_game = true,
+     .suffix = "/image.svg",
+     .game_suffix = true,
+     .allow = "GET, HEAD",
+     .lane = LANE_POOL,
+     .handler = endpoint_analyze_picture,
+     .doc = "a picture of a position in play (SVG), its request as GET /analyze takes it",
+     .cacheable = true,
+     .csp = PICTURE_CSP,
+     .nosniff = true,
+     .unlisted = true,
+     .query = QUERY_ANALYZE},
     {.path = "/analyze/",
      .per_game = true,
      .allow = "GET, HEAD, POST",
@@ -57,6 +73,17 @@ static const route_row table[] = {
      .lane = LANE_POOL,
      .handler = endpoint_puzzle_check,
      .doc = "a visitor's moves on a puzzle judged, with the defender's replies"},
+    {.path = "/puzzle/",
+     .per_game = true,
+     .suffix = "/image.svg",
+     .allow = "GET, HEAD",
+     .lane = LANE_POOL,
+     .handler = endpoint_puzzle_picture,
+     .doc = "a picture of a puzzle's position (SVG), for link previews",
+     .cacheable = true,
+     .csp = PICTURE_CSP,
+     .nosniff = true,
+     .unlisted = true},
     {.path = "/puzzle/",
      .per_game = true,
      .arg = true,

@@ -20,9 +20,7 @@ static int origin_host(const char *s, size_t n)
     return s[0] != '.' && s[0] != '-' && s[n - 1] != '.' && s[n - 1] != '-';
 }
 
-/* 1 when s[0..n) is an origin as browsers serialise it: http or https,
- * "://", a host, optionally ":" and a port from 1 to 65535, nothing after. */
-static int exact_origin(const char *s, size_t n)
+int cors_exact_origin(const char *s, size_t n)
 {
     size_t skip;
     if (n > 7 && memcmp(s, "http://", 7) == 0)
@@ -51,13 +49,23 @@ static int exact_origin(const char *s, size_t n)
     return port <= 65535;
 }
 
+int cors_check_origin(const char *origin, const char *where, gj_error *e)
+{
+    if (*origin == '\0' || cors_exact_origin(origin, strlen(origin)))
+        return 0;
+    return gj_fail(e, GJ_BAD_INPUT,
+                   "%s: '%.100s' is not an origin; give the one visitors reach the service at, "
+                   "scheme://host[:port] in lowercase with no path (e.g. https://puzzles.example)",
+                   where, origin);
+}
+
 int cors_check_list(const char *list, const char *where, gj_error *e)
 {
     if (*list == '\0')
         return 0; /* off, as by default */
     for (const char *p = list;;) {
         size_t n = strcspn(p, ",");
-        if (!exact_origin(p, n))
+        if (!cors_exact_origin(p, n))
             return gj_fail(e, GJ_BAD_INPUT,
                            "%s: '%.*s' is not an origin; list exact origins as browsers send "
                            "them, scheme://host[:port] in lowercase with no path, separated by "

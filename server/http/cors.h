@@ -31,6 +31,14 @@ typedef struct cors_header {
     const char *name, *value;
 } cors_header;
 
+/* 1 when s[0..n) is an origin as browsers serialise it: http or https,
+ * "://", a host, optionally ":" and a port from 1 to 65535, nothing after. */
+int cors_exact_origin(const char *s, size_t n);
+
+/* Check --public-origin: "" or one exact origin.  0, or -1 with e naming
+ * `where` (the flag or variable). */
+int cors_check_origin(const char *origin, const char *where, gj_error *e);
+
 /* Check a --cors-origins list: 0, or -1 with e naming `where` (the flag or
  * variable) and the first item that is not an exact origin. */
 int cors_check_list(const char *list, const char *where, gj_error *e);

@@ -290,6 +290,28 @@ static void answered_by_worker(job *j)
     MHD_resume_connection(req->conn);
 }
 
+/* Where visitors reach the service, into req->origin: --public-origin,
+ * else the scheme of this listener and the request's Host when together
+ * they form an exact origin (a plain host[:port], nothing a page could
+ * not quote: cors.h), else "".  Whether it came from the Host. */
+static bool find_origin(request *req)
+{
+    const gj_config *cfg = req->http->cfg;
+    req->origin[0] = '\0';
+    if (cfg->public_origin[0] != '\0') {
+        snprintf(req->origin, sizeof req->origin, "%s", cfg->public_origin);
+        return false;
+    }
+    const char *host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Host");
+    if (host == NULL || strlen(host) > 256)
+        return false;
+    bool tls = !req->admin && cfg->tls_cert[0] != '\0';
+    int n = snprintf(req->origin, sizeof req->origin, "%s://%s", tls ? "https" : "http", host);
+    if (n <= 0 || !cors_exact_origin(req->origin, (size_t)n))
+        req->origin[0] = '\0';
+    return req->origin[0] != '\0';
+}
+
 /* Fill the job's inputs from the request; a cacheable row's job gets the
  * request's tag state (its If-None-Match in, the tag and caching out). */
 static void prepare_job(request *req, job_done done)
@@ -311,7 +333,10 @@ static void prepare_job(request *req, job_done done)
                      .ctx = req,
                      .peer = req->track,
                      .arg = req->match.arg,
+                     .query = req->raw_query,
                      .tag = tag};
+    req->job.origin_from_host = find_origin(req);
+    req->job.origin = req->origin[0] != '\0' ? req->origin : NULL;
 }
 
 /* A worker's entry: the route's handler through jobs_start. */

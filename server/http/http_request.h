@@ -82,10 +82,11 @@ typedef struct request {
     char method[16];
     char path[ROUTE_ARG_MAX + 256]; /* a longer one is refused (414), never cut */
     char id[129];
-    char client[64]; /* the peer's address */
-    char named[72];  /* behind a trusted proxy, the client it names; else "" */
-    bool begun;      /* on_request's first call filled the request */
-    char *raw_query; /* the target's query as sent (after '?'), or NULL */
+    char client[64];  /* the peer's address */
+    char named[72];   /* behind a trusted proxy, the client it names; else "" */
+    bool begun;       /* on_request's first call filled the request */
+    char *raw_query;  /* the target's query as sent (after '?'), or NULL */
+    char origin[300]; /* the job's origin (jobs.h), "" when none */
     unsigned long long started_ns;
 
     char *body; /* the upload, at most cfg->max_body bytes */

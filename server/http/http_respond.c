@@ -74,7 +74,7 @@ static void add_vary(struct MHD_Response *resp, const char *value)
  * (the answer never changes under its tag); an error is never kept. */
 static void add_cache_headers(const request *req, struct MHD_Response *resp, int status)
 {
-    if (status >= 400) {
+    if (status >= 400 || (req->state == ANSWERED && req->job.no_store)) {
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
         return;
     }
@@ -140,6 +140,8 @@ static enum MHD_Result queue_response(request *req, int status, const char *type
     const route_row *row = req->match.row;
     if (row != NULL && row->csp != NULL && status == MHD_HTTP_OK)
         MHD_add_response_header(resp, "Content-Security-Policy", row->csp);
+    if (row != NULL && row->nosniff && status == MHD_HTTP_OK)
+        MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED && row != NULL)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, row->allow);
     else if (req->preflight)

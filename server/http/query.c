@@ -237,8 +237,23 @@ static bool is_json_number(const char *s, size_t len)
     return i == len;
 }
 
+/* The parameters whose value is always text, however it reads: a theme
+ * list (GET /puzzle's "theme", comma-separated names) is names, never a
+ * number or a boolean, whatever a theme is called. */
+static const char *const text_params[] = {"theme", NULL};
+
+/* Whether the parameter `name` is always read as text (text_params). */
+static bool is_text_param(const char *name)
+{
+    for (size_t i = 0; text_params[i] != NULL; i++)
+        if (strcmp(text_params[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* A parameter's value as JSON: a number, true, false or an array (a pair
- * of bounds, "[3,5]") as written, anything else a string.  NULL with *e. */
+ * of bounds, "[3,5]") as written, anything else (and any value of a text
+ * parameter) a string.  NULL with *e. */
 static json_t *param_value(const char *name, const char *v, size_t len, gj_error *e)
 {
     json_t *j = NULL;
@@ -246,8 +261,9 @@ static json_t *param_value(const char *name, const char *v, size_t len, gj_error
         gj_fail_field(e, name, "its value holds a NUL byte (%%00)");
         return NULL;
     }
-    if (is_json_number(v, len) || (len > 0 && v[0] == '[') || strcmp(v, "true") == 0 ||
-        strcmp(v, "false") == 0) {
+    bool json_like = is_json_number(v, len) || (len > 0 && v[0] == '[') || strcmp(v, "true") == 0 ||
+                     strcmp(v, "false") == 0;
+    if (json_like && !is_text_param(name)) {
         json_error_t err;
         j = json_loadb(v, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
         if (j == NULL)
@@ -311,6 +327,15 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
     gj_error_clear(e);
     if (route == QUERY_PARAMS)
         return decode_params(raw, len, out, e);
+    if (route == QUERY_NONE || route == QUERY_BODY) {
+        /* Nothing but format, read elsewhere: an empty body (a GET of a
+         * pool route whose path names all it asks, a puzzle's picture). */
+        if (query_check(route, raw, len, e) != 0)
+            return -1;
+        out->body = calloc(1, 1);
+        out->input = MEDIA_JSON;
+        return out->body != NULL ? 0 : gj_fail_nomem(e);
+    }
     query_field f[QUERY_MAX_FIELDS];
     form_state s = {route == QUERY_SOLVE ? QUERY_SOLVE : QUERY_ANALYZE, f, 0};
     s.nf = route_fields(s.route, f);

@@ -14,10 +14,13 @@
  *   GET /puzzle/{game}   any NAME=VALUE (QUERY_PARAMS): a JSON object of the
  *                        parameters, a value that is a JSON number, true,
  *                        false or an array taken as such, any other a
- *                        string; the handler names the ones it refuses
+ *                        string (and "theme", a comma-separated list of
+ *                        names, always a string); the handler names the
+ *                        ones it refuses
  *   any other request    format= only: a POST carries the rest in its body,
- *                        and the pages (GET /games, /healthz, ...) read no
- *                        other parameter
+ *                        and the pages (GET /games, /healthz, ...) and a
+ *                        puzzle's picture read no other parameter (decoded:
+ *                        an empty body)
  *
  * query_check holds every request to that rule where it is first seen, so
  * `?format=json&format=json` and `POST /solve?input=...` are refused too.

@@ -21,7 +21,8 @@ static bool method_allowed(const char *allow, const char *method)
 }
 
 /* Whether `path` is one of row r's (router.h): its exact path, or a
- * per-game prefix; with a suffix, "GAME/ARG" then the suffix after it. */
+ * per-game prefix; with a suffix, "GAME/ARG" then the suffix after it, or
+ * with game_suffix "GAME" then the suffix. */
 static bool row_matches(const route_row *r, const char *path)
 {
     if (!r->per_game)
@@ -33,6 +34,9 @@ static bool row_matches(const route_row *r, const char *path)
         return true;
     const char *rest = path + n, *slash = strchr(rest, '/');
     size_t len = strlen(rest), sl = strlen(r->suffix);
+    if (r->game_suffix)
+        return len > sl && strcmp(rest + len - sl, r->suffix) == 0 &&
+               memchr(rest, '/', len - sl) == NULL;
     return slash != NULL && len > sl && strcmp(rest + len - sl, r->suffix) == 0 &&
            rest + len - sl > slash + 1;
 }
@@ -54,12 +58,15 @@ static void list_paths(const route_table *t, char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < t->count && used < cap; i++) {
         const route_row *r = &t->rows[i];
-        int n = snprintf(out + used, cap - used, "%s%s %s%s%s%s", i ? ", " : "",
+        if (r->unlisted)
+            continue;
+        int n = snprintf(out + used, cap - used, "%s%s %s%s%s%s", used ? ", " : "",
                          method_allowed(r->allow, "POST") ? "POST" : "GET", r->path,
                          r->per_game ? "<game>" : "",
-                         r->suffix != NULL ? "/<id>"
-                         : r->arg          ? "[/<id>]"
-                                           : "",
+                         r->game_suffix      ? ""
+                         : r->suffix != NULL ? "/<id>"
+                         : r->arg            ? "[/<id>]"
+                                             : "",
                          r->suffix != NULL ? r->suffix : "");
         used += n > 0 ? (size_t)n : 0;
     }
@@ -76,14 +83,16 @@ void router_match(const route_table *t, const char *method, const char *path, ro
         char paths[600];
         list_paths(t, paths, sizeof paths);
         gj_fail(&m->error, GJ_NOT_FOUND,
-                "no such path: %.80s (the paths are %s; GET / is the playground)", path, paths);
+                "no such path: %.60s (the paths are %s; GET / is the playground)", path, paths);
         return;
     }
     if (m->row->per_game) {
         const char *name = path + strlen(m->row->path);
         size_t len = strlen(name);
         const char *slash = strchr(name, '/');
-        if (slash != NULL && (m->row->arg || m->row->suffix != NULL)) {
+        if (m->row->game_suffix)
+            len -= strlen(m->row->suffix);
+        else if (slash != NULL && (m->row->arg || m->row->suffix != NULL)) {
             size_t end = len - (m->row->suffix != NULL ? strlen(m->row->suffix) : 0);
             size_t arg = end - (size_t)(slash + 1 - name);
             len = (size_t)(slash - name);
@@ -100,8 +109,9 @@ void router_match(const route_table *t, const char *method, const char *path, ro
         m->game = games_find(name, len);
         if (m->game == NULL) {
             games_list(names, sizeof names);
-            const char *shown = m->arg[0] != '\0' ? name : strrchr(path, '/') + 1;
-            int shown_len = m->arg[0] != '\0' ? (int)len : (int)strlen(shown);
+            bool cut = m->arg[0] != '\0' || m->row->game_suffix; /* the name alone */
+            const char *shown = cut ? name : strrchr(path, '/') + 1;
+            int shown_len = cut ? (int)len : (int)strlen(shown);
             gj_fail(&m->error, GJ_UNKNOWN_GAME, "unknown game '%.*s'; the games are %s",
                     shown_len < 60 ? shown_len : 60, shown, names);
             return;

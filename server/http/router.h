@@ -41,6 +41,9 @@ typedef struct route_row {
     bool per_game;      /* the rest of the path names a game ... */
     bool arg;           /* ... which may be followed by "/ARG" ... */
     const char *suffix; /* ... or must be, and then by this ("/check"); NULL: none */
+    bool game_suffix;   /* the suffix follows the game at once ("GAME/image.svg"), no ARG */
+    bool unlisted;      /* left out of the 404's list of paths (a variant of a listed path
+                         * the spec documents), which must fit an error's message */
     const char *allow;  /* the methods taken, as the Allow header lists them */
     route_lane lane;
     job_handler handler;
@@ -51,6 +54,8 @@ typedef struct route_row {
     job_estimate estimate; /* a small body's cost, estimated on the I/O thread (jobs_triage):
                             * answered there when cheap; NULL: the heavy lane */
     const char *csp;       /* Content-Security-Policy of its answers, or NULL */
+    bool nosniff;          /* its answers say X-Content-Type-Options: nosniff (an image a
+                            * browser must never read as anything else) */
     const char *doc;       /* one line for `serve --help` */
     route_listener listener;
     query_route query;  /* GET and HEAD carry the POST body in the query (query.h) */

@@ -10,8 +10,10 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
 {
     /* The kind seeds the hash, so a solve's key and an analysis's key of
      * equal bytes still get different tags. */
-    static const XXH64_hash_t seeds[] = {
-        [ETAG_SOLVE] = 0x501e, [ETAG_ANALYZE] = 0xa7a1, [ETAG_PUZZLE] = 0x9a22};
+    static const XXH64_hash_t seeds[] = {[ETAG_SOLVE] = 0x501e,
+                                         [ETAG_ANALYZE] = 0xa7a1,
+                                         [ETAG_PUZZLE] = 0x9a22,
+                                         [ETAG_PICTURE] = 0x5c9e};
     XXH64_hash_t h = XXH3_64bits_withSeed(key, len, seeds[kind]);
     const char *v = g->version != NULL ? g->version : "0";
     /* "V.F-HHHHHHHHHHHHHHHH" with V at most 24 bytes, F at most 8: made on

@@ -36,8 +36,9 @@
 
 /* ETAG_PUZZLE: the key is the answer's own bytes (a puzzle's answer is
  * rebuilt from its id, and hashing the bytes needs no argument that every
- * input of the answer is in a key). */
-typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE, ETAG_PUZZLE } etag_kind;
+ * input of the answer is in a key); ETAG_PICTURE likewise, the bytes of a
+ * picture (an SVG document), seeded apart. */
+typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE, ETAG_PUZZLE, ETAG_PICTURE } etag_kind;
 
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);

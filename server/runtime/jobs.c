@@ -138,6 +138,7 @@ void jobs_start(job *j, job_handler handler)
     j->type = j->output == MEDIA_JSON ? "application/json" : "text/plain; charset=utf-8";
     j->fixed = NULL;
     j->fixed_len = 0;
+    j->no_store = false;
     j->how = CACHE_BYPASS;
     if (j->tag != NULL) {
         j->tag->cache_seconds = -1;

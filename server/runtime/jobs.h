@@ -57,6 +57,10 @@ struct job {
     const char *body;
     size_t len;
     const char *arg;              /* the path's argument (router.h: a puzzle id), or "" */
+    const char *query;            /* the query as sent (after '?'), or NULL: the pages' */
+    const char *origin;           /* where visitors reach the service, scheme://host[:port]
+                                   * (--public-origin, else from the request's Host), or NULL */
+    bool origin_from_host;        /* origin came from this request's Host */
     job_tag *tag;                 /* a cacheable route's (above), or NULL */
     unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
     job_done done;
@@ -81,6 +85,7 @@ struct job {
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
     int ok_status;     /* without an error: 200, or 503 from /readyz while draining */
     const char *type;  /* without an error: the answer's content type */
+    bool no_store;     /* no cache may keep the answer (it names this request's Host) */
     gj_buf answer;     /* without an error, the answer ... */
     const char *fixed; /* ... or, when not NULL, this static one */
     size_t fixed_len;

@@ -45,6 +45,8 @@ typedef struct gj_config {
     char admin_host[256];                     /* the admin listener's address */
     long admin_port;                          /* -1 = no admin listener, 0 = any port */
     char cors_origins[2048];                  /* exact origins, comma-separated; "" = off */
+    char public_origin[256];                  /* where visitors reach the service, an exact
+                                               * origin (link previews); "" = unknown */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 

@@ -145,6 +145,11 @@ static const gj_option options[] = {
     {"--cors-origins", "GAMEJUDGE_CORS_ORIGINS", "LIST",
      "origins whose pages may call the API, e.g. https://puzzles.example", NULL, "none (CORS off)",
      "cors_origins", STRING(cors_origins, 0, "the list", cors_check_list, "none")},
+    {"--public-origin", "GAMEJUDGE_PUBLIC_ORIGIN", "ORIGIN",
+     "where visitors reach the service, e.g. https://puzzles.example: the playground's puzzle "
+     "links name their pictures there",
+     NULL, "the request's Host when it is a plain host[:port]", "public_origin",
+     STRING(public_origin, 0, "the origin", cors_check_origin, "none")},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])

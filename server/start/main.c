@@ -83,8 +83,10 @@ static void print_serve_help(void)
     for (size_t i = 0; i < nroutes; i++) {
         char left[64];
         /* "GET, HEAD" lists HEAD for the Allow header; GET says it here. */
-        snprintf(left, sizeof left, "%.*s %s%s", (int)strcspn(routes[i].allow, ","),
-                 routes[i].allow, routes[i].path, routes[i].per_game ? "<game>" : "");
+        const route_row *r = &routes[i];
+        snprintf(left, sizeof left, "%.*s %s%s%s%s", (int)strcspn(r->allow, ","), r->allow, r->path,
+                 r->per_game ? "<game>" : "", r->suffix != NULL && !r->game_suffix ? "/<id>" : "",
+                 r->suffix != NULL ? r->suffix : "");
         static const char *const where[] = {[ON_PUBLIC] = "",
                                             [ON_BOTH] = " (also on --admin-address)",
                                             [ON_ADMIN] = " (only on --admin-address when set)"};

@@ -559,6 +559,43 @@ try {
     }
   });
 
+  // A puzzle link's page names the puzzle's picture for link previews, and
+  // the picture is an SVG document a browser parses (once the games draw).
+  await check('a puzzle link carries its picture as og:image and twitter:image, a valid SVG document', async () => {
+    const daily = await api('/puzzle/nim-shortcuts/daily');
+    const link = `/?game=nim-shortcuts&puzzle=${encodeURIComponent(daily.id)}`;
+    const p = await openPage(context, link);
+    try {
+      await phaseIs(p, 'your-turn');
+      const picture = `${base}/puzzle/nim-shortcuts/${daily.id}/image.svg`;
+      const meta = await p.evaluate(() => Object.fromEntries([...document.querySelectorAll('meta[property], meta[name]')]
+        .map((m) => [m.getAttribute('property') || m.getAttribute('name'), m.getAttribute('content')])));
+      expect(meta['og:image'] === picture && meta['twitter:image'] === picture, `the preview names the picture: ${JSON.stringify(meta)}`);
+      expect(meta['og:image:type'] === 'image/svg+xml' && meta['twitter:card'] === 'summary_large_image', `its type and card: ${JSON.stringify(meta)}`);
+      // The link opened the puzzle, and the page keeps its link query for the next share.
+      expect(await p.getAttribute('[data-testid=puzzle-info]', 'data-id') === daily.id, 'the link opens its puzzle');
+      const share = await p.getAttribute('[data-testid=share-link]', 'href');
+      expect(new URL(share, base).searchParams.get('puzzle') === daily.id, `the share link carries the puzzle for its preview: ${share}`);
+      const svg = await p.evaluate(async (url) => {
+        const res = await fetch(url);
+        const text = await res.text();
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        const root = doc.documentElement;
+        return {
+          status: res.status, type: res.headers.get('content-type'), tag: res.headers.get('etag'),
+          broken: doc.getElementsByTagName('parsererror').length, root: root.localName, ns: root.namespaceURI,
+          first: root.firstElementChild && root.firstElementChild.localName,
+          title: root.firstElementChild && root.firstElementChild.textContent, text: text.slice(0, 200),
+        };
+      }, picture);
+      expect(svg.status === 200 && svg.type === 'image/svg+xml' && /^"[^"]+"$/.test(svg.tag || ''), `the picture answers: ${JSON.stringify(svg)}`);
+      expect(svg.broken === 0 && svg.root === 'svg' && svg.ns === 'http://www.w3.org/2000/svg', `it parses as SVG: ${JSON.stringify(svg)}`);
+      expect(svg.first === 'title' && /^Nim with shortcuts: .* to move; find the /.test(svg.title), `its title says the game, the side and the task: ${svg.title}`);
+    } finally {
+      await p.close();
+    }
+  });
+
   // A held answer: the engine's first move of a game the visitor leaves
   // while it is asked.  The request must be aborted, and nothing of it may
   // reach the next game's panel even if the daemon answers after all.

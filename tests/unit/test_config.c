@@ -143,6 +143,11 @@ static const struct {
     {"--cors-origins", "https://a.example, https://b.example",
      "--cors-origins: ' https://b.example' is not an origin"},
     {"--cors-origins", "*", "--cors-origins: '*' is not an origin"},
+    {"--public-origin", "https://puzzles.example/",
+     "--public-origin: 'https://puzzles.example/' is not an origin"},
+    {"--public-origin", "https://a.example,https://b.example",
+     "--public-origin: 'https://a.example,https://b.example' is not an origin"},
+    {"--public-origin", "puzzles.example", "--public-origin: 'puzzles.example' is not an origin"},
     {"--judge-max-cases", "0", "--judge-max-cases must be an integer from 1 to 100000, not '0'"},
     {"--judge-max-bytes", "0",
      "--judge-max-bytes must be a size in bytes (K/M/G allowed) from 1 to 4294967296, not '0'"},
@@ -384,6 +389,7 @@ static const struct {
     {"--tls-key", "/etc/gj/key.pem", "key.pem"},
     {"--tls-priorities", "NORMAL", "SECURE256:-VERS-TLS1.2"},
     {"--cors-origins", "https://a.example", "https://b.example,http://127.0.0.1:3000"},
+    {"--public-origin", "https://puzzles.example", "http://127.0.0.1:8080"},
 };
 
 /* The TLS pair as flags, given first so that a TLS option alone still

@@ -57,7 +57,48 @@ static const struct {
     {"GET", "/games/", GJ_NOT_FOUND, NULL, NULL, NULL},
     {"GET", "/GAMES", GJ_NOT_FOUND, NULL, NULL, NULL},
     {"BREW", "/nothing", GJ_NOT_FOUND, NULL, NULL, NULL},
+    /* The pictures: after the game at once for a position, after an id for
+     * a puzzle; the game's name is what stands between. */
+    {"GET", "/analyze/grid-walk/image.svg", GJ_OK, endpoint_analyze_picture, "grid-walk",
+     "GET, HEAD"},
+    {"HEAD", "/analyze/nim-shortcuts/image.svg", GJ_OK, endpoint_analyze_picture, "nim-shortcuts",
+     "GET, HEAD"},
+    {"POST", "/analyze/grid-walk/image.svg", GJ_BAD_METHOD, endpoint_analyze_picture, "grid-walk",
+     "GET, HEAD"},
+    {"GET", "/analyze/chess/image.svg", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/analyze/grid-walk/x/image.svg", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/analyze/image.svg", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/puzzle/matrix-game/2.abc.0123abcd/image.svg", GJ_OK, endpoint_puzzle_picture,
+     "matrix-game", "GET, HEAD"},
+    {"POST", "/puzzle/matrix-game/2.abc.0123abcd/image.svg", GJ_BAD_METHOD, endpoint_puzzle_picture,
+     "matrix-game", "GET, HEAD"},
+    {"GET", "/puzzle/chess/2.abc.0123abcd/image.svg", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/puzzle/matrix-game/image.svg", GJ_OK, endpoint_puzzle, "matrix-game", "GET, HEAD"},
+    {"POST", "/puzzle/matrix-game/2.abc.0123abcd/check", GJ_OK, endpoint_puzzle_check,
+     "matrix-game", "POST"},
 };
+
+/* A picture's match keeps the id it names, and only it. */
+START_TEST(test_picture_args)
+{
+    route_match m;
+    routes_match("GET", "/puzzle/grid-walk/2.abc.0123abcd/image.svg", &m);
+    ck_assert_int_eq(m.error.kind, GJ_OK);
+    ck_assert_str_eq(m.arg, "2.abc.0123abcd");
+    ck_assert_int_eq(m.row->nosniff, 1);
+    ck_assert_str_eq(m.row->csp, "default-src 'none'");
+    routes_match("GET", "/analyze/grid-walk/image.svg", &m);
+    ck_assert_int_eq(m.error.kind, GJ_OK);
+    ck_assert_str_eq(m.arg, "");
+    ck_assert_int_eq(m.row->nosniff, 1);
+    /* An unknown game is named as sent, not as the picture's file. */
+    routes_match("GET", "/analyze/chess/image.svg", &m);
+    ck_assert_ptr_nonnull(strstr(m.error.message, "unknown game 'chess'"));
+    /* No other row says nosniff. */
+    routes_match("GET", "/analyze/grid-walk", &m);
+    ck_assert_int_eq(m.row->nosniff, 0);
+}
+END_TEST
 
 START_TEST(test_route_table)
 {
@@ -71,8 +112,11 @@ START_TEST(test_route_table)
         ck_assert_ptr_nonnull(m.row);
         ck_assert_msg(m.row->handler == routes[_i].handler, "%s %s: another handler",
                       routes[_i].method, routes[_i].path);
-        /* A body to work on goes to the pool; everything else stays on the I/O thread. */
-        ck_assert_int_eq(m.row->lane, strstr(m.row->allow, "POST") != NULL ? LANE_POOL : LANE_IO);
+        /* A body or an answer to make (a cacheable GET: a puzzle, a picture)
+         * goes to the pool; everything else stays on the I/O thread. */
+        ck_assert_int_eq(m.row->lane, strstr(m.row->allow, "POST") != NULL || m.row->cacheable
+                                          ? LANE_POOL
+                                          : LANE_IO);
         /* Only the pool rows may take their body from a GET's query. */
         ck_assert(m.row->query == QUERY_NONE || m.row->lane == LANE_POOL);
     } else if (routes[_i].error == GJ_NOT_FOUND) {
@@ -216,6 +260,15 @@ START_TEST(test_not_found_lists_the_table)
         ck_assert_msg(strstr(m.error.message, want) != NULL, "%s missing from: %s", want,
                       m.error.message);
     }
+    /* Whole, however long the path asked: the list fits the message. */
+    char path[300];
+    memset(path, 'x', sizeof path - 1);
+    path[0] = '/';
+    path[sizeof path - 1] = '\0';
+    routes_match("GET", path, &m);
+    size_t len = strlen(m.error.message);
+    ck_assert_msg(len > 24 && strcmp(m.error.message + len - 24, "GET / is the playground)") == 0,
+                  "cut: %s", m.error.message);
 }
 END_TEST
 
@@ -248,6 +301,7 @@ static Suite *http_units_suite(void)
         {"units", test_media_input},     {"units", test_media_output},
         {"units", test_error_render},    {"units", test_status_codes},
         {"units", test_statuses_listed}, {"units", test_not_found_lists_the_table},
+        {"units", test_picture_args},
     };
     Suite *s = harness_suite("http units", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "units", test_route_table, (int)(sizeof routes / sizeof routes[0]), 0);

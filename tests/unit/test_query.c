@@ -56,10 +56,62 @@ START_TEST(test_solve_forms)
     ck_assert_int_eq(decode(QUERY_SOLVE, "input", &r, &e), 0);
     ck_assert_uint_eq(r.len, 0);
     query_request_free(&r);
+    /* A form that reads nothing but format decodes to an empty body. */
+    ck_assert_int_eq(decode(QUERY_NONE, "format=json", &r, &e), 0);
+    ck_assert_uint_eq(r.len, 0);
+    ck_assert_str_eq(r.body, "");
+    query_request_free(&r);
+    ck_assert_int_eq(decode(QUERY_NONE, "request=%7B%7D", &r, &e), -1);
+    ck_assert_str_eq(e.field, "request");
     ck_assert_int_eq(decode(QUERY_ANALYZE, "request=%7B%7D", &r, &e), 0);
     ck_assert_str_eq(r.body, "{}");
     ck_assert_int_eq(r.input, MEDIA_JSON);
     query_request_free(&r);
+}
+END_TEST
+
+/* The parameters form (QUERY_PARAMS): a value that reads as JSON (a
+ * number, true, false, an array) is taken as JSON, any other as text;
+ * "theme", a list of names, is text whatever it reads as, so a theme
+ * named like a number or "true" reaches the search as its name. */
+START_TEST(test_params_form)
+{
+    static const char *const values[] = {"7",    "-0.5e3",    "true",      "false",   "[3,5]", "[]",
+                                         "easy", "only-move", "a,b",       "",        "null",  "1e",
+                                         "01",   "[3",        "trap,long", "win-in-2"};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        const char *v = values[i];
+        char raw[128];
+        snprintf(raw, sizeof raw, "theme=%s&seed=%s", v, v);
+        query_request r;
+        gj_error e;
+        json_error_t err;
+        /* As JSON where the whole value parses as JSON and is not null. */
+        json_t *as_json = json_loads(v, JSON_DECODE_ANY, &err);
+        bool json_like = as_json != NULL && !json_is_null(as_json) && !json_is_string(as_json) &&
+                         !json_is_object(as_json) && strcmp(v, "01") != 0;
+        bool refused = v[0] == '[' && as_json == NULL; /* "[3": an array that is not one */
+        int rc = decode(QUERY_PARAMS, raw, &r, &e);
+        ck_assert_msg(rc == (refused ? -1 : 0), "%s: %d %s", raw, rc, e.message);
+        if (refused) {
+            ck_assert_str_eq(e.field, "seed");
+            json_decref(as_json);
+            continue;
+        }
+        json_t *o = json_loads(r.body, 0, NULL);
+        ck_assert_ptr_nonnull(o);
+        const json_t *theme = json_object_get(o, "theme"), *seed = json_object_get(o, "seed");
+        ck_assert_msg(json_is_string(theme) && strcmp(json_string_value(theme), v) == 0, "%s: %s",
+                      raw, r.body);
+        if (json_like)
+            ck_assert_msg(json_equal(seed, as_json), "%s: %s", raw, r.body);
+        else
+            ck_assert_msg(json_is_string(seed) && strcmp(json_string_value(seed), v) == 0, "%s: %s",
+                          raw, r.body);
+        json_decref(o);
+        json_decref(as_json);
+        query_request_free(&r);
+    }
 }
 END_TEST
 
@@ -488,13 +540,10 @@ END_TEST
 static Suite *query_suite(void)
 {
     const harness_case cases[] = {
-        {"query", test_unescape},
-        {"query", test_solve_forms},
-        {"query", test_check_forms},
-        {"query", test_check_generated},
-        {"etag", test_etag_shape},
-        {"etag", test_analysis_canonical},
-        {"etag", test_analysis_canonical_padding},
+        {"query", test_unescape},          {"query", test_solve_forms},
+        {"query", test_params_form},       {"query", test_check_forms},
+        {"query", test_check_generated},   {"etag", test_etag_shape},
+        {"etag", test_analysis_canonical}, {"etag", test_analysis_canonical_padding},
         {"etag", test_if_none_match},
     };
     Suite *s = harness_suite("query and etag", cases, sizeof cases / sizeof cases[0], 0);
