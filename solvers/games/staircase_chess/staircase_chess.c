@@ -489,6 +489,7 @@ const gj_game game_staircase_chess = {
     .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
     .play = &staircase_chess_play,
+    .motifs = staircase_chess_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {64953, 59978, 55669, 48466},
 };

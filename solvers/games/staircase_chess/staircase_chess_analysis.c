@@ -632,6 +632,14 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     put_members(q, moved, moved ? NULL : q->given, out);
 }
 
+void sc_play_view(const void *pos, const sc_board **board, const long **profile, long *stones)
+{
+    const request *q = &((const sc_play *)pos)->q;
+    *board = q->board;
+    *profile = q->profile;
+    *stones = q->stones;
+}
+
 const gj_play staircase_chess_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -642,6 +650,8 @@ const gj_play staircase_chess_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .look = staircase_chess_look,
+    .motifs = staircase_chess_motifs_of,
 };
 
 /* The request's members, as game.h's analyze_keys: read here and named by
