@@ -29,8 +29,7 @@ extern const gj_play staircase_chess_play;
  * own puzzle themes that motifs' bits name (game.h). */
 int staircase_chess_look(void *pos, const gj_move *moves, long n, int plies, double *value,
                          gj_error *e);
-int staircase_chess_motifs_of(void *pos, const gj_move *moves, long n, unsigned *bits,
-                              gj_error *e);
+int staircase_chess_motifs_of(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
 extern const gj_theme staircase_chess_motifs[];
 
 /* generate(), generate_most() and the generator's own knobs (game.h). */

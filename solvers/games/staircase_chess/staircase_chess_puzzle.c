@@ -23,7 +23,8 @@ const gj_theme staircase_chess_motifs[] = {
                   "in its margin after the opponent's greediest reply"},
     {"denial", "the solving move takes the open cell worth the most to the opponent, more than "
                "any other cell open now"},
-    {"quiet", "the solving move scores fewer points now than every other legal move"},
+    {"quiet", "no legal move scores fewer points now than the solving move, and another scores "
+              "more"},
     {NULL, NULL}};
 
 /* The motifs' bits, in the order of staircase_chess_motifs. */
@@ -122,8 +123,7 @@ int staircase_chess_look(void *pos, const gj_move *moves, long n, int plies, dou
     return 0;
 }
 
-int staircase_chess_motifs_of(void *pos, const gj_move *moves, long n, unsigned *bits,
-                              gj_error *e)
+int staircase_chess_motifs_of(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e)
 {
     view v;
     long len[SC_MAX_SIZE];
@@ -136,14 +136,15 @@ int staircase_chess_motifs_of(void *pos, const gj_move *moves, long n, unsigned 
     long now = row_gain(v.g, len, v.stones, best), later = margin_two(&v, len, best);
     /* The opponent's value of a cell is the one they would score on it. */
     long theirs = row_gain(v.g, len, v.stones + 1, best);
-    int behind = 0, denial = 1, quiet = n > 1;
+    int behind = 0, denial = 1, least = 1, more = 0;
     for (long k = 1; k < n; k++) {
         long i = (long)moves[k].id, gain = row_gain(v.g, len, v.stones, i);
         behind |= gain > now && margin_two(&v, len, i) > later;
         denial &= row_gain(v.g, len, v.stones + 1, i) < theirs;
-        quiet &= gain > now;
+        least &= gain >= now;
+        more |= gain > now;
     }
     *bits = (behind ? MOTIF_SACRIFICE : 0) | (denial && n > 1 ? MOTIF_DENIAL : 0) |
-            (quiet ? MOTIF_QUIET : 0);
+            (least && more ? MOTIF_QUIET : 0);
     return 0;
 }
