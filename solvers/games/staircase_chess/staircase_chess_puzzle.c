@@ -10,9 +10,9 @@
  * looked at the measure stays inside (-1, 1).  The game has no win or loss,
  * only a margin: a move that fills the board reads its final margin (the
  * points from the position looked from to the end) scaled the same way,
- * never a bare +1 or -1, so every look stays one scale.  Since a reply never
- * takes points away from the opponent, a move read two plies ahead never
- * looks better than read one ply ahead. */
+ * never a bare +1 or -1, so every look stays one scale.  No value is
+ * negative, so a reply only adds to the opponent's points: a move read two
+ * plies ahead never looks better than read one ply ahead. */
 #include <stdint.h>
 
 #include "staircase_chess.h"
@@ -31,7 +31,7 @@ const gj_theme staircase_chess_motifs[] = {
 enum { MOTIF_SACRIFICE = 1u << 0, MOTIF_DENIAL = 1u << 1, MOTIF_QUIET = 1u << 2 };
 
 /* What look and motifs read of a position: the board, its row lengths
- * (top row first) and whose values the mover scores. */
+ * (top row first) and the stones down, whose parity says who moves. */
 typedef struct view {
     const sc_board *g;
     const long *len;
