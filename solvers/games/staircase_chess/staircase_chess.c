@@ -482,13 +482,14 @@ const gj_game game_staircase_chess = {
                        "\"stones\": [[1,1],[1,2]]}",
     .version = "3",
     .example_generate = "{\"seed\": 42, \"rows\": 3, \"cols\": 3, \"score\": [1, 10]}",
-    .puzzle_knobs = {"{\"rows\": 5, \"cols\": 5}", "{\"rows\": 5, \"cols\": 5}",
-                     "{\"rows\": 5, \"cols\": 5}"},
+    .puzzle_knobs = {"{\"rows\": 3, \"cols\": 4}", "{\"rows\": 6, \"cols\": 6}",
+                     "{\"rows\": 9, \"cols\": 9}"},
     .generate = staircase_chess_generate,
     .generate_most = staircase_chess_generate_most,
     .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
     .play = &staircase_chess_play,
+    .motifs = staircase_chess_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {64953, 59978, 55669, 48466},
 };

@@ -640,6 +640,15 @@ static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
                    out, width, height, e);
 }
 
+/* staircase_chess_core.h's: the board, the profile and the stones, for puzzles. */
+void sc_play_view(const void *pos, const sc_board **board, const long **profile, long *stones)
+{
+    const request *q = &((const sc_play *)pos)->q;
+    *board = q->board;
+    *profile = q->profile;
+    *stones = q->stones;
+}
+
 const gj_play staircase_chess_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -651,6 +660,8 @@ const gj_play staircase_chess_play = {
     .write_members = play_write_members,
     .free = play_free,
     .draw = play_draw,
+    .look = staircase_chess_look,
+    .motifs = staircase_chess_motifs_of,
 };
 
 /* The request's members, as game.h's analyze_keys: read here and named by

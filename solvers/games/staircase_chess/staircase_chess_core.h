@@ -59,6 +59,10 @@ uint32_t sc_rank(const sc_moves *t, const long *profile);
  * board, so every staircase), in rank order; *result is profile's value.
  * 0, or -1 with *e when cancelled (cancel.h). */
 int sc_sweep(const sc_moves *t, int32_t *value, const long *profile, int32_t *result, gj_error *e);
+/* The board, the row lengths (top row first) and the stone count of a
+ * parsed position in play (staircase_chess_play's), as it is now: what
+ * the puzzle's look and motifs read.  Nothing returned is to be changed. */
+void sc_play_view(const void *pos, const sc_board **board, const long **profile, long *stones);
 
 /* The picture of a staircase in play (game.h's gj_play.draw,
  * staircase_chess_draw.c): board g, its rows' stones `profile` (top row
