@@ -540,6 +540,19 @@ static void sc_play(state *s, const json_t *move)
     snprintf(s->mover, sizeof s->mover, "%s", sc_stones(s) % 2 == 0 ? "black" : "white");
 }
 
+/* The staircase-chess measure of a stone on `move` in s, by the oracle. */
+static double sc_look(const state *s, const json_t *move, int plies)
+{
+    int r, c;
+    read_cell(move, s->rows, s->cols, &r, &c);
+    int cell = r * s->cols + c;
+    double v;
+    EXPECT(staircase_chess_oracle_look(s->rows, s->cols, s->a, s->b, s->on, &cell, 1, plies, &v) ==
+               0,
+           "the staircase-chess oracle cannot read a stone on cell %d", cell);
+    return v;
+}
+
 /* The five games, games.def's order, each with sizes its oracle handles.
  * prime-chocolate has no depth-2 puzzles at any size, by the parity argument
  * of prime_chocolate_analysis.c: with the 2 x 2 used every move has the same
@@ -556,7 +569,7 @@ static const rules games[] = {
      ns_play, ns_look},
     {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, NULL},
     {&game_staircase_chess, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 1, sc_read, sc_judge,
-     sc_play, NULL},
+     sc_play, sc_look},
 };
 _Static_assert(sizeof games / sizeof games[0] == GAMES_COUNT, "one row per game of games.def");
 
