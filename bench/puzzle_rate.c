@@ -14,8 +14,9 @@
  *   build/bench/puzzle_rate [N] [BUDGET_MS] [M]   (defaults 100, 2000, 1000)
  *   build/bench/puzzle_rate --calibrate [M] [BUDGET_MS]
  *
- * M is the number of seeds of tables 2-4.  Prints Markdown tables for
- * bench/results.md. */
+ * M is the number of seeds of tables 2-4; PUZZLE_RATE_GAMES (names
+ * separated by commas) keeps only those games.  Prints Markdown tables
+ * for bench/results.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,8 +205,18 @@ int main(int argc, char **argv)
         budget = argc > 2 ? atol(argv[2]) : budget;
         many = argc > 3 ? atoi(argv[3]) : many;
     }
-    size_t ngames;
-    const gj_game *const *games = games_all(&ngames);
+    size_t all;
+    const gj_game *const *every = games_all(&all);
+    const gj_game *games[64];
+    size_t ngames = 0;
+    const char *only = getenv("PUZZLE_RATE_GAMES");
+    for (size_t i = 0; i < all && ngames < sizeof games / sizeof games[0]; i++) {
+        size_t len = strlen(every[i]->name);
+        const char *at = only != NULL ? strstr(only, every[i]->name) : NULL;
+        if (only == NULL ||
+            (at != NULL && (at == only || at[-1] == ',') && (at[len] == '\0' || at[len] == ',')))
+            games[ngames++] = every[i];
+    }
     int most = n > many ? n : many;
     double *ms = malloc((size_t)(most + 1) * sizeof *ms),
            *miss = malloc((size_t)(most + 1) * sizeof *miss),

@@ -114,8 +114,10 @@ typedef struct gj_rank_head {
  *                  to, from the mover's side; plies 2, the least of that
  *                  measure over the opponent's replies there (each read
  *                  after the reply, still from the first mover's side).
- *                  The measure lies in (-1, 1); a finished game reads +1
- *                  when the mover won, -1 when they lost, 0 for a draw.
+ *                  The measure lies in (-1, 1); in a game won or lost, a
+ *                  finished game reads +1 when the mover won, -1 when
+ *                  they lost (a scored game, staircase-chess, reads its
+ *                  final margin on the measure's own scale instead).
  *                  Integer arithmetic and division only (no libm), so
  *                  every machine gives the same bits.  0, or -1 with *e.
  *   motifs         the game's own themes (gj_game.motifs) that the solving
