@@ -463,6 +463,11 @@ const gj_game game_matrix_game = {
                          "goes back to the first step's cell, and the defender's same reply from "
                          "there repeats the second step's position",
     .motifs = matrix_game_motif_list,
+    /* The difficulty's scale (puzzle.h): bench/puzzle_rate --calibrate 1000. */
+    .puzzle_scale = {{0.1247, 0.2513, 0.3043, 0.3571, 0.4002, 0.4262, 0.4756, 0.7614, 0.9201,
+                      0.9761},
+                     {0.2110, 0.3159, 0.4138, 0.4745, 0.5072, 0.5382, 0.5617, 0.5832, 0.6076,
+                      0.6402}},
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62197, 59056, 56695, 53618},
 };

@@ -722,6 +722,11 @@ const gj_game game_nim_shortcuts = {
     .puzzle_knobs = {"{\"shortcuts\": 2, \"range\": 6}", NULL,
                      "{\"shortcuts\": 16, \"range\": 48}"},
     .motifs = nim_shortcuts_motifs,
+    /* The difficulty's scale (puzzle.h): bench/puzzle_rate --calibrate 1000. */
+    .puzzle_scale =
+        {{0.0108, 0.0156, 0.0378, 0.0720, 0.1303, 0.2050, 0.2985, 0.4463, 0.8233, 0.8955},
+         {0.1621, 0.2573, 0.3036, 0.3969, 0.4915, 0.6680, 0.8487, 0.9042, 0.9426, 0.9770},
+         {0.4122, 0.4708, 0.5294, 0.6948, 0.8366, 0.9004, 0.9261, 0.9575, 0.9781, 0.9951}},
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62969, 59777, 57377, 54252},
 };

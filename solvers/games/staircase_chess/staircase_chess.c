@@ -490,6 +490,11 @@ const gj_game game_staircase_chess = {
     .play_move = staircase_chess_play_move,
     .play = &staircase_chess_play,
     .motifs = staircase_chess_motifs,
+    /* The difficulty's scale (puzzle.h): bench/puzzle_rate --calibrate 1000. */
+    .puzzle_scale =
+        {{0.0577, 0.0917, 0.1328, 0.1884, 0.2867, 0.4286, 0.5581, 0.7827, 0.9068, 0.9741},
+         {0.1712, 0.3279, 0.4823, 0.6047, 0.7454, 0.8709, 0.9310, 0.9684, 0.9859, 0.9977},
+         {0.3129, 0.5853, 0.7298, 0.8481, 0.9188, 0.9580, 0.9789, 0.9895, 0.9969, 0.9996}},
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {64953, 59978, 55669, 48466},
 };
