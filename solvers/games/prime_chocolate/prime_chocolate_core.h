@@ -1,5 +1,6 @@
 /* prime_chocolate_core.h - what the prime-chocolate solver shares with its
- * analysis (prime_chocolate_analysis.c).
+ * analysis (prime_chocolate_analysis.c), and what the analysis' parsed
+ * position reads of the puzzle's parts (prime_chocolate_puzzle.c).
  *
  * Contract: pc_read_grid reads the JSON "grid" member exactly as /solve
  * reads it (1..max_n strings of n cells each: 'X' eaten, '-' or the en dash
@@ -18,5 +19,20 @@ unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n, gj_error *e
 /* 1 when p is a prime, by trial division (the sides are small), else 0:
  * the generator's knobs and the remoteness search read the prime sides. */
 int pc_is_prime(long p);
+
+/* A move: its square's top-left cell (0-based) and side. */
+typedef struct pc_square {
+    int row, col, size;
+} pc_square;
+
+/* game.h's gj_play.look over a bar in play: n x n cells (1 = chocolate),
+ * used[p] != 0 for the primes chosen (n + 1 flags), `left` chocolate
+ * squares (> 0), and count legal moves (prime_chocolate_puzzle.c states
+ * the measure).  0, or -1 with *e. */
+int pc_look(const unsigned char *cell, long n, const unsigned char *used, long long left,
+            const pc_square *moves, long count, int plies, double *value, gj_error *e);
+/* game.h's gj_play.motifs: the bits of prime_chocolate_motifs that the
+ * solving move moves[0] shows among all count (>= 1) legal moves. */
+unsigned pc_motif_bits(const pc_square *moves, long count);
 
 #endif
