@@ -294,7 +294,7 @@ double prime_chocolate_oracle_look(int n, const unsigned char *cell, const unsig
     for (int i = row; i < row + size; i++)
         for (int j = col; j < col + size; j++)
             after[i * n + j] = 0;
-    if (size > 1)
+    if (size > 1 && size <= PC_ORACLE_MAX_SIDE) /* a legal side is at most n */
         chosen[size] = 1;
     double least = 2;
     for (int i = 0; i < n; i++)

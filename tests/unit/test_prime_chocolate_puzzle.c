@@ -350,7 +350,7 @@ static bar eaten(const bar *b, int i, int j, int s)
     bar a = *b;
     for (int r = i; r < i + s; r++)
         memset(a.cell + r * a.n + j, 0, (size_t)s);
-    if (s > 1)
+    if (s > 1 && s <= MAX_N) /* a legal side is at most n */
         a.used[s] = 1;
     return a;
 }
