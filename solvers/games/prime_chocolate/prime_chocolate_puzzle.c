@@ -16,7 +16,8 @@
  * side r.  Two squares are disjoint exactly when a row or a column line
  * separates them, so the largest full square the bite leaves is the
  * largest inside the rows above it, the rows below, the columns to its
- * left or to its right: four tables of one pass each, then O(1) a move.
+ * left or to its right: four tables from two passes over the bar, then
+ * O(1) a move.
  * A full square of side t holds full squares of every smaller side, so r
  * is the largest allowed side (1, or a prime not used, and not the bite's
  * own prime) up to that room; r^2 equal to what is left means that square
