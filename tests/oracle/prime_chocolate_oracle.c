@@ -249,3 +249,83 @@ int prime_chocolate_oracle_far(int n, const unsigned char *cell, const unsigned 
 {
     return mid(n, cell, used, moves, cap, count, remoteness);
 }
+
+/* ---- the puzzle's parts, by enumeration ---------------------------------- */
+
+/* Whether the square of side p at (top, left) is a legal move: inside the
+ * board, all chocolate, and of side 1 or a prime nobody has chosen. */
+static int legal_square(int n, const unsigned char *cell, const unsigned char *used, int top,
+                        int left, int p)
+{
+    if (top < 0 || left < 0 || p < 1 || top + p > n || left + p > n)
+        return 0;
+    if (p > 1 && (!prime_chocolate_oracle_is_prime(p) || (used != NULL && used[p])))
+        return 0;
+    for (int i = top; i < top + p; i++)
+        for (int j = left; j < left + p; j++)
+            if (!cell[i * n + j])
+                return 0;
+    return 1;
+}
+
+/* The chocolate squares of the board. */
+static long count_chocolate(int n, const unsigned char *cell)
+{
+    long c = 0;
+    for (int k = 0; k < n * n; k++)
+        c += cell[k] != 0;
+    return c;
+}
+
+double prime_chocolate_oracle_look(int n, const unsigned char *cell, const unsigned char *used,
+                                   int row, int col, int size, int plies)
+{
+    long before = count_chocolate(n, cell), bite = (long)size * size;
+    if (bite == before)
+        return 1;
+    if (plies == 1)
+        return (double)bite / (double)before;
+    unsigned char after[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+    unsigned char chosen[PC_ORACLE_MAX_SIDE + 1] = {0};
+    for (int k = 0; k < n * n; k++)
+        after[k] = cell[k] != 0;
+    for (int p = 0; p <= n; p++)
+        chosen[p] = used != NULL && used[p];
+    for (int i = row; i < row + size; i++)
+        for (int j = col; j < col + size; j++)
+            after[i * n + j] = 0;
+    if (size > 1 && size <= PC_ORACLE_MAX_SIDE) /* a legal side is at most n */
+        chosen[size] = 1;
+    double least = 2;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int p = 1; p <= n; p++) {
+                if (!legal_square(n, after, chosen, i, j, p))
+                    continue;
+                long reply = (long)p * p;
+                double v = reply == before - bite ? -1 : (double)(bite - reply) / (double)before;
+                if (v < least)
+                    least = v;
+            }
+    return least;
+}
+
+unsigned prime_chocolate_oracle_motifs(int n, const unsigned char *cell, const unsigned char *used,
+                                       int row, int col, int size)
+{
+    (void)row;
+    (void)col;
+    int bigger = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int p = 2; p <= n; p++)
+                bigger |= legal_square(n, cell, used, i, j, p);
+    unsigned bits = 0;
+    if (size > 2 && size % 2 == 1)
+        bits |= 1u;
+    if (size == 1 && bigger)
+        bits |= 2u;
+    if (size == 2)
+        bits |= 4u;
+    return bits;
+}

@@ -49,4 +49,22 @@ int prime_chocolate_oracle_mid(int n, const unsigned char *cell, const unsigned 
 int prime_chocolate_oracle_far(int n, const unsigned char *cell, const unsigned char *used,
                                pc_oracle_move *moves, int cap, int *count, int *remoteness);
 
+/* The puzzle's parts from the rules, by plain enumeration of the legal
+ * moves (no search, so any side up to PC_ORACLE_MAX_SIDE and any amount of
+ * chocolate): the board in play (used[p] != 0 for the primes chosen, n+1
+ * flags) and one legal move, the square of side `size` at (row, col).
+ *
+ * The bounded finder's view of the move, `plies` (1 or 2) ahead, with the
+ * biggest-bite measure: (squares the mover ate - squares the opponent ate)
+ * / the chocolate before the move; +1 when the mover ate the last square,
+ * -1 when the opponent did; at 2 plies the least over every legal reply. */
+double prime_chocolate_oracle_look(int n, const unsigned char *cell, const unsigned char *used,
+                                   int row, int col, int size, int plies);
+
+/* The motifs the move shows as the solving one: bit 0 prime-bite (an odd
+ * prime side), bit 1 nibble (one square while a legal move of a larger
+ * side exists), bit 2 parity-flip (the 2 x 2 bite). */
+unsigned prime_chocolate_oracle_motifs(int n, const unsigned char *cell, const unsigned char *used,
+                                       int row, int col, int size);
+
 #endif

@@ -437,6 +437,19 @@ const gj_game game_prime_chocolate = {
     .generate_most = prime_chocolate_generate_most,
     .generate_knobs = prime_chocolate_generate_knobs,
     .play_move = prime_chocolate_play_move,
+    /* Puzzles grow with the band, up to 6 x 6, where a bar a little more
+     * eaten keeps the remoteness search (prime_chocolate_far.c), which
+     * every candidate's ranking runs, inside its bounds and fast. */
+    .puzzle_knobs = {"{\"n\": 4, \"eaten\": 0.3}", "{\"n\": 5, \"eaten\": 0.3}",
+                     "{\"n\": 6, \"eaten\": 0.4}"},
+    /* Proved in tests/unit/test_prime_chocolate_puzzle.c. */
+    .puzzle_depth_max = 1,
+    .puzzle_depth_note =
+        "A bar with two or more moves has a single winning move only while prime 2 is free, and "
+        "that move is either the 2 x 2 bite, after which every bite eats an odd count, or an odd "
+        "bite that breaks every full 2 x 2 block, which never forms again; either way, after it "
+        "and any reply every move wins, so no second step has one solving move.",
+    .motifs = prime_chocolate_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {61525, 58441, 56118, 53082},
 };

@@ -30,6 +30,10 @@ int prime_chocolate_generate_most(const char *buf, size_t len, const long *limit
                                   int *scored, gj_error *e);
 extern const char *const prime_chocolate_generate_knobs[];
 
+/* The game's puzzle motifs (gj_game's motifs, prime_chocolate_puzzle.c):
+ * bit i of gj_play.motifs names entry i. */
+extern const gj_theme prime_chocolate_motifs[];
+
 /* The true bound on the legal moves of a position in play the generator
  * makes (proved beside the generator, checked against every small board by
  * tests/unit/test_generate.c): some position of the size has that many,

@@ -1368,6 +1368,50 @@ static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
     return pc_draw(p->b.cell, p->b.n, p->b.used, p->left, p->mover, out, width, height, e);
 }
 
+/* The moves' squares, from their ids, into a malloc'd array: NULL with
+ * *e (or for a move the position does not have). */
+static pc_square *squares_of(const pc_play *p, const gj_move *moves, long n, gj_error *e)
+{
+    pc_square *sq = malloc((size_t)(n > 0 ? n : 1) * sizeof *sq);
+    if (sq == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    for (long k = 0; k < n; k++) {
+        entry m = move_of(moves[k].id);
+        if (!legal(p, m.row, m.col, m.size)) {
+            free(sq);
+            gj_fail(e, GJ_INTERNAL, "prime-chocolate: a move the position does not have");
+            return NULL;
+        }
+        sq[k] = (pc_square){m.row, m.col, m.size};
+    }
+    return sq;
+}
+
+/* game.h's gj_play.look: the biggest bite (prime_chocolate_puzzle.c). */
+static int play_look(void *v, const gj_move *moves, long n, int plies, double *value, gj_error *e)
+{
+    pc_play *p = v;
+    pc_square *sq = squares_of(p, moves, n, e);
+    if (sq == NULL)
+        return -1;
+    int rc = pc_look(p->b.cell, p->b.n, p->b.used, p->left, sq, n, plies, value, e);
+    free(sq);
+    return rc;
+}
+
+/* game.h's gj_play.motifs (prime_chocolate_puzzle.c). */
+static int play_motifs(void *v, const gj_move *moves, long n, unsigned *bits, gj_error *e)
+{
+    pc_square *sq = n >= 1 ? squares_of(v, moves, n, e) : NULL;
+    if (sq == NULL)
+        return n >= 1 ? -1 : gj_fail(e, GJ_INTERNAL, "prime-chocolate: motifs without moves");
+    *bits = pc_motif_bits(sq, n);
+    free(sq);
+    return 0;
+}
+
 const gj_play prime_chocolate_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -1379,6 +1423,8 @@ const gj_play prime_chocolate_play = {
     .write_members = play_write_members,
     .free = play_free,
     .draw = play_draw,
+    .look = play_look,
+    .motifs = play_motifs,
 };
 
 /* ---- entry point ------------------------------------------------------ */

@@ -1,5 +1,7 @@
 /* prime_chocolate_core.h - what the prime-chocolate solver shares with its
- * analysis (prime_chocolate_analysis.c) and its picture (prime_chocolate_draw.c).
+ * analysis (prime_chocolate_analysis.c), its picture (prime_chocolate_draw.c),
+ * and what the analysis' parsed position reads of the puzzle's parts
+ * (prime_chocolate_puzzle.c).
  *
  * Contract: pc_read_grid reads the JSON "grid" member exactly as /solve
  * reads it (1..max_n strings of n cells each: 'X' eaten, '-' or the en dash
@@ -27,5 +29,19 @@ int pc_is_prime(long p);
  * the board). */
 int pc_draw(const unsigned char *cell, long n, const unsigned char *used, long long left, int dia,
             gj_buf *out, int *width, int *height, gj_error *e);
+/* A move: its square's top-left cell (0-based) and side. */
+typedef struct pc_square {
+    int row, col, size;
+} pc_square;
+
+/* game.h's gj_play.look over a bar in play: n x n cells (1 = chocolate),
+ * used[p] != 0 for the primes chosen (n + 1 flags), `left` chocolate
+ * squares (> 0), and count legal moves (prime_chocolate_puzzle.c states
+ * the measure).  0, or -1 with *e. */
+int pc_look(const unsigned char *cell, long n, const unsigned char *used, long long left,
+            const pc_square *moves, long count, int plies, double *value, gj_error *e);
+/* game.h's gj_play.motifs: the bits of prime_chocolate_motifs that the
+ * solving move moves[0] shows among all count (>= 1) legal moves. */
+unsigned pc_motif_bits(const pc_square *moves, long count);
 
 #endif
