@@ -452,6 +452,14 @@ static void pc_play(state *s, const json_t *move)
     swap_mover(s, "RUBY", "DIA");
 }
 
+/* The prime-chocolate measure of the square `move` of s, by the oracle. */
+static double pc_look(const state *s, const json_t *move, int plies)
+{
+    return prime_chocolate_oracle_look(s->rows, s->on, s->used, (int)int_member(move, "row") - 1,
+                                       (int)int_member(move, "col") - 1,
+                                       (int)int_member(move, "size"), plies);
+}
+
 /* ---- staircase-chess --------------------------------------------------- */
 
 /* The stones on s's board. */
@@ -567,7 +575,7 @@ static const rules games[] = {
      NULL},
     {&game_nim_shortcuts, "{\"shortcuts\": 3, \"range\": 8}", DEPTH2_SEEDS, 0, ns_read, ns_judge,
      ns_play, ns_look},
-    {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, NULL},
+    {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, pc_look},
     {&game_staircase_chess, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 1, sc_read, sc_judge,
      sc_play, sc_look},
 };
