@@ -311,6 +311,10 @@ const gj_game game_grid_walk = {
     .generate_most = grid_walk_generate_most,
     .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
+    .puzzle_knobs = {"{\"rows\": 5, \"cols\": 5, \"density\": 0.35}",
+                     "{\"rows\": 6, \"cols\": 6, \"density\": 0.35}",
+                     "{\"rows\": 8, \"cols\": 8, \"density\": 0.4}"},
+    .motifs = grid_walk_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {65156, 61902, 59450, 56243},
 };

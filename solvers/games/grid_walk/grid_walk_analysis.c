@@ -820,6 +820,14 @@ static void play_write_members(void *v, int moved, gj_buf *out)
     out->failed |= p->trail.failed;
 }
 
+const gw_position *gw_play_view(const void *v, int *token, long *visited)
+{
+    const gw_play *p = v;
+    *token = p->n > 0 ? p->path[p->n - 1] : -1;
+    *visited = p->n;
+    return p->pos;
+}
+
 const gj_play grid_walk_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -830,6 +838,8 @@ const gj_play grid_walk_play = {
     .clone = play_clone,
     .write_members = play_write_members,
     .free = play_free,
+    .look = grid_walk_look,
+    .motifs = grid_walk_motif_bits,
 };
 
 /* analyze() over the parsed position: load, parse, analyse, free.  The
