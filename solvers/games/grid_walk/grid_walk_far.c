@@ -18,12 +18,13 @@
  * reachable, whatever the order they are met in, so what makes it faster
  * must find exactly the same positions.  Two things do.  A set is grown
  * from its cells' neighbour masks a breadth-first layer at a time rather
- * than a cell at a time.  And most steps need no growing at all: when the
- * cells still reachable form one piece, and the cells around the one the
- * token steps onto join its neighbours among them without it (the ring of
- * eight around it, read as a cycle), the step cuts nothing off, so the
- * cells left are those cells without it: any path through the cell can go
- * round it instead. */
+ * than a cell at a time.  And most steps need no growing at all: a
+ * position keeps its reachable cells as the pieces they fall into, each
+ * next to the token, so a step stays in the piece of the cell it steps
+ * onto; when the cells of that piece around the cell (the ring of eight,
+ * read as a cycle) join its neighbours without it, the step cuts nothing
+ * off and the cells left are the piece without the cell: any path through
+ * the cell can go round it instead. */
 #include <stdlib.h>
 
 #include "analysis.h"

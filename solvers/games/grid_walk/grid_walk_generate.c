@@ -7,9 +7,9 @@
  * ("winning_moves", "min_moves" or "visited") adds a token path of 1..3
  * cells, a random non-revisiting walk from a random free cell, and asks
  * /analyze; "visited" (1..3, default 3) is the longest path drawn, so
- * "visited": 1 leaves every candidate a placed token with all its
- * neighbours still open (what a puzzle's four moves need: a longer path
- * takes one of them).
+ * "visited": 1 makes every candidate a token just placed, none of its
+ * neighbours visited (what a puzzle's four moves need: a longer path
+ * has visited one of them).
  *
  * The most moves such a position has (gw_gen_most): the token's free
  * neighbours, min(rows - 1, 2) up or down plus min(cols - 1, 2) left or
