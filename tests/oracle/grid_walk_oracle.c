@@ -196,3 +196,133 @@ int gw_tree_remoteness(gw_tree *t, int r, int c, const unsigned char *visited)
     int cell = t->index[r * t->cols + c];
     return remoteness(&t->s, cell, set | (uint32_t)1 << cell);
 }
+
+/* ---- the puzzle's parts, by the rules ---- */
+
+/* A position for the puzzle's oracle: the grid and the cells visited. */
+typedef struct board {
+    int rows, cols;
+    const char *cells;
+    unsigned char *visited; /* rows * cols */
+} board;
+
+/* Whether (r, c) is on the grid, free and not visited. */
+static int enterable(const board *b, int r, int c)
+{
+    return r >= 0 && r < b->rows && c >= 0 && c < b->cols && b->cells[r * b->cols + c] == '.' &&
+           !b->visited[r * b->cols + c];
+}
+
+/* The legal moves of the player to move with the token on cell x. */
+static int legal_moves(const board *b, int x)
+{
+    int r = x / b->cols, c = x % b->cols;
+    return enterable(b, r - 1, c) + enterable(b, r + 1, c) + enterable(b, r, c - 1) +
+           enterable(b, r, c + 1);
+}
+
+/* The free unvisited cells a walk from x can reach: the cells joined to x
+ * by a chain of such cells, found by sweeping the grid until nothing new
+ * joins (no queue, unlike the game's search). */
+static int reachable(const board *b, int x)
+{
+    int k = b->rows * b->cols, count = 0;
+    unsigned char *in = calloc((size_t)k, 1);
+    if (in == NULL)
+        abort();
+    in[x] = 1;
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int y = 0; y < k; y++) {
+            int r = y / b->cols, c = y % b->cols;
+            if (in[y] || !enterable(b, r, c))
+                continue;
+            if ((r > 0 && in[y - b->cols]) || (r + 1 < b->rows && in[y + b->cols]) ||
+                (c > 0 && in[y - 1]) || (c + 1 < b->cols && in[y + 1])) {
+                in[y] = 1;
+                grown = 1;
+                count++;
+            }
+        }
+    }
+    free(in);
+    return count;
+}
+
+/* The worth of the position to the player to move on x (x visited). */
+static double oracle_worth(const board *b, int x)
+{
+    long n = 0;
+    for (int y = 0; y < b->rows * b->cols; y++)
+        n += b->cells[y] == '.';
+    long m = legal_moves(b, x);
+    if (m == 0)
+        return -1;
+    return (double)(m * (n + 1) + reachable(b, x)) / (double)(5 * (n + 1));
+}
+
+/* The board of a grid and a path. */
+static board oracle_board(int rows, int cols, const char *cells, const int *path, int npath)
+{
+    board b = {rows, cols, cells, calloc((size_t)rows * (size_t)cols, 1)};
+    if (b.visited == NULL)
+        abort();
+    for (int i = 0; i < npath; i++)
+        b.visited[path[i]] = 1;
+    return b;
+}
+
+void gw_oracle_look(int rows, int cols, const char *cells, const int *path, int npath,
+                    const int *moves, int nmoves, int plies, double *value)
+{
+    board b = oracle_board(rows, cols, cells, path, npath);
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int i = 0; i < nmoves; i++) {
+        int w = moves[i];
+        b.visited[w] = 1;
+        if (plies == 1) {
+            value[i] = -oracle_worth(&b, w);
+        } else {
+            double least = 1;
+            for (int d = 0; d < 4; d++) {
+                int r = w / cols + dr[d], c = w % cols + dc[d];
+                if (!enterable(&b, r, c))
+                    continue;
+                b.visited[r * cols + c] = 1;
+                double x = oracle_worth(&b, r * cols + c);
+                b.visited[r * cols + c] = 0;
+                least = x < least ? x : least;
+            }
+            value[i] = least;
+        }
+        b.visited[w] = 0;
+    }
+    free(b.visited);
+}
+
+unsigned gw_oracle_motifs(int rows, int cols, const char *cells, const int *path, int npath,
+                          const int *moves, int nmoves)
+{
+    board b = oracle_board(rows, cols, cells, path, npath);
+    unsigned bits = 0;
+    int first = 0;
+    for (int i = 0; i < nmoves; i++) {
+        b.visited[moves[i]] = 1;
+        int left = legal_moves(&b, moves[i]);
+        b.visited[moves[i]] = 0;
+        if (i == 0)
+            first = left;
+        if (i == 0 && left == 1)
+            bits |= 1;
+        if (i > 0 && left < first)
+            bits |= 4;
+    }
+    if (nmoves > 0 && npath > 0) {
+        int before = reachable(&b, path[npath - 1]);
+        b.visited[moves[0]] = 1;
+        if (reachable(&b, moves[0]) < before - 1)
+            bits |= 2;
+    }
+    free(b.visited);
+    return bits;
+}

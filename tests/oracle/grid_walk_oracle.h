@@ -37,4 +37,27 @@ int gw_tree_mover_wins(gw_tree *t, int r, int c, const unsigned char *visited);
  * over all moves); -1 when out of memory. */
 int gw_tree_remoteness(gw_tree *t, int r, int c, const unsigned char *visited);
 
+/* The puzzle's parts by the rules (game.h's gj_play.look and .motifs, as
+ * grid_walk_puzzle.c states them), for positions of any size: the grid,
+ * the path's cells path[0..npath) as 0-based r * cols + c (npath 0: the
+ * opening, A to place the token), and the moves' cells moves[0..nmoves),
+ * each a legal move there.
+ *
+ * The measure: the player to move on a cell is worth, to themselves,
+ * (m * (n + 1) + r) / (5 (n + 1)) with m their legal moves, r the free
+ * unvisited cells their walk can still reach and n the grid's free cells,
+ * and -1 with no move.  value[i] is, one ply ahead, minus the opponent's
+ * worth after moves[i]; two plies ahead, the least over the opponent's
+ * replies of the mover's worth after it, +1 with no reply. */
+void gw_oracle_look(int rows, int cols, const char *cells, const int *path, int npath,
+                    const int *moves, int nmoves, int plies, double *value);
+
+/* The motifs' bits (grid_walk_motifs' order) of moves[0] among the
+ * moves: 1 cut-off (the opponent is left one move), 2 wall-off (a cell the
+ * walk could reach before the move, other than its own, is out of reach
+ * after it; never at the opening), 4 generous (another move leaves the
+ * opponent fewer moves). */
+unsigned gw_oracle_motifs(int rows, int cols, const char *cells, const int *path, int npath,
+                          const int *moves, int nmoves);
+
 #endif

@@ -729,7 +729,8 @@ static const struct {
     {&game_grid_walk, "{\"seed\":1,\"colour\":2}", GJ_BAD_INPUT, "colour",
      "colour: unknown field; expected only \"seed\", \"skip\", \"tries\", \"budget_ms\", "
      "\"outcome\", "
-     "\"winning_moves\", \"min_moves\", \"answer\", \"after\", \"rows\", \"cols\", \"density\""},
+     "\"winning_moves\", \"min_moves\", \"answer\", \"after\", \"rows\", \"cols\", \"density\", "
+     "\"visited\""},
     {&game_grid_walk, "{\"seed\":-1}", GJ_BAD_INPUT, "seed",
      "seed: expected an integer from 0 to 9007199254740991 (2^53 - 1)"},
     {&game_grid_walk, "{\"seed\":\"42\"}", GJ_BAD_INPUT, "seed",
@@ -878,11 +879,12 @@ static void moves_of(const gj_game *g, const char *in, long *total, long *winnin
     buf_free(&out);
 }
 
-/* The most moves over every path of up to 3 cells that extends path[0..n)
- * on the grid `cells` (rows x cols, '.' free), each analysed; best[w] (w of
- * 0..2) is raised to the most moves of those with exactly w winning moves
- * and another move. */
-static long grid_walk_paths(const char *cells, long rows, long cols, long *path, long n, long *best)
+/* The most moves over every path of up to `longest` (1..3) cells that
+ * extends path[0..n) on the grid `cells` (rows x cols, '.' free), each
+ * analysed; best[w] (w of 0..2) is raised to the most moves of those with
+ * exactly w winning moves and another move. */
+static long grid_walk_paths(const char *cells, long rows, long cols, long *path, long n,
+                            long longest, long *best)
 {
     char body[512];
     size_t used = (size_t)snprintf(body, sizeof body, "{\"grid\":[");
@@ -899,7 +901,7 @@ static long grid_walk_paths(const char *cells, long rows, long cols, long *path,
     if (winning < 3 && total > winning && total > best[winning])
         best[winning] = total;
     long most = total;
-    if (n == 3)
+    if (n == longest)
         return most;
     long c = path[n - 1];
     for (int d = 0; d < 4; d++) {
@@ -910,48 +912,73 @@ static long grid_walk_paths(const char *cells, long rows, long cols, long *path,
         if (r < 0 || r >= rows || q < 0 || q >= cols || cells[r * cols + q] != '.' || seen)
             continue;
         path[n] = r * cols + q;
-        long m = grid_walk_paths(cells, rows, cols, path, n + 1, best);
+        long m = grid_walk_paths(cells, rows, cols, path, n + 1, longest, best);
         most = m > most ? m : most;
     }
     return most;
 }
 
+/* The bound generate_most gives grid-walk for a request with `winning`
+ * winning moves, paths of up to `visited` cells and blocks or none. */
+static long grid_walk_most(long rows, long cols, long winning, long visited, bool blocks)
+{
+    char req[160];
+    snprintf(req, sizeof req,
+             "{\"rows\":%ld,\"cols\":%ld,\"density\":%s,\"winning_moves\":%ld,\"visited\":%ld}",
+             rows, cols, blocks ? "0.5" : "0", winning, visited);
+    long long most;
+    int scored;
+    gj_error e;
+    long limits[GEN_NLIMITS];
+    game_default_limits(&game_grid_walk, limits);
+    limits[GEN_LIMIT_BUDGET] = 2000;
+    ck_assert_msg(game_grid_walk.generate_most(req, strlen(req), limits, &most, &scored, &e) == 0,
+                  "%s: %s", req, e.message);
+    return (long)most;
+}
+
 /* grid-walk: every grid up to 9 cells, every path the generator walks:
  * gw_gen_most over them all, and gw_gen_most_winning for 0..2 winning
- * moves over them all (blocks) and over the grid with no block. */
+ * moves over them all (blocks) and over the grid with no block; and the
+ * same bound for the paths of up to 1 and 2 cells ("visited"). */
 START_TEST(test_bound_grid_walk)
 {
-    for (long rows = 1; rows <= 9; rows++)
-        for (long cols = 1; rows * cols <= 9; cols++) {
-            long cells = rows * cols, most = 0, any[3] = {0, 0, 0}, open[3] = {0, 0, 0};
-            for (long mask = 0; mask < 1L << cells; mask++) {
-                char grid[16];
-                long best[3] = {0, 0, 0};
-                for (long i = 0; i < cells; i++)
-                    grid[i] = mask >> i & 1 ? '#' : '.';
-                for (long start = 0; start < cells; start++) {
-                    if (grid[start] != '.')
-                        continue;
-                    long path[3] = {start};
-                    long m = grid_walk_paths(grid, rows, cols, path, 1, best);
-                    most = m > most ? m : most;
+    for (long longest = 1; longest <= 3; longest++)
+        for (long rows = 1; rows <= 9; rows++)
+            for (long cols = 1; rows * cols <= 9; cols++) {
+                long cells = rows * cols, most = 0, any[3] = {0, 0, 0}, open[3] = {0, 0, 0};
+                for (long mask = 0; mask < 1L << cells; mask++) {
+                    char grid[16];
+                    long best[3] = {0, 0, 0};
+                    for (long i = 0; i < cells; i++)
+                        grid[i] = mask >> i & 1 ? '#' : '.';
+                    for (long start = 0; start < cells; start++) {
+                        if (grid[start] != '.')
+                            continue;
+                        long path[3] = {start};
+                        long m = grid_walk_paths(grid, rows, cols, path, 1, longest, best);
+                        most = m > most ? m : most;
+                    }
+                    for (int w = 0; w < 3; w++) {
+                        any[w] = best[w] > any[w] ? best[w] : any[w];
+                        open[w] = mask == 0 ? best[w] : open[w];
+                    }
                 }
-                for (int w = 0; w < 3; w++) {
-                    any[w] = best[w] > any[w] ? best[w] : any[w];
-                    open[w] = mask == 0 ? best[w] : open[w];
+                ck_assert_msg(most == gw_gen_most(rows, cols),
+                              "grid-walk %ld x %ld: %ld, bound %ld", rows, cols, most,
+                              gw_gen_most(rows, cols));
+                for (int w = 0; w < 3 && (longest == 3 || w < gw_gen_most(rows, cols)); w++) {
+                    long with = longest == 3 ? gw_gen_most_winning(rows, cols, true, w)
+                                             : grid_walk_most(rows, cols, w, longest, true),
+                         without = longest == 3 ? gw_gen_most_winning(rows, cols, false, w)
+                                                : grid_walk_most(rows, cols, w, longest, false);
+                    ck_assert_msg(
+                        any[w] == with && open[w] == without,
+                        "grid-walk %ld x %ld, %d winning, paths of up to %ld: %ld (%ld with "
+                        "no block), bound %ld (%ld)",
+                        rows, cols, w, longest, any[w], open[w], with, without);
                 }
             }
-            ck_assert_msg(most == gw_gen_most(rows, cols), "grid-walk %ld x %ld: %ld, bound %ld",
-                          rows, cols, most, gw_gen_most(rows, cols));
-            for (int w = 0; w < 3; w++) {
-                long with = gw_gen_most_winning(rows, cols, true, w),
-                     without = gw_gen_most_winning(rows, cols, false, w);
-                ck_assert_msg(any[w] == with && open[w] == without,
-                              "grid-walk %ld x %ld, %d winning: %ld (%ld with no block), bound "
-                              "%ld (%ld)",
-                              rows, cols, w, any[w], open[w], with, without);
-            }
-        }
     /* Above the enumerated boards the proven bound stands. */
     for (long w = 0; w < 3; w++) {
         ck_assert_int_eq(gw_gen_most_winning(2, 5, true, w), gw_gen_most(2, 5));

@@ -311,6 +311,14 @@ const gj_game game_grid_walk = {
     .generate_most = grid_walk_generate_most,
     .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
+    /* Puzzles grow with the band, up to 8 x 8 with walls enough that the
+     * token's room stays within the remoteness search's bound; one-cell
+     * paths ("visited": 1), since a puzzle's first step needs the token's
+     * four neighbours open (min_moves 4) and a longer path takes one. */
+    .puzzle_knobs = {"{\"rows\": 5, \"cols\": 5, \"density\": 0.35, \"visited\": 1}",
+                     "{\"rows\": 6, \"cols\": 6, \"density\": 0.35, \"visited\": 1}",
+                     "{\"rows\": 8, \"cols\": 8, \"density\": 0.4, \"visited\": 1}"},
+    .motifs = grid_walk_motifs,
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {65156, 61902, 59450, 56243},
 };

@@ -827,6 +827,15 @@ static int play_draw(void *v, gj_buf *out, int *width, int *height, gj_error *e)
     return gw_draw(p->pos, p->path, p->n, out, width, height, e);
 }
 
+/* grid_walk_core.h's: the board, the token and the path's length, for puzzles. */
+const gw_position *gw_play_view(const void *v, int *token, long *visited)
+{
+    const gw_play *p = v;
+    *token = p->n > 0 ? p->path[p->n - 1] : -1;
+    *visited = p->n;
+    return p->pos;
+}
+
 const gj_play grid_walk_play = {
     .parse = play_parse,
     .analyze = play_analyze,
@@ -838,6 +847,8 @@ const gj_play grid_walk_play = {
     .write_members = play_write_members,
     .free = play_free,
     .draw = play_draw,
+    .look = grid_walk_look,
+    .motifs = grid_walk_motif_bits,
 };
 
 /* analyze() over the parsed position: load, parse, analyse, free.  The

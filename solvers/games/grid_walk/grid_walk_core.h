@@ -72,4 +72,10 @@ void gw_far_free(gw_far *f);
  * to.  GW_FAR_PAST past the bound, -1 with *e (out of memory, cancelled). */
 long gw_far_walk(gw_far *f, int v, const int *moves, int nmoves, long *after, gj_error *e);
 
+/* The position in play p (grid_walk.h's grid_walk_play) as the puzzle's
+ * parts read it: its grid, with the path blocked but for the token's cell,
+ * and into *token the token's padded cell (-1 at the opening, before it is
+ * placed) and into *visited the path's length.  Read only. */
+const gw_position *gw_play_view(const void *p, int *token, long *visited);
+
 #endif

@@ -4,8 +4,12 @@
  * GW_GEN_MAX_SIDE), "density" (the share of blocked cells, 0..1, default
  * 0.25).  Each cell is blocked with that chance.  The opening's outcome is
  * A's (the player who places the token).  A position in play
- * ("winning_moves") adds a token path of 1..3 cells, a random
- * non-revisiting walk from a random free cell, and asks /analyze.
+ * ("winning_moves", "min_moves" or "visited") adds a token path of 1..3
+ * cells, a random non-revisiting walk from a random free cell, and asks
+ * /analyze; "visited" (1..3, default 3) is the longest path drawn, so
+ * "visited": 1 makes every candidate a token just placed, none of its
+ * neighbours visited (what a puzzle's four moves need: a longer path
+ * has visited one of them).
  *
  * The most moves such a position has (gw_gen_most): the token's free
  * neighbours, min(rows - 1, 2) up or down plus min(cols - 1, 2) left or
@@ -36,9 +40,12 @@
 typedef struct knobs {
     long rows, cols;
     double density;
+    long visited; /* the longest path drawn */
 } knobs;
 
-const char *const grid_walk_generate_knobs[] = {"rows", "cols", "density", NULL};
+const char *const grid_walk_generate_knobs[] = {"rows", "cols", "density", "visited", NULL};
+
+static long most_winning(long rows, long cols, bool blocks, long winning, long longest);
 
 /* The limits in force: rows, cols (grid_walk.c's order). */
 static int read_knobs(gen_request *req, const long *limits, void *out, gj_error *e)
@@ -56,11 +63,18 @@ static int read_knobs(gen_request *req, const long *limits, void *out, gj_error 
                  e) != 0 ||
         gen_share(req->root, "density", 0, 1, &k->density, e) != 0)
         return -1;
+    k->visited = GW_GEN_MAX_PATH;
+    if (json_object_get(req->root, "visited") != NULL) {
+        if (gen_long(req->root, "visited", 1, GW_GEN_MAX_PATH, NULL, &k->visited, e) != 0)
+            return -1;
+        req->in_play = true;
+    }
     if (k->density >= 1)
         req->most_moves = 0;
     else if (req->winning_moves >= 0 && req->winning_moves < gw_gen_most(k->rows, k->cols)) {
         /* (a winning_moves with no move left over is refused as before) */
-        req->most_moves = gw_gen_most_winning(k->rows, k->cols, k->density > 0, req->winning_moves);
+        req->most_moves =
+            most_winning(k->rows, k->cols, k->density > 0, req->winning_moves, k->visited);
         req->most_winning = req->most_moves < gw_gen_most(k->rows, k->cols);
     } else
         req->most_moves = gw_gen_most(k->rows, k->cols);
@@ -121,6 +135,15 @@ static long exact_paths(exact *x, int c, unsigned visited, int left, long w, lon
 
 long gw_gen_most_winning(long rows, long cols, bool blocks, long winning)
 {
+    return most_winning(rows, cols, blocks, winning, GW_GEN_MAX_PATH);
+}
+
+/* gw_gen_most_winning over the paths of up to `longest` cells: every
+ * length starts with a one-cell path, which reaches gw_gen_most, so above
+ * the enumerated boards the bound is the same.  (It was found exact there
+ * for paths of up to 3 cells; for shorter ones it is a true upper bound.) */
+static long most_winning(long rows, long cols, bool blocks, long winning, long longest)
+{
     long most = gw_gen_most(rows, cols), cells = rows * cols;
     if (cells > GW_GEN_EXACT_CELLS)
         return most;
@@ -139,7 +162,7 @@ long gw_gen_most_winning(long rows, long cols, bool blocks, long winning)
         x.tag = open;
         for (long c = 0; c < cells && best < most; c++)
             if (open >> c & 1)
-                best = exact_paths(&x, (int)c, 1u << c, GW_GEN_MAX_PATH - 1, winning, best);
+                best = exact_paths(&x, (int)c, 1u << c, (int)longest - 1, winning, best);
     }
     return best;
 }
@@ -189,7 +212,7 @@ static int sample(gj_rng *r, const gen_request *req, const void *in, gen_candida
     if (req->in_play) {
         char visited[sizeof cells];
         memcpy(visited, cells, sizeof cells);
-        n = walk(r, k, visited, gj_rng_range(r, 1, GW_GEN_MAX_PATH), path);
+        n = walk(r, k, visited, gj_rng_range(r, 1, k->visited), path);
         if (n == 0)
             return 1;
     }
