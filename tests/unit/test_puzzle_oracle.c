@@ -331,6 +331,21 @@ static void gw_play(state *s, const json_t *move)
     snprintf(s->mover, sizeof s->mover, "%s", s->plen % 2 == 0 ? "A" : "B");
 }
 
+/* The grid-walk measure of stepping to (or, at the opening, placing on)
+ * `move` from s, by the oracle. */
+static double gw_look(const state *s, const json_t *move, int plies)
+{
+    int r, c;
+    read_cell(move, s->rows, s->cols, &r, &c);
+    char cells[MAX_CELLS];
+    for (int i = 0; i < s->rows * s->cols; i++)
+        cells[i] = s->on[i] ? '.' : '#';
+    int to = r * s->cols + c;
+    double v;
+    gw_oracle_look(s->rows, s->cols, cells, s->path, s->plen, &to, 1, plies, &v);
+    return v;
+}
+
 /* ---- nim-shortcuts ----------------------------------------------------- */
 
 /* {"shortcuts","heaps","to_move"?} into s ("first" when absent). */
@@ -572,7 +587,7 @@ static double sc_look(const state *s, const json_t *move, int plies)
 static const rules games[] = {
     {&game_matrix_game, "{\"n\": 5}", DEPTH2_SEEDS, 0, mg_read, mg_judge, mg_play, mg_look},
     {&game_grid_walk, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 0, gw_read, gw_judge, gw_play,
-     NULL},
+     gw_look},
     {&game_nim_shortcuts, "{\"shortcuts\": 3, \"range\": 8}", DEPTH2_SEEDS, 0, ns_read, ns_judge,
      ns_play, ns_look},
     {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, pc_look},
