@@ -464,10 +464,10 @@ const gj_game game_matrix_game = {
                          "there repeats the second step's position",
     .motifs = matrix_game_motif_list,
     /* The difficulty's scale (puzzle.h): bench/puzzle_rate --calibrate 1000. */
-    .puzzle_scale = {{0.1247, 0.2513, 0.3043, 0.3571, 0.4002, 0.4262, 0.4756, 0.7614, 0.9201,
-                      0.9761},
-                     {0.2110, 0.3159, 0.4138, 0.4745, 0.5072, 0.5382, 0.5617, 0.5832, 0.6076,
-                      0.6402}},
+    .puzzle_scale = {{0.1417, 0.2583, 0.3129, 0.3709, 0.4069, 0.4330, 0.6721, 0.8518, 0.9300,
+                      0.9725},
+                     {0.2353, 0.3663, 0.4478, 0.4839, 0.5131, 0.5447, 0.5704, 0.5879, 0.6052,
+                      0.6376}},
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {62197, 59056, 56695, 53618},
 };
