@@ -676,10 +676,10 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
         return -1;
     p->depth = (int)depth;
     if (p->depth > puzzle_depth_max(g))
-        return gj_fail_field(
-            e, "depth", "%d is more than %s puzzles can be: at most %d, because %s", p->depth,
-            g->name, puzzle_depth_max(g),
-            g->puzzle_depth_note != NULL ? g->puzzle_depth_note : "of the game's rules");
+        return gj_fail_field(e, "depth", "%d is deeper than any %s puzzle (at most %d): %s",
+                             p->depth, g->name, puzzle_depth_max(g),
+                             g->puzzle_depth_note != NULL ? g->puzzle_depth_note
+                                                          : "the game's rules allow no more");
     q->moves_asked = json_object_get(params, "min_moves") != NULL;
     q->budget_ms = gen_cap(GEN_BUDGET_DEFAULT_MS * 4, limits[GEN_LIMIT_BUDGET]);
     char limit[64];
@@ -984,7 +984,9 @@ int puzzle_daily(const gj_game *g, const char *date, const char *today, const lo
      * number of candidates, else one: bounded by count, not time, so the
      * day's puzzle is the same on every machine. */
     int rc = -1;
-    for (int depth = PUZZLE_DAILY_DEPTH; depth >= 1 && rc != 0; depth--) {
+    int deepest =
+        puzzle_depth_max(g) < PUZZLE_DAILY_DEPTH ? puzzle_depth_max(g) : PUZZLE_DAILY_DEPTH;
+    for (int depth = deepest; depth >= 1 && rc != 0; depth--) {
         json_t *params = json_pack("{s:I, s:i, s:I}", "seed", (json_int_t)seed, "depth", depth,
                                    "budget_ms", (json_int_t)limits[GEN_LIMIT_BUDGET]);
         if (params == NULL)

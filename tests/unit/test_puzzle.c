@@ -177,7 +177,8 @@ START_TEST(test_puzzles_hold)
     long limits[GEN_NLIMITS];
     limits_of(g, limits, 5000);
     int made = 0;
-    for (int depth = 1; depth <= 2; depth++) {
+    int deepest = puzzle_depth_max(g) < 2 ? puzzle_depth_max(g) : 2;
+    for (int depth = 1; depth <= deepest; depth++) {
         for (int seed = 0; seed < 12; seed++) {
             char params[96];
             /* Bounded by a count, with time to spare: the same puzzles on
@@ -229,7 +230,7 @@ START_TEST(test_bands_met)
     static const char *const bands[] = {"easy", "medium", "hard"};
     int met = 0;
     for (int b = 0; b < 3; b++) {
-        for (int depth = 1; depth <= 2; depth++) {
+        for (int depth = 1; depth <= 2 && depth <= puzzle_depth_max(g); depth++) {
             char params[128];
             snprintf(params, sizeof params,
                      "{\"seed\": 5, \"band\": \"%s\", \"depth\": %d, \"tries\": 100, "
@@ -270,6 +271,8 @@ START_TEST(test_tries_decide)
         {"{\"seed\": 9, \"depth\": 2, \"difficulty_min\": 0.5, \"tries\": 7%s}", 7},
     };
     for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        if (puzzle_depth_max(g) < 2 && strstr(asks[k].params, "\"depth\": 2") != NULL)
+            continue; /* no such puzzle (test_deeper_than_the_rules) */
         char quick[160], slow[160];
         snprintf(quick, sizeof quick, asks[k].params, "");
         snprintf(slow, sizeof slow, asks[k].params, ", \"budget_ms\": 60000");
@@ -340,7 +343,7 @@ START_TEST(test_listed_is_served)
                 char params[160];
                 snprintf(params, sizeof params,
                          "{\"seed\": %d, \"band\": \"%s\", \"depth\": %d, \"tries\": %d, "
-                         "\"budget_ms\": 600000}",
+                         "\"budget_ms\": 60000}",
                          seed, bands[b], depth, SERVED_TRIES);
                 puzzle p;
                 gj_error e;
@@ -400,15 +403,44 @@ START_TEST(test_themes)
     puzzle p;
     gj_error e;
     static const char *const bad[] = {"{\"theme\": \"no-such-theme\"}",
-                                      "{\"theme\": \"long\", \"depth\": 2}",
+                                      "{\"theme\": \"long\", \"depth\": 1}",
                                       "{\"theme\": \"win-in-1\", \"depth\": 2}",
                                       "{\"theme\": \",\"}",
                                       "{\"theme\": 7}",
                                       "{\"theme\": \"a,b,c,d,e,f,g,h,i\"}"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ck_assert_int_ne(find(g, bad[k], &p, &e), 0);
-        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "theme") == 0, "%s %s: %s", g->name,
+        /* A game without depth 2 refuses the depth before the theme. */
+        const char *field =
+            puzzle_depth_max(g) < 2 && strstr(bad[k], "\"depth\": 2") != NULL ? "depth" : "theme";
+        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, field) == 0, "%s %s: %s", g->name,
                       bad[k], e.message);
+    }
+}
+END_TEST
+
+/* A depth past the game's deepest (gj_game.puzzle_depth_max) is refused at
+ * once, naming depth and the rule, and /games-listed depths are not. */
+START_TEST(test_deeper_than_the_rules)
+{
+    const gj_game *g = game_at(_i);
+    int deepest = puzzle_depth_max(g);
+    ck_assert(deepest >= 1 && deepest <= GJ_PUZZLE_DEPTHS);
+    ck_assert_msg((deepest < GJ_PUZZLE_DEPTHS) == (g->puzzle_depth_note != NULL),
+                  "%s: a game short of %d steps says why, and only then", g->name,
+                  GJ_PUZZLE_DEPTHS);
+    for (int depth = deepest + 1; depth <= PUZZLE_DEPTH_MAX; depth++) {
+        char params[96];
+        snprintf(params, sizeof params, "{\"seed\": 1, \"depth\": %d}", depth);
+        puzzle p;
+        gj_error e;
+        ck_assert_int_ne(find(g, params, &p, &e), 0);
+        ck_assert_msg(e.kind == GJ_BAD_INPUT && strcmp(e.field, "depth") == 0, "%s", e.message);
+        /* The reason, as far as the message holds it. */
+        char start[41];
+        snprintf(start, sizeof start, "%s",
+                 g->puzzle_depth_note != NULL ? g->puzzle_depth_note : "the game's rules");
+        ck_assert_msg(strstr(e.message, start) != NULL, "%s", e.message);
     }
 }
 END_TEST
@@ -868,6 +900,7 @@ int main(void)
     harness_add_loop(s, "check", test_check, (int)n, 60);
     harness_add_loop(s, "themes", test_themes, (int)n, 240);
     harness_add_loop(s, "listed is served", test_listed_is_served, (int)n, 600);
+    harness_add_loop(s, "deeper than the rules", test_deeper_than_the_rules, (int)n, 60);
     const harness_case cases[] = {
         {"range", test_difficulty_range},
         {"bad ids", test_bad_ids},

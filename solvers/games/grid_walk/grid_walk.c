@@ -319,6 +319,11 @@ const gj_game game_grid_walk = {
                      "{\"rows\": 6, \"cols\": 6, \"density\": 0.35, \"visited\": 1}",
                      "{\"rows\": 8, \"cols\": 8, \"density\": 0.4, \"visited\": 1}"},
     .motifs = grid_walk_motifs,
+    /* The difficulty's scale (puzzle.h): bench/puzzle_rate --calibrate 1000. */
+    .puzzle_scale =
+        {{0.0259, 0.0322, 0.0433, 0.1729, 0.2592, 0.3798, 0.4508, 0.5414, 0.6061, 0.7271},
+         {0.2082, 0.3297, 0.4008, 0.5214, 0.5896, 0.6465, 0.7013, 0.7590, 0.8235, 0.9048},
+         {0.3222, 0.4826, 0.5913, 0.6690, 0.7344, 0.7844, 0.8239, 0.8578, 0.9005, 0.9535}},
     /* The engine's levels 1..4, from bench/levels.c (bench/results.md, "Levels"). */
     .level_ratio = {65156, 61902, 59450, 56243},
 };

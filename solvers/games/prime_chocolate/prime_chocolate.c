@@ -445,7 +445,7 @@ const gj_game game_prime_chocolate = {
     /* Proved in tests/unit/test_prime_chocolate_puzzle.c. */
     .puzzle_depth_max = 1,
     .puzzle_depth_note =
-        "A bar with two or more moves has a single winning move only while prime 2 is free, and "
+        "a bar with two or more moves has a single winning move only while prime 2 is free, and "
         "that move is either the 2 x 2 bite, after which every bite eats an odd count, or an odd "
         "bite that breaks every full 2 x 2 block, which never forms again; either way, after it "
         "and any reply every move wins, so no second step has one solving move.",
