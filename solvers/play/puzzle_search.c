@@ -812,6 +812,27 @@ static int reach_most(const gj_game *g, const puzzle *p, bool one, const long *l
     return rc;
 }
 
+/* Drop from p's knobs each band default (gj_game.puzzle_knobs) that the
+ * limits in force refuse, so that a daemon configured with smaller limits
+ * serves its bands on the generator's own default size instead of
+ * refusing them: a knob the caller gave is never dropped (its error
+ * stands).  0, or -1 with *e (any other refusal of the generator). */
+static int fit_band_knobs(const gj_game *g, puzzle *p, const json_t *params, const long *limits,
+                          gj_error *e)
+{
+    for (int tries = 0;; tries++) {
+        long long most;
+        int scored;
+        if (reach_most(g, p, false, limits, &most, &scored, e) == 0)
+            return 0;
+        if (tries >= 8 || e->kind != GJ_BAD_INPUT || json_object_get(params, e->field) != NULL ||
+            json_object_get(p->knobs, e->field) == NULL)
+            return -1;
+        json_object_del(p->knobs, e->field);
+        gj_error_clear(e);
+    }
+}
+
 /* Refuse at once what no puzzle of the asked size can meet, before any
  * search: a size whose positions have fewer than two legal moves, a
  * min_moves above the most they have (the generator's proven bound,
@@ -819,13 +840,15 @@ static int reach_most(const gj_game *g, const puzzle *p, bool one, const long *l
  * a small grid-walk board is below the most of any position; a default
  * min_moves is lowered to it instead, and the answer says so), a
  * difficulty range holding no value a puzzle is served with.  0, or -1. */
-static int check_reach(const gj_game *g, puzzle *p, search *q, const long *limits, gj_error *e)
+static int check_reach(const gj_game *g, puzzle *p, const json_t *params, search *q,
+                       const long *limits, gj_error *e)
 {
     if (g->generate_most == NULL)
         return 0;
     long long most, any_most;
     int scored;
-    if (reach_most(g, p, true, limits, &most, &scored, e) != 0 ||
+    if (fit_band_knobs(g, p, params, limits, e) != 0 ||
+        reach_most(g, p, true, limits, &most, &scored, e) != 0 ||
         reach_most(g, p, false, limits, &any_most, &scored, e) != 0)
         return -1;
     /* A bound below the one on every position is the game's count of the
@@ -881,7 +904,7 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
         return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
     search q;
     if (read_params(g, params, limits, p, &q, seeded, e) != 0 ||
-        check_reach(g, p, &q, limits, e) != 0) {
+        check_reach(g, p, params, &q, limits, e) != 0) {
         puzzle_free(p);
         return -1;
     }
