@@ -277,33 +277,95 @@ static long count_chocolate(int n, const unsigned char *cell)
     return c;
 }
 
+/* The bar after the square of side p at (top, left) is eaten and its prime
+ * (p > 1) chosen, from `cell` and `used` (NULL: none) into after[] and
+ * chosen[] (n + 1 flags). */
+static void eat(int n, const unsigned char *cell, const unsigned char *used, int top, int left,
+                int p, unsigned char *after, unsigned char *chosen)
+{
+    for (int k = 0; k < n * n; k++)
+        after[k] = cell[k] != 0;
+    for (int q = 0; q <= n; q++)
+        chosen[q] = used != NULL && used[q];
+    for (int i = top; i < top + p; i++)
+        for (int j = left; j < left + p; j++)
+            after[i * n + j] = 0;
+    if (p > 1)
+        chosen[p] = 1;
+}
+
+/* The tie-break of the player to move on the bar, before its scale:
+ * t^2 * before + c, for t the largest side of a legal square and c the
+ * legal squares of that side; 0 with none. */
+static long long biggest_bites(int n, const unsigned char *cell, const unsigned char *used,
+                               long before)
+{
+    for (int p = n; p >= 1; p--) {
+        long c = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                c += legal_square(n, cell, used, i, j, p);
+        if (c > 0)
+            return (long long)p * p * before + c;
+    }
+    return 0;
+}
+
+/* The chocolate squares of `cell` outside the square of side p at
+ * (top, left) that share an edge with one of its squares. */
+static long long touching(int n, const unsigned char *cell, int top, int left, int p)
+{
+    long long a = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (!cell[i * n + j] || (i >= top && i < top + p && j >= left && j < left + p))
+                continue;
+            int next = 0;
+            for (int x = top; x < top + p; x++)
+                for (int y = left; y < left + p; y++)
+                    next |= (i == x && (j == y - 1 || j == y + 1)) ||
+                            (j == y && (i == x - 1 || i == x + 1));
+            a += next;
+        }
+    return a;
+}
+
 double prime_chocolate_oracle_look(int n, const unsigned char *cell, const unsigned char *used,
                                    int row, int col, int size, int plies)
 {
-    long before = count_chocolate(n, cell), bite = (long)size * size;
+    long long before = count_chocolate(n, cell), bite = (long long)size * size;
     if (bite == before)
         return 1;
-    if (plies == 1)
-        return (double)bite / (double)before;
+    /* Everything in units of 1 / (D before): D a square. */
+    long long q4 = 4 * before + 1, d = 4 * before * before * q4, l2 = before * before;
+    long long whole = d * before;
     unsigned char after[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
-    unsigned char chosen[PC_ORACLE_MAX_SIDE + 1] = {0};
-    for (int k = 0; k < n * n; k++)
-        after[k] = cell[k] != 0;
-    for (int p = 0; p <= n; p++)
-        chosen[p] = used != NULL && used[p];
-    for (int i = row; i < row + size; i++)
-        for (int j = col; j < col + size; j++)
-            after[i * n + j] = 0;
-    if (size > 1 && size <= PC_ORACLE_MAX_SIDE) /* a legal side is at most n */
-        chosen[size] = 1;
+    unsigned char chosen[PC_ORACLE_MAX_SIDE + 1];
+    eat(n, cell, used, row, col, size, after, chosen);
+    long long own = l2 * touching(n, cell, row, col, size);
+    /* One ply: the opponent moves next, so their biggest bites count
+     * against. */
+    if (plies == 1)
+        return (double)(d * bite - q4 * biggest_bites(n, after, chosen, before) - own) /
+               (double)whole;
+    /* Two: every reply, read with the first mover to move again. */
     double least = 2;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             for (int p = 1; p <= n; p++) {
                 if (!legal_square(n, after, chosen, i, j, p))
                     continue;
-                long reply = (long)p * p;
-                double v = reply == before - bite ? -1 : (double)(bite - reply) / (double)before;
+                long long reply = (long long)p * p;
+                double v = -1;
+                if (reply != before - bite) {
+                    unsigned char again[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+                    unsigned char chosen2[PC_ORACLE_MAX_SIDE + 1];
+                    eat(n, after, chosen, i, j, p, again, chosen2);
+                    v = (double)(d * (bite - reply) +
+                                 q4 * biggest_bites(n, again, chosen2, before) +
+                                 l2 * touching(n, after, i, j, p) - own) /
+                        (double)whole;
+                }
                 if (v < least)
                     least = v;
             }

@@ -54,10 +54,16 @@ int prime_chocolate_oracle_far(int n, const unsigned char *cell, const unsigned 
  * chocolate): the board in play (used[p] != 0 for the primes chosen, n+1
  * flags) and one legal move, the square of side `size` at (row, col).
  *
- * The bounded finder's view of the move, `plies` (1 or 2) ahead, with the
- * biggest-bite measure: (squares the mover ate - squares the opponent ate)
- * / the chocolate before the move; +1 when the mover ate the last square,
- * -1 when the opponent did; at 2 plies the least over every legal reply. */
+ * The bounded finder's view of the move, `plies` (1 or 2) ahead: with L
+ * the chocolate before the move, in squares over L, the squares the mover
+ * ate minus those the opponent ate; plus (t^2 L + c) / (4 L^2) for the
+ * player to move after the look, or minus it for their opponent, t the
+ * largest side of a legal square there and c the legal squares of that
+ * side; and for each bite, a / (16 L + 4) against its eater, a the
+ * chocolate squares sharing an edge with it when it was eaten.  +1 when
+ * the mover ate the last square, -1 when the opponent did; at 2 plies the
+ * least over every legal reply.  Each value is one integer over
+ * 4 L^3 (4 L + 1), divided once. */
 double prime_chocolate_oracle_look(int n, const unsigned char *cell, const unsigned char *used,
                                    int row, int col, int size, int plies);
 

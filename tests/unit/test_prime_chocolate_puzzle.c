@@ -7,7 +7,8 @@
  * play and on the generator's own puzzle positions, values compared
  * exactly (the same integer ratio divided once); besides, every value lies
  * in [-1, 1], a bite that ends the game reads exactly +1 at both plies,
- * and two plies read strictly below one whenever the opponent has a reply.
+ * two plies read strictly below one whenever the opponent has a reply, and
+ * the tie-breaks part bites of one side (the measure is fine-grained).
  *
  * The deepest depth (gj_game.puzzle_depth_max 1) is a property of the
  * rules, checked here from the rules alone: on every 4 x 4 bar (so every
@@ -106,9 +107,10 @@ static int eats_all(const bar *b, int i, int j, int s)
 }
 
 /* look at both plies and motifs on the bar, against the oracle; counts
- * into seen[]: moves checked, bites ending the game, motif bits set.
+ * into seen[]: moves checked, bites ending the game, lone winners, motif
+ * bits set, and pairs of bites of one side that read apart at one ply.
  * Returns the number of legal moves. */
-static long check_bar(const bar *b, long seen[6])
+static long check_bar(const bar *b, long seen[7])
 {
     static gj_move moves[ANALYSIS_MAX_MOVES_LIMIT];
     static double one[ANALYSIS_MAX_MOVES_LIMIT], two[ANALYSIS_MAX_MOVES_LIMIT];
@@ -147,6 +149,12 @@ static long check_bar(const bar *b, long seen[6])
             ck_assert(one[k] < 1 && two[k] < one[k]);
         }
         seen[0]++;
+        /* Bites of a side told apart by the tie-breaks at one ply. */
+        for (long m = 0; m < k; m++) {
+            int i2, j2, s2;
+            square_of(pos, &moves[m], &i2, &j2, &s2);
+            seen[6] += s2 == s && one[m] != one[k];
+        }
     }
     unsigned bits = 0;
     int i, j, s;
@@ -184,7 +192,7 @@ static void random_bar(bar *b, int max_n, uint64_t *rng)
 START_TEST(test_look_random_bars)
 {
     uint64_t rng = 0x9c0c01a7eu;
-    long seen[6] = {0}, bars = 0;
+    long seen[7] = {0}, bars = 0;
     for (int k = 0; k < 3000; k++) {
         bar b;
         random_bar(&b, 5, &rng);
@@ -198,6 +206,7 @@ START_TEST(test_look_random_bars)
     ck_assert_int_gt(seen[2], 400);
     for (int m = 0; m < 3; m++)
         ck_assert_int_gt(seen[3 + m], 150);
+    ck_assert_int_gt(seen[6], 1000);
 }
 END_TEST
 
@@ -205,7 +214,7 @@ START_TEST(test_look_generated_puzzles)
 {
     /* The generator's positions with one winning move, as puzzles start
      * from: sides 3..6, each seed its own. */
-    long seen[6] = {0};
+    long seen[7] = {0};
     long limits[GEN_NLIMITS];
     game_default_limits(GAME, limits);
     limits[GEN_LIMIT_BUDGET] = 60000;

@@ -1389,14 +1389,15 @@ static pc_square *squares_of(const pc_play *p, const gj_move *moves, long n, gj_
     return sq;
 }
 
-/* game.h's gj_play.look: the biggest bite (prime_chocolate_puzzle.c). */
+/* game.h's gj_play.look: the biggest bite, then the smallest biggest bite
+ * left, then the least chocolate touched (prime_chocolate_puzzle.c). */
 static int play_look(void *v, const gj_move *moves, long n, int plies, double *value, gj_error *e)
 {
     pc_play *p = v;
     pc_square *sq = squares_of(p, moves, n, e);
     if (sq == NULL)
         return -1;
-    int rc = pc_look(p->b.cell, p->b.n, p->b.used, p->left, sq, n, plies, value, e);
+    int rc = pc_look(p->b.cell, p->b.n, p->left, sq, n, plies, value, e);
     free(sq);
     return rc;
 }

@@ -35,11 +35,10 @@ typedef struct pc_square {
 } pc_square;
 
 /* game.h's gj_play.look over a bar in play: n x n cells (1 = chocolate),
- * used[p] != 0 for the primes chosen (n + 1 flags), `left` chocolate
- * squares (> 0), and count legal moves (prime_chocolate_puzzle.c states
- * the measure).  0, or -1 with *e. */
-int pc_look(const unsigned char *cell, long n, const unsigned char *used, long long left,
-            const pc_square *moves, long count, int plies, double *value, gj_error *e);
+ * `left` squares of chocolate (> 0), moves[] its count legal moves, every
+ * one (prime_chocolate_puzzle.c states the measure).  0, or -1 with *e. */
+int pc_look(const unsigned char *cell, long n, long long left, const pc_square *moves, long count,
+            int plies, double *value, gj_error *e);
 /* game.h's gj_play.motifs: the bits of prime_chocolate_motifs that the
  * solving move moves[0] shows among all count (>= 1) legal moves. */
 unsigned pc_motif_bits(const pc_square *moves, long count);

@@ -4,31 +4,45 @@
  * squares, which prime_chocolate_analysis.c passes from its parsed
  * position.
  *
- * The greedy measure, the biggest bite: the squares the first mover has
- * eaten minus those the opponent has eaten since, over the squares of
- * chocolate on the bar before the first move; a finished game reads +1
- * for the player who ate the last square and -1 for the other.
+ * The greedy measure, the biggest bite, then the smallest biggest bite
+ * left to the other, then the bite touching the least chocolate: the
+ * squares the first mover has eaten minus those the opponent has eaten
+ * since, over L, the chocolate on the bar before the first move, with two
+ * tie-breaks that together never weigh a square: (t^2 L + c) / (4 L^2)
+ * for the player to move, whose largest legal bite has side t and who has
+ * c bites of that side, counted for them and against the other; and for
+ * every bite seen, a / (16 L + 4) against its eater, a the chocolate
+ * squares next to it (sharing an edge) when it is eaten, so crumbs and
+ * edges go before the middle of the bar.  A finished game reads +1 for the
+ * player who ate the last square and -1 for the other.
  *
- * So a bite of side s from a bar of L squares reads s^2 / L one ply ahead
- * (exactly 1 when it eats the last square).  Two plies ahead it reads the
- * least over the opponent's replies, which is the biggest reply: -1 when a
- * reply eats all that is left, else (s^2 - r^2) / L for the largest legal
- * side r.  Two squares are disjoint exactly when a row or a column line
- * separates them, so the largest full square the bite leaves is the
- * largest inside the rows above it, the rows below, the columns to its
- * left or to its right: four tables from two passes over the bar, then
- * O(1) a move.
- * A full square of side t holds full squares of every smaller side, so r
- * is the largest allowed side (1, or a prime not used, and not the bite's
- * own prime) up to that room; r^2 equal to what is left means that square
- * is all of it.  Every reply eats a square, so two plies read strictly
- * below one whenever the opponent has a reply (the unit test checks it);
- * a bite that ends the game has none and reads +1 at both. */
+ * So one ply ahead a bite of side s reads s^2, less the opponent's largest
+ * bites (side r, c of them) and its own edge, over L.  Two plies ahead the
+ * opponent answers the same way: the least over the replies is one of
+ * side r (a smaller one reads at least three squares more, more than the
+ * tie-breaks ever do), -1 when it eats all that is left, else s^2 - r^2
+ * plus the first mover's biggest bites and the reply's edge, less the
+ * bite's.  In integers, with D = 4 L^2 (4 L + 1), one numerator over D L,
+ * exact in a long long up to PC_LOOK_MAX_LEFT squares of chocolate.  Each
+ * t^2 and c is below L, each a at most 4L, so the first tie-break stays
+ * under a quarter of a square and the second under a quarter a bite: two
+ * plies read strictly below one whenever the opponent has a reply (a
+ * reply eats a square and the tie-breaks it adds stay under 3/4; the unit
+ * test checks it); a bite that ends the game has none and reads +1 at
+ * both.
+ *
+ * The bites the players may take are the legal moves of the bar, all of
+ * which game.h passes: after some squares are eaten and primes chosen,
+ * those that overlap none of them and use none of those primes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "prime_chocolate.h"
 #include "prime_chocolate_core.h"
+
+/* The most chocolate look measures: D L, about 16 L^4, must fit in a long
+ * long.  A bar in a puzzle holds far less (its every move is ranked). */
+#define PC_LOOK_MAX_LEFT 20000LL
 
 const gj_theme prime_chocolate_motifs[] = {
     {"prime-bite", "the solving move eats a p x p square of an odd prime p"},
@@ -38,99 +52,133 @@ const gj_theme prime_chocolate_motifs[] = {
     {NULL, NULL},
 };
 
-/* The largest full square within rows < k (above[k]), rows >= k
- * (below[k]), columns < k (left[k]) and columns >= k (right[k]), k in
- * 0..n, each array n + 1 ints, zeroed by the caller; row[] is 2(n + 1)
- * ints of scratch. */
-static void rooms(const unsigned char *cell, long n, int *above, int *below, int *left, int *right,
-                  int *row)
+/* Whether squares a and b share a cell. */
+static int overlap(const pc_square *a, const pc_square *b)
 {
-    /* Squares by their top-left corner, bottom-up: such a square lies in
-     * rows >= its top and columns >= its left. */
-    int *next = row, *here = row + n + 1;
-    memset(next, 0, (size_t)(n + 1) * sizeof *next);
-    for (long i = n - 1; i >= 0; i--) {
-        here[n] = 0;
-        for (long j = n - 1; j >= 0; j--) {
-            int m = next[j] < next[j + 1] ? next[j] : next[j + 1];
-            m = here[j + 1] < m ? here[j + 1] : m;
-            here[j] = cell[i * n + j] ? m + 1 : 0;
-            if (here[j] > below[i])
-                below[i] = here[j];
-            if (here[j] > right[j])
-                right[j] = here[j];
-        }
-        int *t = next;
-        next = here;
-        here = t;
-    }
-    /* Squares by their bottom-right corner, top-down: such a square lies
-     * in rows <= its bottom and columns <= its right. */
-    int *up = row, *at = row + n + 1;
-    memset(up, 0, (size_t)(n + 1) * sizeof *up);
-    for (long i = 0; i < n; i++) {
-        at[0] = 0;
-        for (long j = 0; j < n; j++) {
-            int m = up[j] < up[j + 1] ? up[j] : up[j + 1];
-            m = at[j] < m ? at[j] : m;
-            at[j + 1] = cell[i * n + j] ? m + 1 : 0;
-            if (at[j + 1] > above[i + 1])
-                above[i + 1] = at[j + 1];
-            if (at[j + 1] > left[j + 1])
-                left[j + 1] = at[j + 1];
-        }
-        int *t = up;
-        up = at;
-        at = t;
-    }
-    for (long k = 1; k <= n; k++) {
-        above[k] = above[k] > above[k - 1] ? above[k] : above[k - 1];
-        left[k] = left[k] > left[k - 1] ? left[k] : left[k - 1];
-    }
-    for (long k = n - 1; k >= 0; k--) {
-        below[k] = below[k] > below[k + 1] ? below[k] : below[k + 1];
-        right[k] = right[k] > right[k + 1] ? right[k] : right[k + 1];
-    }
+    return a->row < b->row + b->size && b->row < a->row + a->size && a->col < b->col + b->size &&
+           b->col < a->col + a->size;
 }
 
-int pc_look(const unsigned char *cell, long n, const unsigned char *used, long long left,
-            const pc_square *moves, long count, int plies, double *value, gj_error *e)
+/* The chocolate squares of the n x n bar that share an edge with q, not
+ * counting those inside q or inside `eaten` (NULL: none). */
+static long long edge(const unsigned char *cell, long n, const pc_square *q, const pc_square *eaten)
+{
+    long long a = 0;
+    for (int side = 0; side < 4; side++)
+        for (int k = 0; k < q->size; k++) {
+            /* Above, below, left of and right of the square, in turn. */
+            long i = side == 0 ? q->row - 1 : side == 1 ? q->row + q->size : q->row + k;
+            long j = side == 2 ? q->col - 1 : side == 3 ? q->col + q->size : q->col + k;
+            if (i < 0 || j < 0 || i >= n || j >= n || !cell[i * n + j])
+                continue;
+            if (eaten != NULL && i >= eaten->row && i < eaten->row + eaten->size &&
+                j >= eaten->col && j < eaten->col + eaten->size)
+                continue;
+            a++;
+        }
+    return a;
+}
+
+/* The tie-break's t^2 L + c for the player to move once `gone` (k squares,
+ * eaten in turn, whose sides > 1 are chosen primes now) are eaten: big[]
+ * holds the indexes of the bites of side > 1 (nbig, sides descending), so
+ * the first allowed one overlapping none of gone gives t, and its side's
+ * run the count; with none, t = 1 and c is the `rest` single squares. */
+static long long best_bites(const pc_square *moves, const long *big, long nbig,
+                            const pc_square *gone, int k, long long rest, long long left)
+{
+    int t = 0;
+    long long c = 0;
+    for (long b = 0; b < nbig; b++) {
+        const pc_square *q = &moves[big[b]];
+        if (t != 0 && q->size != t)
+            break;
+        int open = 1;
+        for (int g = 0; g < k && open; g++)
+            open = q->size != gone[g].size && !overlap(q, &gone[g]);
+        if (open) {
+            t = q->size;
+            c++;
+        }
+    }
+    if (t == 0)
+        return left + rest;
+    return (long long)t * t * left + c;
+}
+
+int pc_look(const unsigned char *cell, long n, long long left, const pc_square *moves, long count,
+            int plies, double *value, gj_error *e)
 {
     if (left <= 0)
         return gj_fail(e, GJ_INTERNAL, "prime-chocolate: a bar without chocolate has no moves");
-    if (plies == 1) {
-        for (long k = 0; k < count; k++)
-            value[k] = (double)((long long)moves[k].size * moves[k].size) / (double)left;
-        return 0;
-    }
-    /* 5(n + 1) ints of tables and 2(n + 1) of scratch; allowed[x] is the
-     * largest side <= x a move may have (1, or a prime not used). */
-    int *t = calloc(7 * ((size_t)n + 1), sizeof *t);
-    if (t == NULL)
+    if (left > PC_LOOK_MAX_LEFT)
+        return gj_fail(e, GJ_UNMET,
+                       "prime-chocolate: the greedy measure takes at most %lld squares of "
+                       "chocolate, the bar has %lld",
+                       PC_LOOK_MAX_LEFT, left);
+    /* The bites of side > 1, largest first, by a count of each side;
+     * from[x] then is where side x starts. */
+    long *big = malloc((size_t)(count > 0 ? count : 1) * sizeof *big), nbig = 0;
+    long *from = calloc((size_t)n + 2, sizeof *from);
+    if (big == NULL || from == NULL) {
+        free(big);
+        free(from);
         return gj_fail_nomem(e);
-    int *above = t, *below = t + (n + 1), *lft = t + 2 * (n + 1), *rgt = t + 3 * (n + 1);
-    int *allowed = t + 4 * (n + 1), *scratch = t + 5 * (n + 1);
-    rooms(cell, n, above, below, lft, rgt, scratch);
-    for (long x = 1; x <= n; x++)
-        allowed[x] = pc_is_prime(x) && !used[x] ? (int)x : x == 1 ? 1 : allowed[x - 1];
+    }
+    for (long k = 0; k < count; k++)
+        if (moves[k].size > 1) {
+            from[moves[k].size]++;
+            nbig++;
+        }
+    for (long x = n, at = 0; x >= 2; x--) {
+        long run = from[x];
+        from[x] = at;
+        at += run;
+    }
+    for (long k = 0; k < count; k++)
+        if (moves[k].size > 1)
+            big[from[moves[k].size]++] = k;
+    free(from);
+    long long q4 = 4 * left + 1, d = 4 * left * left * q4, whole = d * left, l2 = left * left;
     for (long k = 0; k < count; k++) {
-        long i = moves[k].row, j = moves[k].col, s = moves[k].size;
-        long long bite = (long long)s * s, rest = left - bite;
+        pc_square gone[2] = {moves[k], {0, 0, 0}};
+        long long bite = (long long)gone[0].size * gone[0].size, rest = left - bite;
         if (rest == 0) {
             value[k] = 1;
             continue;
         }
-        int room = above[i];
-        room = below[i + s] > room ? below[i + s] : room;
-        room = lft[j] > room ? lft[j] : room;
-        room = rgt[j + s] > room ? rgt[j + s] : room;
-        /* The bite uses its prime: the next allowed side below it then. */
-        long r = allowed[room];
-        if (r == s && s > 1)
-            r = allowed[s - 1];
-        value[k] = r * r == rest ? -1 : (double)(bite - r * r) / (double)left;
+        long long own = l2 * edge(cell, n, &gone[0], NULL);
+        /* A single square chooses no prime: side 1 never matches a big one. */
+        long long theirs = best_bites(moves, big, nbig, gone, 1, rest, left);
+        if (plies == 1) {
+            value[k] = (double)(d * bite - q4 * theirs - own) / (double)whole;
+            continue;
+        }
+        /* theirs / left is the opponent's largest bite, r^2 (c < left): the
+         * replies that count eat that many. */
+        long long reply = theirs / left;
+        if (reply == rest) {
+            value[k] = -1;
+            continue;
+        }
+        long long mine = -1;
+        for (long b = 0; b < count; b++) {
+            const pc_square *q = &moves[b];
+            if ((long long)q->size * q->size != reply || (q->size > 1 && q->size == gone[0].size) ||
+                overlap(q, &gone[0]))
+                continue;
+            gone[1] = *q;
+            /* After single squares only (the opponent had no bigger bite),
+             * the first mover has none either: the rest, one by one. */
+            long long v =
+                q4 * (reply == 1 ? left + rest - 1
+                                 : best_bites(moves, big, nbig, gone, 2, rest - reply, left)) +
+                l2 * edge(cell, n, q, &gone[0]);
+            mine = mine < 0 || v < mine ? v : mine;
+        }
+        value[k] = (double)(d * (bite - reply) + mine - own) / (double)whole;
     }
-    free(t);
+    free(big);
     return 0;
 }
 
