@@ -675,11 +675,12 @@ static int read_params(const gj_game *g, const json_t *params, const long *limit
         gen_long(params, "min_moves", 2, 1000000, NULL, &p->min_moves, e) != 0)
         return -1;
     p->depth = (int)depth;
-    if (p->depth > puzzle_depth_max(g))
+    if (p->depth > puzzle_depth_max(g) && g->puzzle_depth_note != NULL)
         return gj_fail_field(e, "depth", "%d is deeper than any %s puzzle (at most %d): %s",
-                             p->depth, g->name, puzzle_depth_max(g),
-                             g->puzzle_depth_note != NULL ? g->puzzle_depth_note
-                                                          : "the game's rules allow no more");
+                             p->depth, g->name, puzzle_depth_max(g), g->puzzle_depth_note);
+    if (p->depth > puzzle_depth_max(g))
+        return gj_fail_field(e, "depth", "%d is deeper than puzzles are served: at most %d",
+                             p->depth, puzzle_depth_max(g));
     q->moves_asked = json_object_get(params, "min_moves") != NULL;
     q->budget_ms = gen_cap(GEN_BUDGET_DEFAULT_MS * 4, limits[GEN_LIMIT_BUDGET]);
     char limit[64];

@@ -260,9 +260,10 @@ START_TEST(test_fast_lane_passes_heavy)
 END_TEST
 
 /* A puzzle search that always runs to its budget: a 2 x 2 staircase-chess
- * board ends long before six solving moves, so every candidate is dropped
+ * board (four stones) ends before three solving moves and their two
+ * replies, so every candidate is dropped
  * and the search goes on until its client leaves. */
-#define ENDLESS_SEARCH "/puzzle/staircase-chess?rows=2&cols=2&depth=6&budget_ms=600000"
+#define ENDLESS_SEARCH "/puzzle/staircase-chess?rows=2&cols=2&depth=3&budget_ms=600000"
 
 /* GET d's path with an optional header line; the reply. */
 static http_reply get_path(const test_daemon *d, const char *path, const char *header)

@@ -439,7 +439,8 @@ START_TEST(test_deeper_than_the_rules)
         /* The reason, as far as the message holds it. */
         char start[41];
         snprintf(start, sizeof start, "%s",
-                 g->puzzle_depth_note != NULL ? g->puzzle_depth_note : "the game's rules");
+                 g->puzzle_depth_note != NULL ? g->puzzle_depth_note
+                                              : "is deeper than puzzles are served");
         ck_assert_msg(strstr(e.message, start) != NULL, "%s", e.message);
     }
 }
