@@ -24,6 +24,7 @@ const baseUrl = daemon.base;
 // JSON answers, and judge text ones: the media type filters the types.
 const api = createClient<paths, 'application/json'>({ baseUrl });
 const text = createClient<paths, 'text/plain'>({ baseUrl });
+const svg = createClient<paths, 'image/svg+xml'>({ baseUrl });
 
 // Judge text goes out as it is: the default serializer would quote it.
 const asText = {
@@ -322,6 +323,22 @@ const examples: Example[] = [
       const { data, error } = await api.GET('/puzzle/{game}', { params: { path: { game: 'grid-walk' }, query: { seed: 3, band: 'medium', depth: 2, tries: 50 } } });
       report(data?.band === 'medium', 'puzzle: the band asked for');
       return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "curl -s 'http://127.0.0.1:8080/puzzle/nim-shortcuts?seed=5&band=hard&theme=equaliser-refuted&tries=100'",
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}', { params: { path: { game: 'nim-shortcuts' }, query: { seed: 5, band: 'hard', theme: 'equaliser-refuted', tries: 100 } } });
+      report(data?.themes.includes('equaliser-refuted') === true, 'puzzle: the theme asked for');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "/puzzle/nim-shortcuts/2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a/image.svg'",
+    run: async () => {
+      const { data, error } = await svg.GET('/puzzle/{game}/{id}/image.svg', { params: { path: { game: 'nim-shortcuts', id: '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a' } }, parseAs: 'text' });
+      report((data ?? '').startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), 'puzzle: its picture, an SVG document');
+      return data ?? json(error);
     },
   },
   {
