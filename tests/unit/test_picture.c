@@ -259,8 +259,8 @@ static int read_element(xml_reader *r, int depth)
 /* Read the whole document: NULL when it is a picture's XML, else why not. */
 static const char *read_xml(const char *s, size_t len, xml_facts *f, char *why, size_t size)
 {
-    xml_reader r = {s, 0, len, f, ""};
     memset(f, 0, sizeof *f);
+    xml_reader r = {s, 0, len, f, ""};
     if (memchr(s, '\0', len) != NULL)
         return "a NUL byte";
     if (len == 0 || s[0] != '<')

@@ -62,7 +62,7 @@ static void random_board(board *g, int n, int m, long hi, int count, uint64_t *r
         g->b[c] = (long)rng_below(rng, (uint64_t)hi + 1);
     }
     for (int s = 0; s < count && g->placed < n * m; s++) {
-        int open[MAX_SIDE], k = 0;
+        int open[MAX_SIDE] = {0}, k = 0; /* at most one legal cell per row */
         for (int c = 0; c < n * m; c++)
             if (legal(g, c / m, c % m))
                 open[k++] = c;
