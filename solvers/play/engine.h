@@ -81,8 +81,8 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
 long engine_pick(const gj_game *g, int level, const int *q, long n, uint64_t seed);
 
 /* The chance, exactly, that `level` picks index in game g among n ranked
- * moves with losses q[0..n) (the weights engine_pick draws by): what a
- * puzzle's difficulty is made of (puzzle.h). */
+ * moves with losses q[0..n) (the weights engine_pick draws by): what the
+ * levels' calibration measures a level by (levels.h). */
 double engine_chance(const gj_game *g, int level, const int *q, long n, long index);
 
 /* Each of the n ranked moves' loss against moves[0] (see above), as a

@@ -42,6 +42,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "engine.h"
 #include "games.h"
 #include "generate.h"
 #include "grid_walk_oracle.h"
@@ -659,8 +660,9 @@ static double finder_miss(const double *v1, const double *v2, long n, long *gree
 }
 
 /* Step i of p against the oracle's verdict v on state s (see the header):
- * the one solving move, the legal moves, their losses and the rater's
- * chance, sampled.  `what` names the puzzle in messages. */
+ * the one solving move, the legal moves, their losses, and the finder's
+ * miss and greedy move from the game's measure by the rules.  `what`
+ * names the puzzle in messages. */
 static void check_step(const rules *r, const puzzle *p, int i, const state *s, const verdict *v,
                        const char *what)
 {
@@ -699,6 +701,14 @@ static void check_step(const rules *r, const puzzle *p, int i, const state *s, c
                   : span == 0 ? 0
                               : (int)((LOSS_MAX * gap + span - 1) / span);
     }
+    /* The losses the engine's levels weigh moves by (levels.h rates the
+     * level against these puzzles). */
+    int *q = engine_losses(st->moves, n);
+    EXPECT(q != NULL, "out of memory");
+    for (long j = 0; j < n; j++)
+        EXPECT(q[j] == want[j], "%s step %d: move %ld's loss is %d, the oracle's %d", what, i, j,
+               q[j], want[j]);
+    free(q);
     double *v1 = malloc((size_t)n * sizeof *v1), *v2 = malloc((size_t)n * sizeof *v2);
     EXPECT(v1 != NULL && v2 != NULL, "out of memory");
     for (long j = 0; j < n; j++) {
