@@ -956,6 +956,21 @@ START_TEST(test_served_puzzles_agree_with_the_oracle)
 }
 END_TEST
 
+/* The same checks over MANY_DEPTH1 puzzles of depth 1 and MANY_DEPTH2 of
+ * depth 2 (where the game has them) of every game: thousands of puzzles,
+ * so tagged large and left to make check. */
+#define MANY_DEPTH1 1000
+#define MANY_DEPTH2 200
+START_TEST(test_many_puzzles_agree_with_the_oracle)
+{
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        check_seeds(&games[g], 1, MANY_DEPTH1);
+        if (games[g].depth2 > 0)
+            check_seeds(&games[g], 2, MANY_DEPTH2);
+    }
+}
+END_TEST
+
 /* Each character of the data part of game _i's id (seed 7) changed, twice:
  * to another base64url letter and to one outside the alphabet. */
 START_TEST(test_a_changed_id_is_bad_input)
@@ -1024,5 +1039,7 @@ int main(void)
     harness_add_loop(s, "oracle", test_served_puzzles_agree_with_the_oracle, n, 120);
     harness_add_loop(s, "bad id", test_a_changed_id_is_bad_input, n, 60);
     harness_add_loop(s, "foreign id", test_another_game_s_id_is_not_found, n, 60);
+    const harness_case large[] = {{"many puzzles", test_many_puzzles_agree_with_the_oracle}};
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 1800, HARNESS_LARGE);
     return harness_main(s);
 }
