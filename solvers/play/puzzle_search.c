@@ -250,7 +250,7 @@ static double on_scale(const gj_game *g, int depth, double miss)
     return 1;
 }
 
-/* The index of theme `name` in g's vocabulary (it is there). */
+/* The index of theme `name` in g's vocabulary, or -1 when it has none of that name. */
 static int theme_index(const gj_game *g, const char *name)
 {
     for (int i = 0; puzzle_theme_at(g, i) != NULL; i++)
