@@ -19,7 +19,7 @@ VERSION := 0.1.0
 BUILD ?= build
 
 CC ?= cc
-PKGS := libmicrohttpd jansson libxxhash gnutls
+PKGS := libmicrohttpd jansson libxxhash gnutls sqlite3 libpq
 TEST_PKGS := check libcurl
 WARN := -Wall -Wextra -Werror -Wpedantic
 OPT ?= -O2 -g
@@ -38,14 +38,16 @@ CFLAGS := -std=c11 $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -DGJ_VERSION=
 # the kit and the registry, never a game.
 GAME_IDENTS := $(shell sed -n 's/^GAME.\([a-z_]*\), .*/\1/p' solvers/registry/games.def)
 GAME_DIRS := $(addprefix solvers/games/,$(GAME_IDENTS))
-LAYERS := solvers/base solvers/kit $(GAME_DIRS) solvers/registry solvers/play server/runtime \
+LAYERS := solvers/base solvers/kit $(GAME_DIRS) solvers/registry solvers/play server/store \
+          server/runtime \
           server/admission server/http server/endpoints server/start
 INC_solvers/base := -Isolvers/base
 INC_solvers/kit := $(INC_solvers/base) -Isolvers/kit
 $(foreach d,$(GAME_DIRS),$(eval INC_$(d) := $(INC_solvers/kit) -I$(d)))
 INC_solvers/registry := $(INC_solvers/kit) -Isolvers/registry
 INC_solvers/play := $(INC_solvers/registry) -Isolvers/play
-INC_server/runtime := $(INC_solvers/play) -Iserver/runtime
+INC_server/store := $(INC_solvers/play) -Iserver/store
+INC_server/runtime := $(INC_server/store) -Iserver/runtime
 INC_server/admission := $(INC_server/runtime) -Iserver/admission
 INC_server/http := $(INC_server/admission) -Iserver/http
 INC_server/endpoints := $(INC_server/http) -Iserver/endpoints

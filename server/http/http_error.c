@@ -24,6 +24,8 @@ static const struct {
     [GJ_URI_TOO_LONG] = {414, "uri_too_long"},
     [GJ_UNAUTHORIZED] = {401, "unauthorized"},
     [GJ_PRECONDITION] = {412, "precondition_failed"},
+    [GJ_UNAVAILABLE] = {503, "unavailable"},
+    [GJ_CONFLICT] = {409, "conflict"},
     [GJ_NO_MEMORY] = {500, "internal"},
     [GJ_INTERNAL] = {500, "internal"},
 };

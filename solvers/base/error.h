@@ -26,6 +26,8 @@ typedef enum gj_error_kind {
     GJ_URI_TOO_LONG, /* a query past the configured bound: uri_too_long */
     GJ_UNAUTHORIZED, /* an API key that is not configured: unauthorized */
     GJ_PRECONDITION, /* a POST's If-None-Match matched its answer: precondition_failed */
+    GJ_UNAVAILABLE,  /* the puzzle store cannot be used now (down, full, read-only): unavailable */
+    GJ_CONFLICT,     /* an Idempotency-Key already named another request: conflict */
     GJ_NO_MEMORY,    /* an allocation failed: internal */
     GJ_INTERNAL,     /* a broken invariant: internal */
     GJ_ERROR_KINDS   /* how many kinds there are; not a kind */

@@ -229,6 +229,8 @@ START_TEST(test_status_codes)
         {GJ_NO_MEMORY, 500, "internal"},
         {GJ_OK, 200, "ok"},
         {GJ_PRECONDITION, 412, "precondition_failed"},
+        {GJ_UNAVAILABLE, 503, "unavailable"},
+        {GJ_CONFLICT, 409, "conflict"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         ck_assert_int_eq(http_error_status(table[i].which), table[i].status);
