@@ -75,8 +75,8 @@ typedef struct store_play {
     const char *key;            /* the Idempotency-Key, NULL when none */
     const char *attempt;        /* the attempt's canonical text: a retry is the same text */
     bool solved;                /* else failed at a wrong move, or revealed */
-    bool has_player;            /* the site sent the player's rating: player stands for it */
-    glicko player;              /* that rating (clamped by the caller) */
+    bool has_player;            /* the site sent the player's rating: player_rating holds it */
+    glicko player_rating;       /* that rating (clamped by the caller) */
     long long at_ms;            /* when, ms since the epoch (UTC) */
 } store_play;
 
