@@ -34,6 +34,7 @@
 #include "glicko2.h"
 
 #define STORE_SCHEMA_VERSION 1
+#define STORE_URL_DEFAULT    "sqlite:data/gamejudge.db" /* --store's default, from the cwd */
 #define STORE_GAME_MAX       32   /* bytes of a game's name, with its NUL */
 #define STORE_ID_MAX         1024 /* bytes of a puzzle id, with its NUL (puzzle.h's PUZZLE_ID_MAX) */
 #define STORE_PLAYER_MAX     65   /* a player id: 1-64 bytes, with its NUL */
