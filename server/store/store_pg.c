@@ -16,7 +16,9 @@
  * user but never the password. */
 #include "store_engine.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,15 +130,27 @@ static void pg_disconnect(void *db)
 }
 
 /* Whether the connection is up and outside any transaction.  Reading what
- * arrived while it was idle (without waiting) is how a connection the
- * server has closed since its last use shows itself. */
+ * arrived while it was idle, without waiting, is how a connection the
+ * server has closed since its last use shows itself: its last words (an
+ * error saying why) come first and the end of the stream after them, so
+ * the socket is read for as long as it has something. */
 static bool pg_healthy(void *db)
 {
     PGconn *c = db;
     if (!c || PQstatus(c) != CONNECTION_OK || PQtransactionStatus(c) != PQTRANS_IDLE)
         return false;
-    return PQconsumeInput(c) == 1 && PQstatus(c) == CONNECTION_OK &&
-           PQtransactionStatus(c) == PQTRANS_IDLE;
+    for (int reads = 0; reads < 16; reads++) {
+        struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+        int ready = poll(&p, 1, 0);
+        if (ready == 0)
+            return true;
+        if (ready < 0 && errno != EINTR)
+            return false;
+        if (ready > 0 && (PQconsumeInput(c) != 1 || PQstatus(c) != CONNECTION_OK))
+            return false;
+    }
+    /* Still talking after all that: whatever it is, not an idle server. */
+    return false;
 }
 
 /* Copy res's rows into *out as text cells: 0, or -1 with *e (memory). */
