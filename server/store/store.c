@@ -936,8 +936,8 @@ static int record_body(gj_store *s, void *db, void *arg, gj_error *e)
             " WHERE game = $6 AND id = $7",
             &v, NULL, e) < 0)
         return -1;
-    *out = (store_play_result){true,         false,        player,     player_after,
-                               puzzle,       puzzle_after, plays_after, wins_after};
+    *out = (store_play_result){true,   false,        player,      player_after,
+                               puzzle, puzzle_after, plays_after, wins_after};
     return 0;
 }
 
@@ -1025,7 +1025,8 @@ static int next_side(gj_store *s, void *db, const store_next_ask *ask, double ra
                       " AND (' ' || p.themes || ' ') LIKE $%d ESCAPE '\\'", q.n);
     }
     snprintf(sql + n, sizeof sql - (size_t)n, "%s",
-             up ? " ORDER BY p.rating, p.id LIMIT 1" : " ORDER BY p.rating DESC, p.id DESC LIMIT 1");
+             up ? " ORDER BY p.rating, p.id LIMIT 1"
+                : " ORDER BY p.rating DESC, p.id DESC LIMIT 1");
     return run(s, db, sql, &q, r, e);
 }
 
@@ -1052,8 +1053,8 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
         /* The nearer of the two; a tie goes up, to the harder puzzle. */
         store_rows *pick = NULL;
         if (up.nrows && down.nrows)
-            pick = cell_double(&up, 0, 8) - rating <= rating - cell_double(&down, 0, 8) ? &up
-                                                                                          : &down;
+            pick =
+                cell_double(&up, 0, 8) - rating <= rating - cell_double(&down, 0, 8) ? &up : &down;
         else if (up.nrows)
             pick = &up;
         else if (down.nrows)
@@ -1065,8 +1066,7 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
                            "player %s has been served every stored puzzle of %s%s: the pool is "
                            "exhausted for this player",
                            ask->player, ask->game,
-                           ask->band >= 0 || ask->depth > 0 || ask->theme ? " that matches"
-                                                                           : "");
+                           ask->band >= 0 || ask->depth > 0 || ask->theme ? " that matches" : "");
         }
         params q = {0};
         store_rows r;
@@ -1163,8 +1163,9 @@ int store_activity(gj_store *s, const char *player, long long before_ms, long lo
     if (!row)
         return gj_fail_nomem(e);
     while (left > 0) {
-        activity_arg a = {player,  last_ms, since_ms, last_game, last_id,
-                          left < STORE_PAGE ? left : STORE_PAGE, {0}};
+        activity_arg a = {player,    last_ms, since_ms,
+                          last_game, last_id, left < STORE_PAGE ? left : STORE_PAGE,
+                          {0}};
         if (store_run(s, activity_page_op, &a, e) < 0) {
             free(row);
             return -1;
