@@ -75,8 +75,8 @@ static gj_store *fresh(void)
     const char *url = test_url();
     if (!on_sqlite()) {
         static const char *const drops[] = {
-            "DROP TABLE IF EXISTS gj_meta",  "DROP TABLE IF EXISTS puzzles",
-            "DROP TABLE IF EXISTS players",  "DROP TABLE IF EXISTS plays",
+            "DROP TABLE IF EXISTS gj_meta", "DROP TABLE IF EXISTS puzzles",
+            "DROP TABLE IF EXISTS players", "DROP TABLE IF EXISTS plays",
             "DROP TABLE IF EXISTS served",
         };
         for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++)
@@ -201,8 +201,8 @@ START_TEST(test_open_urls)
     ck_assert_int_eq(store_open("none", &s, &e), 0);
     ck_assert_ptr_null(s);
     ck_assert_str_eq(store_kind(NULL), "none");
-    static const char *const bad[] = {"", "mysql://x", "sqlite:", "sqlite", "file:/tmp/x.db",
-                                      "postgresql:/x"};
+    static const char *const bad[] = {
+        "", "mysql://x", "sqlite:", "sqlite", "file:/tmp/x.db", "postgresql:/x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(store_open(bad[i], &s, &e) == -1, "%s", bad[i]);
         ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
@@ -416,10 +416,9 @@ START_TEST(test_record)
     /* A retry of the same attempt answers the same, and changes nothing. */
     store_play_result again = record(s, &in);
     ck_assert(again.rated && again.repeated);
-    ck_assert(same(again.player_before, r.player_before) &&
-              same(again.player_after, r.player_after) &&
-              same(again.puzzle_before, r.puzzle_before) &&
-              same(again.puzzle_after, r.puzzle_after));
+    ck_assert(
+        same(again.player_before, r.player_before) && same(again.player_after, r.player_after) &&
+        same(again.puzzle_before, r.puzzle_before) && same(again.puzzle_after, r.puzzle_after));
     ck_assert(again.puzzle_plays == 1 && again.puzzle_wins == 1);
     /* Another attempt later is answered, unrated, with the values now. */
     store_play later = make_play(&p, "alice", "[\"a2\"]", NULL, false, 2000);
@@ -433,7 +432,8 @@ START_TEST(test_record)
     bob.has_player = true;
     bob.player_rating = (glicko){2100, 80, 0.05};
     r = record(s, &bob);
-    want_player = glicko_clamp(glicko_update(bob.player_rating, &want_puzzle, &zero, 1, GLICKO_TAU));
+    want_player =
+        glicko_clamp(glicko_update(bob.player_rating, &want_puzzle, &zero, 1, GLICKO_TAU));
     glicko puzzle_before = want_puzzle;
     want_puzzle = glicko_clamp(glicko_update(want_puzzle, &bob.player_rating, &one, 1, GLICKO_TAU));
     ck_assert(r.rated && !r.repeated);
@@ -566,8 +566,7 @@ START_TEST(test_next)
     store_puzzle other = make_puzzle("gb", "far", 1500, 0, 1, "");
     put(s, &other);
     /* Nearest first, widening outward (a tie goes to the higher: u7 below). */
-    static const char *const order[] = {"n5", "n4", "n6", "n3", "n7",
-                                        "n2", "n8", "n1", "n9", "n0"};
+    static const char *const order[] = {"n5", "n4", "n6", "n3", "n7", "n2", "n8", "n1", "n9", "n0"};
     for (int i = 0; i < 10; i++) {
         ck_assert_msg(next_id(s, "ga", "u1", 1460, -1, 0, NULL, id, sizeof id, &e) == 0, "%s",
                       e.message);
@@ -881,8 +880,8 @@ static int m_record(model *m, int g, int i, int u, int key, int attempt, bool so
     double won = solved ? 1 : 0, lost = 1 - won;
     glicko after = glicko_clamp(glicko_update(before, &pz->g, &won, 1, GLICKO_TAU));
     glicko pz_after = glicko_clamp(glicko_update(pz->g, &before, &lost, 1, GLICKO_TAU));
-    *out = (store_play_result){true,     false, before, after, pz->g, pz_after, pz->plays + 1,
-                               pz->wins + (solved ? 1 : 0)};
+    *out = (store_play_result){true,  false,    before,        after,
+                               pz->g, pz_after, pz->plays + 1, pz->wins + (solved ? 1 : 0)};
     pz->g = pz_after;
     pz->plays++;
     pz->wins += solved ? 1 : 0;
@@ -901,9 +900,7 @@ static int m_record(model *m, int g, int i, int u, int key, int attempt, bool so
 static int m_next(model *m, int g, int u, const double *rating, int band, int depth,
                   const char *theme)
 {
-    double r = rating                ? *rating
-               : m->known[g][u]      ? m->player[g][u].rating
-                                     : GLICKO_START_RATING;
+    double r = rating ? *rating : m->known[g][u] ? m->player[g][u].rating : GLICKO_START_RATING;
     int up = -1, down = -1;
     for (int i = 0; i < M_PUZZLES; i++) {
         m_puzzle *pz = &m->pz[g][i];
@@ -986,8 +983,8 @@ START_TEST(test_model)
             in.has_player = rng_below(&rng, 4) == 0;
             in.player_rating = given;
             store_play_result want = {0}, got;
-            int mrc = m_record(m, g, i, u, key, attempt, solved, in.has_player ? &given : NULL,
-                               &want);
+            int mrc =
+                m_record(m, g, i, u, key, attempt, solved, in.has_player ? &given : NULL, &want);
             int rc = store_record(s, &in, &got, &e);
             ck_assert_msg(rc == mrc, "step %d: %d, model %d: %s", step, rc, mrc, e.message);
             if (rc < 0) {
@@ -1015,8 +1012,8 @@ START_TEST(test_model)
                 exhausted++;
             } else {
                 ck_assert_msg(rc == 0, "step %d: %s", step, e.message);
-                ck_assert_msg(strcmp(p.id, ids[g][want]) == 0, "step %d: %s, model %s", step,
-                              p.id, ids[g][want]);
+                ck_assert_msg(strcmp(p.id, ids[g][want]) == 0, "step %d: %s, model %s", step, p.id,
+                              ids[g][want]);
                 ck_assert(same(p.rating, m->pz[g][want].g));
                 ck_assert_int_eq(p.plays, m->pz[g][want].plays);
                 store_puzzle_free(&p);
