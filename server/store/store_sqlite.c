@@ -31,6 +31,7 @@
 #include "store_engine.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +164,13 @@ static checkpointer *checkpointer_join(const char *path)
         cp->path = strdup(path);
         pthread_mutex_init(&cp->lock, NULL);
         pthread_cond_init(&cp->wake, NULL);
-        if (!cp->path || pthread_create(&cp->thread, NULL, checkpoint_main, cp) != 0) {
+        /* The thread takes no signal: they are the daemon's (its sigwait). */
+        sigset_t all, was;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &was);
+        int started = cp->path && pthread_create(&cp->thread, NULL, checkpoint_main, cp) == 0;
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+        if (!started) {
             pthread_cond_destroy(&cp->wake);
             pthread_mutex_destroy(&cp->lock);
             free(cp->path);

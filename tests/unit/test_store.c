@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -1093,6 +1094,84 @@ START_TEST(test_unavailable_comes_back)
 }
 END_TEST
 
+/* The child of test_killed_writer: plays until killed, telling the parent
+ * the number of each play once store_record has acknowledged it. */
+static void killed_writer_child(int out)
+{
+    gj_store *s;
+    gj_error e;
+    if (store_open(test_url(), &s, &e) < 0)
+        _exit(2);
+    store_puzzle ps[4];
+    for (int k = 0; k < 4; k++) {
+        static const char *const ids[] = {"k0", "k1", "k2", "k3"};
+        ps[k] = make_puzzle("ga", ids[k], 1500, 0, 1, "");
+    }
+    for (int i = 0; i < 1000000; i++) {
+        char player[16];
+        snprintf(player, sizeof player, "w%d", i);
+        store_play in = make_play(&ps[i % 4], player, "[1]", NULL, i % 2, i);
+        store_play_result r;
+        if (store_record(s, &in, &r, &e) < 0 || !r.rated ||
+            write(out, &i, sizeof i) != (ssize_t)sizeof i)
+            _exit(3);
+    }
+    _exit(0);
+}
+
+START_TEST(test_killed_writer)
+{
+    store_close(fresh());
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        killed_writer_child(fds[1]);
+    }
+    close(fds[1]);
+    /* Killed at whatever point of a write it is in once 400 plays are in. */
+    int acked = -1, got;
+    while (acked < 399 && read(fds[0], &got, sizeof got) == (ssize_t)sizeof got)
+        acked = got;
+    ck_assert_int_eq(acked, 399);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFSIGNALED(status));
+    while (read(fds[0], &got, sizeof got) == (ssize_t)sizeof got)
+        acked = got;
+    close(fds[0]);
+    /* Every acknowledged play is there: each answered again as a repeat,
+     * and the puzzles count them (one more may have been committed and
+     * not yet acknowledged when the kill came). */
+    gj_store *s;
+    gj_error e;
+    ck_assert_msg(store_open(test_url(), &s, &e) == 0, "%s", e.message);
+    long plays = 0;
+    for (int k = 0; k < 4; k++) {
+        static const char *const ids[] = {"k0", "k1", "k2", "k3"};
+        store_puzzle p;
+        ck_assert_int_eq(store_get(s, "ga", ids[k], &p, &e), 0);
+        plays += p.plays;
+        store_puzzle_free(&p);
+    }
+    ck_assert_msg(plays == acked + 1 || plays == acked + 2, "%ld plays, %d acknowledged", plays,
+                  acked + 1);
+    for (int i = 0; i <= acked; i++) {
+        char player[16];
+        snprintf(player, sizeof player, "w%d", i);
+        store_puzzle p =
+            make_puzzle("ga", (const char *[]){"k0", "k1", "k2", "k3"}[i % 4], 1500, 0, 1, "");
+        store_play in = make_play(&p, player, "[1]", NULL, i % 2, i);
+        store_play_result r = record(s, &in);
+        ck_assert_msg(r.repeated, "play %d of %d acknowledged is lost", i, acked + 1);
+    }
+    store_close(s);
+}
+END_TEST
+
 START_TEST(test_counters)
 {
     gj_store *s = fresh();
@@ -1170,6 +1249,7 @@ int main(void)
         {"unavailable comes back", test_unavailable_comes_back},
         {"counters", test_counters},
         {"model", test_model},
+        {"killed writer", test_killed_writer},
     };
     harness_add(s, cases, sizeof cases / sizeof cases[0], 120);
     int rc = harness_main(s);
