@@ -214,6 +214,32 @@ static void checkpointer_leave(checkpointer *cp)
     free(cp);
 }
 
+/* sqlite3_exec's callback: the first column of the row into ctx (16 bytes). */
+static int first_cell(void *ctx, int ncols, char **cells, char **names)
+{
+    (void)names;
+    snprintf(ctx, 16, "%s", ncols > 0 && cells[0] ? cells[0] : "");
+    return 0;
+}
+
+/* Put the file in WAL mode.  SQLite answers the mode it is in rather than
+ * fail when it cannot switch (no room for the log beside the file: a
+ * read-only folder), and a store out of WAL would make readers wait for
+ * the writer, so that is refused too.  0, or -1 with *e unavailable. */
+static int sqlite_wal(sqlite3 *db, const char *target, gj_error *e)
+{
+    char mode[16] = "";
+    int rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", first_cell, mode, NULL);
+    if (rc != SQLITE_OK)
+        return sqlite_fail(db, rc, "be opened", e);
+    if (strcmp(mode, "wal") != 0)
+        return gj_fail(e, GJ_UNAVAILABLE,
+                       "the SQLite store %s cannot keep its log (WAL) beside the file, so "
+                       "it stays in journal mode %s: is its folder writable?",
+                       target, mode[0] ? mode : "unknown");
+    return 0;
+}
+
 /* Open the file at target, WAL and the settings above: 0 with *db, or -1
  * with *e unavailable (a missing folder, a file that is read-only or not a
  * database). */
@@ -237,7 +263,7 @@ static int sqlite_connect(const char *target, void **db, gj_error *e)
     sqlite3_busy_timeout(c->db, SQLITE_BUSY_MS);
     if (sqlite3_db_readonly(c->db, "main") == 1) {
         gj_fail(e, GJ_UNAVAILABLE, "the SQLite store %s is read-only", target);
-    } else if (sqlite_setup(c->db, "PRAGMA journal_mode=WAL", e) == 0 &&
+    } else if (sqlite_wal(c->db, target, e) == 0 &&
                sqlite_setup(c->db, "PRAGMA synchronous=NORMAL", e) == 0 &&
                sqlite_setup(c->db, "PRAGMA journal_size_limit=" JOURNAL_LIMIT, e) == 0 &&
                /* LIKE as PostgreSQL's: a theme filter matches its case only. */
