@@ -594,8 +594,8 @@ static int get_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_get(gj_store *s, const char *game, const char *id, store_puzzle *out, gj_error *e)
 {
-    get_arg a = {game, id, out};
     memset(out, 0, sizeof *out);
+    get_arg a = {game, id, out};
     return store_run(s, get_op, &a, e);
 }
 
@@ -957,8 +957,8 @@ static int record_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_record(gj_store *s, const store_play *in, store_play_result *out, gj_error *e)
 {
-    record_arg a = {in, out, false};
     memset(out, 0, sizeof *out);
+    record_arg a = {in, out, false};
     int rc = store_run(s, record_op, &a, e);
     if (rc == 0)
         count_add(s, out->repeated ? &s->counters.plays_repeated
@@ -1108,8 +1108,8 @@ static int next_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_next(gj_store *s, const store_next_ask *a, store_puzzle *out, gj_error *e)
 {
-    next_arg arg = {a, out};
     memset(out, 0, sizeof *out);
+    next_arg arg = {a, out};
     int rc = store_run(s, next_op, &arg, e);
     if (rc == 0)
         count_add(s, &s->counters.served);
