@@ -11,7 +11,8 @@
 #                  refusal, and the server crashed mid-storm and started
 #                  again under the same open store (GJ_TEST_PG_DIR).
 #
-# Backups (pg_dump, pg_restore) are store_backup.sh's.
+# Backups (pg_dump and pg_restore while a daemon serves) are tested with
+# the backup documentation, not here.
 #
 # Run from anywhere; BUILD names the build folder (default build) whose
 # tests/test_store and tests/test_store_pg must be built.  PostgreSQL's

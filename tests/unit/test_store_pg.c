@@ -173,6 +173,18 @@ START_TEST(test_engine_round_trip)
     must(c, "SELECT sum(x) FROM u", NULL, 0, &r);
     ck_assert_int_eq(cell_ll(&r, 0, 0), 15);
     store_rows_free(&r);
+    /* The engine's defaults, and the URL's word over them. */
+    must(c, "SELECT current_setting('application_name')", NULL, 0, &r);
+    ck_assert_str_eq(store_cell(&r, 0, 0), "gamejudge");
+    store_rows_free(&r);
+    store_pg_engine.disconnect(c);
+    char named[600];
+    snprintf(named, sizeof named, "%s%sapplication_name=replica-2&connect_timeout=7", url,
+             strchr(url, '?') ? "&" : "?");
+    c = engine_open(named);
+    must(c, "SELECT current_setting('application_name')", NULL, 0, &r);
+    ck_assert_str_eq(store_cell(&r, 0, 0), "replica-2");
+    store_rows_free(&r);
     store_pg_engine.disconnect(c);
 }
 END_TEST
