@@ -279,6 +279,26 @@ START_TEST(test_engine_unreachable)
     ck_assert_msg(strstr(e.message, "127.0.0.1"), "%s", e.message);
     ck_assert_msg(!strchr(e.message, '\n') && !strchr(e.message, '\t'), "%s", e.message);
     ck_assert_ptr_null(c);
+    /* A URL libpq cannot read is the caller's fault; libpq quotes the
+     * token it could not decode, which here is the password. */
+    snprintf(url, sizeof url, "postgresql://gamejudge:pw%%zz-s3cr@127.0.0.1:%ld/gamejudge", port);
+    ck_assert_int_eq(store_pg_engine.connect(url, &c, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    ck_assert_msg(!strstr(e.message, "s3cr") && strstr(e.message, "***"), "%s", e.message);
+    snprintf(url, sizeof url, "postgresql://127.0.0.1:%ld/gamejudge?password=pw%%zz-s3cr", port);
+    ck_assert_int_eq(store_pg_engine.connect(url, &c, &e), -1);
+    ck_assert_msg(!strstr(e.message, "s3cr"), "%s", e.message);
+    snprintf(url, sizeof url, "postgresql://127.0.0.1:%ld/gamejudge?no_such_thing=1", port);
+    ck_assert_int_eq(store_pg_engine.connect(url, &c, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
+    ck_assert_msg(strstr(e.message, "no_such_thing"), "%s", e.message);
+    /* The server's refusal of a password it does not know (trust takes
+     * any here, so ask for a user that does not exist): unavailable, the
+     * password written %-escaped and decoded hidden alike. */
+    snprintf(url, sizeof url, "postgresql://nobody:s3cr%%21t@127.0.0.1:%ld/gamejudge", port);
+    ck_assert_int_eq(store_pg_engine.connect(url, &c, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_UNAVAILABLE);
+    ck_assert_msg(!strstr(e.message, "s3cr") && strstr(e.message, "nobody"), "%s", e.message);
     /* A database that is not there: unavailable too (nothing to use). */
     url_for("gj_t_never_made", url, sizeof url);
     ck_assert_int_eq(store_pg_engine.connect(url, &c, &e), -1);
