@@ -1036,6 +1036,13 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
     next_arg *a = arg;
     const store_next_ask *ask = a->ask;
     double rating = ask->rating;
+    if (s->eng->player_lock) {
+        params lock = {0};
+        p_text(&lock, ask->game);
+        p_text(&lock, ask->player);
+        if (run(s, db, s->eng->player_lock, &lock, NULL, e) < 0)
+            return -1;
+    }
     if (!ask->has_rating) {
         player_arg pl = {ask->game, ask->player, {0, 0, 0}, false};
         if (player_read(s, db, &pl, false, e) < 0)

@@ -41,6 +41,12 @@ typedef struct store_engine {
      * time, run first in the migration's transaction; NULL when the write
      * transaction already does (SQLite). */
     const char *migration_lock;
+    /* A statement taking one player's turn ($1 the game, $2 the player)
+     * until the transaction ends, run first by store_next, so one
+     * player's concurrent calls walk one after another instead of each
+     * finding the puzzle the other has just taken; NULL when the write
+     * transaction already serialises them (SQLite). */
+    const char *player_lock;
     /* Open a connection to target (SQLite: the file's path; PostgreSQL: the
      * whole URL): 0 with *db, or -1 with *e (unavailable, saying why, or
      * bad_input for a target the engine cannot read; the password never

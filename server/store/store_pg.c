@@ -356,6 +356,7 @@ const store_engine store_pg_engine = {
     .name = "postgresql",
     .row_locks = true,
     .migration_lock = PG_MIGRATION_LOCK,
+    .player_lock = "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
     .connect = pg_connect,
     .disconnect = pg_disconnect,
     .healthy = pg_healthy,

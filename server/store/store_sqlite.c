@@ -490,6 +490,7 @@ const store_engine store_sqlite_engine = {
     .name = "sqlite",
     .row_locks = false,
     .migration_lock = NULL,
+    .player_lock = NULL,
     .connect = sqlite_connect,
     .disconnect = sqlite_disconnect,
     .healthy = sqlite_healthy,
