@@ -417,9 +417,9 @@ static void fill_report(const fill_ask *a, const fill_tally *t, bool final)
 {
     double took = now_s() - t->start;
     fprintf(stderr,
-            "gamejudge: puzzles fill %s: %ld/%ld stored%s %ld new, %ld stored already, %ld seeds "
+            "gamejudge: puzzles fill %s: %ld/%ld stored%s%ld new, %ld stored already, %ld seeds "
             "without one%s, %.1f new/s%s, next seed %lld\n",
-            a->game->name, t->have, a->count, final ? ":" : " (", t->fresh, t->there, t->none,
+            a->game->name, t->have, a->count, final ? ": " : " (", t->fresh, t->there, t->none,
             final ? "" : ")", took > 0 ? (double)t->fresh / took : 0.0, final ? " in all" : "",
             t->seed);
 }
