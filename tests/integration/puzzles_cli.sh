@@ -12,7 +12,8 @@
 #    exit status 2, the rows before it imported;
 #  - usage errors exit 2, a store that cannot be opened 1;
 #  - GET /puzzle/{game}/{id} of exported ids (a daemon with --store none)
-#    answers the exported position.
+#    answers the exported position, and GET /puzzle/{game}?seed=S&band=B
+#    names the ids fill stored for those seeds.
 set -u
 bin=${GJ_BIN:-${1:-build/gamejudge}}
 game=nim-shortcuts # fast to make; the tampering below knows its positions
@@ -161,6 +162,13 @@ tail -n +2 "$dir/a.csv" | awk 'NR % 5 == 1' | while IFS= read -r row; do
 done > "$dir/get"
 check "GET /puzzle/$game/{id} answers each exported position" \
     test "$(grep -c '^ok$' "$dir/get")" -eq 19
+# The seeds' puzzles: GET /puzzle/{game}?seed=S&band=easy for the first
+# seeds names ids the easy fill stored.
+for seed in 1 2 3 4 5 6 7 8; do
+    id=$(curl -s "$base/puzzle/$game?seed=$seed&band=easy" | sed -n 's/^{"game":"[a-z-]*","id":"\([^"]*\)".*/\1/p')
+    grep -q "^$id,$game,.*,easy,[0-9]*,[0-9.]*\$" "$dir/a.csv" && echo "$seed"
+done > "$dir/seeds"
+check "GET /puzzle/$game?seed=S&band=easy names ids fill stored" test "$(wc -l < "$dir/seeds")" -eq 8
 kill $pid
 wait $pid 2>/dev/null
 pid=
