@@ -4,8 +4,10 @@
 #  - fill stores --count puzzles per band, each id once; a second run
 #    stores nothing, a larger count resumes; one thread or two store the
 #    same puzzles;
-#  - export -> import into a second store -> export is byte-identical, and
-#    a second import skips every row;
+#  - a fill killed by SIGKILL resumes to exactly its count;
+#  - export -> import into a second store -> export is byte-identical (with
+#    CRLF line ends and a byte order mark too), and a second import skips
+#    every row;
 #  - a tampered CSV (a rating out of range, a changed position, themes or
 #    depth, an unknown game, a bad id, wins above plays, a missing column, a
 #    field too many, broken quoting) is refused naming its line and column,
@@ -83,6 +85,29 @@ check "import counts 95 new" said "95 rows, 95 new, 0 stored already"
 check "export, import, export: byte-identical" cmp -s "$dir/a.csv" "$dir/b.csv"
 check "a second import skips every row" status 0 "$bin" puzzles import --store "$B" < "$dir/a.csv"
 check "and says so" said "95 rows, 0 new, 95 stored already"
+
+# CRLF line ends and a byte order mark, as some editors save a CSV.
+printf '\357\273\277' > "$dir/crlf.csv"
+sed 's/$/\r/' "$dir/a.csv" >> "$dir/crlf.csv"
+check "import of CRLF lines after a byte order mark" status 0 "$bin" puzzles import \
+    --store "sqlite:$dir/crlf/pool.db" "$dir/crlf.csv"
+"$bin" puzzles export --store "sqlite:$dir/crlf/pool.db" > "$dir/crlf.out" 2> /dev/null
+check "reads the same puzzles" cmp -s "$dir/a.csv" "$dir/crlf.out"
+
+# A fill killed at any point resumes: the second run ends with the count,
+# each id once (whatever the first had stored when it died).
+"$bin" puzzles fill --game "$game" --count 3000 --jobs 2 --store "sqlite:$dir/k/pool.db" \
+    > /dev/null 2>&1 &
+kpid=$!
+sleep 0.3
+kill -9 $kpid 2> /dev/null
+wait $kpid 2> /dev/null
+check "a fill after kill -9 completes" status 0 "$bin" puzzles fill --game "$game" --count 3000 \
+    --jobs 2 --store "sqlite:$dir/k/pool.db"
+check "it says 3000/3000" said "3000/3000 stored"
+"$bin" puzzles export --store "sqlite:$dir/k/pool.db" > "$dir/k.csv" 2> /dev/null
+check "3000 stored" test "$(rows "$dir/k.csv")" -eq 3000
+check "none twice" test -z "$(tail -n +2 "$dir/k.csv" | cut -d, -f1 | sort | uniq -d)"
 
 # ---- refused rows ----
 # The header and three rows, the third (line 4) tampered by an awk program.
