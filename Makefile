@@ -90,6 +90,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # runs the store's tests on a throwaway PostgreSQL cluster.
 EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh \
   tests/integration/sixth_game.sh tests/integration/store_pg.sh
+# puzzles_cli.sh: the puzzles command (fill, export, import) on SQLite files.
+EXTRA_CHECKS += tests/integration/puzzles_cli.sh
 
 PREFIX ?= /usr/local
 
