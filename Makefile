@@ -61,7 +61,7 @@ LDFLAGS := $(SAN) $(EXTRA_LDFLAGS)
 
 # pkg-config only once dependencies exist; `make run`/`make check` install them first.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 

@@ -34,6 +34,7 @@
 #include "glicko2.h"
 
 #define STORE_SCHEMA_VERSION 1
+#define STORE_URL_DEFAULT    "sqlite:data/gamejudge.db" /* --store's default, from the cwd */
 #define STORE_GAME_MAX       32   /* bytes of a game's name, with its NUL */
 #define STORE_ID_MAX         1024 /* bytes of a puzzle id, with its NUL (puzzle.h's PUZZLE_ID_MAX) */
 #define STORE_PLAYER_MAX     65   /* a player id: 1-64 bytes, with its NUL */
@@ -75,8 +76,8 @@ typedef struct store_play {
     const char *key;            /* the Idempotency-Key, NULL when none */
     const char *attempt;        /* the attempt's canonical text: a retry is the same text */
     bool solved;                /* else failed at a wrong move, or revealed */
-    bool has_player;            /* the site sent the player's rating: player stands for it */
-    glicko player;              /* that rating (clamped by the caller) */
+    bool has_player;            /* the site sent the player's rating: player_rating holds it */
+    glicko player_rating;       /* that rating (clamped by the caller) */
     long long at_ms;            /* when, ms since the epoch (UTC) */
 } store_play;
 
