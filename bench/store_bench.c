@@ -183,6 +183,7 @@ typedef struct plays_job {
     gj_store *s;
     const char *game;
     int index;
+    long long stamp; /* the run's, so no player of an earlier run comes back */
     long pool;
     double until;  /* now_ms() past which it stops */
     double *ms;    /* per store_record */
@@ -199,7 +200,7 @@ static void *plays_thread(void *arg)
         store_puzzle p;
         synth(j->game, (long)(mix(&seed) % (unsigned long long)j->pool), &p);
         char player[STORE_PLAYER_MAX];
-        snprintf(player, sizeof player, "b%d-%zu-%llu", j->index, j->n, seed % 100000);
+        snprintf(player, sizeof player, "b%lld-%d-%zu", j->stamp, j->index, j->n);
         bool solved = unit(&seed) < 0.5;
         store_play in = {.puzzle = &p,
                          .player = player,
@@ -212,7 +213,7 @@ static void *plays_thread(void *arg)
         if (store_record(j->s, &in, &out, &e) != 0)
             die("store_record", &e);
         j->ms[j->n++] = now_ms() - t0;
-        if (!out.rated) {
+        if (!out.rated || out.repeated) {
             fprintf(stderr, "store_bench: player %s's first attempt was not rated\n", player);
             exit(1);
         }
@@ -265,6 +266,7 @@ static int cmd_plays(char **argv)
         jobs[t] = (plays_job){.s = stores[t % nstores],
                               .game = game,
                               .index = t,
+                              .stamp = epoch_ms(),
                               .pool = pool,
                               .until = t0 + seconds * 1e3,
                               .ms = malloc(cap * sizeof(double)),
