@@ -85,7 +85,10 @@ static void print_serve_help(void)
         /* "GET, HEAD" lists HEAD for the Allow header; GET says it here. */
         const route_row *r = &routes[i];
         snprintf(left, sizeof left, "%.*s %s%s%s%s", (int)strcspn(r->allow, ","), r->allow, r->path,
-                 r->per_game ? "<game>" : "", r->suffix != NULL && !r->game_suffix ? "/<id>" : "",
+                 r->per_game ? "<game>" : "",
+                 r->suffix == NULL || r->game_suffix ? ""
+                 : r->per_game                       ? "/<id>"
+                                                     : "<id>",
                  r->suffix != NULL ? r->suffix : "");
         static const char *const where[] = {[ON_PUBLIC] = "",
                                             [ON_BOTH] = " (also on --admin-address)",
