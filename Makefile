@@ -89,6 +89,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # tests/fixtures/toy_game/ added as docs/adding-a-game.md says.
 EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh \
   tests/integration/sixth_game.sh
+# puzzles_cli.sh: the puzzles command (fill, export, import) on SQLite files.
+EXTRA_CHECKS += tests/integration/puzzles_cli.sh
 
 PREFIX ?= /usr/local
 
