@@ -12,19 +12,19 @@
 
 #include <stddef.h>
 
-#define GLICKO_TAU           0.5      /* how fast volatility may change (Glickman: 0.3 to 1.2) */
-#define GLICKO_EPSILON       0.000001 /* step 5.1's convergence tolerance */
-#define GLICKO_START_RATING  1500.0   /* a new player */
-#define GLICKO_START_RD      350.0
-#define GLICKO_START_VOL     0.06
-#define GLICKO_PUZZLE_RD     250.0 /* a new puzzle: its computed rating is an informed prior */
-#define GLICKO_RATING_MIN    400.0 /* ratings the API accepts and the store keeps */
-#define GLICKO_RATING_MAX    4000.0
-#define GLICKO_RD_MIN        30.0 /* a deviation never shrinks below this, so ratings keep moving */
-#define GLICKO_RD_MAX        500.0
-#define GLICKO_VOL_MIN       0.01
-#define GLICKO_VOL_MAX       0.2
-#define GLICKO_SCALE         173.7178 /* Glickman's step 2: between the two scales */
+#define GLICKO_TAU          0.5      /* how fast volatility may change (Glickman: 0.3 to 1.2) */
+#define GLICKO_EPSILON      0.000001 /* step 5.1's convergence tolerance */
+#define GLICKO_START_RATING 1500.0   /* a new player */
+#define GLICKO_START_RD     350.0
+#define GLICKO_START_VOL    0.06
+#define GLICKO_PUZZLE_RD    250.0 /* a new puzzle: its computed rating is an informed prior */
+#define GLICKO_RATING_MIN   400.0 /* ratings the API accepts and the store keeps */
+#define GLICKO_RATING_MAX   4000.0
+#define GLICKO_RD_MIN       30.0 /* a deviation never shrinks below this, so ratings keep moving */
+#define GLICKO_RD_MAX       500.0
+#define GLICKO_VOL_MIN      0.01
+#define GLICKO_VOL_MAX      0.2
+#define GLICKO_SCALE        173.7178 /* Glickman's step 2: between the two scales */
 
 typedef struct glicko {
     double rating; /* on the public scale */

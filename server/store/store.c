@@ -594,8 +594,8 @@ static int get_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_get(gj_store *s, const char *game, const char *id, store_puzzle *out, gj_error *e)
 {
-    get_arg a = {game, id, out};
     memset(out, 0, sizeof *out);
+    get_arg a = {game, id, out};
     return store_run(s, get_op, &a, e);
 }
 
@@ -936,8 +936,8 @@ static int record_body(gj_store *s, void *db, void *arg, gj_error *e)
             " WHERE game = $6 AND id = $7",
             &v, NULL, e) < 0)
         return -1;
-    *out = (store_play_result){true,         false,        player,     player_after,
-                               puzzle,       puzzle_after, plays_after, wins_after};
+    *out = (store_play_result){true,   false,        player,      player_after,
+                               puzzle, puzzle_after, plays_after, wins_after};
     return 0;
 }
 
@@ -957,8 +957,8 @@ static int record_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_record(gj_store *s, const store_play *in, store_play_result *out, gj_error *e)
 {
-    record_arg a = {in, out, false};
     memset(out, 0, sizeof *out);
+    record_arg a = {in, out, false};
     int rc = store_run(s, record_op, &a, e);
     if (rc == 0)
         count_add(s, out->repeated ? &s->counters.plays_repeated
@@ -1025,7 +1025,8 @@ static int next_side(gj_store *s, void *db, const store_next_ask *ask, double ra
                       " AND (' ' || p.themes || ' ') LIKE $%d ESCAPE '\\'", q.n);
     }
     snprintf(sql + n, sizeof sql - (size_t)n, "%s",
-             up ? " ORDER BY p.rating, p.id LIMIT 1" : " ORDER BY p.rating DESC, p.id DESC LIMIT 1");
+             up ? " ORDER BY p.rating, p.id LIMIT 1"
+                : " ORDER BY p.rating DESC, p.id DESC LIMIT 1");
     return run(s, db, sql, &q, r, e);
 }
 
@@ -1052,8 +1053,8 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
         /* The nearer of the two; a tie goes up, to the harder puzzle. */
         store_rows *pick = NULL;
         if (up.nrows && down.nrows)
-            pick = cell_double(&up, 0, 8) - rating <= rating - cell_double(&down, 0, 8) ? &up
-                                                                                          : &down;
+            pick =
+                cell_double(&up, 0, 8) - rating <= rating - cell_double(&down, 0, 8) ? &up : &down;
         else if (up.nrows)
             pick = &up;
         else if (down.nrows)
@@ -1065,8 +1066,7 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
                            "player %s has been served every stored puzzle of %s%s: the pool is "
                            "exhausted for this player",
                            ask->player, ask->game,
-                           ask->band >= 0 || ask->depth > 0 || ask->theme ? " that matches"
-                                                                           : "");
+                           ask->band >= 0 || ask->depth > 0 || ask->theme ? " that matches" : "");
         }
         params q = {0};
         store_rows r;
@@ -1108,8 +1108,8 @@ static int next_op(gj_store *s, void *db, void *arg, gj_error *e)
 
 int store_next(gj_store *s, const store_next_ask *a, store_puzzle *out, gj_error *e)
 {
-    next_arg arg = {a, out};
     memset(out, 0, sizeof *out);
+    next_arg arg = {a, out};
     int rc = store_run(s, next_op, &arg, e);
     if (rc == 0)
         count_add(s, &s->counters.served);
@@ -1163,8 +1163,9 @@ int store_activity(gj_store *s, const char *player, long long before_ms, long lo
     if (!row)
         return gj_fail_nomem(e);
     while (left > 0) {
-        activity_arg a = {player,  last_ms, since_ms, last_game, last_id,
-                          left < STORE_PAGE ? left : STORE_PAGE, {0}};
+        activity_arg a = {player,    last_ms, since_ms,
+                          last_game, last_id, left < STORE_PAGE ? left : STORE_PAGE,
+                          {0}};
         if (store_run(s, activity_page_op, &a, e) < 0) {
             free(row);
             return -1;

@@ -6,7 +6,18 @@
  * syncs the log only at checkpoints.  A commit is then durable against the
  * death of the process (the log is in the kernel's hands once written) but
  * not against a power loss or a kernel crash, which may lose the last
- * commits though never corrupt the file.  A busy timeout makes a writer of
+ * commits though never corrupt the file.
+ *
+ * Checkpoints (copying the log back into the file, with its fsyncs) are
+ * made by a thread of their own, one per file in the process, woken when
+ * a commit finds the log past CHECKPOINT_PAGES; SQLite would otherwise
+ * make them inside the commit that crossed the line, adding an fsync's
+ * time to that request.  The thread's checkpoints are PASSIVE: they never
+ * wait for, nor hold up, a reader or the writer.  Should that thread fall
+ * far behind, commits checkpoint for themselves again past
+ * CHECKPOINT_PAGES_SELF, so the log never grows without bound.
+ *
+ * A busy timeout makes a writer of
  * another process (`gamejudge puzzles fill` beside the daemon) wait for the
  * lock rather than fail; within one process store.c lets one writer in at
  * a time, so the timeout's sleeps are not on the usual path.
@@ -19,13 +30,32 @@
  * with %.17g, which strtod reads back to the same double. */
 #include "store_engine.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SQLITE_BUSY_MS   5000 /* how long a writer waits for another process's lock */
-#define SQLITE_STMT_KEPT 48   /* prepared statements kept per connection */
+#define SQLITE_BUSY_MS        5000  /* how long a writer waits for another process's lock */
+#define SQLITE_STMT_KEPT      48    /* prepared statements kept per connection */
+#define CHECKPOINT_PAGES      1000  /* log pages that wake the checkpointer (SQLite's default) */
+#define CHECKPOINT_PAGES_SELF 20000 /* log pages past which commits checkpoint themselves */
+#define JOURNAL_LIMIT         "67108864" /* bytes the log is cut back to once checkpointed */
+
+/* The checkpointing thread of one file, shared by its connections. */
+typedef struct checkpointer {
+    char *path;
+    int refs; /* connections to the file; under checkpointers_lock */
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool due, stop; /* under lock */
+    struct checkpointer *next;
+} checkpointer;
+
+static pthread_mutex_t checkpointers_lock = PTHREAD_MUTEX_INITIALIZER;
+static checkpointer *checkpointers;
 
 typedef struct kept_stmt {
     char *sql;
@@ -35,6 +65,7 @@ typedef struct kept_stmt {
 
 typedef struct sqlite_conn {
     sqlite3 *db;
+    checkpointer *cp; /* NULL when its thread could not be started */
     kept_stmt kept[SQLITE_STMT_KEPT];
     size_t nkept;
     unsigned long clock;
@@ -73,6 +104,142 @@ static int sqlite_setup(sqlite3 *db, const char *sql, gj_error *e)
     return rc == SQLITE_OK ? 0 : sqlite_fail(db, rc, "be opened", e);
 }
 
+/* The checkpointer's thread: a PASSIVE checkpoint each time a commit
+ * wakes it, on a connection of its own, until told to stop. */
+static void *checkpoint_main(void *arg)
+{
+    checkpointer *cp = arg;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(cp->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        /* Left to the commits (CHECKPOINT_PAGES_SELF). */
+        sqlite3_close(db);
+        db = NULL;
+    }
+    pthread_mutex_lock(&cp->lock);
+    while (!cp->stop) {
+        if (!cp->due) {
+            pthread_cond_wait(&cp->wake, &cp->lock);
+            continue;
+        }
+        cp->due = false;
+        pthread_mutex_unlock(&cp->lock);
+        if (db)
+            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        pthread_mutex_lock(&cp->lock);
+    }
+    pthread_mutex_unlock(&cp->lock);
+    sqlite3_close(db);
+    return NULL;
+}
+
+/* SQLite's call after each commit (the write lock released), with the
+ * log's length in pages: wake the checkpointer once the log is long enough
+ * to be worth one, or checkpoint here when it has fallen far behind. */
+static int checkpoint_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    checkpointer *cp = arg;
+    if (pages >= CHECKPOINT_PAGES_SELF) {
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    } else if (pages >= CHECKPOINT_PAGES) {
+        pthread_mutex_lock(&cp->lock);
+        if (!cp->due) {
+            cp->due = true;
+            pthread_cond_signal(&cp->wake);
+        }
+        pthread_mutex_unlock(&cp->lock);
+    }
+    return SQLITE_OK;
+}
+
+/* The checkpointer of the file at path, started by its first connection;
+ * NULL when it cannot be (memory, threads), which only costs speed. */
+static checkpointer *checkpointer_join(const char *path)
+{
+    pthread_mutex_lock(&checkpointers_lock);
+    checkpointer *cp = checkpointers;
+    while (cp && strcmp(cp->path, path) != 0)
+        cp = cp->next;
+    if (!cp && (cp = calloc(1, sizeof *cp)) != NULL) {
+        cp->path = strdup(path);
+        pthread_mutex_init(&cp->lock, NULL);
+        pthread_cond_init(&cp->wake, NULL);
+        /* The thread takes no signal: they are the daemon's (its sigwait). */
+        sigset_t all, was;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &was);
+        int started = cp->path && pthread_create(&cp->thread, NULL, checkpoint_main, cp) == 0;
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+        if (!started) {
+            pthread_cond_destroy(&cp->wake);
+            pthread_mutex_destroy(&cp->lock);
+            free(cp->path);
+            free(cp);
+            cp = NULL;
+        } else {
+            cp->next = checkpointers;
+            checkpointers = cp;
+        }
+    }
+    if (cp)
+        cp->refs++;
+    pthread_mutex_unlock(&checkpointers_lock);
+    return cp;
+}
+
+/* A connection is done with cp: the last one stops its thread. */
+static void checkpointer_leave(checkpointer *cp)
+{
+    if (!cp)
+        return;
+    pthread_mutex_lock(&checkpointers_lock);
+    bool last = --cp->refs == 0;
+    if (last)
+        for (checkpointer **at = &checkpointers; *at; at = &(*at)->next)
+            if (*at == cp) {
+                *at = cp->next;
+                break;
+            }
+    pthread_mutex_unlock(&checkpointers_lock);
+    if (!last)
+        return;
+    pthread_mutex_lock(&cp->lock);
+    cp->stop = true;
+    pthread_cond_signal(&cp->wake);
+    pthread_mutex_unlock(&cp->lock);
+    pthread_join(cp->thread, NULL);
+    pthread_cond_destroy(&cp->wake);
+    pthread_mutex_destroy(&cp->lock);
+    free(cp->path);
+    free(cp);
+}
+
+/* sqlite3_exec's callback: the first column of the row into ctx (16 bytes). */
+static int first_cell(void *ctx, int ncols, char **cells, char **names)
+{
+    (void)names;
+    snprintf(ctx, 16, "%s", ncols > 0 && cells[0] ? cells[0] : "");
+    return 0;
+}
+
+/* Put the file in WAL mode.  SQLite answers the mode it is in rather than
+ * fail when it cannot switch (no room for the log beside the file: a
+ * read-only folder), and a store out of WAL would make readers wait for
+ * the writer, so that is refused too.  0, or -1 with *e unavailable. */
+static int sqlite_wal(sqlite3 *db, const char *target, gj_error *e)
+{
+    char mode[16] = "";
+    int rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", first_cell, mode, NULL);
+    if (rc != SQLITE_OK)
+        return sqlite_fail(db, rc, "be opened", e);
+    if (strcmp(mode, "wal") != 0)
+        return gj_fail(e, GJ_UNAVAILABLE,
+                       "the SQLite store %s cannot keep its log (WAL) beside the file, so "
+                       "it stays in journal mode %s: is its folder writable?",
+                       target, mode[0] ? mode : "unknown");
+    return 0;
+}
+
 /* Open the file at target, WAL and the settings above: 0 with *db, or -1
  * with *e unavailable (a missing folder, a file that is read-only or not a
  * database). */
@@ -83,9 +250,8 @@ static int sqlite_connect(const char *target, void **db, gj_error *e)
         return gj_fail_nomem(e);
     /* One thread at a time uses a connection (store.c's pool), so SQLite's
      * own mutex on it would only cost. */
-    int rc = sqlite3_open_v2(target, &c->db,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             NULL);
+    int rc = sqlite3_open_v2(
+        target, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         gj_fail(e, GJ_UNAVAILABLE, "the SQLite store %s cannot be opened: %s", target,
                 c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
@@ -97,10 +263,16 @@ static int sqlite_connect(const char *target, void **db, gj_error *e)
     sqlite3_busy_timeout(c->db, SQLITE_BUSY_MS);
     if (sqlite3_db_readonly(c->db, "main") == 1) {
         gj_fail(e, GJ_UNAVAILABLE, "the SQLite store %s is read-only", target);
-    } else if (sqlite_setup(c->db, "PRAGMA journal_mode=WAL", e) == 0 &&
+    } else if (sqlite_wal(c->db, target, e) == 0 &&
                sqlite_setup(c->db, "PRAGMA synchronous=NORMAL", e) == 0 &&
+               sqlite_setup(c->db, "PRAGMA journal_size_limit=" JOURNAL_LIMIT, e) == 0 &&
                /* LIKE as PostgreSQL's: a theme filter matches its case only. */
                sqlite_setup(c->db, "PRAGMA case_sensitive_like=ON", e) == 0) {
+        /* The hook replaces SQLite's automatic checkpoints, which stay
+         * (at CHECKPOINT_PAGES) when the thread could not be had. */
+        c->cp = checkpointer_join(target);
+        if (c->cp)
+            sqlite3_wal_hook(c->db, checkpoint_hook, c->cp);
         *db = c;
         return 0;
     }
@@ -120,6 +292,7 @@ static void sqlite_disconnect(void *db)
         free(c->kept[i].sql);
     }
     sqlite3_close(c->db);
+    checkpointer_leave(c->cp);
     free(c);
 }
 

@@ -27,11 +27,17 @@ static glicko random_rating(uint64_t *rng)
     return g;
 }
 
+/* Glickman's f(x) of step 5, written out from the paper. */
+static double oracle_f(double x, double delta, double phi, double v, double a, double tau)
+{
+    double d = phi * phi + v + exp(x);
+    return exp(x) * (delta * delta - phi * phi - v - exp(x)) / (2 * d * d) - (x - a) / (tau * tau);
+}
+
 /* The oracle: Glickman's steps written out again from the paper, step 5's
  * root of f found by plain bisection over a bracket widened until f
  * changes sign (f falls strictly, so the root is unique). */
-static glicko oracle_update(glicko me, const glicko *opp, const double *score, size_t n,
-                            double tau)
+static glicko oracle_update(glicko me, const glicko *opp, const double *score, size_t n, double tau)
 {
     const double pi = 3.14159265358979323846, k = 173.7178;
     double mu = (me.rating - 1500) / k, phi = me.rd / k;
@@ -44,23 +50,18 @@ static glicko oracle_update(glicko me, const glicko *opp, const double *score, s
         dsum += g * (score[j] - e);
     }
     double v = 1 / vsum, delta = v * dsum, a = log(me.vol * me.vol);
-#define F(x)                                                                                       \
-    (exp(x) * (delta * delta - phi * phi - v - exp(x)) /                                          \
-         (2 * (phi * phi + v + exp(x)) * (phi * phi + v + exp(x))) -                               \
-     ((x)-a) / (tau * tau))
     double lo = a - 1, hi = a + 1;
-    while (F(lo) < 0)
+    while (oracle_f(lo, delta, phi, v, a, tau) < 0)
         lo -= 1;
-    while (F(hi) > 0)
+    while (oracle_f(hi, delta, phi, v, a, tau) > 0)
         hi += 1;
     for (int i = 0; i < 200; i++) {
         double mid = (lo + hi) / 2;
-        if (F(mid) > 0)
+        if (oracle_f(mid, delta, phi, v, a, tau) > 0)
             lo = mid;
         else
             hi = mid;
     }
-#undef F
     double sigma = exp((lo + hi) / 4);
     double phis = sqrt(phi * phi + sigma * sigma);
     double phin = 1 / sqrt(1 / (phis * phis) + 1 / v);

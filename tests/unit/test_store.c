@@ -16,11 +16,13 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -74,8 +76,8 @@ static gj_store *fresh(void)
     const char *url = test_url();
     if (!on_sqlite()) {
         static const char *const drops[] = {
-            "DROP TABLE IF EXISTS gj_meta",  "DROP TABLE IF EXISTS puzzles",
-            "DROP TABLE IF EXISTS players",  "DROP TABLE IF EXISTS plays",
+            "DROP TABLE IF EXISTS gj_meta", "DROP TABLE IF EXISTS puzzles",
+            "DROP TABLE IF EXISTS players", "DROP TABLE IF EXISTS plays",
             "DROP TABLE IF EXISTS served",
         };
         for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++)
@@ -200,8 +202,8 @@ START_TEST(test_open_urls)
     ck_assert_int_eq(store_open("none", &s, &e), 0);
     ck_assert_ptr_null(s);
     ck_assert_str_eq(store_kind(NULL), "none");
-    static const char *const bad[] = {"", "mysql://x", "sqlite:", "sqlite", "file:/tmp/x.db",
-                                      "postgresql:/x"};
+    static const char *const bad[] = {
+        "", "mysql://x", "sqlite:", "sqlite", "file:/tmp/x.db", "postgresql:/x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(store_open(bad[i], &s, &e) == -1, "%s", bad[i]);
         ck_assert_int_eq(e.kind, GJ_BAD_INPUT);
@@ -415,10 +417,9 @@ START_TEST(test_record)
     /* A retry of the same attempt answers the same, and changes nothing. */
     store_play_result again = record(s, &in);
     ck_assert(again.rated && again.repeated);
-    ck_assert(same(again.player_before, r.player_before) &&
-              same(again.player_after, r.player_after) &&
-              same(again.puzzle_before, r.puzzle_before) &&
-              same(again.puzzle_after, r.puzzle_after));
+    ck_assert(
+        same(again.player_before, r.player_before) && same(again.player_after, r.player_after) &&
+        same(again.puzzle_before, r.puzzle_before) && same(again.puzzle_after, r.puzzle_after));
     ck_assert(again.puzzle_plays == 1 && again.puzzle_wins == 1);
     /* Another attempt later is answered, unrated, with the values now. */
     store_play later = make_play(&p, "alice", "[\"a2\"]", NULL, false, 2000);
@@ -432,7 +433,8 @@ START_TEST(test_record)
     bob.has_player = true;
     bob.player_rating = (glicko){2100, 80, 0.05};
     r = record(s, &bob);
-    want_player = glicko_clamp(glicko_update(bob.player_rating, &want_puzzle, &zero, 1, GLICKO_TAU));
+    want_player =
+        glicko_clamp(glicko_update(bob.player_rating, &want_puzzle, &zero, 1, GLICKO_TAU));
     glicko puzzle_before = want_puzzle;
     want_puzzle = glicko_clamp(glicko_update(want_puzzle, &bob.player_rating, &one, 1, GLICKO_TAU));
     ck_assert(r.rated && !r.repeated);
@@ -565,8 +567,7 @@ START_TEST(test_next)
     store_puzzle other = make_puzzle("gb", "far", 1500, 0, 1, "");
     put(s, &other);
     /* Nearest first, widening outward (a tie goes to the higher: u7 below). */
-    static const char *const order[] = {"n5", "n4", "n6", "n3", "n7",
-                                        "n2", "n8", "n1", "n9", "n0"};
+    static const char *const order[] = {"n5", "n4", "n6", "n3", "n7", "n2", "n8", "n1", "n9", "n0"};
     for (int i = 0; i < 10; i++) {
         ck_assert_msg(next_id(s, "ga", "u1", 1460, -1, 0, NULL, id, sizeof id, &e) == 0, "%s",
                       e.message);
@@ -802,6 +803,251 @@ START_TEST(test_activity_row)
 }
 END_TEST
 
+/* ---- the model ---------------------------------------------------------- */
+
+enum { M_GAMES = 2, M_PUZZLES = 40, M_PLAYERS = 6, M_KEYS = 24 };
+
+/* What the model holds of one puzzle. */
+typedef struct m_puzzle {
+    store_puzzle def; /* what put and the first play store */
+    bool stored;
+    glicko g;
+    long plays, wins;
+} m_puzzle;
+
+/* A recorded play: its key and attempt, and what it answered. */
+typedef struct m_play {
+    bool exists;
+    int key; /* -1: none */
+    int attempt;
+    store_play_result answer;
+} m_play;
+
+typedef struct model {
+    m_puzzle pz[M_GAMES][M_PUZZLES];
+    bool known[M_GAMES][M_PLAYERS];
+    glicko player[M_GAMES][M_PLAYERS];
+    m_play play[M_GAMES][M_PUZZLES][M_PLAYERS];
+    int key_owner[M_KEYS][3]; /* game, puzzle, player; game -1 when unused */
+    bool served[M_GAMES][M_PUZZLES][M_PLAYERS];
+} model;
+
+static const char *const m_games[M_GAMES] = {"ga", "gb"};
+static const char *const m_themes[] = {"", "fork", "pin", "fork pin", "only_move", "pin only_move"};
+
+/* Whether the space-separated list holds name as a whole word. */
+static bool has_theme(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+/* The model's answer to a play; -1 for a key conflict. */
+static int m_record(model *m, int g, int i, int u, int key, int attempt, bool solved,
+                    const glicko *given, store_play_result *out)
+{
+    m_puzzle *pz = &m->pz[g][i];
+    m_play *pl = &m->play[g][i][u];
+    if (key >= 0 && m->key_owner[key][0] >= 0 &&
+        (m->key_owner[key][0] != g || m->key_owner[key][1] != i || m->key_owner[key][2] != u))
+        return -1;
+    glicko start = {GLICKO_START_RATING, GLICKO_START_RD, GLICKO_START_VOL};
+    glicko now = m->known[g][u] ? m->player[g][u] : start;
+    if (!pz->stored) {
+        pz->stored = true;
+        pz->g = glicko_clamp(pz->def.rating);
+        pz->plays = pz->wins = 0;
+    }
+    if (pl->exists) {
+        bool repeat = key >= 0 ? pl->key == key : pl->attempt == attempt;
+        if (repeat) {
+            *out = pl->answer;
+            out->repeated = true;
+            return 0;
+        }
+        *out = (store_play_result){false, false, now, now, pz->g, pz->g, pz->plays, pz->wins};
+        return 0;
+    }
+    glicko before = given ? glicko_clamp(*given) : now;
+    double won = solved ? 1 : 0, lost = 1 - won;
+    glicko after = glicko_clamp(glicko_update(before, &pz->g, &won, 1, GLICKO_TAU));
+    glicko pz_after = glicko_clamp(glicko_update(pz->g, &before, &lost, 1, GLICKO_TAU));
+    *out = (store_play_result){true,  false,    before,        after,
+                               pz->g, pz_after, pz->plays + 1, pz->wins + (solved ? 1 : 0)};
+    pz->g = pz_after;
+    pz->plays++;
+    pz->wins += solved ? 1 : 0;
+    m->known[g][u] = true;
+    m->player[g][u] = after;
+    *pl = (m_play){true, key, attempt, *out};
+    if (key >= 0) {
+        m->key_owner[key][0] = g;
+        m->key_owner[key][1] = i;
+        m->key_owner[key][2] = u;
+    }
+    return 0;
+}
+
+/* The model's next puzzle (its index, -1 when none), marked served. */
+static int m_next(model *m, int g, int u, const double *rating, int band, int depth,
+                  const char *theme)
+{
+    double r = rating ? *rating : m->known[g][u] ? m->player[g][u].rating : GLICKO_START_RATING;
+    int up = -1, down = -1;
+    for (int i = 0; i < M_PUZZLES; i++) {
+        m_puzzle *pz = &m->pz[g][i];
+        if (!pz->stored || m->served[g][i][u] || m->play[g][i][u].exists)
+            continue;
+        if ((band >= 0 && pz->def.band != band) || (depth > 0 && pz->def.depth != depth) ||
+            (theme && !has_theme(pz->def.themes, theme)))
+            continue;
+        /* Ids sort as their indexes (m00, m01, ...). */
+        if (pz->g.rating >= r) {
+            if (up < 0 || pz->g.rating < m->pz[g][up].g.rating ||
+                (pz->g.rating == m->pz[g][up].g.rating && i < up))
+                up = i;
+        } else if (down < 0 || pz->g.rating > m->pz[g][down].g.rating ||
+                   (pz->g.rating == m->pz[g][down].g.rating && i > down)) {
+            down = i;
+        }
+    }
+    int pick = up;
+    if (up < 0 || (down >= 0 && m->pz[g][up].g.rating - r > r - m->pz[g][down].g.rating))
+        pick = down;
+    if (pick >= 0)
+        m->served[g][pick][u] = true;
+    return pick;
+}
+
+/* Whether two play answers are the same, field by field. */
+static bool same_answer(const store_play_result *a, const store_play_result *b)
+{
+    return a->rated == b->rated && a->repeated == b->repeated &&
+           same(a->player_before, b->player_before) && same(a->player_after, b->player_after) &&
+           same(a->puzzle_before, b->puzzle_before) && same(a->puzzle_after, b->puzzle_after) &&
+           a->puzzle_plays == b->puzzle_plays && a->puzzle_wins == b->puzzle_wins;
+}
+
+START_TEST(test_model)
+{
+    gj_store *s = fresh();
+    model *m = calloc(1, sizeof *m);
+    uint64_t rng = 0x73746f7265ULL;
+    for (int k = 0; k < M_KEYS; k++)
+        m->key_owner[k][0] = -1;
+    static char ids[M_GAMES][M_PUZZLES][8];
+    for (int g = 0; g < M_GAMES; g++)
+        for (int i = 0; i < M_PUZZLES; i++) {
+            snprintf(ids[g][i], sizeof ids[g][i], "m%02d", i);
+            double rating = 1200 + (double)rng_below(&rng, 600000) / 1000.0;
+            m->pz[g][i].def =
+                make_puzzle(m_games[g], ids[g][i], rating, (int)rng_below(&rng, 3),
+                            1 + (int)rng_below(&rng, 2), m_themes[rng_below(&rng, 6)]);
+        }
+    int counts[5] = {0}, rated = 0, nexts = 0, conflicts = 0, exhausted = 0;
+    for (int step = 0; step < 4000; step++) {
+        int g = (int)rng_below(&rng, M_GAMES), i = (int)rng_below(&rng, M_PUZZLES);
+        int u = (int)rng_below(&rng, M_PLAYERS), op = (int)rng_below(&rng, 10);
+        char player[8];
+        snprintf(player, sizeof player, "u%d", u);
+        gj_error e;
+        if (op == 0) {
+            /* put */
+            bool added;
+            ck_assert_int_eq(store_put(s, &m->pz[g][i].def, &added, &e), 0);
+            ck_assert_msg(added == !m->pz[g][i].stored, "step %d", step);
+            if (added) {
+                m->pz[g][i].stored = true;
+                m->pz[g][i].g = m->pz[g][i].def.rating;
+            }
+        } else if (op <= 5) {
+            /* a play: few attempts and keys, so retries and clashes are common */
+            int key = rng_below(&rng, 2) ? (int)rng_below(&rng, M_KEYS) : -1;
+            int attempt = (int)rng_below(&rng, 3);
+            bool solved = rng_below(&rng, 2);
+            char key_text[8], attempt_text[8];
+            snprintf(key_text, sizeof key_text, "k%d", key);
+            snprintf(attempt_text, sizeof attempt_text, "[%d]", attempt);
+            store_play in = make_play(&m->pz[g][i].def, player, attempt_text,
+                                      key >= 0 ? key_text : NULL, solved, step);
+            glicko given = {1200 + (double)rng_below(&rng, 600), 30 + (double)rng_below(&rng, 300),
+                            0.03 + (double)rng_below(&rng, 100) / 1000.0};
+            in.has_player = rng_below(&rng, 4) == 0;
+            in.player_rating = given;
+            store_play_result want = {0}, got;
+            int mrc =
+                m_record(m, g, i, u, key, attempt, solved, in.has_player ? &given : NULL, &want);
+            int rc = store_record(s, &in, &got, &e);
+            ck_assert_msg(rc == mrc, "step %d: %d, model %d: %s", step, rc, mrc, e.message);
+            if (rc < 0) {
+                ck_assert_int_eq(e.kind, GJ_CONFLICT);
+                conflicts++;
+            } else {
+                ck_assert_msg(same_answer(&got, &want), "step %d: play differs", step);
+                rated += got.rated && !got.repeated;
+            }
+        } else if (op <= 8) {
+            /* next, with a rating given or not and some filters */
+            double rating = 1200 + (double)rng_below(&rng, 600000) / 1000.0;
+            bool has = rng_below(&rng, 2);
+            int band = rng_below(&rng, 3) ? -1 : (int)rng_below(&rng, 3);
+            int depth = rng_below(&rng, 3) ? 0 : 1 + (int)rng_below(&rng, 2);
+            static const char *const filters[] = {NULL, NULL, NULL, "fork", "pin", "only_move"};
+            const char *theme = filters[rng_below(&rng, 6)];
+            int want = m_next(m, g, u, has ? &rating : NULL, band, depth, theme);
+            store_next_ask a = {m_games[g], player, has, rating, band, depth, theme, step};
+            store_puzzle p;
+            int rc = store_next(s, &a, &p, &e);
+            if (want < 0) {
+                ck_assert_msg(rc == -1 && e.kind == GJ_NOT_FOUND, "step %d: served %s", step,
+                              rc == 0 ? p.id : e.message);
+                exhausted++;
+            } else {
+                ck_assert_msg(rc == 0, "step %d: %s", step, e.message);
+                ck_assert_msg(strcmp(p.id, ids[g][want]) == 0, "step %d: %s, model %s", step, p.id,
+                              ids[g][want]);
+                ck_assert(same(p.rating, m->pz[g][want].g));
+                ck_assert_int_eq(p.plays, m->pz[g][want].plays);
+                store_puzzle_free(&p);
+                nexts++;
+            }
+        } else {
+            /* the player's rating and the puzzle's stats */
+            glicko pg;
+            bool known;
+            ck_assert_int_eq(store_player(s, m_games[g], player, &pg, &known, &e), 0);
+            ck_assert(known == m->known[g][u]);
+            if (known)
+                ck_assert_msg(same(pg, m->player[g][u]), "step %d", step);
+            store_puzzle p;
+            int rc = store_get(s, m_games[g], ids[g][i], &p, &e);
+            ck_assert_int_eq(rc, m->pz[g][i].stored ? 0 : -1);
+            if (rc == 0) {
+                ck_assert(same(p.rating, m->pz[g][i].g));
+                ck_assert(p.plays == m->pz[g][i].plays && p.wins == m->pz[g][i].wins);
+                store_puzzle_free(&p);
+            }
+        }
+        counts[op < 1 ? 0 : op <= 5 ? 1 : op <= 8 ? 2 : 3]++;
+    }
+    /* The walk met every case often enough to mean something. */
+    ck_assert_msg(rated > 300 && conflicts > 20 && nexts > 300 && exhausted > 20,
+                  "rated %d, conflicts %d, served %d, exhausted %d", rated, conflicts, nexts,
+                  exhausted);
+    free(m);
+    store_close(s);
+}
+END_TEST
+
 /* ---- an unusable store, and the counters ------------------------------- */
 
 START_TEST(test_unavailable_comes_back)
@@ -844,6 +1090,84 @@ START_TEST(test_unavailable_comes_back)
     store_puzzle got;
     ck_assert_int_eq(store_get(s, "ga", "after", &got, &e), 0);
     store_puzzle_free(&got);
+    store_close(s);
+}
+END_TEST
+
+/* The child of test_killed_writer: plays until killed, telling the parent
+ * the number of each play once store_record has acknowledged it. */
+static void killed_writer_child(int out)
+{
+    gj_store *s;
+    gj_error e;
+    if (store_open(test_url(), &s, &e) < 0)
+        _exit(2);
+    store_puzzle ps[4];
+    for (int k = 0; k < 4; k++) {
+        static const char *const ids[] = {"k0", "k1", "k2", "k3"};
+        ps[k] = make_puzzle("ga", ids[k], 1500, 0, 1, "");
+    }
+    for (int i = 0; i < 1000000; i++) {
+        char player[16];
+        snprintf(player, sizeof player, "w%d", i);
+        store_play in = make_play(&ps[i % 4], player, "[1]", NULL, i % 2, i);
+        store_play_result r;
+        if (store_record(s, &in, &r, &e) < 0 || !r.rated ||
+            write(out, &i, sizeof i) != (ssize_t)sizeof i)
+            _exit(3);
+    }
+    _exit(0);
+}
+
+START_TEST(test_killed_writer)
+{
+    store_close(fresh());
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        killed_writer_child(fds[1]);
+    }
+    close(fds[1]);
+    /* Killed at whatever point of a write it is in once 400 plays are in. */
+    int acked = -1, got;
+    while (acked < 399 && read(fds[0], &got, sizeof got) == (ssize_t)sizeof got)
+        acked = got;
+    ck_assert_int_eq(acked, 399);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFSIGNALED(status));
+    while (read(fds[0], &got, sizeof got) == (ssize_t)sizeof got)
+        acked = got;
+    close(fds[0]);
+    /* Every acknowledged play is there: each answered again as a repeat,
+     * and the puzzles count them (one more may have been committed and
+     * not yet acknowledged when the kill came). */
+    gj_store *s;
+    gj_error e;
+    ck_assert_msg(store_open(test_url(), &s, &e) == 0, "%s", e.message);
+    long plays = 0;
+    for (int k = 0; k < 4; k++) {
+        static const char *const ids[] = {"k0", "k1", "k2", "k3"};
+        store_puzzle p;
+        ck_assert_int_eq(store_get(s, "ga", ids[k], &p, &e), 0);
+        plays += p.plays;
+        store_puzzle_free(&p);
+    }
+    ck_assert_msg(plays == acked + 1 || plays == acked + 2, "%ld plays, %d acknowledged", plays,
+                  acked + 1);
+    for (int i = 0; i <= acked; i++) {
+        char player[16];
+        snprintf(player, sizeof player, "w%d", i);
+        store_puzzle p =
+            make_puzzle("ga", (const char *[]){"k0", "k1", "k2", "k3"}[i % 4], 1500, 0, 1, "");
+        store_play in = make_play(&p, player, "[1]", NULL, i % 2, i);
+        store_play_result r = record(s, &in);
+        ck_assert_msg(r.repeated, "play %d of %d acknowledged is lost", i, acked + 1);
+    }
     store_close(s);
 }
 END_TEST
@@ -924,6 +1248,8 @@ int main(void)
         {"activity row", test_activity_row},
         {"unavailable comes back", test_unavailable_comes_back},
         {"counters", test_counters},
+        {"model", test_model},
+        {"killed writer", test_killed_writer},
     };
     harness_add(s, cases, sizeof cases / sizeof cases[0], 120);
     int rc = harness_main(s);
