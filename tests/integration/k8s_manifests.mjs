@@ -18,6 +18,13 @@
 //     Secret by secretKeyRef, not optional, and the Secret's name and key
 //     are the ones the files' `kubectl create secret` line makes.  The live
 //     runs give that reference a SQLite file in a temporary folder.
+//  4. The probes and the store, when a throwaway PostgreSQL cluster can be
+//     made (tests/integration/pg_cluster.sh): the binary started like the
+//     container on it, the cluster stopped, then started again; the
+//     readiness probe must answer 200, then not 200 while the store is
+//     down (the pod leaves the Service), then 200 again without a restart,
+//     and the liveness probe 200 throughout (an outage of the database
+//     must restart no pod).
 //
 // The checks are then run on broken copies of the manifests (a probe on a
 // path nothing serves, an undocumented variable, a short grace, an HPA
@@ -68,9 +75,9 @@ function readHelp() {
  * listener on a free port (startDaemon); resolves to { public, admin,
  * stop() } with the bound ports (admin null without one).
  */
-async function startLike(container) {
+async function startLike(container, secretValue = SECRET_VALUE) {
   const env = { PATH: process.env.PATH };
-  for (const e of container.env || []) env[e.name] = e.valueFrom?.secretKeyRef ? SECRET_VALUE : String(e.value ?? '');
+  for (const e of container.env || []) env[e.name] = e.valueFrom?.secretKeyRef ? secretValue : String(e.value ?? '');
   if (env.GAMEJUDGE_ADMIN_ADDRESS !== undefined) env.GAMEJUDGE_ADMIN_ADDRESS = '127.0.0.1:0';
   const args = (container.args || []).map(String);
   const d = await startDaemon({ bin: BIN, args, env });
@@ -270,6 +277,95 @@ async function meaningProblems(objects, help, live, text) {
   return problems;
 }
 
+/* ----------------------------------------------------- store outage */
+
+const PG_CLUSTER = 'tests/integration/pg_cluster.sh';
+
+/** Run pg_cluster.sh with args: its stdout lines, or null when it fails. */
+function pgCluster(...args) {
+  try {
+    return execFileSync('sh', [PG_CLUSTER, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n');
+  } catch {
+    return null;
+  }
+}
+
+/** Poll GET path on port until the status satisfies want, up to ms: the last status. */
+async function pollStatus(port, path, want, ms) {
+  let status = 0;
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    status = (await get(port, path)).status;
+    if (want(status)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return status;
+}
+
+/**
+ * The first Deployment container started like itself on a throwaway
+ * PostgreSQL cluster, which is stopped and started again: each probe
+ * path's status on each listener ('public', 'admin') while the store is up,
+ * down and back, as { up, down, back } maps from 'listener path' to the
+ * status; null when no cluster can be made here.
+ */
+async function storeOutage(objects) {
+  const c = objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0];
+  const started = c ? pgCluster('start') : null;
+  if (started === null) return null;
+  const [url, dir] = started;
+  const paths = [...new Set(['readinessProbe', 'livenessProbe', 'startupProbe'].map((k) => c[k]?.httpGet?.path).filter(Boolean))];
+  const seen = { up: {}, down: {}, back: {} };
+  let run = null;
+  try {
+    run = await startLike(c, url);
+    const listeners = { public: run.public, admin: run.admin };
+    const ask = async (phase, want, ms) => {
+      for (const [name, port] of Object.entries(listeners))
+        if (port !== null)
+          for (const path of paths) seen[phase][`${name} ${path}`] = await pollStatus(port, path, want(path), ms);
+    };
+    // Readiness follows the store once a second: each phase waits for the
+    // change it expects of /readyz, and takes the other paths as they are.
+    await ask('up', () => (s) => s === 200, 10_000);
+    pgCluster('stop', dir);
+    await ask('down', (path) => (path === '/readyz' ? (s) => s !== 200 && s !== 0 : () => true), 15_000);
+    pgCluster('start', dir);
+    await ask('back', (path) => (path === '/readyz' ? (s) => s === 200 : () => true), 20_000);
+  } finally {
+    if (run) await run.stop();
+    pgCluster('destroy', dir);
+  }
+  return seen;
+}
+
+/**
+ * What the outage's statuses say of the objects' probes: readiness must
+ * answer 200 with the store up, not 200 with it down, 200 once it is back;
+ * liveness (and a startup probe) 200 throughout.
+ */
+function outageProblems(objects, seen, help) {
+  const problems = [];
+  for (const d of objects.filter((o) => o.kind === 'Deployment'))
+    for (const c of d.spec?.template?.spec?.containers ?? []) {
+      const ports = manifestPorts(c, help);
+      for (const kind of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+        const h = c[kind]?.httpGet;
+        if (!h) continue;
+        const port = containerPort(c, h.port);
+        const key = `${port === ports.admin ? 'admin' : 'public'} ${h.path}`;
+        const [up, down, back] = [seen.up[key], seen.down[key], seen.back[key]];
+        const where = `Deployment ${d.metadata?.name} container ${c.name}: ${kind} GET ${h.path}`;
+        if (up === undefined) problems.push(`${where}: not asked in the outage run`);
+        else if (kind === 'readinessProbe') {
+          if (up !== 200 || back !== 200) problems.push(`${where} answers ${up} with the store up and ${back} once it is back, not 200`);
+          if (down === 200) problems.push(`${where} answers 200 while the store is down: the pod would stay in the Service`);
+        } else if (up !== 200 || down !== 200 || back !== 200)
+          problems.push(`${where} answers ${up}, ${down} while the store is down, ${back}: an outage of the database would restart the pod`);
+      }
+    }
+  return problems;
+}
+
 /* ----------------------------------------------------------------- run */
 
 const files = readdirSync(DIR)
@@ -321,6 +417,20 @@ for (const [what, mutate, expected] of broken) {
   mutate(d);
   const problems = await meaningProblems(d, help, startLike, text);
   report(problems.some((p) => expected.test(p)), `caught: ${what}`, `problems were: ${problems.join('; ') || 'none'}`);
+}
+const outage = await storeOutage(docs);
+if (outage === null) console.log('skip the probes in a store outage: no PostgreSQL cluster here (tests/integration/pg_cluster.sh)');
+else {
+  const problems = outageProblems(docs, outage, help);
+  report(problems.length === 0, `the probes know the store: readiness ${JSON.stringify(outage.up['admin /readyz'])} -> ${outage.down['admin /readyz']} with PostgreSQL stopped -> ${outage.back['admin /readyz']} once back; liveness ${outage.down['admin /healthz']} throughout`, problems.join('\n     '));
+  const live = clone();
+  ctr(live).livenessProbe.httpGet.path = '/readyz';
+  const p1 = outageProblems(live, outage, help);
+  report(p1.some((p) => /livenessProbe GET \/readyz .* restart the pod/.test(p)), 'caught: a liveness probe that asks the store', `problems were: ${p1.join('; ') || 'none'}`);
+  const blind = clone();
+  ctr(blind).readinessProbe.httpGet.path = '/healthz';
+  const p2 = outageProblems(blind, outage, help);
+  report(p2.some((p) => /readinessProbe GET \/healthz answers 200 while the store is down/.test(p)), 'caught: a readiness probe blind to the store', `problems were: ${p2.join('; ') || 'none'}`);
 }
 const schemaBroken = [
   ['a port given as text', (d) => (ctr(d).ports[0].containerPort = '8080')],
