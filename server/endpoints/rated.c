@@ -76,7 +76,7 @@ int rated_take(json_t *root, rated_player *r, gj_error *e)
 int rated_need_store(const job *j, const char *what, gj_error *e)
 {
     if (j->rt->store != NULL)
-        return 0;
+        return j->rt->watch != NULL ? storewatch_health(j->rt->watch, e) : 0;
     return gj_fail(e, GJ_NOT_FOUND,
                    "%s needs the puzzle store, and this service runs without one (--store none); "
                    "start it with --store sqlite:PATH or --store postgresql://...",
