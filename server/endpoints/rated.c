@@ -124,7 +124,7 @@ void rated_put_fixed(gj_buf *out, double v, int decimals)
         units = -units;
     }
     buf_put_long(out, units / scale);
-    char digits[8];
+    char digits[8] = "";
     long long rest = units % scale;
     for (int i = decimals - 1; i >= 0; i--) {
         digits[i] = (char)('0' + rest % 10);
