@@ -6,7 +6,8 @@
 # (wrk, gnuplot, g++) are installed with apt-get when running as root.
 
 BENCH_DIR := $(BUILD)/bench
-BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate)
+BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate \
+                 store_bench)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
@@ -15,7 +16,7 @@ REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
 BENCH_APT := wrk gnuplot-nox g++ curl
 BENCH_CMDS := wrk gnuplot g++ curl
 
-.PHONY: bench bench-deps bench-tools bench-tiny bench-large
+.PHONY: bench bench-deps bench-tools bench-tiny bench-large bench-store
 
 bench-deps:
 	@missing=""; for c in $(BENCH_CMDS); do command -v $$c >/dev/null || missing=1; done; \
@@ -59,6 +60,13 @@ $(BENCH_DIR)/levels: bench/levels.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
+# The puzzle store's figures (bench/results.md, "The puzzle store"): the
+# store in process, and a daemon through libcurl.
+$(BENCH_DIR)/store_bench: bench/store_bench.c $(SERVER_LIB) $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $(TEST_CFLAGS) $< $(SERVER_LIB) $(SOLVER_LIB) \
+	  $(PKG_LIBS) $(TEST_LIBS) -lm -o $@
+
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $< -o $@
@@ -72,6 +80,15 @@ bench-tools: $(BIN) $(BENCH_TOOLS) $(REFERENCE_BINS)
 bench: test-deps bench-deps
 	@$(SUBMAKE) bench-tools
 	bench/run.sh $(BIN) $(BENCH_DIR) $(if $(REFERENCE_BINS),$(BENCH_DIR)/ref,-)
+
+# The puzzle store alone (issue 32): rated plays per second on SQLite and on
+# a throwaway PostgreSQL cluster (one and two handles), the latency a rated
+# /check adds, /next over a pool of 100,000 and `puzzles fill`; the
+# section is printed and written to $(BENCH_DIR)/store.md (bench/store.sh;
+# STORE_BENCH_POOL, STORE_BENCH_SECONDS).  `make bench` runs it too.
+bench-store: test-deps
+	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/store_bench
+	bench/store.sh $(BIN) $(BENCH_DIR)
 
 # Table 3 alone (issue 22): the bare server in its fastest mode and the daemon
 # in its default configuration, interleaved round by round, with CPU per

@@ -13,6 +13,10 @@ EXTRA_CHECKS += tests/integration/slowhttp.sh
 # docker/k8s/ against the Kubernetes schemas (npm's kubernetes-models,
 # pinned) and against the binary: probes, scraping, env, grace, the HPA.
 EXTRA_CHECKS += tests/integration/k8s_manifests.mjs
+# The store's backups as docs/backups.md gives them, each restored once:
+# sqlite3 .backup and VACUUM INTO while the daemon serves, pg_dump and
+# pg_restore on a throwaway cluster; the restored store answers the same.
+EXTRA_CHECKS += tests/integration/store_backup.sh
 
 # The API suite, and the one for /analyze, /judge, /batch and the cache,
 # once more with every daemon and CLI run under valgrind memcheck

@@ -18,8 +18,12 @@
  *                      without its solution (puzzle_job.c); puzzle_estimate
  *                      serves an answer the result cache holds on the I/O
  *                      thread
- *   endpoint_puzzle_check  a visitor's moves on a puzzle judged
- *                      (puzzle_job.c)
+ *   endpoint_puzzle_check  a visitor's moves on a puzzle judged, and with
+ *                      a player rated (puzzle_job.c)
+ *   endpoint_puzzle_next, endpoint_puzzle_stats  a stored puzzle for a
+ *                      player, a puzzle's live numbers (store_job.c)
+ *   endpoint_player_activity, endpoint_player_dashboard  a player's plays
+ *                      and results per theme (store_job.c)
  *   endpoint_puzzle_picture, endpoint_analyze_picture  a puzzle's or a
  *                      position's picture, an SVG document (picture_job.c)
  *   pages_*            the GET pages: the catalogue, probes, metrics, the
@@ -39,6 +43,10 @@ void endpoint_batch(job *j);
 void endpoint_puzzle(job *j);
 job_lane puzzle_estimate(job *j);
 void endpoint_puzzle_check(job *j);
+void endpoint_puzzle_next(job *j);
+void endpoint_puzzle_stats(job *j);
+void endpoint_player_activity(job *j);
+void endpoint_player_dashboard(job *j);
 void endpoint_puzzle_picture(job *j);
 void endpoint_analyze_picture(job *j);
 

@@ -3,6 +3,7 @@
 
 #include "endpoints.h"
 #include "games.h"
+#include "json_out.h"
 #include "query.h"
 #include "spec.h"
 
@@ -30,15 +31,29 @@ void pages_health(job *j)
 }
 
 /* Ready while accepting work; 503 from the moment a stop signal arrives,
- * so a load balancer stops sending before the listening socket closes.
- * The 503 is an answer about the service, not an error of the request. */
+ * so a load balancer stops sending before the listening socket closes,
+ * and while the puzzle store does not answer (its watch's last ping,
+ * storewatch.h: never a wait on the database here), saying why.  The 503
+ * is an answer about the service, not an error of the request. */
 void pages_ready(job *j)
 {
     static const char ready[] = "{\"status\":\"ready\"}";
     static const char draining[] = "{\"status\":\"draining\"}";
+    gj_error e;
     if (atomic_load(&j->rt->draining)) {
         j->ok_status = 503;
         answer_fixed(j, "application/json", draining, sizeof draining - 1);
+    } else if (j->rt->watch != NULL && storewatch_health(j->rt->watch, &e) != 0) {
+        j->ok_status = 503;
+        j->type = "application/json";
+        json_out_append(&j->answer,
+                        json_pack("{s:s, s:s}", "status", "store_unavailable", "store", e.message),
+                        JSON_COMPACT);
+        if (j->answer.failed) {
+            buf_free(&j->answer);
+            gj_fail(&j->error, GJ_INTERNAL, "out of memory while answering /readyz");
+        }
+        j->done(j);
     } else {
         answer_fixed(j, "application/json", ready, sizeof ready - 1);
     }

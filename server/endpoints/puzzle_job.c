@@ -1,9 +1,11 @@
-/* puzzle_job.c - the puzzles (endpoints.h, puzzle_search.h, puzzle_check.h):
+/* puzzle_job.c - the puzzles (endpoints.h, puzzle_job.h, puzzle_search.h,
+ * puzzle_check.h):
  *
  *   GET  /puzzle/{game}?seed=&band=&depth=&...  a rated puzzle, no solution
  *   GET  /puzzle/{game}/daily?date=YYYY-MM-DD   the day's puzzle (UTC)
  *   GET  /puzzle/{game}/{id}                    the puzzle an id names
- *   POST /puzzle/{game}/{id}/check              the visitor's moves judged
+ *   POST /puzzle/{game}/{id}/check              the visitor's moves judged,
+ *                                               and with "player" rated
  *
  * Every answer is rebuilt from its id, seed or date, through the result
  * cache; a GET answer is tagged with the hash of its bytes and may be kept
@@ -18,7 +20,16 @@
  * an answer being made, never claiming one) and keeps a hit as the
  * route's state (jobs.h, route_state), which the handler serves as it
  * serves any hit.  A GET refused for its path or parameters is answered
- * there too; every other one goes to the heavy lane. */
+ * there too; every other one goes to the heavy lane.
+ *
+ * With a store (store.h), the daily puzzle also shows its live numbers
+ * ("stats", read from the store on a worker: a cached daily answer goes to
+ * the fast lane rather than being answered on the I/O thread) and may be
+ * kept by shared caches DAILY_STATS_SECONDS at most; and a check naming a
+ * "player" records the player's first complete attempt (rated.h): the
+ * judging is the same bytes and goes through the result cache as any
+ * check, the "rating" member is made for this request alone (no-store). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +39,14 @@
 #include "generate.h"
 #include "json_in.h"
 #include "puzzle_check.h"
+#include "puzzle_job.h"
 #include "puzzle_search.h"
 #include "puzzle_write.h"
+#include "rated.h"
+#include "stored_puzzle.h"
+
+/* How long shared caches may keep a daily puzzle that shows its stats. */
+#define DAILY_STATS_SECONDS 60
 
 /* The generator's limits for the job's game: the game's in force, then
  * the --generate-budget-ms ceiling (generate.h). */
@@ -179,6 +196,55 @@ static int check_path(const job *j, gj_error *e)
     return 0;
 }
 
+/* Whether the GET's answer shows the puzzle's stats: the daily puzzle's,
+ * with a store. */
+static bool shows_stats(const job *j)
+{
+    return j->rt->store != NULL && strcmp(j->arg, "daily") == 0;
+}
+
+/* The daily puzzle's answer in j->answer gains "stats": the store's
+ * numbers, or before its first rated play the starting ones (its computed
+ * rating, GLICKO_PUZZLE_RD, GLICKO_START_VOL, no plays); shared caches may
+ * keep it DAILY_STATS_SECONDS at most.  With the store down (its watch's
+ * last ping failed, so no request waits out a timeout for it, or this read
+ * failed) it goes without them: the puzzle itself needs no store.  0, or
+ * -1 with j->error when memory is short. */
+static int add_stats(job *j)
+{
+    if (j->tag->cache_seconds < 0 || j->tag->cache_seconds > DAILY_STATS_SECONDS)
+        j->tag->cache_seconds = DAILY_STATS_SECONDS;
+    gj_error down;
+    if (j->rt->watch != NULL && storewatch_health(j->rt->watch, &down) != 0)
+        return 0;
+    json_error_t err;
+    json_t *a = json_loadb(j->answer.data, j->answer.len, 0, &err);
+    const char *id = json_string_value(json_object_get(a, "id"));
+    store_puzzle sp;
+    memset(&sp, 0, sizeof sp);
+    gj_error e;
+    int rc = id != NULL ? store_get(j->rt->store, j->game->name, id, &sp, &e) : -1;
+    if (rc != 0 && id != NULL && e.kind == GJ_NOT_FOUND) {
+        sp.rating = (glicko){(double)json_integer_value(json_object_get(a, "rating")),
+                             GLICKO_PUZZLE_RD, GLICKO_START_VOL};
+        rc = 0;
+    }
+    json_decref(a);
+    if (rc != 0) {
+        store_puzzle_free(&sp);
+        return 0;
+    }
+    gj_buf m;
+    buf_init(&m);
+    buf_puts(&m, ",\"stats\":{");
+    rated_put_stats(&m, &sp);
+    buf_putc(&m, '}');
+    store_puzzle_free(&sp);
+    rc = m.failed || rated_extend(&j->answer, m.data, m.len) != 0 ? gj_fail_nomem(&j->error) : 0;
+    buf_free(&m);
+    return rc;
+}
+
 /* What puzzle_estimate found in the result cache on the I/O thread: the
  * route's state (jobs.h), taken by the handler. */
 typedef struct puzzle_ahead {
@@ -211,7 +277,8 @@ static job_lane peek_answer(job *j, puzzle_ask *a)
         if (cache_peek(j->rt->cache, key.data, key.len, &ah->answer) && !ah->answer.failed) {
             j->route_state = ah;
             j->route_free = ahead_free;
-            lane = JOB_HERE;
+            /* The daily puzzle's stats are read from the store: never here. */
+            lane = shows_stats(j) ? JOB_FAST : JOB_HERE;
         } else {
             buf_free(&ah->answer);
             free(ah);
@@ -260,6 +327,8 @@ static void finish_get(job *j, int rc)
     const gj_game *g = j->game;
     if (rc != 0 && j->error.kind == GJ_OK)
         gj_fail(&j->error, GJ_INTERNAL, "%s: the puzzle failed without saying why", g->name);
+    if (rc == 0 && shows_stats(j))
+        rc = add_stats(j);
     if (rc == 0 && j->tag->cache_seconds != 0 && !j->answer.failed) {
         etag_make(g, ETAG_PUZZLE, j->answer.data, j->answer.len, j->tag->etag);
         j->tag->not_modified = etag_none_match(j->tag->if_none_match, j->tag->etag, true);
@@ -305,15 +374,150 @@ static int check(job *j, void *arg)
     return rc;
 }
 
+/* The members a check's body may carry: the try's, and the player's. */
+static const char *const check_keys[] = {
+    "?moves", "?reveal", "?player", "?rating", "?rating_deviation", "?volatility", NULL};
+
+/* The check's body read and checked into *t and *r, and when it names a
+ * player whether this play may be rated here (a store, a key or
+ * --rated-plays anyone, a well-formed Idempotency-Key): 0, or -1 with
+ * j->error, before any puzzle is rebuilt. */
+static int read_check(job *j, puzzle_try *t, rated_player *r)
+{
+    gj_error *e = &j->error;
+    json_t *root = jin_load_object(j->body, j->len, NULL, e);
+    if (root == NULL)
+        return -1;
+    if (jin_known_keys(root, check_keys, e) != 0 || rated_take(root, r, e) != 0 ||
+        puzzle_try_take(root, t, e) != 0) {
+        json_decref(root);
+        return -1;
+    }
+    static const char what[] = "a check naming a player";
+    if (r->has_player &&
+        (rated_need_store(j, what, e) != 0 || rated_need_key(j, false, what, e) != 0 ||
+         rated_idempotency_key(j, e) != 0)) {
+        puzzle_try_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether the check's answer in out is a complete attempt (solved, or
+ * failed at a wrong move) into *solved and *failed: 0, or -1 when it
+ * cannot be read back. */
+static int outcome(const gj_buf *out, bool *solved, bool *failed)
+{
+    json_error_t err;
+    json_t *a = json_loadb(out->data, out->len, 0, &err);
+    const json_t *s = json_object_get(a, "solved"), *f = json_object_get(a, "failed");
+    int rc = json_is_boolean(s) && json_is_boolean(f) ? 0 : -1;
+    *solved = json_is_true(s);
+    *failed = json_is_true(f);
+    json_decref(a);
+    return rc;
+}
+
+/* The store's copy of the job's puzzle into *sp: the stored one, or one
+ * made from the rebuilt puzzle (stored_puzzle.h) that store_record stores
+ * with the play.  0, or -1 with j->error. */
+static int stored(job *j, store_puzzle *sp)
+{
+    if (store_get(j->rt->store, j->game->name, j->arg, sp, &j->error) == 0)
+        return 0;
+    if (j->error.kind != GJ_NOT_FOUND)
+        return -1;
+    gj_error_clear(&j->error);
+    long limits[GEN_NLIMITS];
+    puzzle_limits(j, limits);
+    puzzle p;
+    if (puzzle_from_id(j->game, j->arg, limits, &p, &j->error) != 0)
+        return -1;
+    int rc = stored_puzzle_from(&p, sp, &j->error);
+    puzzle_free(&p);
+    return rc;
+}
+
+/* A glicko's numbers as an answer's "rating" member shows a side. */
+static void put_side(gj_buf *m, glicko g)
+{
+    buf_puts(m, "\"rating\":");
+    rated_put_fixed(m, g.rating, 2);
+    buf_puts(m, ",\"rating_deviation\":");
+    rated_put_fixed(m, g.rd, 2);
+}
+
+/* The "rating" member of a recorded play, from `,` on: whether it was
+ * rated or a retry, the player's rating and its change (in hundredths, of
+ * the two rounded values, so the numbers shown add up), the puzzle's. */
+static void put_rating(gj_buf *m, const store_play_result *res)
+{
+    buf_puts(m, res->rated ? ",\"rating\":{\"rated\":true" : ",\"rating\":{\"rated\":false");
+    buf_puts(m, res->repeated ? ",\"repeated\":true,\"player\":{"
+                              : ",\"repeated\":false,\"player\":{");
+    put_side(m, res->player_after);
+    buf_puts(m, ",\"volatility\":");
+    rated_put_fixed(m, res->player_after.vol, 6);
+    buf_puts(m, ",\"change\":");
+    long long change =
+        llround(res->player_after.rating * 100) - llround(res->player_before.rating * 100);
+    rated_put_fixed(m, (double)change / 100, 2);
+    buf_puts(m, "},\"puzzle\":{");
+    put_side(m, res->puzzle_after);
+    buf_puts(m, ",\"plays\":");
+    buf_put_long(m, res->puzzle_plays);
+    buf_puts(m, "}}");
+}
+
+/* A checked attempt by r's player, its judging in j->answer: a complete
+ * one (solved, failed, or revealed) recorded as the player's play and the
+ * answer extended with what it changed; an incomplete one left as it is.
+ * `attempt` is the try's canonical text.  0, or -1 with j->error. */
+static int rate(job *j, const puzzle_try *t, const rated_player *r, const char *attempt)
+{
+    j->no_store = true;
+    bool solved, failed;
+    if (outcome(&j->answer, &solved, &failed) != 0)
+        return gj_fail(&j->error, GJ_INTERNAL, "%s: the check's answer could not be read back",
+                       j->game->name);
+    if (!solved && !failed && !t->reveal)
+        return 0;
+    store_puzzle sp;
+    memset(&sp, 0, sizeof sp);
+    store_play_result res;
+    int rc = stored(j, &sp);
+    if (rc == 0) {
+        store_play in = {.puzzle = &sp,
+                         .player = r->player,
+                         .key = j->idempotency_key,
+                         .attempt = attempt,
+                         .solved = solved,
+                         .has_player = r->has_rating,
+                         .player_rating = glicko_clamp(r->rating),
+                         .at_ms = rated_now_ms()};
+        rc = store_record(j->rt->store, &in, &res, &j->error);
+    }
+    store_puzzle_free(&sp);
+    if (rc != 0)
+        return -1;
+    gj_buf m;
+    buf_init(&m);
+    put_rating(&m, &res);
+    rc = m.failed || rated_extend(&j->answer, m.data, m.len) != 0 ? gj_fail_nomem(&j->error) : 0;
+    buf_free(&m);
+    return rc;
+}
+
 /* The check: the body read and checked first (a bad one is named as
  * itself, before any puzzle is rebuilt), then through the result cache,
- * the id and the body's canonical form naming the answer.  0, or -1 with
- * j->error. */
+ * the id and the try's canonical form naming the answer; then, with a
+ * player, the play recorded.  0, or -1 with j->error. */
 static int check_cached(job *j, void *arg)
 {
     (void)arg;
     puzzle_try t;
-    if (puzzle_try_read(j->body, j->len, &t, &j->error) != 0)
+    rated_player r;
+    if (read_check(j, &t, &r) != 0)
         return -1;
     char *canonical = json_dumps(t.root, JSON_COMPACT | JSON_SORT_KEYS);
     gj_buf key;
@@ -327,6 +531,8 @@ static int check_cached(job *j, void *arg)
     buf_puts(&key, canonical != NULL ? canonical : "");
     int rc = canonical == NULL || key.failed ? gj_fail_nomem(&j->error)
                                              : jobs_cached(j, key.data, key.len, check, &t);
+    if (rc == 0 && r.has_player)
+        rc = rate(j, &t, &r, canonical);
     free(canonical);
     buf_free(&key);
     puzzle_try_free(&t);
@@ -341,4 +547,34 @@ void endpoint_puzzle_check(job *j)
         return;
     }
     jobs_run_step(j, "check", check_cached, NULL);
+}
+
+/* make() of puzzle_answer_by_id: the puzzle `arg` names, rebuilt and
+ * written as GET /puzzle/{game}/{id} writes it. */
+static int make_by_id(job *j, void *arg)
+{
+    long limits[GEN_NLIMITS];
+    puzzle_limits(j, limits);
+    puzzle p;
+    if (puzzle_from_id(j->game, arg, limits, &p, &j->error) != 0)
+        return -1;
+    puzzle_write(&p, &j->answer);
+    puzzle_free(&p);
+    return 0;
+}
+
+int puzzle_answer_by_id(job *j, const char *id)
+{
+    gj_buf key; /* get_key's for an id */
+    buf_init(&key);
+    buf_puts(&key, j->game->name);
+    buf_putc(&key, '\0');
+    buf_puts(&key, "puzzle");
+    buf_putc(&key, '\0');
+    buf_puts(&key, "id:");
+    buf_puts(&key, id);
+    int rc = key.failed ? gj_fail_nomem(&j->error)
+                        : jobs_cached(j, key.data, key.len, make_by_id, (void *)id);
+    buf_free(&key);
+    return rc;
 }

@@ -334,7 +334,10 @@ static void prepare_job(request *req, job_done done)
                      .peer = req->track,
                      .arg = req->match.arg,
                      .query = req->raw_query,
-                     .tag = tag};
+                     .tag = tag,
+                     .by_key = req->admit.by_key != 0,
+                     .idempotency_key = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND,
+                                                                    "Idempotency-Key")};
     req->job.origin_from_host = find_origin(req);
     req->job.origin = req->origin[0] != '\0' ? req->origin : NULL;
 }

@@ -239,8 +239,10 @@ static bool is_json_number(const char *s, size_t len)
 
 /* The parameters whose value is always text, however it reads: a theme
  * list (GET /puzzle's "theme", comma-separated names) is names, never a
- * number or a boolean, whatever a theme is called. */
-static const char *const text_params[] = {"theme", NULL};
+ * number or a boolean, whatever a theme is called, and a player's id (GET
+ * /puzzle/{game}/next's "player") is the site's text, "42" as much as
+ * "ada". */
+static const char *const text_params[] = {"theme", "player", NULL};
 
 /* Whether the parameter `name` is always read as text (text_params). */
 static bool is_text_param(const char *name)

@@ -15,8 +15,10 @@
  *                        parameters, a value that is a JSON number, true,
  *                        false or an array taken as such, any other a
  *                        string (and "theme", a comma-separated list of
- *                        names, always a string); the handler names the
- *                        ones it refuses
+ *                        names, and "player", a player's id, always a
+ *                        string); the handler names the ones it refuses;
+ *                        likewise GET /puzzle/{game}/next and the players'
+ *                        pages
  *   any other request    format= only: a POST carries the rest in its body,
  *                        and the pages (GET /games, /healthz, ...) and a
  *                        puzzle's picture read no other parameter (decoded:

@@ -20,13 +20,25 @@ static bool method_allowed(const char *allow, const char *method)
     return false;
 }
 
-/* Whether `path` is one of row r's (router.h): its exact path, or a
- * per-game prefix; with a suffix, "GAME/ARG" then the suffix after it, or
- * with game_suffix "GAME" then the suffix. */
+/* Whether `path` is the prefix p, then one segment (non-empty, no '/'),
+ * then the suffix: a row of no game with an argument. */
+static bool arg_matches(const char *p, const char *suffix, const char *path)
+{
+    size_t n = strlen(p), len = strlen(path), sl = strlen(suffix);
+    if (strncmp(path, p, n) != 0 || len <= n + sl || strcmp(path + len - sl, suffix) != 0)
+        return false;
+    return memchr(path + n, '/', len - n - sl) == NULL;
+}
+
+/* Whether `path` is one of row r's (router.h): its exact path, its prefix
+ * with an argument and the suffix, or a per-game prefix; with a suffix,
+ * "GAME/ARG" then the suffix after it, or with game_suffix "GAME" then the
+ * suffix. */
 static bool row_matches(const route_row *r, const char *path)
 {
     if (!r->per_game)
-        return strcmp(path, r->path) == 0;
+        return r->suffix == NULL ? strcmp(path, r->path) == 0
+                                 : arg_matches(r->path, r->suffix, path);
     size_t n = strlen(r->path);
     if (strncmp(path, r->path, n) != 0)
         return false;
@@ -63,10 +75,11 @@ static void list_paths(const route_table *t, char *out, size_t cap)
         int n = snprintf(out + used, cap - used, "%s%s %s%s%s%s", used ? ", " : "",
                          method_allowed(r->allow, "POST") ? "POST" : "GET", r->path,
                          r->per_game ? "<game>" : "",
-                         r->game_suffix      ? ""
-                         : r->suffix != NULL ? "/<id>"
-                         : r->arg            ? "[/<id>]"
-                                             : "",
+                         r->game_suffix                     ? ""
+                         : r->suffix != NULL && r->per_game ? "/<id>"
+                         : r->suffix != NULL                ? "<id>"
+                         : r->arg                           ? "[/<id>]"
+                                                            : "",
                          r->suffix != NULL ? r->suffix : "");
         used += n > 0 ? (size_t)n : 0;
     }
@@ -82,9 +95,19 @@ void router_match(const route_table *t, const char *method, const char *path, ro
     if (m->row == NULL) {
         char paths[600];
         list_paths(t, paths, sizeof paths);
-        gj_fail(&m->error, GJ_NOT_FOUND,
-                "no such path: %.60s (the paths are %s; GET / is the playground)", path, paths);
+        gj_fail(&m->error, GJ_NOT_FOUND, "no such path: %.40s (paths: %s; GET / is the playground)",
+                path, paths);
         return;
+    }
+    if (!m->row->per_game && m->row->suffix != NULL) {
+        size_t from = strlen(m->row->path), arg = strlen(path) - from - strlen(m->row->suffix);
+        if (arg >= sizeof m->arg) {
+            gj_fail(&m->error, GJ_URI_TOO_LONG,
+                    "the path's argument is %zu bytes; the limit is %zu", arg, sizeof m->arg - 1);
+            return;
+        }
+        memcpy(m->arg, path + from, arg);
+        m->arg[arg] = '\0';
     }
     if (m->row->per_game) {
         const char *name = path + strlen(m->row->path);

@@ -37,10 +37,11 @@ typedef enum route_listener {
 } route_listener;
 
 typedef struct route_row {
-    const char *path;   /* the exact path, or with per_game the prefix */
+    const char *path;   /* the exact path, or with per_game or a suffix the prefix */
     bool per_game;      /* the rest of the path names a game ... */
     bool arg;           /* ... which may be followed by "/ARG" ... */
-    const char *suffix; /* ... or must be, and then by this ("/check"); NULL: none */
+    const char *suffix; /* ... or must be, and then by this ("/check"); NULL: none.  On a
+                         * row of no game: the prefix, one segment ARG, then this */
     bool game_suffix;   /* the suffix follows the game at once ("GAME/image.svg"), no ARG */
     bool unlisted;      /* left out of the 404's list of paths (a variant of a listed path
                          * the spec documents), which must fit an error's message */

@@ -61,6 +61,8 @@ struct job {
     const char *origin;           /* where visitors reach the service, scheme://host[:port]
                                    * (--public-origin, else from the request's Host), or NULL */
     bool origin_from_host;        /* origin came from this request's Host */
+    bool by_key;                  /* the client holds an --api-keys key (the site's backend) */
+    const char *idempotency_key;  /* the Idempotency-Key header as sent, or NULL (unchecked) */
     job_tag *tag;                 /* a cacheable route's (above), or NULL */
     unsigned long long queued_ns; /* when it was queued for a worker; 0 on the I/O thread */
     job_done done;

@@ -1,10 +1,13 @@
 /* runtime.h - what every request's work may use: the settings, the worker
- * pool, the result cache, the metrics and the connection tracker.
+ * pool, the result cache, the metrics, the connection tracker and the
+ * puzzle store.
  *
  * The start-up layer builds one with runtime_start and hands it to the
  * HTTP front and, through each job (jobs.h), to the endpoints; nothing in
  * it knows HTTP, a quota or an endpoint.  runtime_stop frees it in the
- * reverse order, once no job can run any more. */
+ * reverse order, once no job can run any more.  The store is opened and
+ * closed by the start-up layer around it (store.h), and watched by a thread
+ * of its own (storewatch.h). */
 #ifndef GJ_RUNTIME_H
 #define GJ_RUNTIME_H
 
@@ -17,6 +20,8 @@
 #include "metrics.h"
 #include "pool.h"
 #include "settings.h"
+#include "store.h"
+#include "storewatch.h"
 
 typedef struct gj_runtime {
     const gj_config *cfg;
@@ -29,6 +34,8 @@ typedef struct gj_runtime {
     atomic_long in_flight; /* requests begun and not yet finished */
     atomic_int draining;   /* 1 from the stop signal on */
     const char *hold_fifo; /* the test hook below, NULL when off */
+    gj_store *store;       /* the puzzle store (store.h), NULL with --store none */
+    gj_storewatch *watch;  /* its health and pool sizes, NULL with none */
 } gj_runtime;
 
 /* Build the pool, the cache, the metrics (counting `statuses`, see

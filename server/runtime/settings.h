@@ -47,6 +47,9 @@ typedef struct gj_config {
     char cors_origins[2048];                  /* exact origins, comma-separated; "" = off */
     char public_origin[256];                  /* where visitors reach the service, an exact
                                                * origin (link previews); "" = unknown */
+    char store[GJ_PATH_MAX];                  /* the puzzle store's URL (store.h), or "none" */
+    int rated_plays_open;                     /* --rated-plays anyone: a client without an API
+                                               * key may send "player" (and move ratings) */
     long limits[GJ_MAX_GAMES][GJ_MAX_LIMITS]; /* per game, registry order */
 } gj_config;
 

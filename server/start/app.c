@@ -17,14 +17,36 @@ static void render_admission(void *ctx, gj_buf *out)
     admission_render(ctx, out);
 }
 
-/* Free whatever of `a` exists, in the reverse of app_start's order.  The
- * HTTP front must be stopped already (no connection left suspended). */
+/* Free whatever of `a` exists, in the reverse of app_start's order, the
+ * store last.  The HTTP front must be stopped already (no connection left
+ * suspended, so no job holds the store). */
 static void app_free(gj_app *a)
 {
     admission_free(a->admission);
     free(a->catalog);
+    if (a->rt != NULL)
+        storewatch_stop(a->rt->watch);
     runtime_stop(a->rt);
+    store_close(a->store);
     free(a);
+}
+
+/* Open the store --store names (none: no store) into a->store and
+ * a->rt->store, watch it and add its metrics: 0, or -1 with *e (the
+ * store's own sentence: unreachable, a newer schema, ...). */
+static int open_store(gj_app *a, const gj_config *cfg, gj_error *e)
+{
+    if (store_open(cfg->store, &a->store, e) != 0)
+        return -1;
+    if (a->store == NULL)
+        return 0;
+    a->rt->store = a->store;
+    a->rt->watch = storewatch_start(a->store, e);
+    if (a->rt->watch == NULL)
+        return -1;
+    if (metrics_add_section(a->rt->metrics, storewatch_render, a->rt->watch) != 0)
+        return gj_fail_nomem(e);
+    return 0;
 }
 
 gj_app *app_start(const gj_config *cfg, gj_error *e)
@@ -53,6 +75,13 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
         metrics_add_section(a->rt->metrics, render_admission, a->admission) != 0) {
         if (a->admission != NULL)
             gj_fail_nomem(e);
+        app_free(a);
+        return NULL;
+    }
+    /* After what the configuration alone can refuse (the key file), so a
+     * refused start leaves no store file behind; before the listener, so
+     * no request is served without the store it asked for. */
+    if (open_store(a, cfg, e) != 0) {
         app_free(a);
         return NULL;
     }

@@ -18,6 +18,7 @@
 #include "cors.h"
 #include "games.h"
 #include "generate.h"
+#include "store.h"
 #include "tls.h"
 
 /* Readers of the options that are neither numbers nor strings, the checks
@@ -27,6 +28,10 @@ static int read_log_format(gj_config *c, const char *value, const char *origin, 
 static int read_limits(gj_config *c, const char *value, const char *origin, gj_error *e);
 static int read_admin(gj_config *c, const char *value, const char *origin, gj_error *e);
 static int check_proxies(const char *value, const char *origin, gj_error *e);
+static int check_store(const char *value, const char *origin, gj_error *e);
+static int read_rated_plays(gj_config *c, const char *value, const char *origin, gj_error *e);
+static const char *show_store(const gj_config *c, char *buf, size_t cap);
+static const char *show_rated_plays(const gj_config *c, char *buf, size_t cap);
 static const char *show_log_format(const gj_config *c, char *buf, size_t cap);
 static const char *show_tls_priorities(const gj_config *c, char *buf, size_t cap);
 static const char *show_admin(const gj_config *c, char *buf, size_t cap);
@@ -150,6 +155,15 @@ static const gj_option options[] = {
      "links name their pictures there",
      NULL, "the request's Host when it is a plain host[:port]", "public_origin",
      STRING(public_origin, 0, "the origin", cors_check_origin, "none")},
+    {"--store", "GAMEJUDGE_STORE", "URL",
+     "the puzzle store: sqlite:PATH (a file; its folder is made), postgresql://... (shared by "
+     "replicas) or none (stateless: the routes that learn from plays answer 404)",
+     STORE_URL_DEFAULT, NULL, "store", STRING(store, 1, "the store's URL", check_store, NULL),
+     .show = show_store},
+    {"--rated-plays", "GAMEJUDGE_RATED_PLAYS", "WHO",
+     "who may send a player to be rated: keys (a client holding an --api-keys key: the site's "
+     "backend) or anyone (any visitor can move ratings)",
+     "keys", NULL, "rated_plays", CUSTOM(read_rated_plays, show_rated_plays)},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -365,6 +379,45 @@ static int read_limits(gj_config *c, const char *value, const char *origin, gj_e
 static int check_proxies(const char *value, const char *origin, gj_error *e)
 {
     return proxies_parse(value, origin, NULL, e);
+}
+
+/* --store: none, sqlite:PATH with a path, or a PostgreSQL URL; whether the
+ * store can be reached is found at start-up (store_open). */
+static int check_store(const char *value, const char *origin, gj_error *e)
+{
+    if (strcmp(value, "none") == 0 || strncmp(value, "postgresql://", 13) == 0 ||
+        strncmp(value, "postgres://", 11) == 0 ||
+        (strncmp(value, "sqlite:", 7) == 0 && value[7] != '\0'))
+        return 0;
+    char shown[160];
+    store_redact(value, shown, sizeof shown);
+    return gj_fail(e, GJ_BAD_INPUT,
+                   "%s must be none, sqlite:PATH, postgresql://... or postgres://..., not '%s'",
+                   origin, shown);
+}
+
+/* --rated-plays: keys or anyone. */
+static int read_rated_plays(gj_config *c, const char *value, const char *origin, gj_error *e)
+{
+    if (strcmp(value, "keys") != 0 && strcmp(value, "anyone") != 0)
+        return gj_fail(e, GJ_BAD_INPUT, "%s must be 'keys' or 'anyone', not '%s'", origin, value);
+    c->rated_plays_open = strcmp(value, "anyone") == 0;
+    return 0;
+}
+
+/* The configuration line's store, its password never shown. */
+static const char *show_store(const gj_config *c, char *buf, size_t cap)
+{
+    store_redact(c->store, buf, cap);
+    return buf;
+}
+
+/* The configuration line's --rated-plays. */
+static const char *show_rated_plays(const gj_config *c, char *buf, size_t cap)
+{
+    (void)buf;
+    (void)cap;
+    return c->rated_plays_open ? "anyone" : "keys";
 }
 
 /* --admin-address: HOST:PORT. */

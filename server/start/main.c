@@ -1,5 +1,6 @@
 /* main.c - the gamejudge command: `serve` runs the HTTP service, `solve`
- * answers one position from stdin like a contest judge would.
+ * answers one position from stdin like a contest judge would, `puzzles`
+ * fills, exports and imports the store's pool (puzzles_cmd.h).
  *
  * Exit status: 0 success; 1 the service could not start or failed; 2 a
  * usage error or (solve) bad input, with one line on stderr saying why. */
@@ -18,6 +19,7 @@
 #include "config.h"
 #include "games.h"
 #include "log.h"
+#include "puzzles_cmd.h"
 #include "routes.h"
 #include "solve.h"
 
@@ -36,13 +38,17 @@ static void print_usage(FILE *out)
 {
     fputs("usage: gamejudge serve [options]       run the HTTP service\n"
           "       gamejudge solve GAME [options]  answer one position read from stdin\n"
+          "       gamejudge puzzles fill|export|import [options]\n"
+          "                                       the store's pool of puzzles: make them,\n"
+          "                                       write them as CSV, read them back\n"
           "       gamejudge healthcheck [PORT]    exit 0 when 127.0.0.1:PORT answers\n"
           "                                       GET /healthz with 200 (PORT defaults to\n"
           "                                       GAMEJUDGE_ADMIN_ADDRESS's port, then\n"
           "                                       GAMEJUDGE_PORT, then 8080)\n"
           "       gamejudge --help | --version\n"
           "\n"
-          "See 'gamejudge serve --help' and 'gamejudge solve --help'.\n",
+          "See 'gamejudge serve --help', 'gamejudge solve --help' and\n"
+          "'gamejudge puzzles --help'.\n",
           out);
 }
 
@@ -85,7 +91,10 @@ static void print_serve_help(void)
         /* "GET, HEAD" lists HEAD for the Allow header; GET says it here. */
         const route_row *r = &routes[i];
         snprintf(left, sizeof left, "%.*s %s%s%s%s", (int)strcspn(r->allow, ","), r->allow, r->path,
-                 r->per_game ? "<game>" : "", r->suffix != NULL && !r->game_suffix ? "/<id>" : "",
+                 r->per_game ? "<game>" : "",
+                 r->suffix == NULL || r->game_suffix ? ""
+                 : r->per_game                       ? "/<id>"
+                                                     : "<id>",
                  r->suffix != NULL ? r->suffix : "");
         static const char *const where[] = {[ON_PUBLIC] = "",
                                             [ON_BOTH] = " (also on --admin-address)",
@@ -360,6 +369,8 @@ int main(int argc, char **argv)
         }
         return solve(argc - 2, argv + 2);
     }
+    if (strcmp(cmd, "puzzles") == 0)
+        return puzzles_main(argc - 2, argv + 2);
     if (strcmp(cmd, "healthcheck") == 0)
         return healthcheck(argc - 2, argv + 2);
     fprintf(stderr, "gamejudge: unknown command '%s'\n", cmd);

@@ -37,26 +37,35 @@ static int judge_move(const puzzle_step *s, const json_t *move, gj_error *e)
     return m.id == s->moves[0].id;
 }
 
-int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e)
+/* The members a try has. */
+static const char *const try_keys[] = {"?moves", "?reveal", NULL};
+
+int puzzle_try_take(json_t *root, puzzle_try *t, gj_error *e)
 {
-    static const char *const keys[] = {"?moves", "?reveal", NULL};
     memset(t, 0, sizeof *t);
-    json_t *root = jin_load_object(body, len, keys, e);
-    if (root == NULL)
+    if (jin_known_keys(root, try_keys, e) != 0)
         return -1;
     const json_t *moves = json_object_get(root, "moves"), *reveal = json_object_get(root, "reveal");
-    int rc = 0;
     if (reveal != NULL && !json_is_boolean(reveal))
-        rc = gj_fail_field(e, "reveal", "expected true or false");
-    else if (moves != NULL && jin_array(moves, "moves", -1, 0, PUZZLE_DEPTH_MAX, e) != 0)
-        rc = -1;
-    if (rc != 0) {
-        json_decref(root);
+        return gj_fail_field(e, "reveal", "expected true or false");
+    if (moves != NULL && jin_array(moves, "moves", -1, 0, PUZZLE_DEPTH_MAX, e) != 0)
         return -1;
-    }
     t->root = root;
     t->moves = moves;
     t->reveal = json_is_true(reveal);
+    return 0;
+}
+
+int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e)
+{
+    memset(t, 0, sizeof *t);
+    json_t *root = jin_load_object(body, len, try_keys, e);
+    if (root == NULL)
+        return -1;
+    if (puzzle_try_take(root, t, e) != 0) {
+        json_decref(root);
+        return -1;
+    }
     return 0;
 }
 

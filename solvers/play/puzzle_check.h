@@ -27,6 +27,13 @@ typedef struct puzzle_try {
 /* Read and check `body` into *t: 0, or -1 with *e naming the member. */
 int puzzle_try_read(const char *body, size_t len, puzzle_try *t, gj_error *e);
 
+/* The try in root, an object a caller has read itself (one whose body also
+ * carries members of its own, taken out before): moves and reveal checked
+ * as puzzle_try_read checks them, any other member refused.  0 with
+ * t->root holding the caller's reference to root, or -1 with *e and root
+ * still the caller's. */
+int puzzle_try_take(json_t *root, puzzle_try *t, gj_error *e);
+
 /* Free what puzzle_try_read filled (a zeroed one too). */
 void puzzle_try_free(puzzle_try *t);
 

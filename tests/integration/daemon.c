@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +61,17 @@ void daemon_start(test_daemon *d, const char *const *extra)
 {
     const char *argv[64] = {daemon_binary(), "serve", "--host", "127.0.0.1", "--port", "0"};
     int argc = 6;
-    for (int i = 0; extra != NULL && extra[i] != NULL && argc < 63; i++)
+    bool store = false;
+    for (int i = 0; extra != NULL && extra[i] != NULL && argc < 61; i++) {
         argv[argc++] = extra[i];
+        store |= strncmp(extra[i], "--store", 7) == 0;
+    }
+    /* A test that names no store gets none: stateless, as every test was
+     * before the store, and nothing left behind in the working directory. */
+    if (!store) {
+        argv[argc++] = "--store";
+        argv[argc++] = "none";
+    }
     argv[argc] = NULL;
 
     memset(d, 0, sizeof *d);

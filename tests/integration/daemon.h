@@ -1,7 +1,8 @@
 /* daemon.h - start build/gamejudge as a child process for a test.
  *
  * The daemon is started with `serve --host 127.0.0.1 --port 0` plus the
- * test's flags; its first stdout line gives the port (http or, with
+ * test's flags (and `--store none` unless they name a --store); its first stdout line gives the
+ * port (http or, with
  * --tls-cert, https), the second the admin port when --admin-address is
  * among the flags; its stderr goes to a
  * temporary file the test can read.  daemon_stop sends SIGTERM, reaps it

@@ -30,12 +30,17 @@ export function finish(label) {
  * waitLog(re, from) the stderr from offset `from` once re matches it (or
  * after 10 s: access lines are written within a second, log.h), stop()
  * a promise of the exit after SIGTERM.  Rejects when it exits first or says
- * nothing within 10 s.
+ * nothing within 10 s.  A daemon given no store (no --store in `args`, no
+ * GAMEJUDGE_STORE in `env`) runs with `--store none`: stateless, leaving
+ * nothing behind in the working directory.
+ * @param {{ bin?: string, args?: string[], env?: NodeJS.ProcessEnv }} [options]
  */
 export function startDaemon({ bin = process.env.GJ_BIN || 'build/gamejudge', args = [], env } = {}) {
   const wantAdmin = args.some((a) => a.startsWith('--admin-address')) || (env && env.GAMEJUDGE_ADMIN_ADDRESS !== undefined);
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+    const named = args.some((a) => a.startsWith('--store')) || (env && env.GAMEJUDGE_STORE !== undefined);
+    const store = named ? [] : ['--store', 'none'];
+    const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0', ...args, ...store], {
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(env ? { env } : {}),
     });
