@@ -24,7 +24,7 @@
 #include "games.h"
 #include "generate.h"
 #include "puzzle_search.h"
-#include "puzzle_write.h"
+#include "puzzle_themes.h"
 #include "store.h"
 #include "stored_puzzle.h"
 
@@ -85,7 +85,8 @@ void puzzles_help(FILE *out)
             "        answers (the same puzzle and id; without tries, the same whenever\n"
             "        both find one) for S = --seed-from (default 1), S+1, ..., each id\n"
             "        once, until the store holds N puzzles of the game (of band B and depth D\n"
-            "        when given, of any otherwise).  Every game with --game all or none.\n"
+            "        when given, of any otherwise).  Every game with --game all or none\n"
+            "        (those whose puzzles are never D deep skipped).\n"
             "        Run again, it stops at once when the pool is full, else makes the\n"
             "        seeds again from S and skips the puzzles stored already.  Puzzles are\n"
             "        made on J threads (default: online CPUs) and stored in seed order, so\n"
@@ -581,6 +582,14 @@ static int fill(int argc, char **argv)
     for (size_t i = 0; rc == 0 && i < ngames; i++) {
         if (one != NULL && games[i] != one)
             continue;
+        /* Every game asked for a depth some cannot reach: those are skipped
+         * with a line; one game asked for it is refused by its search, naming why. */
+        if (one == NULL && a.depth > puzzle_depth_max(games[i])) {
+            fprintf(stderr,
+                    "gamejudge: puzzles fill %s: skipped: its puzzles are at most %d deep\n",
+                    games[i]->name, puzzle_depth_max(games[i]));
+            continue;
+        }
         a.game = games[i];
         rc = fill_game(s, &a);
     }

@@ -172,6 +172,14 @@ check "fill of an unknown game" status 2 "$bin" puzzles fill --game chess --coun
 check "it names the game" said "unknown game 'chess'"
 check "fill of an unknown band" status 2 "$bin" puzzles fill --game "$game" --count 1 --band extreme --store "$A"
 check "it names --band" said "--band"
+check "fill of a depth the game never reaches" status 2 "$bin" puzzles fill --game prime-chocolate \
+    --count 1 --depth 2 --store "sqlite:$dir/d2/pool.db"
+check "it names depth" said "depth: 2 is deeper"
+check "fill of every game at that depth" status 0 "$bin" puzzles fill --count 1 --depth 2 --jobs 2 \
+    --store "sqlite:$dir/d2/pool.db"
+check "skips that game, saying so" said "prime-chocolate: skipped: its puzzles are at most 1 deep"
+"$bin" puzzles export --store "sqlite:$dir/d2/pool.db" > "$dir/d2.csv" 2> /dev/null
+check "and fills the others" test "$(rows "$dir/d2.csv")" -eq 4
 check "fill of a bad count" status 2 "$bin" puzzles fill --game "$game" --count ten --store "$A"
 check "an unknown option" status 2 "$bin" puzzles export --colour --store "$A"
 check "it names the option" said "unknown option '--colour'"
