@@ -35,7 +35,7 @@
 
 #define STORE_SCHEMA_VERSION 1
 #define STORE_URL_DEFAULT    "sqlite:data/gamejudge.db" /* --store's default, from the cwd */
-#define STORE_GAME_MAX       32   /* bytes of a game's name, with its NUL */
+#define STORE_GAME_MAX       32                         /* bytes of a game's name, with its NUL */
 #define STORE_ID_MAX         1024 /* bytes of a puzzle id, with its NUL (puzzle.h's PUZZLE_ID_MAX) */
 #define STORE_PLAYER_MAX     65   /* a player id: 1-64 bytes, with its NUL */
 #define STORE_KEY_MAX        129  /* an Idempotency-Key: 1-128 bytes, with its NUL */
@@ -48,8 +48,8 @@ typedef struct gj_store gj_store;
 typedef struct store_puzzle {
     char game[STORE_GAME_MAX];
     char id[STORE_ID_MAX];
-    char *position;  /* the puzzle's first position, as GET /puzzle writes it */
-    char *solution;  /* the line: a JSON array of moves, solving move and reply in turn */
+    char *position; /* the puzzle's first position, as GET /puzzle writes it */
+    char *solution; /* the line: a JSON array of moves, solving move and reply in turn */
     char themes[STORE_THEMES_MAX]; /* its themes, space-separated, as GET /puzzle names them */
     int band;                      /* 0 easy, 1 medium, 2 hard */
     int depth;                     /* solving moves */
@@ -106,14 +106,14 @@ typedef struct store_activity_row {
 
 /* The store's own counters since start, for the metrics. */
 typedef struct store_counters {
-    unsigned long plays_recorded;  /* rated plays written */
-    unsigned long plays_unrated;   /* later attempts answered without a rating */
-    unsigned long plays_repeated;  /* retries of a recorded play */
-    unsigned long served;          /* puzzles handed out by store_next */
-    unsigned long errors;          /* calls that failed for the store's sake (GJ_UNAVAILABLE) */
-    unsigned long calls;           /* calls made */
-    double seconds;                /* their time in all */
-    double latency_le[8];          /* calls within 0.5, 1, 2, 5, 10, 50, 250 ms, +Inf */
+    unsigned long plays_recorded; /* rated plays written */
+    unsigned long plays_unrated;  /* later attempts answered without a rating */
+    unsigned long plays_repeated; /* retries of a recorded play */
+    unsigned long served;         /* puzzles handed out by store_next */
+    unsigned long errors;         /* calls that failed for the store's sake (GJ_UNAVAILABLE) */
+    unsigned long calls;          /* calls made */
+    double seconds;               /* their time in all */
+    double latency_le[8];         /* calls within 0.5, 1, 2, 5, 10, 50, 250 ms, +Inf */
 } store_counters;
 
 /* Open the store `url` names and bring its schema to STORE_SCHEMA_VERSION:
