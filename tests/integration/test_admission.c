@@ -177,10 +177,15 @@ START_TEST(test_memory_budget_bounds_the_process)
 
     /* Every answer is back, but libmicrohttpd may end a request, and
      * release its charge, after its client has read the answer: wait until
-     * only the probe itself is in flight, so the body below is alone. */
-    for (int i = 0; i < 600 && daemon_metric(&d, "gamejudge_requests_in_flight") > 1; i++)
+     * no charge is held, so the body below is alone in the budget.  (A
+     * refused request may still be counted in flight a while longer, its
+     * connection lingering or closing; it holds no charge.) */
+    for (int i = 0; i < 1200 && daemon_metric(&d, "gamejudge_memory_charged_bytes") != 0; i++)
         nanosleep(&(struct timespec){0, 50000000}, NULL);
-    ck_assert_double_le(daemon_metric(&d, "gamejudge_requests_in_flight"), 1);
+    ck_assert_msg(daemon_metric(&d, "gamejudge_memory_charged_bytes") == 0,
+                  "%.0f bytes still charged, %.0f requests in flight",
+                  daemon_metric(&d, "gamejudge_memory_charged_bytes"),
+                  daemon_metric(&d, "gamejudge_requests_in_flight"));
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
      * it is charged 8x, 55 MB, more than the whole 48 MiB, so 413 (no
