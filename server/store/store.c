@@ -636,26 +636,33 @@ typedef struct page_arg {
     store_rows rows;
 } page_arg;
 
-/* One page of puzzles after (after_game, after_id) in (game, id) order. */
+/* One page of puzzles after (after_game, after_id) in (game, id) byte
+ * order: the keyset's comparison and the ORDER BY use the same collation,
+ * so pages neither skip nor repeat, and an export reads alike from every
+ * engine. */
 static int each_page_op(gj_store *s, void *db, void *arg, gj_error *e)
 {
     page_arg *a = arg;
+    const char *c = s->eng->byte_order;
+    char sql[512];
     params q = {0};
     p_long(&q, STORE_PAGE);
     if (a->game) {
         p_text(&q, a->game);
         p_text(&q, a->after_id);
-        return run(s, db,
-                   "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE game = $2 AND id > $3"
-                   " ORDER BY id LIMIT $1",
-                   &q, &a->rows, e);
+        snprintf(sql, sizeof sql,
+                 "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE game = $2 AND id%s > $3"
+                 " ORDER BY id%s LIMIT $1",
+                 c, c);
+        return run(s, db, sql, &q, &a->rows, e);
     }
     p_text(&q, a->after_game);
     p_text(&q, a->after_id);
-    return run(s, db,
-               "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE (game, id) > ($2, $3)"
-               " ORDER BY game, id LIMIT $1",
-               &q, &a->rows, e);
+    snprintf(sql, sizeof sql,
+             "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE (game%s, id%s) > ($2, $3)"
+             " ORDER BY game%s, id%s LIMIT $1",
+             c, c, c, c);
+    return run(s, db, sql, &q, &a->rows, e);
 }
 
 int store_each(gj_store *s, const char *game, int (*each)(void *ctx, const store_puzzle *p),
@@ -1134,10 +1141,13 @@ typedef struct activity_arg {
 } activity_arg;
 
 /* One page of the player's plays before (before_ms, before_game,
- * before_id), newest first, with the themes of each puzzle. */
+ * before_id), newest first (plays of one millisecond in byte order of
+ * (game, id), as each_page_op), with the themes of each puzzle. */
 static int activity_page_op(gj_store *s, void *db, void *arg, gj_error *e)
 {
     activity_arg *a = arg;
+    const char *c = s->eng->byte_order;
+    char sql[1024];
     params q = {0};
     p_text(&q, a->player);
     p_long(&q, a->before_ms);
@@ -1145,14 +1155,15 @@ static int activity_page_op(gj_store *s, void *db, void *arg, gj_error *e)
     p_text(&q, a->before_id);
     p_long(&q, a->since_ms);
     p_long(&q, a->limit);
-    return run(s, db,
-               "SELECT p.at_ms, p.game, p.id, p.solved, p.player_rating, p.player_rd,"
-               " p.player_vol, p.player_rating_after, p.player_rd_after, p.player_vol_after,"
-               " p.puzzle_rating, z.themes FROM plays p"
-               " LEFT JOIN puzzles z ON z.game = p.game AND z.id = p.id"
-               " WHERE p.player = $1 AND (p.at_ms, p.game, p.id) < ($2, $3, $4)"
-               " AND p.at_ms >= $5 ORDER BY p.at_ms DESC, p.game DESC, p.id DESC LIMIT $6",
-               &q, &a->rows, e);
+    snprintf(sql, sizeof sql,
+             "SELECT p.at_ms, p.game, p.id, p.solved, p.player_rating, p.player_rd,"
+             " p.player_vol, p.player_rating_after, p.player_rd_after, p.player_vol_after,"
+             " p.puzzle_rating, z.themes FROM plays p"
+             " LEFT JOIN puzzles z ON z.game = p.game AND z.id = p.id"
+             " WHERE p.player = $1 AND (p.at_ms, p.game%s, p.id%s) < ($2, $3, $4)"
+             " AND p.at_ms >= $5 ORDER BY p.at_ms DESC, p.game%s DESC, p.id%s DESC LIMIT $6",
+             c, c, c, c);
+    return run(s, db, sql, &q, &a->rows, e);
 }
 
 int store_activity(gj_store *s, const char *player, long long before_ms, long long since_ms,

@@ -4,9 +4,11 @@
 # free port, destroyed however this ends) for itest_store_http's case "pg":
 # two daemons sharing one database (2 x 1,000 rated plays of one puzzle
 # through both, each counted once; the next puzzle asked of both at once
-# never twice for one player), and the server stopped and started again
-# under a serving daemon (503s, /readyz naming the store, solving going on,
-# then plays recorded again without a restart).
+# never twice for one player), the daemon killed with SIGKILL during a
+# storm of rated plays while the server runs on (restarted on the same URL,
+# every acknowledged play is there), and the server stopped and started
+# again under a serving daemon (503s, /readyz naming the store, solving
+# going on, then plays recorded again without a restart).
 #
 # Run from anywhere; BUILD names the build folder (default build) whose
 # gamejudge and tests/itest_store_http must be built.  PostgreSQL's server

@@ -9,8 +9,9 @@
  * solving goes on, then used again without a restart.  The case "pg" does
  * the same for PostgreSQL when store_http_pg.sh gives it a cluster: two
  * replicas sharing one store (2 x 1,000 rated plays of one puzzle, each
- * counted once; next never twice), and the server stopped and started
- * again under a serving daemon. */
+ * counted once; next never twice), kill -9 of the daemon during a storm
+ * (the server running on) losing no acknowledged play, and the server
+ * stopped and started again under a serving daemon. */
 #include <check.h>
 #include <curl/curl.h>
 #include <jansson.h>
@@ -914,6 +915,7 @@ END_TEST
  * another and notes each acknowledged (200, rated) play. */
 typedef struct storm {
     const test_daemon *d;
+    const char *prefix; /* of the players' ids */
     pthread_mutex_t lock;
     int acked;
     int acked_player[STORM_THREADS * 4 * NGAMES * NPUZZLES];
@@ -933,8 +935,8 @@ static void *storm_run(void *arg)
     storm *s = t->s;
     for (int k = 0; k < 4; k++) {
         int pl = t->index * 4 + k;
-        char player[16];
-        snprintf(player, sizeof player, "s%d", pl);
+        char player[32];
+        snprintf(player, sizeof player, "%s%d", s->prefix, pl);
         for (int q = 0; q < npuzzles; q++) {
             char *body = attempt_body(&puzzles[q], q % 2 ? SOLVE : FAIL, player);
             http_reply r = post_check(s->d, &puzzles[q], body, NULL);
@@ -953,16 +955,18 @@ static void *storm_run(void *arg)
     return NULL;
 }
 
-/* SIGKILL the daemon during the storm; restarted on the same file, every
- * acknowledged play is in its player's activity and its puzzle's stats. */
-START_TEST(test_kill9)
+/* SIGKILL a daemon on the store `url` during the storm of players
+ * prefix0..prefix15 (new to the store); a daemon restarted on the same
+ * store finds every acknowledged play in its player's activity and its
+ * puzzle's stats (counted at least once: the store may hold other plays). */
+static void kill9_storm(const char *url, const char *prefix)
 {
-    char dir[64], url[96];
-    fresh_store(dir, sizeof dir, url, sizeof url);
     test_daemon d;
     start_on(&d, url, NULL);
     static storm s;
+    memset(&s, 0, sizeof s);
     s.d = &d;
+    s.prefix = prefix;
     pthread_mutex_init(&s.lock, NULL);
     pthread_t threads[STORM_THREADS];
     storm_thread args[STORM_THREADS];
@@ -991,8 +995,8 @@ START_TEST(test_kill9)
     start_on(&again, url, NULL);
     long per_puzzle[NGAMES * NPUZZLES] = {0};
     for (int pl = 0; pl < STORM_THREADS * 4; pl++) {
-        char player[16];
-        snprintf(player, sizeof player, "s%d", pl);
+        char player[32];
+        snprintf(player, sizeof player, "%s%d", prefix, pl);
         json_t *lines = activity_of(&again, player);
         for (int k = 0; k < s.acked; k++) {
             if (s.acked_player[k] != pl)
@@ -1016,6 +1020,14 @@ START_TEST(test_kill9)
         json_decref(st);
     }
     ck_assert_int_eq(daemon_stop(&again), 0);
+}
+
+/* The storm and the kill on SQLite: the daemon restarted on the same file. */
+START_TEST(test_kill9)
+{
+    char dir[64], url[96];
+    fresh_store(dir, sizeof dir, url, sizeof url);
+    kill9_storm(url, "s");
     remove_store(dir);
 }
 END_TEST
@@ -1277,6 +1289,18 @@ START_TEST(test_replicas_pg)
 }
 END_TEST
 
+/* The storm and the kill on PostgreSQL: only the daemon dies, the server
+ * keeps running, and a daemon restarted on the same URL finds every
+ * acknowledged play. */
+START_TEST(test_kill9_pg)
+{
+    const char *url = pg_url();
+    if (url == NULL)
+        return;
+    kill9_storm(url, "k9pg-");
+}
+END_TEST
+
 /* Run the cluster script's command (stop or start) on the test's cluster. */
 static void cluster(const char *command)
 {
@@ -1363,6 +1387,7 @@ int main(void)
     tcase_add_unchecked_fixture(pg, setup_pg, teardown);
     tcase_set_timeout(pg, 600);
     tcase_add_test(pg, test_replicas_pg);
+    tcase_add_test(pg, test_kill9_pg);
     tcase_add_test(pg, test_pg_down);
     suite_add_tcase(s, pg);
     return run_suite(s);

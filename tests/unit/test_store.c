@@ -812,6 +812,148 @@ START_TEST(test_activity_row)
 }
 END_TEST
 
+/* ---- byte order ---------------------------------------------------------- */
+
+#define BO_GAMES 4
+#define BO_IDS   700 /* puzzles put, more than two pages */
+
+/* Games and the letters of ids whose byte order differs from a locale's
+ * (case first there, punctuation ignored or weighed apart): the walks must
+ * follow strcmp whatever the database's collation. */
+static const char *const bo_games[BO_GAMES] = {"g-a", "gB", "g_a", "ga"};
+static const char bo_alphabet[] = "aAbBzZ-_.:@09";
+
+typedef struct bo_key {
+    char game[STORE_GAME_MAX];
+    char id[16];
+    long long at; /* the play's time, in the activity's part */
+} bo_key;
+
+/* (game, id) in strcmp order, for qsort. */
+static int bo_cmp(const void *a, const void *b)
+{
+    const bo_key *x = a, *y = b;
+    int c = strcmp(x->game, y->game);
+    return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+/* Newest first, then (game, id) descending in strcmp order, for qsort. */
+static int bo_cmp_newest(const void *a, const void *b)
+{
+    const bo_key *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? 1 : -1;
+    return bo_cmp(b, a);
+}
+
+typedef struct bo_walk {
+    bo_key *keys;
+    int n, cap;
+} bo_walk;
+
+/* store_each's callback: keep (game, id). */
+static int bo_keep(void *ctx, const store_puzzle *p)
+{
+    bo_walk *w = ctx;
+    ck_assert_int_lt(w->n, w->cap);
+    copy_str(w->keys[w->n].game, sizeof w->keys[w->n].game, p->game);
+    copy_str(w->keys[w->n].id, sizeof w->keys[w->n].id, p->id);
+    w->n++;
+    return 0;
+}
+
+/* store_activity's callback: keep (at_ms, game, id). */
+static int bo_keep_play(void *ctx, const store_activity_row *row)
+{
+    bo_walk *w = ctx;
+    ck_assert_int_lt(w->n, w->cap);
+    copy_str(w->keys[w->n].game, sizeof w->keys[w->n].game, row->game);
+    copy_str(w->keys[w->n].id, sizeof w->keys[w->n].id, row->id);
+    w->keys[w->n].at = row->at_ms;
+    w->n++;
+    return 0;
+}
+
+/* A seeded id of 1..6 letters of bo_alphabet into out (16 bytes). */
+static void bo_id(uint64_t *seed, char *out)
+{
+    *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    int len = 1 + (int)((*seed >> 33) % 6);
+    for (int i = 0; i < len; i++) {
+        *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        out[i] = bo_alphabet[(*seed >> 33) % (sizeof bo_alphabet - 1)];
+    }
+    out[len] = '\0';
+}
+
+/* Seeded ids of mixed case and punctuation in games that differ alike:
+ * store_each (all games and one) and store_activity (plays of one
+ * millisecond, ordered by game and id) come back in strcmp order, a page
+ * boundary never losing or repeating a row. */
+START_TEST(test_byte_order)
+{
+    gj_store *s = fresh();
+    gj_error e;
+    static bo_key want[BO_IDS], got[BO_IDS];
+    uint64_t seed = 20240611;
+    int n = 0;
+    while (n < BO_IDS) {
+        bo_key k;
+        memset(&k, 0, sizeof k);
+        snprintf(k.game, sizeof k.game, "%s", bo_games[n % BO_GAMES]);
+        bo_id(&seed, k.id);
+        store_puzzle p = make_puzzle(k.game, k.id, 1500, 0, 1, "");
+        if (put(s, &p))
+            want[n++] = k; /* a repeated id is put once */
+    }
+    qsort(want, BO_IDS, sizeof want[0], bo_cmp);
+    bo_walk w = {got, 0, BO_IDS};
+    ck_assert_int_eq(store_each(s, NULL, bo_keep, &w, &e), 0);
+    ck_assert_int_eq(w.n, BO_IDS);
+    for (int i = 0; i < BO_IDS; i++)
+        ck_assert_msg(strcmp(got[i].game, want[i].game) == 0 && strcmp(got[i].id, want[i].id) == 0,
+                      "row %d: %s/%s, not %s/%s", i, got[i].game, got[i].id, want[i].game,
+                      want[i].id);
+    /* One game: the rows of want that are of it, in the same order. */
+    const char *game = bo_games[1];
+    w = (bo_walk){got, 0, BO_IDS};
+    ck_assert_int_eq(store_each(s, game, bo_keep, &w, &e), 0);
+    int k = 0;
+    for (int i = 0; i < BO_IDS; i++) {
+        if (strcmp(want[i].game, game) != 0)
+            continue;
+        ck_assert_int_lt(k, w.n);
+        ck_assert_msg(strcmp(got[k].id, want[i].id) == 0, "%s row %d: %s, not %s", game, k,
+                      got[k].id, want[i].id);
+        k++;
+    }
+    ck_assert_int_eq(k, w.n);
+
+    /* Activity: every puzzle played by one player, 100 to a millisecond
+     * (so ties cross the pages), newest first, then game and id descending
+     * in strcmp order. */
+    static bo_key when[BO_IDS];
+    for (int i = 0; i < BO_IDS; i++) {
+        store_puzzle p = make_puzzle(want[i].game, want[i].id, 1500, 0, 1, "");
+        long long at = 2000 + i % 7;
+        store_play in = make_play(&p, "bo", "[1]", NULL, i % 3 == 0, at);
+        ck_assert(record(s, &in).rated);
+        when[i] = want[i];
+        when[i].at = at;
+    }
+    qsort(when, BO_IDS, sizeof when[0], bo_cmp_newest);
+    w = (bo_walk){got, 0, BO_IDS};
+    ck_assert_int_eq(store_activity(s, "bo", 0, 0, 1000, bo_keep_play, &w, &e), 0);
+    ck_assert_int_eq(w.n, BO_IDS);
+    for (int i = 0; i < BO_IDS; i++)
+        ck_assert_msg(got[i].at == when[i].at && strcmp(got[i].game, when[i].game) == 0 &&
+                          strcmp(got[i].id, when[i].id) == 0,
+                      "play %d: %lld %s/%s, not %lld %s/%s", i, got[i].at, got[i].game, got[i].id,
+                      when[i].at, when[i].game, when[i].id);
+    store_close(s);
+}
+END_TEST
+
 /* ---- the model ---------------------------------------------------------- */
 
 enum { M_GAMES = 2, M_PUZZLES = 40, M_PLAYERS = 6, M_KEYS = 24 };
@@ -1255,6 +1397,7 @@ int main(void)
         {"next race", test_next_race},
         {"activity", test_activity},
         {"activity row", test_activity_row},
+        {"byte order", test_byte_order},
         {"unavailable comes back", test_unavailable_comes_back},
         {"counters", test_counters},
         {"model", test_model},
