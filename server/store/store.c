@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "buf.h"
 #include "store_engine.h"
 #include "store_schema.h"
 
@@ -310,6 +311,28 @@ static int in_write(gj_store *s, void *db, store_op body, void *arg, gj_error *e
 
 /* ---- open, close, migrations ------------------------------------------- */
 
+/* Run one statement of a migration, each KEYTEXT in it written as TEXT
+ * and the engine's byte_order (store_schema.c).  0, or -1 with *e. */
+static int run_ddl(gj_store *s, void *db, const char *ddl, gj_error *e)
+{
+    gj_buf sql;
+    buf_init(&sql);
+    for (const char *at = ddl, *k; *at; at = k + strlen("KEYTEXT")) {
+        k = strstr(at, "KEYTEXT");
+        if (k == NULL) {
+            buf_puts(&sql, at);
+            break;
+        }
+        buf_append(&sql, at, (size_t)(k - at));
+        buf_puts(&sql, "TEXT");
+        buf_puts(&sql, s->eng->byte_order);
+    }
+    buf_putc(&sql, '\0'); /* a buffer is bytes, not a string */
+    int rc = sql.failed ? gj_fail_nomem(e) : run(s, db, sql.data, NULL, NULL, e);
+    buf_free(&sql);
+    return rc;
+}
+
 /* Apply the migrations the store lacks (inside in_write). */
 static int migrate_body(gj_store *s, void *db, void *arg, gj_error *e)
 {
@@ -335,7 +358,7 @@ static int migrate_body(gj_store *s, void *db, void *arg, gj_error *e)
         if (!store_migrations[v])
             return gj_fail(e, GJ_INTERNAL, "the store has no migration to schema %lld", v + 1);
         for (const char *const *sql = store_migrations[v]; *sql; sql++)
-            if (run(s, db, *sql, NULL, NULL, e) < 0)
+            if (run_ddl(s, db, *sql, e) < 0)
                 return -1;
     }
     params p = {0};
@@ -643,26 +666,22 @@ typedef struct page_arg {
 static int each_page_op(gj_store *s, void *db, void *arg, gj_error *e)
 {
     page_arg *a = arg;
-    const char *c = s->eng->byte_order;
-    char sql[512];
     params q = {0};
     p_long(&q, STORE_PAGE);
     if (a->game) {
         p_text(&q, a->game);
         p_text(&q, a->after_id);
-        snprintf(sql, sizeof sql,
-                 "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE game = $2 AND id%s > $3"
-                 " ORDER BY id%s LIMIT $1",
-                 c, c);
-        return run(s, db, sql, &q, &a->rows, e);
+        return run(s, db,
+                   "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE game = $2 AND id > $3"
+                   " ORDER BY id LIMIT $1",
+                   &q, &a->rows, e);
     }
     p_text(&q, a->after_game);
     p_text(&q, a->after_id);
-    snprintf(sql, sizeof sql,
-             "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE (game%s, id%s) > ($2, $3)"
-             " ORDER BY game%s, id%s LIMIT $1",
-             c, c, c, c);
-    return run(s, db, sql, &q, &a->rows, e);
+    return run(s, db,
+               "SELECT " PUZZLE_COLUMNS " FROM puzzles WHERE (game, id) > ($2, $3)"
+               " ORDER BY game, id LIMIT $1",
+               &q, &a->rows, e);
 }
 
 int store_each(gj_store *s, const char *game, int (*each)(void *ctx, const store_puzzle *p),
@@ -1146,8 +1165,6 @@ typedef struct activity_arg {
 static int activity_page_op(gj_store *s, void *db, void *arg, gj_error *e)
 {
     activity_arg *a = arg;
-    const char *c = s->eng->byte_order;
-    char sql[1024];
     params q = {0};
     p_text(&q, a->player);
     p_long(&q, a->before_ms);
@@ -1155,15 +1172,14 @@ static int activity_page_op(gj_store *s, void *db, void *arg, gj_error *e)
     p_text(&q, a->before_id);
     p_long(&q, a->since_ms);
     p_long(&q, a->limit);
-    snprintf(sql, sizeof sql,
-             "SELECT p.at_ms, p.game, p.id, p.solved, p.player_rating, p.player_rd,"
-             " p.player_vol, p.player_rating_after, p.player_rd_after, p.player_vol_after,"
-             " p.puzzle_rating, z.themes FROM plays p"
-             " LEFT JOIN puzzles z ON z.game = p.game AND z.id = p.id"
-             " WHERE p.player = $1 AND (p.at_ms, p.game%s, p.id%s) < ($2, $3, $4)"
-             " AND p.at_ms >= $5 ORDER BY p.at_ms DESC, p.game%s DESC, p.id%s DESC LIMIT $6",
-             c, c, c, c);
-    return run(s, db, sql, &q, &a->rows, e);
+    return run(s, db,
+               "SELECT p.at_ms, p.game, p.id, p.solved, p.player_rating, p.player_rd,"
+               " p.player_vol, p.player_rating_after, p.player_rd_after, p.player_vol_after,"
+               " p.puzzle_rating, z.themes FROM plays p"
+               " LEFT JOIN puzzles z ON z.game = p.game AND z.id = p.id"
+               " WHERE p.player = $1 AND (p.at_ms, p.game, p.id) < ($2, $3, $4)"
+               " AND p.at_ms >= $5 ORDER BY p.at_ms DESC, p.game DESC, p.id DESC LIMIT $6",
+               &q, &a->rows, e);
 }
 
 int store_activity(gj_store *s, const char *player, long long before_ms, long long since_ms,

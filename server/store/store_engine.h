@@ -47,10 +47,11 @@ typedef struct store_engine {
      * finding the puzzle the other has just taken; NULL when the write
      * transaction already serialises them (SQLite). */
     const char *player_lock;
-    /* What follows a text column where ids are ordered or compared for
-     * paging (" COLLATE \"C\"" on PostgreSQL, whose default follows the
-     * database's locale; "" on SQLite, already byte order), so every
-     * engine lists puzzles and plays in strcmp order. */
+    /* What follows TEXT in the schema's key columns (store_schema.c) to
+     * order them byte by byte: " COLLATE \"C\"" on PostgreSQL, whose
+     * default follows the database's locale; "" on SQLite, already byte
+     * order.  So every engine lists puzzles and plays in strcmp order, each
+     * through its indexes. */
     const char *byte_order;
     /* Open a connection to target (SQLite: the file's path; PostgreSQL: the
      * whole URL): 0 with *db, or -1 with *e (unavailable, saying why, or

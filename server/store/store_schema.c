@@ -1,7 +1,11 @@
 /* store_schema.c - the migrations of store_schema.h.  Types are the ones
  * both engines read alike: TEXT, BIGINT (SQLite: integer affinity) and
  * DOUBLE PRECISION (SQLite: real affinity), so a number bound as text is
- * stored and compared as a number by both. */
+ * stored and compared as a number by both.  KEYTEXT is TEXT ordered byte
+ * by byte (store.c writes the engine's byte_order after it), for the
+ * columns that keys and pages order: declared on the column, the order
+ * is the indexes' own, so no query has to name a collation (which on
+ * PostgreSQL would keep it from the index). */
 #include "store_schema.h"
 
 #include <stddef.h>
@@ -13,7 +17,7 @@
  * is the activity's, newest first. */
 static const char *const schema_v1[] = {
     "CREATE TABLE puzzles ("
-    " game TEXT NOT NULL, id TEXT NOT NULL,"
+    " game KEYTEXT NOT NULL, id KEYTEXT NOT NULL,"
     " position TEXT NOT NULL, solution TEXT NOT NULL, themes TEXT NOT NULL,"
     " band BIGINT NOT NULL, depth BIGINT NOT NULL, difficulty DOUBLE PRECISION NOT NULL,"
     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
@@ -21,12 +25,12 @@ static const char *const schema_v1[] = {
     " PRIMARY KEY (game, id))",
     "CREATE INDEX puzzles_by_rating ON puzzles (game, rating, id)",
     "CREATE TABLE players ("
-    " game TEXT NOT NULL, player TEXT NOT NULL,"
+    " game KEYTEXT NOT NULL, player KEYTEXT NOT NULL,"
     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
     " vol DOUBLE PRECISION NOT NULL, plays BIGINT NOT NULL, wins BIGINT NOT NULL,"
     " PRIMARY KEY (game, player))",
     "CREATE TABLE plays ("
-    " game TEXT NOT NULL, id TEXT NOT NULL, player TEXT NOT NULL,"
+    " game KEYTEXT NOT NULL, id KEYTEXT NOT NULL, player KEYTEXT NOT NULL,"
     " at_ms BIGINT NOT NULL, solved BIGINT NOT NULL, attempt TEXT NOT NULL,"
     " idem_key TEXT UNIQUE,"
     " player_rating DOUBLE PRECISION NOT NULL, player_rd DOUBLE PRECISION NOT NULL,"
@@ -41,7 +45,7 @@ static const char *const schema_v1[] = {
     " PRIMARY KEY (game, id, player))",
     "CREATE INDEX plays_by_player ON plays (player, at_ms, game, id)",
     "CREATE TABLE served ("
-    " game TEXT NOT NULL, player TEXT NOT NULL, id TEXT NOT NULL, at_ms BIGINT NOT NULL,"
+    " game KEYTEXT NOT NULL, player KEYTEXT NOT NULL, id KEYTEXT NOT NULL, at_ms BIGINT NOT NULL,"
     " PRIMARY KEY (game, player, id))",
     NULL,
 };
