@@ -86,9 +86,10 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # mk/*.mk (included at the end) add targets (bench, fuzz, spec tooling) and
 # may append test programs to EXTRA_CHECKS, run by `make check` after the rest.
 # sixth_game.sh builds a copy of the tree with the toy game of
-# tests/fixtures/toy_game/ added as docs/adding-a-game.md says.
+# tests/fixtures/toy_game/ added as docs/adding-a-game.md says; store_pg.sh
+# runs the store's tests on a throwaway PostgreSQL cluster.
 EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh \
-  tests/integration/sixth_game.sh
+  tests/integration/sixth_game.sh tests/integration/store_pg.sh
 # puzzles_cli.sh: the puzzles command (fill, export, import) on SQLite files.
 EXTRA_CHECKS += tests/integration/puzzles_cli.sh
 

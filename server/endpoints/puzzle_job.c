@@ -389,7 +389,7 @@ static int read_check(job *j, puzzle_try *t, rated_player *r)
         json_decref(root);
         return -1;
     }
-    static const char what[] = "a rated play (\"player\")";
+    static const char what[] = "a check naming a player";
     if (r->has_player &&
         (rated_need_store(j, what, e) != 0 || rated_need_key(j, false, what, e) != 0 ||
          rated_idempotency_key(j, e) != 0)) {

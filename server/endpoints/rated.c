@@ -124,14 +124,19 @@ void rated_put_fixed(gj_buf *out, double v, int decimals)
         units = -units;
     }
     buf_put_long(out, units / scale);
-    buf_putc(out, '.');
     char digits[8];
     long long rest = units % scale;
     for (int i = decimals - 1; i >= 0; i--) {
         digits[i] = (char)('0' + rest % 10);
         rest /= 10;
     }
-    buf_append(out, digits, (size_t)decimals);
+    int n = decimals;
+    while (n > 0 && digits[n - 1] == '0')
+        n--;
+    if (n > 0) {
+        buf_putc(out, '.');
+        buf_append(out, digits, (size_t)n);
+    }
 }
 
 void rated_put_stats(gj_buf *out, const store_puzzle *p)

@@ -7,10 +7,11 @@
  * value is a 400 naming its field and never reaches SQL; the store binds
  * what passes as parameters anyway (store.h).
  *
- * Numbers are written as fixed decimals from whole hundredths (ratings,
- * deviations, changes), millionths (volatility) or ten-thousandths (a
- * success rate), so an answer's bytes never depend on printf's rounding
- * of a double's last digits. */
+ * Numbers are written from whole hundredths (ratings, deviations,
+ * changes), millionths (volatility) or ten-thousandths (a success rate),
+ * without trailing zeros (1500, 1590.8, 0.06): an answer's bytes never
+ * depend on printf's rounding of a double's last digits, and they are the
+ * shortest text of the number, as JavaScript's JSON.stringify writes it. */
 #ifndef GJ_RATED_H
 #define GJ_RATED_H
 
@@ -66,7 +67,8 @@ int rated_idempotency_key(const job *j, gj_error *e);
 /* Milliseconds since the epoch, UTC, now. */
 long long rated_now_ms(void);
 
-/* Append v rounded to `decimals` places (2, 4 or 6) as a JSON number. */
+/* Append v rounded to `decimals` places (2, 4 or 6) as a JSON number,
+ * without trailing zeros. */
 void rated_put_fixed(gj_buf *out, double v, int decimals);
 
 /* Append the members "rating", "rating_deviation", "volatility", "plays",

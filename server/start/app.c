@@ -63,10 +63,6 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
         app_free(a);
         return NULL;
     }
-    if (open_store(a, cfg, e) != 0) {
-        app_free(a);
-        return NULL;
-    }
     a->catalog = catalog_render(cfg, &a->rt->catalog_len);
     a->rt->catalog = a->catalog;
     if (a->catalog == NULL) {
@@ -79,6 +75,13 @@ gj_app *app_start(const gj_config *cfg, gj_error *e)
         metrics_add_section(a->rt->metrics, render_admission, a->admission) != 0) {
         if (a->admission != NULL)
             gj_fail_nomem(e);
+        app_free(a);
+        return NULL;
+    }
+    /* After what the configuration alone can refuse (the key file), so a
+     * refused start leaves no store file behind; before the listener, so
+     * no request is served without the store it asked for. */
+    if (open_store(a, cfg, e) != 0) {
         app_free(a);
         return NULL;
     }

@@ -2,9 +2,9 @@
  * place and torn down in one order.
  *
  * app_start builds, in this order, the runtime (the worker pool, the result
- * cache, the metrics, the connection tracker: runtime.h), the puzzle store
- * (--store, opened and migrated: store.h) with its watch, the game
- * catalogue and the admission (quotas, API keys, memory budget), then
+ * cache, the metrics, the connection tracker: runtime.h), the game
+ * catalogue, the admission (quotas, API keys, memory budget) and the puzzle
+ * store (--store, opened and migrated: store.h) with its watch, then
  * starts the HTTP front (http.h) on them with the route table (routes.h);
  * app_stop drains and frees in reverse, the store last.  The handlers see
  * only the runtime, through their job. */

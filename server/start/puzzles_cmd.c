@@ -1,10 +1,12 @@
 /* puzzles_cmd.c - `gamejudge puzzles fill|export|import` (puzzles_cmd.h).
  *
- * fill makes each seed's puzzle on --jobs threads but stores them in seed
- * order on the calling thread, so the puzzles a fill stores depend on the
- * seeds and the count alone, never on the number of threads or their
- * timing.  export streams store_each's rows; import reads one CSV record
- * at a time.  Neither holds the pool in memory. */
+ * fill bounds each seed's search by a count of candidates (FILL_TRIES),
+ * never by the clock, makes the seeds' puzzles on --jobs threads and
+ * stores them in seed order on the calling thread: the puzzles a fill
+ * stores depend on the seeds and the count alone, never on the machine's
+ * speed, the number of threads or their timing.  export streams
+ * store_each's rows; import reads one CSV record at a time.  Neither holds
+ * the pool in memory. */
 #include "puzzles_cmd.h"
 
 #include <errno.h>
@@ -22,13 +24,21 @@
 #include "games.h"
 #include "generate.h"
 #include "puzzle_search.h"
-#include "puzzle_write.h"
+#include "puzzle_themes.h"
 #include "store.h"
 #include "stored_puzzle.h"
 
-/* fill gives up on a game after this many seeds in a row gave no puzzle:
- * the band or depth asked is out of the game's reach. */
-#define FILL_DRY_MAX 500
+/* A seed's search: its first FILL_TRIES candidates (GET /puzzle's
+ * "tries"), within a budget so large that only a hung generator meets it.
+ * The candidates come in the seed's order with or without tries, so when
+ * GET /puzzle/{game}?seed=S (no tries) and fill both find a puzzle, it is
+ * the same one. */
+#define FILL_TRIES     PUZZLE_TRIES_MAX
+#define FILL_BUDGET_MS 600000L
+/* fill gives up on a game after this many seeds in a row gave no puzzle
+ * (each after FILL_TRIES candidates): the band or depth asked is out of
+ * the game's reach. */
+#define FILL_DRY_MAX 20
 /* The most fill threads. */
 #define FILL_JOBS_MAX 64
 /* The CSV a record may hold: fields, and bytes in all. */
@@ -71,13 +81,16 @@ void puzzles_help(FILE *out)
             "\n"
             "The pool of stored puzzles the store serves from.\n"
             "\n"
-            "fill    stores the puzzle GET /puzzle/{game}?seed=S&band=B&depth=D answers (the\n"
-            "        same puzzle and id) for S = --seed-from (default 1), S+1, ..., each id\n"
+            "fill    stores the puzzle GET /puzzle/{game}?seed=S&band=B&depth=D&tries=%d\n"
+            "        answers (the same puzzle and id; without tries, the same whenever\n"
+            "        both find one) for S = --seed-from (default 1), S+1, ..., each id\n"
             "        once, until the store holds N puzzles of the game (of band B and depth D\n"
-            "        when given, of any otherwise).  Every game with --game all or none.\n"
+            "        when given, of any otherwise).  Every game with --game all or none\n"
+            "        (those whose puzzles are never D deep skipped).\n"
             "        Run again, it stops at once when the pool is full, else makes the\n"
             "        seeds again from S and skips the puzzles stored already.  Puzzles are\n"
-            "        made on J threads (default: online CPUs) and stored in seed order.\n"
+            "        made on J threads (default: online CPUs) and stored in seed order, so\n"
+            "        the pool depends on S and N alone.\n"
             "export  writes the stored puzzles (of game G, or all) to stdout as CSV, in\n"
             "        (game, id) order, one header line then a line per puzzle:\n"
             "        %s,%s,%s,%s,%s,%s,%s,%s,\n"
@@ -95,9 +108,9 @@ void puzzles_help(FILE *out)
             "\n"
             "Progress on stderr.  Exit status: 0 done; 1 the store, the input or the\n"
             "output failed; 2 a usage error or a bad row.\n",
-            col_names[0], col_names[1], col_names[2], col_names[3], col_names[4], col_names[5],
-            col_names[6], col_names[7], col_names[8], col_names[9], col_names[10], col_names[11],
-            col_names[12], STORE_URL_DEFAULT);
+            FILL_TRIES, col_names[0], col_names[1], col_names[2], col_names[3], col_names[4],
+            col_names[5], col_names[6], col_names[7], col_names[8], col_names[9], col_names[10],
+            col_names[11], col_names[12], STORE_URL_DEFAULT);
 }
 
 /* ---- common ------------------------------------------------------------- */
@@ -289,8 +302,8 @@ typedef struct fill_makers {
     int started;
 } fill_makers;
 
-/* The puzzle GET /puzzle/{game}?seed=SEED&band=&depth= answers, made
- * under the default limits: 0, or -1 with *e (as puzzle_find). */
+/* The puzzle GET /puzzle/{game}?seed=SEED&band=&depth=&tries=FILL_TRIES
+ * answers, made under `limits`: 0, or -1 with *e (as puzzle_find). */
 static int make_seed(const fill_ask *a, const long *limits, long long seed, puzzle *p, gj_error *e)
 {
     json_t *params = json_object();
@@ -299,7 +312,9 @@ static int make_seed(const fill_ask *a, const long *limits, long long seed, puzz
         json_object_set_new(params, "seed", json_integer((json_int_t)seed)) == 0 &&
         (a->band < 0 ||
          json_object_set_new(params, "band", json_string(band_names[a->band])) == 0) &&
-        (a->depth == 0 || json_object_set_new(params, "depth", json_integer(a->depth)) == 0);
+        (a->depth == 0 || json_object_set_new(params, "depth", json_integer(a->depth)) == 0) &&
+        json_object_set_new(params, "tries", json_integer(FILL_TRIES)) == 0 &&
+        json_object_set_new(params, "budget_ms", json_integer(FILL_BUDGET_MS)) == 0;
     bool seeded;
     int rc = built ? puzzle_find(a->game, params, limits, p, &seeded, e) : gj_fail_nomem(e);
     json_decref(params);
@@ -359,6 +374,7 @@ static int makers_start(fill_makers *m, const fill_ask *a)
     memset(m, 0, sizeof *m);
     m->a = a;
     limits_of(a->cfg, a->game, m->limits);
+    m->limits[GEN_LIMIT_BUDGET] = FILL_BUDGET_MS; /* the count bounds the search, not this */
     m->next = m->taken = a->seed_from;
     m->window = 2 * a->jobs;
     pthread_mutex_init(&m->lock, NULL);
@@ -417,9 +433,9 @@ static void fill_report(const fill_ask *a, const fill_tally *t, bool final)
 {
     double took = now_s() - t->start;
     fprintf(stderr,
-            "gamejudge: puzzles fill %s: %ld/%ld stored%s %ld new, %ld stored already, %ld seeds "
+            "gamejudge: puzzles fill %s: %ld/%ld stored%s%ld new, %ld stored already, %ld seeds "
             "without one%s, %.1f new/s%s, next seed %lld\n",
-            a->game->name, t->have, a->count, final ? ":" : " (", t->fresh, t->there, t->none,
+            a->game->name, t->have, a->count, final ? ": " : " (", t->fresh, t->there, t->none,
             final ? "" : ")", took > 0 ? (double)t->fresh / took : 0.0, final ? " in all" : "",
             t->seed);
 }
@@ -464,7 +480,7 @@ static int fill_game(gj_store *s, const fill_ask *a)
                 if (++dry >= FILL_DRY_MAX) {
                     fprintf(stderr,
                             "gamejudge: puzzles fill %s: no puzzle in %d seeds in a row (the "
-                            "last, seed %lld: %s); the band or depth asked may be out of its "
+                            "last, seed %lld: %s); the band or depth asked is out of its "
                             "reach\n",
                             name, FILL_DRY_MAX, seed, made.e.message);
                     status = 1;
@@ -566,6 +582,14 @@ static int fill(int argc, char **argv)
     for (size_t i = 0; rc == 0 && i < ngames; i++) {
         if (one != NULL && games[i] != one)
             continue;
+        /* Every game asked for a depth some cannot reach: those are skipped
+         * with a line; one game asked for it is refused by its search, naming why. */
+        if (one == NULL && a.depth > puzzle_depth_max(games[i])) {
+            fprintf(stderr,
+                    "gamejudge: puzzles fill %s: skipped: its puzzles are at most %d deep\n",
+                    games[i]->name, puzzle_depth_max(games[i]));
+            continue;
+        }
         a.game = games[i];
         rc = fill_game(s, &a);
     }

@@ -2,9 +2,10 @@
  * stored puzzles (store.h) made, written out and read back from the
  * command line.
  *
- *   fill    stores the puzzles GET /puzzle/{game}?seed=S&... answers, for
- *           S = --seed-from, S+1, ..., until the store holds --count of the
- *           game (and band and depth when asked); a second run resumes
+ *   fill    stores the puzzles GET /puzzle/{game}?seed=S&...&tries=5000
+ *           answers, for S = --seed-from, S+1, ..., until the store holds
+ *           --count of the game (and band and depth when asked); a second
+ *           run resumes
  *   export  writes the stored puzzles as CSV in the shape of the lichess
  *           puzzle database, with the columns a lossless round trip needs
  *   import  reads that CSV back, each row checked against the puzzle its

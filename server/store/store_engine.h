@@ -42,8 +42,9 @@ typedef struct store_engine {
      * transaction already does (SQLite). */
     const char *migration_lock;
     /* Open a connection to target (SQLite: the file's path; PostgreSQL: the
-     * whole URL): 0 with *db, or -1 with *e (unavailable, saying why, the
-     * password never shown). */
+     * whole URL): 0 with *db, or -1 with *e (unavailable, saying why, or
+     * bad_input for a target the engine cannot read; the password never
+     * shown). */
     int (*connect)(const char *target, void **db, gj_error *e);
     void (*disconnect)(void *db);
     /* Whether the connection can still be used; store.c opens a new one

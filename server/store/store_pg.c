@@ -12,8 +12,10 @@
  * store.c answers 503 and the next call tries again.  healthy() reads what
  * the server sent while the connection sat idle, so a connection the
  * server closed (a restart) is noticed before it is used, and store.c
- * opens a new one.  No message quotes the URL: libpq names host, port and
- * user but never the password. */
+ * opens a new one.  No message shows a password: libpq names host, port
+ * and user but not the password, and where it quotes a piece of a URL it
+ * cannot read (a bad %-escape), every form of the URL's password is
+ * hidden from its message first. */
 #include "store_engine.h"
 
 #include <errno.h>
@@ -100,22 +102,111 @@ static int pg_fail(PGconn *db, const PGresult *res, const char *what, gj_error *
                    text, state ? state : "none");
 }
 
+/* Replace each occurrence of the len bytes at secret in the message *msg
+ * (malloc'd; replaced by a new one) with "***".  0, or -1 when memory ran
+ * out (*msg then freed and NULL: nothing that might show it is left). */
+static int pg_hide(char **msg, const char *secret, size_t len)
+{
+    if (len == 0 || !*msg)
+        return 0;
+    size_t n = strlen(*msg), o = 0;
+    char *out = malloc(n + 3 * (n / len + 1) + 1);
+    if (!out) {
+        free(*msg);
+        *msg = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < n;) {
+        if (n - i >= len && memcmp(*msg + i, secret, len) == 0) {
+            memcpy(out + o, "***", 3);
+            o += 3;
+            i += len;
+        } else {
+            out[o++] = (*msg)[i++];
+        }
+    }
+    out[o] = '\0';
+    free(*msg);
+    *msg = out;
+    return 0;
+}
+
+/* Hide in *msg every form of a password the URL carries: as written in
+ * its user information and in password= parameters (libpq quotes a token
+ * it cannot decode as it was written), and as decoded (opts: the URL's
+ * parsed options, NULL when it did not parse).  0, or -1 as pg_hide. */
+static int pg_hide_password(const char *url, const PQconninfoOption *opts, char **msg)
+{
+    const char *auth = strstr(url, "://");
+    auth = auth ? auth + 3 : url;
+    size_t end = strcspn(auth, "/?#");
+    const char *at = NULL;
+    for (size_t i = 0; i < end; i++)
+        if (auth[i] == '@')
+            at = auth + i;
+    const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    if (colon && pg_hide(msg, colon + 1, (size_t)(at - colon - 1)) < 0)
+        return -1;
+    const char *query = strchr(auth + end, '?');
+    for (const char *p = query ? query + 1 : ""; *p;) {
+        if (strncmp(p, "password=", 9) == 0 && pg_hide(msg, p + 9, strcspn(p + 9, "&#")) < 0)
+            return -1;
+        p += strcspn(p, "&#");
+        if (*p != '&')
+            break;
+        p++;
+    }
+    for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+        if (strcmp(o->keyword, "password") == 0 && o->val &&
+            pg_hide(msg, o->val, strlen(o->val)) < 0)
+            return -1;
+    return 0;
+}
+
+/* Fill *e with kind and `lead: ` libpq's message on one line, any password
+ * of the URL hidden in it; return -1. */
+static int pg_fail_connect(const char *url, const PQconninfoOption *opts, gj_error_kind kind,
+                           const char *lead, const char *message, gj_error *e)
+{
+    char *msg = strdup(message ? message : "");
+    if (!msg || pg_hide_password(url, opts, &msg) < 0)
+        return gj_fail_nomem(e);
+    char text[300];
+    pg_flatten(msg, text, sizeof text);
+    free(msg);
+    return gj_fail(e, kind, "%s: %s", lead, text);
+}
+
 /* Connect to the URL target, the settings above as defaults it may
- * override: 0 with *db, or -1 with *e unavailable. */
+ * override: 0 with *db, or -1 with *e: unavailable, or bad_input for a
+ * URL libpq cannot read (a port that is no number, a parameter it does
+ * not know, a bad %-escape). */
 static int pg_connect(const char *target, void **db, gj_error *e)
 {
+    char *why = NULL;
+    PQconninfoOption *opts = PQconninfoParse(target, &why);
+    if (!opts) {
+        if (!why)
+            return gj_fail_nomem(e);
+        pg_fail_connect(target, NULL, GJ_BAD_INPUT, "the PostgreSQL URL cannot be read", why, e);
+        PQfreemem(why);
+        return -1;
+    }
     /* The URL comes last so what it says wins over the defaults before it
      * (expand_dbname turns it into its parts). */
     const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
     const char *const values[] = {PG_CONNECT_TIMEOUT, PG_APPLICATION, target, NULL};
     PGconn *c = PQconnectdbParams(keys, values, 1);
+    int rc = 0;
     if (!c)
-        return gj_fail_nomem(e);
-    if (PQstatus(c) != CONNECTION_OK) {
-        char text[300];
-        pg_flatten(PQerrorMessage(c), text, sizeof text);
+        rc = gj_fail_nomem(e);
+    else if (PQstatus(c) != CONNECTION_OK)
+        rc = pg_fail_connect(target, opts, GJ_UNAVAILABLE, "the PostgreSQL store cannot be reached",
+                             PQerrorMessage(c), e);
+    PQconninfoFree(opts);
+    if (rc < 0) {
         PQfinish(c);
-        return gj_fail(e, GJ_UNAVAILABLE, "the PostgreSQL store cannot be reached: %s", text);
+        return -1;
     }
     PQsetNoticeProcessor(c, pg_quiet, NULL);
     *db = c;

@@ -33,6 +33,7 @@ export function finish(label) {
  * nothing within 10 s.  A daemon given no store (no --store in `args`, no
  * GAMEJUDGE_STORE in `env`) runs with `--store none`: stateless, leaving
  * nothing behind in the working directory.
+ * @param {{ bin?: string, args?: string[], env?: NodeJS.ProcessEnv }} [options]
  */
 export function startDaemon({ bin = process.env.GJ_BIN || 'build/gamejudge', args = [], env } = {}) {
   const wantAdmin = args.some((a) => a.startsWith('--admin-address')) || (env && env.GAMEJUDGE_ADMIN_ADDRESS !== undefined);

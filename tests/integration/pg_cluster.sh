@@ -33,9 +33,21 @@ pg_cluster_bindir() {
         echo "$PG_BINDIR"
         return
     fi
-    for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5 -n -r); do
-        [ -x "$d/initdb" ] && { echo "$d"; return; }
+    best=""
+    best_version=0
+    for d in /usr/lib/postgresql/*/bin; do
+        v=${d#/usr/lib/postgresql/}
+        v=${v%/bin}
+        case "$v" in '' | *[!0-9]*) continue ;; esac
+        if [ -x "$d/initdb" ] && [ "$v" -gt "$best_version" ]; then
+            best=$d
+            best_version=$v
+        fi
     done
+    if [ -n "$best" ]; then
+        echo "$best"
+        return
+    fi
     d=$(pg_config --bindir 2>/dev/null)
     if [ -n "$d" ] && [ -x "$d/initdb" ]; then
         echo "$d"
@@ -100,7 +112,10 @@ pg_cluster_start() {
     fi
     tries=0
     while :; do
-        [ -f "$pg_dir/port" ] && [ "$tries" = 0 ] || pg_cluster_free_port >"$pg_dir/port"
+        # A cluster started again keeps its port (its URL) if it can.
+        if [ "$tries" -gt 0 ] || [ ! -f "$pg_dir/port" ]; then
+            pg_cluster_free_port >"$pg_dir/port"
+        fi
         [ "$(id -u)" = 0 ] && chown postgres: "$pg_dir/port"
         # -k: the socket in the directory, not /var/run/postgresql.
         if pg_cluster_as "$pg_dir" "$bindir/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" \

@@ -4,15 +4,18 @@
 #  - fill stores --count puzzles per band, each id once; a second run
 #    stores nothing, a larger count resumes; one thread or two store the
 #    same puzzles;
-#  - export -> import into a second store -> export is byte-identical, and
-#    a second import skips every row;
+#  - a fill killed by SIGKILL resumes to exactly its count;
+#  - export -> import into a second store -> export is byte-identical (with
+#    CRLF line ends and a byte order mark too), and a second import skips
+#    every row;
 #  - a tampered CSV (a rating out of range, a changed position, themes or
 #    depth, an unknown game, a bad id, wins above plays, a missing column, a
 #    field too many, broken quoting) is refused naming its line and column,
 #    exit status 2, the rows before it imported;
 #  - usage errors exit 2, a store that cannot be opened 1;
 #  - GET /puzzle/{game}/{id} of exported ids (a daemon with --store none)
-#    answers the exported position.
+#    answers the exported position, and GET /puzzle/{game}?seed=S&band=B
+#    names the ids fill stored for those seeds.
 set -u
 bin=${GJ_BIN:-${1:-build/gamejudge}}
 game=nim-shortcuts # fast to make; the tampering below knows its positions
@@ -83,6 +86,48 @@ check "export, import, export: byte-identical" cmp -s "$dir/a.csv" "$dir/b.csv"
 check "a second import skips every row" status 0 "$bin" puzzles import --store "$B" < "$dir/a.csv"
 check "and says so" said "95 rows, 0 new, 95 stored already"
 
+# Ratings as plays leave them (any double in range, written with 17
+# digits), plays and wins: they read back as the very same numbers, written
+# shorter where fewer digits do, and a second round trip changes no byte.
+awk -F, -v OFS=, 'BEGIN { srand(7) } NR > 1 {
+    $(NF-8) = sprintf("%.17g", 400 + rand() * 3600); $(NF-7) = sprintf("%.17g", 30 + rand() * 470)
+    $(NF-3) = sprintf("%.17g", 0.01 + rand() * 0.19); $(NF-6) = int(rand() * 1000)
+    $(NF-4) = int(rand() * ($(NF-6) + 1)) } 1' "$dir/a.csv" > "$dir/played.csv"
+check "import of played ratings" status 0 "$bin" puzzles import --store "sqlite:$dir/p1/pool.db" \
+    "$dir/played.csv"
+"$bin" puzzles export --store "sqlite:$dir/p1/pool.db" > "$dir/p1.csv" 2> /dev/null
+check "every rating, deviation, volatility, play and win reads back the same" sh -c "
+    paste -d'\n' '$dir/played.csv' '$dir/p1.csv' | awk -F, 'NR % 2 { for (k = 3; k <= 8; k++) v[k] = \$(NF-k); next }
+        { for (k = 3; k <= 8; k++) if (v[k] + 0 != \$(NF-k) + 0) bad++ } END { exit bad > 0 || NR != 192 }'"
+check "and as short as they may be (0.06, not 0.059999999999999998)" sh -c \
+    "! grep -q '0\.05999999' '$dir/p1.csv' && grep -q ',0\.06,' '$dir/a.csv'"
+"$bin" puzzles import --store "sqlite:$dir/p2/pool.db" "$dir/p1.csv" 2> /dev/null
+"$bin" puzzles export --store "sqlite:$dir/p2/pool.db" > "$dir/p2.csv" 2> /dev/null
+check "a second round trip of played ratings is byte-identical" cmp -s "$dir/p1.csv" "$dir/p2.csv"
+
+# CRLF line ends and a byte order mark, as some editors save a CSV.
+printf '\357\273\277' > "$dir/crlf.csv"
+sed 's/$/\r/' "$dir/a.csv" >> "$dir/crlf.csv"
+check "import of CRLF lines after a byte order mark" status 0 "$bin" puzzles import \
+    --store "sqlite:$dir/crlf/pool.db" "$dir/crlf.csv"
+"$bin" puzzles export --store "sqlite:$dir/crlf/pool.db" > "$dir/crlf.out" 2> /dev/null
+check "reads the same puzzles" cmp -s "$dir/a.csv" "$dir/crlf.out"
+
+# A fill killed at any point resumes: the second run ends with the count,
+# each id once (whatever the first had stored when it died).
+"$bin" puzzles fill --game "$game" --count 3000 --jobs 2 --store "sqlite:$dir/k/pool.db" \
+    > /dev/null 2>&1 &
+kpid=$!
+sleep 0.3
+kill -9 $kpid 2> /dev/null
+wait $kpid 2> /dev/null
+check "a fill after kill -9 completes" status 0 "$bin" puzzles fill --game "$game" --count 3000 \
+    --jobs 2 --store "sqlite:$dir/k/pool.db"
+check "it says 3000/3000" said "3000/3000 stored"
+"$bin" puzzles export --store "sqlite:$dir/k/pool.db" > "$dir/k.csv" 2> /dev/null
+check "3000 stored" test "$(rows "$dir/k.csv")" -eq 3000
+check "none twice" test -z "$(tail -n +2 "$dir/k.csv" | cut -d, -f1 | sort | uniq -d)"
+
 # ---- refused rows ----
 # The header and three rows, the third (line 4) tampered by an awk program.
 head -n 4 "$dir/a.csv" > "$dir/four.csv"
@@ -127,6 +172,14 @@ check "fill of an unknown game" status 2 "$bin" puzzles fill --game chess --coun
 check "it names the game" said "unknown game 'chess'"
 check "fill of an unknown band" status 2 "$bin" puzzles fill --game "$game" --count 1 --band extreme --store "$A"
 check "it names --band" said "--band"
+check "fill of a depth the game never reaches" status 2 "$bin" puzzles fill --game prime-chocolate \
+    --count 1 --depth 2 --store "sqlite:$dir/d2/pool.db"
+check "it names depth" said "depth: 2 is deeper"
+check "fill of every game at that depth" status 0 "$bin" puzzles fill --count 1 --depth 2 --jobs 2 \
+    --store "sqlite:$dir/d2/pool.db"
+check "skips that game, saying so" said "prime-chocolate: skipped: its puzzles are at most 1 deep"
+"$bin" puzzles export --store "sqlite:$dir/d2/pool.db" > "$dir/d2.csv" 2> /dev/null
+check "and fills the others" test "$(rows "$dir/d2.csv")" -eq 4
 check "fill of a bad count" status 2 "$bin" puzzles fill --game "$game" --count ten --store "$A"
 check "an unknown option" status 2 "$bin" puzzles export --colour --store "$A"
 check "it names the option" said "unknown option '--colour'"
@@ -161,6 +214,13 @@ tail -n +2 "$dir/a.csv" | awk 'NR % 5 == 1' | while IFS= read -r row; do
 done > "$dir/get"
 check "GET /puzzle/$game/{id} answers each exported position" \
     test "$(grep -c '^ok$' "$dir/get")" -eq 19
+# The seeds' puzzles: GET /puzzle/{game}?seed=S&band=easy for the first
+# seeds names ids the easy fill stored.
+for seed in 1 2 3 4 5 6 7 8; do
+    id=$(curl -s "$base/puzzle/$game?seed=$seed&band=easy" | sed -n 's/^{"game":"[a-z-]*","id":"\([^"]*\)".*/\1/p')
+    grep -q "^$id,$game,.*,easy,[0-9]*,[0-9.]*\$" "$dir/a.csv" && echo "$seed"
+done > "$dir/seeds"
+check "GET /puzzle/$game?seed=S&band=easy names ids fill stored" test "$(wc -l < "$dir/seeds")" -eq 8
 kill $pid
 wait $pid 2>/dev/null
 pid=

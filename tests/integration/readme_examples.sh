@@ -5,7 +5,8 @@
 # printed; this keeps the promise checked.
 #
 # GJ_BASE_URL=http://HOST:PORT runs them against a daemon already serving
-# there (scripts/container-test: the container) instead of starting one;
+# there (scripts/container-test: the container) instead of starting one,
+# which must hold the README's key in its --api-keys and a fresh store;
 # GJ_CLI replaces build/gamejudge in the commands that run the binary.
 set -u
 bin=${GJ_BIN:-${1:-build/gamejudge}}
@@ -17,10 +18,14 @@ if [ -n "${GJ_BASE_URL:-}" ]; then
 else
     # The searches the examples bound by `tries` must end by their count, not
     # by the default 2 s ceiling, on a loaded or sanitised build: the answer
-    # shown is the one the count gives.
-    "$bin" serve --host 127.0.0.1 --port 0 --generate-budget-ms 60000 > "$log.out" 2> "$log" &
+    # shown is the one the count gives.  The rated examples play on a store
+    # of their own, fresh, with the site's key the README names.
+    store=$(mktemp -d)
+    printf 'site-backend-key-0123456789 1000000 1000000\n' > "$store/keys"
+    "$bin" serve --host 127.0.0.1 --port 0 --generate-budget-ms 60000 \
+        --store "sqlite:$store/store.db" --api-keys "$store/keys" > "$log.out" 2> "$log" &
     pid=$!
-    trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log" "$log.out"' EXIT
+    trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$log" "$log.out" "$store"' EXIT
     for _ in $(seq 100); do
         grep -q listening "$log.out" 2>/dev/null && break
         sleep 0.05

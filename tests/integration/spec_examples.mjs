@@ -8,10 +8,15 @@
 // text answer byte for byte.  A request the server refuses breaks its
 // schema, so its example lives with the error response it gets, the body
 // in the example's `x-request-body`: those are posted too and must get
-// that status and that answer.  Prints "spec-examples: N passed, N failed".
+// that status and that answer.  The daemon runs on a store of its own, a
+// fresh SQLite file, with --rated-plays anyone, so the rated examples are
+// first plays and the stats they leave are the documented ones.
+// Prints "spec-examples: N passed, N failed".
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 const require = createRequire(import.meta.url);
@@ -21,9 +26,12 @@ const bin = process.env.GJ_BIN || 'build/gamejudge';
 const specFile = process.env.GJ_SPEC || bin.replace(/[^/]*$/, 'openapi.yaml');
 const spec = yaml.load(readFileSync(specFile, 'utf8'));
 
+const storeDir = mkdtempSync(join(tmpdir(), 'gj-spec-examples-'));
+
 function startDaemon() {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0'],
+    const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0',
+      '--store', `sqlite:${join(storeDir, 'store.db')}`, '--rated-plays', 'anyone'],
       { stdio: ['ignore', 'pipe', 'ignore'] });
     let seen = '';
     child.stdout.on('data', (chunk) => {
@@ -171,6 +179,8 @@ try {
   }
 } finally {
   child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+  rmSync(storeDir, { recursive: true, force: true });
 }
 console.log(`spec-examples: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -65,8 +65,8 @@ static int below(uint64_t *s, int n)
 }
 
 /* METHOD base+path with the body (NULL: none) and headers (NULL: none). */
-static http_reply call(const test_daemon *d, const char *method, const char *path,
-                       const char *body, const char *const *headers)
+static http_reply call(const test_daemon *d, const char *method, const char *path, const char *body,
+                       const char *const *headers)
 {
     char url[4096];
     snprintf(url, sizeof url, "%s%s", d->base, path);
@@ -120,7 +120,8 @@ static void remove_store(const char *dir)
 /* Start d on the store `url` with the site's key file and `more` flags. */
 static void start_on(test_daemon *d, const char *url, const char *const *more)
 {
-    const char *args[24] = {"--store", url, "--api-keys", keys_file, "--generate-budget-ms", "60000"};
+    const char *args[24] = {"--store", url, "--api-keys", keys_file, "--generate-budget-ms",
+                            "60000"};
     int n = 6;
     for (int i = 0; more != NULL && more[i] != NULL && n < 23; i++)
         args[n++] = more[i];
@@ -327,8 +328,7 @@ static bool same_member(const json_t *a, const json_t *b, const char *name)
 }
 
 /* A header's value, checked to be `want`. */
-static void expect_header(const http_reply *r, const char *name, const char *want,
-                          const char *what)
+static void expect_header(const http_reply *r, const char *name, const char *want, const char *what)
 {
     char *v = http_header(r, name);
     ck_assert_msg(v != NULL && strcmp(v, want) == 0, "%s: %s is %s, not %s", what, name,
@@ -505,9 +505,12 @@ START_TEST(test_bad_inputs)
         {"{\"moves\":[],\"reveal\":true,\"player\":\"caf\\u00e9\"}", "player", "0xc3"},
         {"{\"moves\":[],\"reveal\":true,\"player\":\"a b\"}", "player", "0x20"},
         {"{\"moves\":[],\"reveal\":true,\"player\":7}", "player", "string"},
-        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":5000}", "rating", "400 to 4000"},
-        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":\"1500\"}", "rating", "number"},
-        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":1500,\"rating_deviation\":10}",
+        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":5000}", "rating",
+         "400 to 4000"},
+        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":\"1500\"}", "rating",
+         "number"},
+        {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":1500,\"rating_deviation\":"
+         "10}",
          "rating_deviation", "30 to 500"},
         {"{\"moves\":[],\"reveal\":true,\"player\":\"ada\",\"rating\":1500,\"volatility\":0.5}",
          "volatility", "0.01 to 0.2"},
@@ -651,8 +654,8 @@ START_TEST(test_store_refused)
     ck_assert_msg(strstr(err, "--store") != NULL, "%s", err);
     free(out);
     free(err);
-    const char *unreachable[] = {"serve",   "--port", "0", "--store",
-                                 "sqlite:/nonexistent/deeper/store.db", NULL};
+    const char *unreachable[] = {
+        "serve", "--port", "0", "--store", "sqlite:/nonexistent/deeper/store.db", NULL};
     ck_assert_int_eq(run_cli(unreachable, "", 0, &out, &err), 1);
     ck_assert_msg(strstr(err, "gamejudge: ") != NULL && strstr(out, "listening") == NULL, "%s",
                   err);
@@ -670,8 +673,8 @@ END_TEST
 typedef struct first_play {
     bool done, solved;
     attempt_kind kind;
-    char key[32];    /* its Idempotency-Key, "" for none */
-    json_t *player;  /* the "player" member its answer gave */
+    char key[32];   /* its Idempotency-Key, "" for none */
+    json_t *player; /* the "player" member its answer gave */
 } first_play;
 
 static first_play model[NPLAYERS][NGAMES * NPUZZLES];
@@ -700,13 +703,13 @@ static void play_once(const test_daemon *d, int pl, int q, attempt_kind kind, co
         snprintf(f->key, sizeof f->key, "%s", idem ? idem : "");
         f->player = json_deep_copy(json_object_get(rating, "player"));
         double change = json_number_value(json_object_get(f->player, "change"));
-        ck_assert_msg(f->solved ? change >= 0 : change <= 0, "the rating moved against the result: %s",
-                      r.body);
+        ck_assert_msg(f->solved ? change >= 0 : change <= 0,
+                      "the rating moved against the result: %s", r.body);
         long plays = 0;
         for (int i = 0; i < NPLAYERS; i++)
             plays += model[i][q].done;
-        ck_assert_msg(json_integer_value(json_object_get(json_object_get(rating, "puzzle"),
-                                                         "plays")) == plays,
+        ck_assert_msg(json_integer_value(
+                          json_object_get(json_object_get(rating, "puzzle"), "plays")) == plays,
                       "the puzzle's plays are not the model's %ld: %s", plays, r.body);
     } else if ((idem != NULL && strcmp(idem, f->key) == 0) || (idem == NULL && kind == f->kind)) {
         ck_assert_msg(json_is_true(json_object_get(rating, "repeated")),
@@ -856,7 +859,10 @@ START_TEST(test_next_concurrent)
     for (int player = 0; player < 3; player++) {
         char url_next[128], seen[NPUZZLES][ID_MAX];
         snprintf(url_next, sizeof url_next, "%s/puzzle/%s/next?player=n%d%s", d.base, games[0],
-                 player, player == 1 ? "&rating=2600" : player == 2 ? "&band=easy" : "");
+                 player,
+                 player == 1   ? "&rating=2600"
+                 : player == 2 ? "&band=easy"
+                               : "");
         int got = 0, refused = 0;
         const char *headers[] = {KEY_HEADER, NULL};
         while (refused == 0) {

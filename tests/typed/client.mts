@@ -11,20 +11,33 @@
 // command that speaks HTTP must have its example here (the two that run
 // the binary without HTTP have none).
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../build/typed/api.js';
 import { finish, report, startDaemon } from '../integration/daemon.mjs';
 
-const daemon = await startDaemon();
+// The rated examples play on a store of their own, fresh, with the site's
+// key the README names.
+const store = mkdtempSync(join(tmpdir(), 'gj-typed-'));
+const key = 'site-backend-key-0123456789';
+writeFileSync(join(store, 'keys'), `${key} 1000000 1000000\n`);
+const daemon = await startDaemon({
+  args: ['--store', `sqlite:${join(store, 'store.db')}`, '--api-keys', join(store, 'keys')],
+});
 // However this process ends (a closed pipe included), the daemon goes too.
-process.on('exit', () => daemon.child.kill('SIGTERM'));
+process.on('exit', () => {
+  daemon.child.kill('SIGTERM');
+  rmSync(store, { recursive: true, force: true });
+});
 const baseUrl = daemon.base;
 
 // JSON answers, and judge text ones: the media type filters the types.
 const api = createClient<paths, 'application/json'>({ baseUrl });
 const text = createClient<paths, 'text/plain'>({ baseUrl });
 const svg = createClient<paths, 'image/svg+xml'>({ baseUrl });
+const ndjson = createClient<paths, 'application/x-ndjson'>({ baseUrl });
 
 // Judge text goes out as it is: the default serializer would quote it.
 const asText = {
@@ -33,6 +46,9 @@ const asText = {
 };
 
 type Example = { mirrors: string; run: () => Promise<string> };
+
+// The daily puzzle of 2026-06-01, which the rated examples play.
+const daily = '2.eyJjIjowLCJkIjoyLCJnIjoibmltLXNob3J0Y3V0cyIsImsiOnt9LCJtIjo0LCJzIjo3ODA4NDI0MTYxMDI1MTMwfQ.0f697d3a';
 
 // The answer as the README prints it: compact JSON, or the text itself.
 const json = (v: object | null | undefined) => JSON.stringify(v);
@@ -437,6 +453,100 @@ const examples: Example[] = [
     run: async () => {
       const { response } = await text.GET('/docs', { parseAs: 'text' });
       return `${response.status} ${response.headers.get('Content-Type')}`;
+    },
+  },  {
+    mirrors: `-H 'X-Api-Key: site-backend-key-0123456789' -d '{"moves": [{"heap": 2, "take": 3}, {"heap": 2, "take": 1}], "player": "ada"}' http://127.0.0.1:8080/puzzle/nim-shortcuts/${daily}/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', {
+        params: { path: { game: 'nim-shortcuts', id: daily }, header: { 'X-Api-Key': key } },
+        body: { moves: [{ heap: 2, take: 3 }, { heap: 2, take: 1 }], player: 'ada' },
+      });
+      // Typed: the play's rating, present with a player.
+      const change: number | undefined = data?.rating?.player.change;
+      report(change !== undefined && change > 0, 'rated: a solve raises the player');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `-H 'X-Api-Key: site-backend-key-0123456789' -d '{"moves": [{"heap": 2, "take": 3}, {"heap": 2, "take": 1}], "player": "ada"}' http://127.0.0.1:8080/puzzle/nim-shortcuts/${daily}/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', {
+        params: { path: { game: 'nim-shortcuts', id: daily }, header: { 'X-Api-Key': key } },
+        body: { moves: [{ heap: 2, take: 3 }, { heap: 2, take: 1 }], player: 'ada' },
+      });
+      report(data?.rating?.repeated === true, 'rated: the retry is the same play');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `curl -s -d '{"moves": [], "reveal": true, "player": "bo"}' http://127.0.0.1:8080/puzzle/nim-shortcuts/${daily}/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', {
+        params: { path: { game: 'nim-shortcuts', id: daily } },
+        body: { moves: [], reveal: true, player: 'bo' },
+      });
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `"player": "bo", "rating": 1900, "rating_deviation": 60}' http://127.0.0.1:8080/puzzle/nim-shortcuts/${daily}/check`,
+    run: async () => {
+      const { data, error } = await api.POST('/puzzle/{game}/{id}/check', {
+        params: { path: { game: 'nim-shortcuts', id: daily }, header: { 'X-Api-Key': key } },
+        body: { moves: [{ heap: 1, take: 1 }], player: 'bo', rating: 1900, rating_deviation: 60 },
+      });
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: `curl -s http://127.0.0.1:8080/puzzle/nim-shortcuts/${daily}/stats`,
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}/{id}/stats', {
+        params: { path: { game: 'nim-shortcuts', id: daily } },
+      });
+      // Typed: null before any play.
+      const rate: number | null | undefined = data?.success_rate;
+      report(rate === 0.5, 'stats: one win in two plays');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "'http://127.0.0.1:8080/puzzle/nim-shortcuts/next?player=cy'",
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}/next', {
+        params: { path: { game: 'nim-shortcuts' }, query: { player: 'cy' }, header: { 'X-Api-Key': key } },
+      });
+      report(data !== undefined && !('solution' in data) && data.stats?.plays === 2, 'next: the stored puzzle, its stats');
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "'http://127.0.0.1:8080/puzzle/nim-shortcuts/next?player=cy'",
+    run: async () => {
+      const { data, error } = await api.GET('/puzzle/{game}/next', {
+        params: { path: { game: 'nim-shortcuts' }, query: { player: 'cy' }, header: { 'X-Api-Key': key } },
+      });
+      return json(data ?? error);
+    },
+  },
+  {
+    mirrors: "http://127.0.0.1:8080/players/ada/activity",
+    run: async () => {
+      const { data, error } = await ndjson.GET('/players/{player}/activity', {
+        params: { path: { player: 'ada' }, header: { 'X-Api-Key': key } },
+        parseAs: 'text',
+      });
+      return data ?? json(error);
+    },
+  },
+  {
+    mirrors: "'http://127.0.0.1:8080/players/ada/dashboard?days=7'",
+    run: async () => {
+      const { data, error } = await api.GET('/players/{player}/dashboard', {
+        params: { path: { player: 'ada' }, query: { days: 7 }, header: { 'X-Api-Key': key } },
+      });
+      report(data?.themes.every((t) => t.plays >= t.wins) === true, 'dashboard: wins within plays');
+      return json(data ?? error);
     },
   },
 ];

@@ -133,6 +133,14 @@ static const struct {
      "--admin-address must be HOST:PORT (or [IPV6]:PORT) with a "
      "port from 0 to 65535, not '127.0.0.1'"},
     {"--admin-address", ":9090", "--admin-address must be HOST:PORT"},
+    {"--store", "mysql://db.example/gj",
+     "--store must be none, sqlite:PATH, postgresql://... or postgres://..., not "
+     "'mysql://db.example/gj'"},
+    {"--store", "sqlite:", "--store must be none, sqlite:PATH, postgresql://"},
+    {"--store", "SQLITE:x.db", "--store must be none, sqlite:PATH, postgresql://"},
+    {"--store", "", "--store: the store's URL must be 1 to 1023 characters"},
+    {"--rated-plays", "everyone", "--rated-plays must be 'keys' or 'anyone', not 'everyone'"},
+    {"--rated-plays", "", "--rated-plays must be 'keys' or 'anyone', not ''"},
     {"--admin-address", "127.0.0.1:65536", "--admin-address must be HOST:PORT"},
     {"--admin-address", "127.0.0.1:", "--admin-address must be HOST:PORT"},
     {"--admin-address", "[::1]x:90", "--admin-address must be HOST:PORT"},
@@ -390,6 +398,7 @@ static const struct {
     {"--tls-priorities", "NORMAL", "SECURE256:-VERS-TLS1.2"},
     {"--cors-origins", "https://a.example", "https://b.example,http://127.0.0.1:3000"},
     {"--public-origin", "https://puzzles.example", "http://127.0.0.1:8080"},
+    {"--store", "sqlite:/var/lib/gamejudge/store.db", "postgresql://gj@db.example/gamejudge"},
 };
 
 /* The TLS pair as flags, given first so that a TLS option alone still
@@ -414,6 +423,43 @@ static const char *described(const gj_config *c, const char *key)
             return pairs[i + 1];
     return NULL;
 }
+
+/* The store's URL and who may rate: the defaults, every kind of URL
+ * taken, and a password never shown on the configuration line, nor in a
+ * refusal. */
+START_TEST(test_store_options)
+{
+    gj_config c;
+    gj_error e;
+    ck_assert_int_eq(load(&c, NULL, NULL, &e), 0);
+    ck_assert_str_eq(c.store, "sqlite:data/gamejudge.db");
+    ck_assert_int_eq(c.rated_plays_open, 0);
+    ck_assert_str_eq(described(&c, "store"), "sqlite:data/gamejudge.db");
+    ck_assert_str_eq(described(&c, "rated_plays"), "keys");
+    static const char *const taken[] = {"none", "sqlite:gj.db", "sqlite:/a b/c.db",
+                                        "postgresql://h/db",
+                                        "postgres://u@h:5433/db?sslmode=require"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        const char *args[] = {"--store", taken[i], NULL};
+        ck_assert_msg(load(&c, NULL, args, &e) == 0, "%s: %s", taken[i], e.message);
+        ck_assert_str_eq(c.store, taken[i]);
+    }
+    const char *env[] = {"GAMEJUDGE_STORE", "postgresql://gj:s3cret@db.example:5432/gj",
+                         "GAMEJUDGE_RATED_PLAYS", "anyone", NULL};
+    ck_assert_int_eq(load(&c, env, NULL, &e), 0);
+    ck_assert_str_eq(c.store, "postgresql://gj:s3cret@db.example:5432/gj");
+    ck_assert_int_eq(c.rated_plays_open, 1);
+    ck_assert_str_eq(described(&c, "store"), "postgresql://gj:***@db.example:5432/gj");
+    ck_assert_str_eq(described(&c, "rated_plays"), "anyone");
+    const char *keys[] = {"--rated-plays", "keys", NULL};
+    ck_assert_int_eq(load(&c, env, keys, &e), 0);
+    ck_assert_int_eq(c.rated_plays_open, 0);
+    const char *bad[] = {"--store", "mysql://gj:s3cret@db.example/gj", NULL};
+    ck_assert_int_eq(load(&c, NULL, bad, &e), -1);
+    ck_assert_ptr_null(strstr(e.message, "s3cret"));
+    ck_assert_ptr_nonnull(strstr(e.message, "--store"));
+}
+END_TEST
 
 /* Every string option, by its row: its default, the variable then the flag
  * (the flag wins), what the configuration line shows, an empty value where
@@ -540,7 +586,8 @@ static Suite *config_suite(void)
         {"config", test_logging_and_grace}, {"config", test_sizes},
         {"config", test_query_bounds},      {"config", test_edge_options},
         {"config", test_admission_options}, {"config", test_readme_table_is_the_options},
-        {"config", test_string_options},    {"config", test_string_lengths},
+        {"config", test_store_options},     {"config", test_string_options},
+        {"config", test_string_lengths},
     };
     Suite *s = harness_suite("config", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "config", test_bad_values, (int)(sizeof bad_values / sizeof bad_values[0]),

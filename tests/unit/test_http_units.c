@@ -76,7 +76,48 @@ static const struct {
     {"GET", "/puzzle/matrix-game/image.svg", GJ_OK, endpoint_puzzle, "matrix-game", "GET, HEAD"},
     {"POST", "/puzzle/matrix-game/2.abc.0123abcd/check", GJ_OK, endpoint_puzzle_check,
      "matrix-game", "POST"},
+    /* The store's: a game's next and a puzzle's stats, a player's pages. */
+    {"GET", "/puzzle/grid-walk/next", GJ_OK, endpoint_puzzle_next, "grid-walk", "GET, HEAD"},
+    {"POST", "/puzzle/grid-walk/next", GJ_BAD_METHOD, endpoint_puzzle_next, "grid-walk",
+     "GET, HEAD"},
+    {"GET", "/puzzle/chess/next", GJ_UNKNOWN_GAME, NULL, NULL, NULL},
+    {"GET", "/puzzle/grid-walk/2.abc.0123abcd/stats", GJ_OK, endpoint_puzzle_stats, "grid-walk",
+     "GET, HEAD"},
+    {"HEAD", "/puzzle/grid-walk/2.abc.0123abcd/stats", GJ_OK, endpoint_puzzle_stats, "grid-walk",
+     "GET, HEAD"},
+    {"GET", "/players/ada/activity", GJ_OK, endpoint_player_activity, NULL, "GET, HEAD"},
+    {"POST", "/players/ada/activity", GJ_BAD_METHOD, endpoint_player_activity, NULL, "GET, HEAD"},
+    {"GET", "/players/ada@site:7/dashboard", GJ_OK, endpoint_player_dashboard, NULL, "GET, HEAD"},
+    {"GET", "/players//activity", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/players/a/b/activity", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/players/ada", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/players/ada/activity/", GJ_NOT_FOUND, NULL, NULL, NULL},
+    {"GET", "/players/", GJ_NOT_FOUND, NULL, NULL, NULL},
 };
+
+/* A player's page keeps the player it names, and a puzzle's stats its id. */
+START_TEST(test_store_args)
+{
+    route_match m;
+    routes_match("GET", "/players/ada@site:7/dashboard", &m);
+    ck_assert_int_eq(m.error.kind, GJ_OK);
+    ck_assert_str_eq(m.arg, "ada@site:7");
+    ck_assert_ptr_null(m.game);
+    routes_match("GET", "/puzzle/nim-shortcuts/2.abc.0123abcd/stats", &m);
+    ck_assert_str_eq(m.arg, "2.abc.0123abcd");
+    ck_assert_int_eq(m.row->cacheable, 1);
+    routes_match("GET", "/puzzle/nim-shortcuts/next", &m);
+    ck_assert_str_eq(m.arg, "");
+    ck_assert_int_eq(m.row->cacheable, 0);
+    /* Longer than a match keeps: refused, never cut. */
+    char path[ROUTE_ARG_MAX + 64];
+    memset(path, 'a', sizeof path);
+    memcpy(path, "/players/", 9);
+    snprintf(path + ROUTE_ARG_MAX + 20, 44, "/activity");
+    routes_match("GET", path, &m);
+    ck_assert_int_eq(m.error.kind, GJ_URI_TOO_LONG);
+}
+END_TEST
 
 /* A picture's match keeps the id it names, and only it. */
 START_TEST(test_picture_args)
@@ -112,11 +153,12 @@ START_TEST(test_route_table)
         ck_assert_ptr_nonnull(m.row);
         ck_assert_msg(m.row->handler == routes[_i].handler, "%s %s: another handler",
                       routes[_i].method, routes[_i].path);
-        /* A body or an answer to make (a cacheable GET: a puzzle, a picture)
-         * goes to the pool; everything else stays on the I/O thread. */
-        ck_assert_int_eq(m.row->lane, strstr(m.row->allow, "POST") != NULL || m.row->cacheable
-                                          ? LANE_POOL
-                                          : LANE_IO);
+        /* A body or an answer to make (a cacheable GET: a puzzle, a
+         * picture; a GET that reads parameters or the store) goes to the
+         * pool; everything else stays on the I/O thread. */
+        bool made =
+            strstr(m.row->allow, "POST") != NULL || m.row->cacheable || m.row->query != QUERY_NONE;
+        ck_assert_int_eq(m.row->lane, made ? LANE_POOL : LANE_IO);
         /* Only the pool rows may take their body from a GET's query. */
         ck_assert(m.row->query == QUERY_NONE || m.row->lane == LANE_POOL);
     } else if (routes[_i].error == GJ_NOT_FOUND) {
@@ -303,7 +345,7 @@ static Suite *http_units_suite(void)
         {"units", test_media_input},     {"units", test_media_output},
         {"units", test_error_render},    {"units", test_status_codes},
         {"units", test_statuses_listed}, {"units", test_not_found_lists_the_table},
-        {"units", test_picture_args},
+        {"units", test_picture_args},    {"units", test_store_args},
     };
     Suite *s = harness_suite("http units", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "units", test_route_table, (int)(sizeof routes / sizeof routes[0]), 0);
