@@ -4,8 +4,8 @@
 #
 #   bench/store.sh BIN TOOLDIR
 #
-# Prints a Markdown section for bench/results.md and writes it to
-# TOOLDIR/store.md.  In order:
+# Prints a Markdown section for bench/results.md and writes it to the file
+# store.md in TOOLDIR.  In order:
 #  1. `puzzles fill` throughput per game (200 depth-1 puzzles each, 2 jobs),
 #     then a pool of STORE_BENCH_POOL (default 100,000) nim-shortcuts
 #     puzzles into the SQLite file the daemon then serves;
