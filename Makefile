@@ -92,6 +92,8 @@ EXTRA_CHECKS := tests/lint/include_graph.sh tests/lint/comment_paths.sh \
   tests/integration/sixth_game.sh tests/integration/store_pg.sh
 # puzzles_cli.sh: the puzzles command (fill, export, import) on SQLite files.
 EXTRA_CHECKS += tests/integration/puzzles_cli.sh
+# store_http_pg.sh: the store's routes on a throwaway PostgreSQL, two replicas.
+EXTRA_CHECKS += tests/integration/store_http_pg.sh
 
 PREFIX ?= /usr/local
 

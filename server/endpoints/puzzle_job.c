@@ -206,13 +206,17 @@ static bool shows_stats(const job *j)
 /* The daily puzzle's answer in j->answer gains "stats": the store's
  * numbers, or before its first rated play the starting ones (its computed
  * rating, GLICKO_PUZZLE_RD, GLICKO_START_VOL, no plays); shared caches may
- * keep it DAILY_STATS_SECONDS at most.  With the store down it goes
- * without them (the puzzle itself needs no store): 0, or -1 with
- * j->error when memory is short. */
+ * keep it DAILY_STATS_SECONDS at most.  With the store down (its watch's
+ * last ping failed, so no request waits out a timeout for it, or this read
+ * failed) it goes without them: the puzzle itself needs no store.  0, or
+ * -1 with j->error when memory is short. */
 static int add_stats(job *j)
 {
     if (j->tag->cache_seconds < 0 || j->tag->cache_seconds > DAILY_STATS_SECONDS)
         j->tag->cache_seconds = DAILY_STATS_SECONDS;
+    gj_error down;
+    if (j->rt->watch != NULL && storewatch_health(j->rt->watch, &down) != 0)
+        return 0;
     json_error_t err;
     json_t *a = json_loadb(j->answer.data, j->answer.len, 0, &err);
     const char *id = json_string_value(json_object_get(a, "id"));

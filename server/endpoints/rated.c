@@ -76,7 +76,7 @@ int rated_take(json_t *root, rated_player *r, gj_error *e)
 int rated_need_store(const job *j, const char *what, gj_error *e)
 {
     if (j->rt->store != NULL)
-        return 0;
+        return j->rt->watch != NULL ? storewatch_health(j->rt->watch, e) : 0;
     return gj_fail(e, GJ_NOT_FOUND,
                    "%s needs the puzzle store, and this service runs without one (--store none); "
                    "start it with --store sqlite:PATH or --store postgresql://...",
@@ -124,7 +124,7 @@ void rated_put_fixed(gj_buf *out, double v, int decimals)
         units = -units;
     }
     buf_put_long(out, units / scale);
-    char digits[8];
+    char digits[8] = "";
     long long rest = units % scale;
     for (int i = decimals - 1; i >= 0; i--) {
         digits[i] = (char)('0' + rest % 10);

@@ -52,8 +52,10 @@ int rated_take(json_t *root, rated_player *r, gj_error *e);
 int rated_number(const json_t *params, const char *name, double lo, double hi, double *out,
                  gj_error *e);
 
-/* The route needs the store: 0, or -1 with *e (not_found naming --store)
- * when the service runs with --store none. */
+/* The route needs the store: 0, or -1 with *e: not_found naming --store
+ * when the service runs with --store none; unavailable, the store's own
+ * sentence, at once while its watch's last ping failed (storewatch.h), so
+ * an outage holds no worker for the store's timeout and solving goes on. */
 int rated_need_store(const job *j, const char *what, gj_error *e);
 
 /* The route needs an API key (always: `always`; else only under

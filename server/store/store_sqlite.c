@@ -13,14 +13,17 @@
  * a commit finds the log past CHECKPOINT_PAGES; SQLite would otherwise
  * make them inside the commit that crossed the line, adding an fsync's
  * time to that request.  The thread's checkpoints are PASSIVE: they never
- * wait for, nor hold up, a reader or the writer.  Should that thread fall
- * far behind, commits checkpoint for themselves again past
- * CHECKPOINT_PAGES_SELF, so the log never grows without bound.
+ * wait for, nor hold up, a reader or the writer.  But under a steady
+ * stream of commits such a checkpoint never finds the log idle, and the
+ * log starts over only after a checkpoint that caught up with it; so a
+ * commit that finds the log past CHECKPOINT_PAGES_SELF checkpoints it
+ * itself (store.c's writer lock held: no commit comes in between), which
+ * then copies only what the thread had not, and the log stays bounded.
  *
- * A busy timeout makes a writer of
- * another process (`gamejudge puzzles fill` beside the daemon) wait for the
- * lock rather than fail; within one process store.c lets one writer in at
- * a time, so the timeout's sleeps are not on the usual path.
+ * A busy timeout makes a writer of another process (`gamejudge puzzles
+ * fill` beside the daemon) wait for the lock rather than fail; within one
+ * process store.c lets one writer in at a time, so the timeout's sleeps
+ * are not on the usual path.
  *
  * Statements are prepared once per connection and kept (a small cache
  * keyed by their text); parameters $1..$n are bound by name as text, and
@@ -37,10 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SQLITE_BUSY_MS        5000  /* how long a writer waits for another process's lock */
-#define SQLITE_STMT_KEPT      48    /* prepared statements kept per connection */
-#define CHECKPOINT_PAGES      1000  /* log pages that wake the checkpointer (SQLite's default) */
-#define CHECKPOINT_PAGES_SELF 20000 /* log pages past which commits checkpoint themselves */
+#define SQLITE_BUSY_MS        5000 /* how long a writer waits for another process's lock */
+#define SQLITE_STMT_KEPT      48   /* prepared statements kept per connection */
+#define CHECKPOINT_PAGES      1000 /* log pages that wake the checkpointer (SQLite's default) */
+#define CHECKPOINT_PAGES_SELF 4000 /* log pages past which commits checkpoint themselves */
 #define JOURNAL_LIMIT         "67108864" /* bytes the log is cut back to once checkpointed */
 
 /* The checkpointing thread of one file, shared by its connections. */
@@ -51,6 +54,7 @@ typedef struct checkpointer {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     bool due, stop; /* under lock */
+    int done;       /* the log's pages the last checkpoint went through; under lock */
     struct checkpointer *next;
 } checkpointer;
 
@@ -112,7 +116,7 @@ static void *checkpoint_main(void *arg)
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(cp->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
-        /* Left to the commits (CHECKPOINT_PAGES_SELF). */
+        /* All left to the commits past CHECKPOINT_PAGES_SELF. */
         sqlite3_close(db);
         db = NULL;
     }
@@ -124,9 +128,11 @@ static void *checkpoint_main(void *arg)
         }
         cp->due = false;
         pthread_mutex_unlock(&cp->lock);
+        int log = 0, copied = 0;
         if (db)
-            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
         pthread_mutex_lock(&cp->lock);
+        cp->done = copied > 0 ? copied : 0;
     }
     pthread_mutex_unlock(&cp->lock);
     sqlite3_close(db);
@@ -134,8 +140,9 @@ static void *checkpoint_main(void *arg)
 }
 
 /* SQLite's call after each commit (the write lock released), with the
- * log's length in pages: wake the checkpointer once the log is long enough
- * to be worth one, or checkpoint here when it has fallen far behind. */
+ * log's length in pages: wake the checkpointer once enough pages are new
+ * since its last checkpoint, or checkpoint here past CHECKPOINT_PAGES_SELF
+ * (see above). */
 static int checkpoint_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
     checkpointer *cp = arg;
@@ -143,7 +150,12 @@ static int checkpoint_hook(void *arg, sqlite3 *db, const char *name, int pages)
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     } else if (pages >= CHECKPOINT_PAGES) {
         pthread_mutex_lock(&cp->lock);
-        if (!cp->due) {
+        /* Under a steady stream of commits the log never starts over (a
+         * PASSIVE checkpoint never finds it idle), so the thread is woken
+         * per CHECKPOINT_PAGES new pages, not at every commit. */
+        if (pages < cp->done)
+            cp->done = 0;
+        if (!cp->due && pages - cp->done >= CHECKPOINT_PAGES) {
             cp->due = true;
             pthread_cond_signal(&cp->wake);
         }

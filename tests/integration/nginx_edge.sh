@@ -57,7 +57,7 @@ start_daemon() {
         "$docker" logs -f "$c" > "$work/d$n.out" 2> "$work/d$n.log" &
         pids="$pids $!"
     else
-        "$bin" serve --host 127.0.0.1 --port 0 --workers 2 --quota-rate 100000 \
+        "$bin" serve --host 127.0.0.1 --port 0 --store none --workers 2 --quota-rate 100000 \
             --quota-burst 10000000 --trusted-proxies 127.0.0.1 "$@" > "$work/d$n.out" 2> "$work/d$n.log" &
         eval "pid_$n=$!"
         pids="$pids $!"

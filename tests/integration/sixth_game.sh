@@ -132,7 +132,7 @@ for f in "$tree"/tests/data/toy-game/*.in; do
 done
 
 # 6. The daemon.
-"$bin" serve --host 127.0.0.1 --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+"$bin" serve --host 127.0.0.1 --port 0 --store none >"$tmp/serve.out" 2>"$tmp/serve.err" &
 pid=$!
 for _ in $(seq 200); do
     grep -q listening "$tmp/serve.out" 2>/dev/null && break

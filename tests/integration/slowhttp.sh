@@ -46,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 command -v slowhttptest >/dev/null || { echo "slowhttp: slowhttptest not installed (make test-deps)"; exit 1; }
 
-"$bin" serve --host 127.0.0.1 --port 0 --timeout $timeout --request-timeout $deadline \
+"$bin" serve --host 127.0.0.1 --port 0 --store none --timeout $timeout --request-timeout $deadline \
     --max-connections-per-ip 64 --workers 2 > "$work/out" 2> "$work/log" &
 pid=$!
 for _ in $(seq 200); do grep -q listening "$work/out" && break; sleep 0.05; done

@@ -430,7 +430,7 @@ START_TEST(test_bad_key_file_stops_the_start)
     const char text[] = ROOMY_KEY " 10 100\nshort-key 1 1\n";
     ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
     close(fd);
-    const char *args[] = {"serve", "--port", "0", "--api-keys", path, NULL};
+    const char *args[] = {"serve", "--port", "0", "--store", "none", "--api-keys", path, NULL};
     char *out = NULL, *err = NULL;
     int rc = run_cli(args, "", 0, &out, &err);
     ck_assert_int_ne(rc, 0);

@@ -508,8 +508,8 @@ START_TEST(test_startup_names_what_is_risky_or_clashes)
     snprintf(port, sizeof port, "%u", (unsigned)ntohs(a.sin_port));
     snprintf(admin, sizeof admin, "127.0.0.1:%s", port);
     close(fd); /* free again: the daemon's admin listener takes it */
-    const char *args[] = {"serve", "--host",          "127.0.0.1", "--port",
-                          port,    "--admin-address", admin,       NULL};
+    const char *args[] = {"serve",   "--host", "127.0.0.1",       "--port", port,
+                          "--store", "none",   "--admin-address", admin,    NULL};
     char *out = NULL, *err = NULL;
     int rc = run_cli(args, "", 0, &out, &err);
     ck_assert_int_ne(rc, 0);

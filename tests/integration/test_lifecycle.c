@@ -232,7 +232,7 @@ START_TEST(test_port_in_use)
     daemon_start(&d, NULL);
     char port[16];
     snprintf(port, sizeof port, "%u", d.port);
-    const char *args[] = {"serve", "--host", "127.0.0.1", "--port", port, NULL};
+    const char *args[] = {"serve", "--host", "127.0.0.1", "--port", port, "--store", "none", NULL};
     char *out, *err;
     ck_assert_int_eq(run_cli(args, "", 0, &out, &err), 1);
     ck_assert_msg(strstr(err, "cannot listen on 127.0.0.1 port") != NULL, "%s", err);

@@ -197,11 +197,12 @@ END_TEST
 static void refused(const char *cert_file, const char *key_file, const char *priorities,
                     const char *const *needles)
 {
-    const char *args[] = {"serve",  "--host",           "127.0.0.1", "--port",
-                          "0",      "--tls-cert",       cert_file,   "--tls-key",
-                          key_file, "--tls-priorities", priorities,  NULL};
+    const char *args[] = {"serve",    "--host",    "127.0.0.1", "--port",
+                          "0",        "--store",   "none",      "--tls-cert",
+                          cert_file,  "--tls-key", key_file,    "--tls-priorities",
+                          priorities, NULL};
     if (priorities == NULL)
-        args[9] = NULL;
+        args[11] = NULL;
     char *out, *err;
     int rc = run_cli(args, "", 0, &out, &err);
     ck_assert_msg(rc == 1, "exit %d, stderr: %s", rc, err);

@@ -6,7 +6,11 @@
  * requests never handing one player a puzzle twice; kill -9 during a storm
  * of rated plays losing none that was acknowledged; and the store made
  * unusable (its write lock held by another process) answering 503 while
- * solving goes on, then used again without a restart. */
+ * solving goes on, then used again without a restart.  The case "pg" does
+ * the same for PostgreSQL when store_http_pg.sh gives it a cluster: two
+ * replicas sharing one store (2 x 1,000 rated plays of one puzzle, each
+ * counted once; next never twice), and the server stopped and started
+ * again under a serving daemon. */
 #include <check.h>
 #include <curl/curl.h>
 #include <jansson.h>
@@ -1081,11 +1085,20 @@ START_TEST(test_store_down)
     r = post_check(&d, p, plain, NULL);
     ck_assert_int_eq(r.status, 200);
     http_reply_free(&r);
+    /* The daily puzzle without its stats, at once: its watch says the
+     * store is down, so no request waits out the store's timeout. */
+    r = call(&d, "GET", "/puzzle/grid-walk/daily", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strstr(r.body, "\"stats\"") == NULL, "%s", r.body);
+    http_reply_free(&r);
 
     /* The lock released: used again, without a restart. */
     ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     r = ready_until(&d, 200);
+    http_reply_free(&r);
+    r = call(&d, "GET", "/puzzle/grid-walk/daily", NULL, NULL);
+    ck_assert_msg(r.status == 200 && strstr(r.body, "\"stats\"") != NULL, "%s", r.body);
     http_reply_free(&r);
     r = post_check(&d, &puzzles[5], other, NULL);
     ck_assert_msg(r.status == 200 && strstr(r.body, "\"rated\":true") != NULL, "%s", r.body);
@@ -1145,6 +1158,189 @@ START_TEST(test_metrics)
 }
 END_TEST
 
+/* ---- PostgreSQL: replicas sharing one store --------------------------- */
+
+#define REPLICA_PLAYS 1000 /* rated plays of one puzzle through each replica */
+
+/* The PostgreSQL store the tests of this part run on (store_http_pg.sh
+ * starts a throwaway cluster and names it), or NULL: they are skipped. */
+static const char *pg_url(void)
+{
+    const char *url = getenv("GJ_TEST_STORE_URL");
+    if (url == NULL || strncmp(url, "postgres", 8) != 0) {
+        fprintf(stderr, "store_http: skipped: GJ_TEST_STORE_URL names no PostgreSQL database "
+                        "(tests/integration/store_http_pg.sh starts one)\n");
+        return NULL;
+    }
+    return url;
+}
+
+/* Two replicas on one PostgreSQL database, 2 x 1,000 first plays of one
+ * puzzle by distinct players, sixteen at a time, half through each: every
+ * one rated once, the puzzle's play counts answered 1 to 2,000 each once
+ * (every play saw every play before it), and both replicas' stats say
+ * 2,000 plays; then next asked of both at once for one player, never the
+ * same puzzle twice. */
+START_TEST(test_replicas_pg)
+{
+    const char *url = pg_url();
+    if (url == NULL)
+        return;
+    test_daemon a, b;
+    start_on(&a, url, NULL);
+    start_on(&b, url, NULL);
+    const test_puzzle *p = &puzzles[0];
+    static bool seen[2 * REPLICA_PLAYS + 1];
+    long wins = 0;
+    for (int from = 0; from < 2 * REPLICA_PLAYS; from += 16) {
+        http_call calls[16];
+        http_reply replies[16];
+        char urls[16][ID_MAX + 96], *bodies[16];
+        const char *headers[] = {KEY_HEADER, NULL};
+        for (int i = 0; i < 16; i++) {
+            char player[16];
+            snprintf(player, sizeof player, "rp%d", from + i);
+            bodies[i] = attempt_body(p, (from + i) % 3 == 0 ? FAIL : SOLVE, player);
+            wins += (from + i) % 3 != 0;
+            snprintf(urls[i], sizeof urls[i], "%s/puzzle/%s/%s/check", i % 2 ? b.base : a.base,
+                     p->game, p->id);
+            calls[i] = (http_call){"POST", urls[i], headers, bodies[i], strlen(bodies[i]), 0};
+        }
+        http_do_parallel(calls, replies, 16);
+        for (int i = 0; i < 16; i++) {
+            json_t *r = body_json(&replies[i], "a replica's play");
+            ck_assert_msg(replies[i].status == 200, "%s", replies[i].body);
+            const json_t *rating = json_object_get(r, "rating");
+            ck_assert(json_is_true(json_object_get(rating, "rated")) &&
+                      json_is_false(json_object_get(rating, "repeated")));
+            long plays = (long)json_integer_value(
+                json_object_get(json_object_get(rating, "puzzle"), "plays"));
+            ck_assert_msg(plays >= 1 && plays <= 2 * REPLICA_PLAYS && !seen[plays],
+                          "plays %ld answered twice or out of range", plays);
+            seen[plays] = true;
+            json_decref(r);
+            http_reply_free(&replies[i]);
+            free(bodies[i]);
+        }
+    }
+    json_t *sa = stats_of(&a, p), *sb = stats_of(&b, p);
+    ck_assert_ptr_nonnull(sa);
+    ck_assert_int_eq(json_integer_value(json_object_get(sa, "plays")), 2 * REPLICA_PLAYS);
+    ck_assert_int_eq(json_integer_value(json_object_get(sa, "wins")), wins);
+    ck_assert(json_equal(sa, sb));
+    json_decref(sa);
+    json_decref(sb);
+
+    /* The pool: the puzzles of the first game, stored by a play each. */
+    int pool = 0;
+    for (int q = 0; q < npuzzles; q++) {
+        if (strcmp(puzzles[q].game, games[0]) != 0)
+            continue;
+        char *body = attempt_body(&puzzles[q], REVEAL, "seeder-pg");
+        http_reply r = post_check(q % 2 ? &b : &a, &puzzles[q], body, NULL);
+        ck_assert_msg(r.status == 200, "%s", r.body);
+        http_reply_free(&r);
+        free(body);
+        pool++;
+    }
+    char seen_ids[NPUZZLES][ID_MAX];
+    int got = 0, refused = 0;
+    const char *headers[] = {KEY_HEADER, NULL};
+    char url_a[128], url_b[128];
+    snprintf(url_a, sizeof url_a, "%s/puzzle/%s/next?player=np", a.base, games[0]);
+    snprintf(url_b, sizeof url_b, "%s/puzzle/%s/next?player=np", b.base, games[0]);
+    while (refused == 0) {
+        http_call calls[8];
+        http_reply replies[8];
+        for (int i = 0; i < 8; i++)
+            calls[i] = (http_call){"GET", i % 2 ? url_b : url_a, headers, NULL, 0, 0};
+        http_do_parallel(calls, replies, 8);
+        for (int i = 0; i < 8; i++) {
+            if (replies[i].status == 404) {
+                refused++;
+            } else {
+                ck_assert_msg(replies[i].status == 200, "%s", replies[i].body);
+                json_t *n = body_json(&replies[i], "next");
+                const char *id = json_string_value(json_object_get(n, "id"));
+                for (int k = 0; k < got; k++)
+                    ck_assert_msg(strcmp(seen_ids[k], id) != 0, "served twice: %s", id);
+                ck_assert_int_lt(got, NPUZZLES);
+                snprintf(seen_ids[got++], ID_MAX, "%s", id);
+                json_decref(n);
+            }
+            http_reply_free(&replies[i]);
+        }
+    }
+    ck_assert_int_eq(got, pool);
+    ck_assert_int_eq(daemon_stop(&a), 0);
+    ck_assert_int_eq(daemon_stop(&b), 0);
+}
+END_TEST
+
+/* Run the cluster script's command (stop or start) on the test's cluster. */
+static void cluster(const char *command)
+{
+    const char *script = getenv("GJ_TEST_PG_CLUSTER"), *dir = getenv("GJ_TEST_PG_DIR");
+    ck_assert_msg(script != NULL && dir != NULL, "GJ_TEST_PG_CLUSTER and GJ_TEST_PG_DIR unset");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sh '%s' %s '%s' >/dev/null", script, command, dir);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+/* PostgreSQL stopped under a serving daemon: the store's routes 503,
+ * /readyz 503 naming the store, solving and the stateless puzzles go on;
+ * started again, the same daemon records plays again. */
+START_TEST(test_pg_down)
+{
+    const char *url = pg_url();
+    if (url == NULL)
+        return;
+    test_daemon d;
+    start_on(&d, url, NULL);
+    const test_puzzle *p = &puzzles[npuzzles - 1], *q = &puzzles[npuzzles - 2];
+    char *solve = attempt_body(p, SOLVE, "down-pg"), *other = attempt_body(q, SOLVE, "down-pg");
+    http_reply r = post_check(&d, p, solve, NULL);
+    ck_assert_msg(r.status == 200, "%s", r.body);
+    http_reply_free(&r);
+
+    cluster("stop");
+    r = ready_until(&d, 503);
+    ck_assert_msg(strstr(r.body, "store_unavailable") != NULL, "%s", r.body);
+    http_reply_free(&r);
+    r = post_check(&d, q, other, NULL);
+    expect_error(&r, 503, NULL, NULL, "a rated check with PostgreSQL stopped");
+    http_reply_free(&r);
+    r = call(&d, "POST", "/solve/grid-walk", "2 3\n.#.\n.#.\n", NULL);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+    r = call(&d, "GET", "/puzzle/grid-walk/daily", NULL, NULL);
+    ck_assert_int_eq(r.status, 200);
+    http_reply_free(&r);
+
+    cluster("start");
+    r = ready_until(&d, 200);
+    http_reply_free(&r);
+    r = post_check(&d, q, other, NULL);
+    ck_assert_msg(r.status == 200 && strstr(r.body, "\"rated\":true") != NULL, "%s", r.body);
+    http_reply_free(&r);
+    json_t *lines = activity_of(&d, "down-pg");
+    ck_assert_int_eq((long)json_array_size(lines), 2);
+    json_decref(lines);
+    free(solve);
+    free(other);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* The "pg" case's fixture: the puzzles and key file, only when there is a
+ * cluster to play them on. */
+static void setup_pg(void)
+{
+    const char *url = getenv("GJ_TEST_STORE_URL");
+    if (url != NULL && strncmp(url, "postgres", 8) == 0)
+        setup();
+}
+
 int main(void)
 {
     curl_global_init(CURL_GLOBAL_ALL);
@@ -1162,5 +1358,12 @@ int main(void)
     tcase_add_test(tc, test_store_down);
     tcase_add_test(tc, test_metrics);
     suite_add_tcase(s, tc);
+    /* On PostgreSQL, when store_http_pg.sh names one (else each is skipped). */
+    TCase *pg = tcase_create("pg");
+    tcase_add_unchecked_fixture(pg, setup_pg, teardown);
+    tcase_set_timeout(pg, 600);
+    tcase_add_test(pg, test_replicas_pg);
+    tcase_add_test(pg, test_pg_down);
+    suite_add_tcase(s, pg);
     return run_suite(s);
 }

@@ -34,7 +34,7 @@ command -v testssl >/dev/null || { echo "testssl: not installed (make test-deps)
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" \
     >/dev/null 2>&1 || { echo "testssl: openssl could not make a certificate"; exit 1; }
-"$bin" serve --host 127.0.0.1 --port 0 --tls-cert "$work/cert.pem" --tls-key "$work/key.pem" \
+"$bin" serve --host 127.0.0.1 --port 0 --store none --tls-cert "$work/cert.pem" --tls-key "$work/key.pem" \
     > "$work/daemon.out" 2> "$work/daemon.log" &
 pid=$!
 for _ in $(seq 200); do grep -q listening "$work/daemon.out" && break; sleep 0.05; done

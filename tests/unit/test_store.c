@@ -239,6 +239,15 @@ START_TEST(test_open_urls)
     snprintf(url, sizeof url, "sqlite:%s", path);
     ck_assert_int_eq(store_open(url, &s, &e), -1);
     ck_assert_int_eq(e.kind, GJ_UNAVAILABLE);
+    /* A read-only file (not for root, whom permissions do not stop). */
+    if (geteuid() != 0) {
+        snprintf(url, sizeof url, "sqlite:%s/data/gj.db", test_dir);
+        snprintf(path, sizeof path, "%s/data/gj.db", test_dir);
+        ck_assert_int_eq(chmod(path, 0444), 0);
+        ck_assert_int_eq(store_open(url, &s, &e), -1);
+        ck_assert_int_eq(e.kind, GJ_UNAVAILABLE);
+        ck_assert_msg(strstr(e.message, "read-only"), "%s", e.message);
+    }
 }
 END_TEST
 
