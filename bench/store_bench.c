@@ -480,7 +480,7 @@ static int cmd_http(char **argv)
         }
     }
     for (long i = 0; i < n; i++) {
-        snprintf(url, sizeof url, "%s/puzzle/%s?id=%s", base, game, handed[i]);
+        snprintf(url, sizeof url, "%s/puzzle/%s/%s", base, game, handed[i]);
         byid[i] = request(c, url, NULL, &b);
     }
     double n50 = quantile(next, (size_t)n, 0.5), n99 = quantile(next, (size_t)n, 0.99);
