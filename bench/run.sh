@@ -477,6 +477,16 @@ for name in $GW_MATCH_INPUTS; do
     log "  $name: $old s -> $new s"
 done
 
+# ---- the puzzle store (issue 32) -------------------------------------------
+# bench/store.sh: rated plays per second, a rated check's added latency,
+# next over pools of 100,000 and fill throughput, on SQLite and on a
+# throwaway PostgreSQL cluster; its section as it prints it.
+log "store: bench/store.sh"
+{
+    echo
+    bench/store.sh "$BIN" "$DIR" || echo "(bench/store.sh failed; see its log above)"
+} >> "$OUT"
+
 # ---- plots ----------------------------------------------------------------
 log "plots: time against input size"
 # series GAME SIZE:NAME... : data file with size, ours, reference, parse limit (ms).

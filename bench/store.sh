@@ -4,8 +4,8 @@
 #
 #   bench/store.sh BIN TOOLDIR
 #
-# Prints a Markdown section for bench/results.md and writes it to
-# TOOLDIR/store.md.  In order:
+# Prints a Markdown section for bench/results.md and writes it to the file
+# store.md in TOOLDIR.  In order:
 #  1. `puzzles fill` throughput per game (200 depth-1 puzzles each, 2 jobs),
 #     then a pool of STORE_BENCH_POOL (default 100,000) nim-shortcuts
 #     puzzles into the SQLite file the daemon then serves;
@@ -240,9 +240,12 @@ for engine in sqlite pg; do
 "
 done
 next_rows="$next_rows| SQLite | daemon, GET /next (HTTP) | $POOL nim-shortcuts | 2000 / 500 | $(field "$next_line" p50_ms) | $(field "$next_line" p99_ms) | $(verdict "$(below "$(field "$next_line" p99_ms)" 2)") |
+| SQLite | daemon, GET /puzzle by id of the same puzzles (no walk, no mark) | $POOL nim-shortcuts | 2000 | $(field "$next_line" byid_p50_ms) | $(field "$next_line" byid_p99_ms) | (comparison) |
 "
 
 # ---- the section ----------------------------------------------------------------
+inproc_verdict=$(verdict "$(awk -v a="$sqlite_inproc" 'BEGIN { print (a >= 2000) ? 1 : 0 }')")
+http_verdict=$(verdict "$(awk -v a="$sqlite_http" 'BEGIN { print (a >= 2000) ? 1 : 0 }')")
 added99=$(field "$check_line" added_p99_ms)
 {
     echo "## 7. The puzzle store (issue 32)"
@@ -265,7 +268,8 @@ added99=$(field "$check_line" added_p99_ms)
     echo "| --- | --- | --- | --- | --- | --- | --- |"
     printf '%s' "$plays_rows"
     echo
-    echo "Target 2,000 rated plays/s with SQLite: $(verdict "$(awk -v a="$sqlite_http" -v b="$sqlite_inproc" 'BEGIN { print (a >= 2000 || b >= 2000) ? 1 : 0 }')" | sed 's/met/met/') (in process $sqlite_inproc/s, through the daemon $sqlite_http/s)."
+    echo "Target 2,000 rated plays/s with SQLite: in process (one writer, as the daemon's writes queue)"
+    echo "$sqlite_inproc/s, $inproc_verdict; through the daemon, wrk on the same 2 cores, $sqlite_http/s, $http_verdict."
     echo
     echo "The latency a rated \`POST /puzzle/{game}/{id}/check\` adds: 2,000 rounds of an unrated reveal"
     echo "and a rated one (a new player each) of the same puzzle, alternating on one keep-alive connection,"
@@ -279,7 +283,9 @@ added99=$(field "$check_line" added_p99_ms)
     echo "\`next\`: a stored puzzle near the player's rating never served to them. In process: 5,000"
     echo "\`store_next\` calls for 500 players in turn (ratings 800 to 2,400) over synthetic pools of"
     echo "$POOL puzzles for each game (stored with \`store_put\`); through the daemon: 2,000 GET /next for"
-    echo "500 players, one at a time, the answer rebuilt from the id as GET /puzzle by id answers."
+    echo "500 players, one at a time, the answer rebuilt from the id as GET /puzzle by id answers; then"
+    echo "GET /puzzle by id of each puzzle /next handed out, which rebuilds the same puzzles and reads"
+    echo "their stats without the walk and the served mark."
     echo
     echo "| store | how | pool | calls / players | p50 ms | p99 ms | target (p99 < 2 ms) |"
     echo "| --- | --- | --- | --- | --- | --- | --- |"

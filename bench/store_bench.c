@@ -21,7 +21,8 @@
  *       rated /check (a reveal; the rated one by a player new to the
  *       puzzle), interleaved on one keep-alive connection after a warm-up,
  *       and N GET /next for PLAYERS players in turn; prints each one's p50
- *       and p99 in ms.
+ *       and p99 in ms, and those of GET /puzzle by id for each puzzle /next
+ *       handed out (the same rebuild from the id, without the store's walk).
  *
  * Every figure line starts with its subcommand's name, then "key value"
  * pairs, for store.sh to read. */
@@ -428,7 +429,7 @@ static int cmd_http(char **argv)
 
     /* The puzzles to check: what /next hands out (they are in the store). */
     long nids = players < 200 ? players : 200;
-    char (*ids)[STORE_ID_MAX] = calloc((size_t)nids, sizeof *ids);
+    char(*ids)[STORE_ID_MAX] = calloc((size_t)nids, sizeof *ids);
     char url[4096], post[512];
     for (long i = 0; i < nids; i++) {
         snprintf(url, sizeof url, "%s/puzzle/%s/next?player=h%lld-ids", base, game, stamp);
@@ -443,12 +444,13 @@ static int cmd_http(char **argv)
         snprintf(url, sizeof url, "%s/puzzle/%s/%s/check", base, game, ids[i]);
         request(c, url, "{\"moves\":[],\"reveal\":true}", &b);
     }
-    double *unrated = malloc((size_t)n * sizeof(double)), *rated = malloc((size_t)n * sizeof(double));
+    double *unrated = malloc((size_t)n * sizeof(double)),
+           *rated = malloc((size_t)n * sizeof(double));
     for (long i = 0; i < n; i++) {
         snprintf(url, sizeof url, "%s/puzzle/%s/%s/check", base, game, ids[i % nids]);
         unrated[i] = request(c, url, "{\"moves\":[],\"reveal\":true}", &b);
-        snprintf(post, sizeof post, "{\"moves\":[],\"reveal\":true,\"player\":\"h%lld-r%ld\"}", stamp,
-                 i);
+        snprintf(post, sizeof post, "{\"moves\":[],\"reveal\":true,\"player\":\"h%lld-r%ld\"}",
+                 stamp, i);
         rated[i] = request(c, url, post, &b);
         if (strstr(b.data, "\"rated\":true") == NULL) {
             fprintf(stderr, "store_bench: a first attempt was not rated: %s\n", b.data);
@@ -457,19 +459,38 @@ static int cmd_http(char **argv)
     }
     double u50 = quantile(unrated, (size_t)n, 0.5), u99 = quantile(unrated, (size_t)n, 0.99);
     double r50 = quantile(rated, (size_t)n, 0.5), r99 = quantile(rated, (size_t)n, 0.99);
-    printf("check n %ld unrated_p50_ms %.3f unrated_p99_ms %.3f rated_p50_ms %.3f rated_p99_ms %.3f "
-           "added_p50_ms %.3f added_p99_ms %.3f\n",
-           n, u50, u99, r50, r99, r50 - u50, r99 - u99);
+    printf(
+        "check n %ld unrated_p50_ms %.3f unrated_p99_ms %.3f rated_p50_ms %.3f rated_p99_ms %.3f "
+        "added_p50_ms %.3f added_p99_ms %.3f\n",
+        n, u50, u99, r50, r99, r50 - u50, r99 - u99);
 
-    double *next = malloc((size_t)n * sizeof(double));
+    /* /next, then GET /puzzle by id of each puzzle it handed out: the same
+     * rebuild from the id (and a read of its stats) without the walk and
+     * the served mark, to tell the store's share from the puzzle's. */
+    double *next = malloc((size_t)n * sizeof(double)), *byid = malloc((size_t)n * sizeof(double));
+    char(*handed)[STORE_ID_MAX] = calloc((size_t)n, sizeof *handed);
     for (long i = 0; i < n; i++) {
         long who = i % players;
         snprintf(url, sizeof url, "%s/puzzle/%s/next?player=h%lld-n%ld&rating=%ld", base, game,
                  stamp, who, 800 + who * 1600 / players);
         next[i] = request(c, url, NULL, &b);
+        if (answer_id(b.data, handed[i], sizeof handed[i]) != 0) {
+            fprintf(stderr, "store_bench: no id in %s\n", b.data);
+            return 1;
+        }
     }
-    printf("http_next n %ld players %ld p50_ms %.3f p99_ms %.3f max_ms %.3f\n", n, players,
-           quantile(next, (size_t)n, 0.5), quantile(next, (size_t)n, 0.99), next[n - 1]);
+    for (long i = 0; i < n; i++) {
+        snprintf(url, sizeof url, "%s/puzzle/%s/%s", base, game, handed[i]);
+        byid[i] = request(c, url, NULL, &b);
+    }
+    double n50 = quantile(next, (size_t)n, 0.5), n99 = quantile(next, (size_t)n, 0.99);
+    double nmax = next[n - 1];
+    double b50 = quantile(byid, (size_t)n, 0.5), b99 = quantile(byid, (size_t)n, 0.99);
+    printf("http_next n %ld players %ld p50_ms %.3f p99_ms %.3f max_ms %.3f byid_p50_ms %.3f "
+           "byid_p99_ms %.3f\n",
+           n, players, n50, n99, nmax, b50, b99);
+    free(byid);
+    free(handed);
     free(unrated);
     free(rated);
     free(next);

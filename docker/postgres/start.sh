@@ -5,7 +5,8 @@
 #   GJ_PG_PASSWORD  the `gamejudge` role's password (needed the first time;
 #                   one line; later starts keep the one stored)
 #   GJ_PG_ADDRESS   the address to listen on (default 127.0.0.1)
-#   GJ_PG_PORT      the port (default 5432)
+#   PGPORT          the port (default 5432), also the socket's in /tmp
+#                   (PGHOST), which the client tools in the container use
 #
 # The role may log in over TCP from the loopback addresses only, with SCRAM
 # (initdb's host rules): compose runs every service on the host's network.
@@ -27,4 +28,4 @@ SQL
 fi
 
 exec postgres -D "$data" -c listen_addresses="${GJ_PG_ADDRESS:-127.0.0.1}" \
-    -p "${GJ_PG_PORT:-5432}" -c unix_socket_directories=/tmp
+    -p "${PGPORT:-5432}" -c unix_socket_directories=/tmp

@@ -27,11 +27,12 @@ work=$(mktemp -d)
 chmod 711 "$work"
 pids=""
 cids=""
-# Stop nginx, every daemon and container started here, and remove $work.
+# Stop nginx, every daemon and container started here (with its anonymous
+# volume, the image's store), and remove $work.
 cleanup() {
     [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
     for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-    for c in $cids; do "$docker" rm -f "$c" >/dev/null 2>&1; done
+    for c in $cids; do "$docker" rm -f -v "$c" >/dev/null 2>&1; done
     rm -rf "$work"
 }
 trap cleanup EXIT

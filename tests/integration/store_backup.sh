@@ -173,7 +173,7 @@ fill() {
 # play_some BASE: six players on each game, two rounds: 48 rated plays.
 play_some() {
     bad=0
-    for round in 1 2; do
+    for _ in 1 2; do
         for g in $games; do
             for p in $players; do play "$1" "$g" "$p" || bad=$((bad + 1)); done
         done
