@@ -29,7 +29,6 @@
  * "player" records the player's first complete attempt (rated.h): the
  * judging is the same bytes and goes through the result cache as any
  * check, the "rating" member is made for this request alone (no-store). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,13 +454,7 @@ static void put_rating(gj_buf *m, const store_play_result *res)
     buf_puts(m, res->rated ? ",\"rating\":{\"rated\":true" : ",\"rating\":{\"rated\":false");
     buf_puts(m, res->repeated ? ",\"repeated\":true,\"player\":{"
                               : ",\"repeated\":false,\"player\":{");
-    put_side(m, res->player_after);
-    buf_puts(m, ",\"volatility\":");
-    rated_put_fixed(m, res->player_after.vol, 6);
-    buf_puts(m, ",\"change\":");
-    long long change =
-        llround(res->player_after.rating * 100) - llround(res->player_before.rating * 100);
-    rated_put_fixed(m, (double)change / 100, 2);
+    rated_put_player(m, res->player_before, res->player_after);
     buf_puts(m, "},\"puzzle\":{");
     put_side(m, res->puzzle_after);
     buf_puts(m, ",\"plays\":");

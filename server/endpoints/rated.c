@@ -167,3 +167,16 @@ int rated_extend(gj_buf *out, const char *members, size_t len)
     buf_putc(out, '}');
     return 0;
 }
+
+void rated_put_player(gj_buf *out, glicko before, glicko after)
+{
+    buf_puts(out, "\"rating\":");
+    rated_put_fixed(out, after.rating, 2);
+    buf_puts(out, ",\"rating_deviation\":");
+    rated_put_fixed(out, after.rd, 2);
+    buf_puts(out, ",\"volatility\":");
+    rated_put_fixed(out, after.vol, 6);
+    buf_puts(out, ",\"change\":");
+    long long change = llround(after.rating * 100) - llround(before.rating * 100);
+    rated_put_fixed(out, (double)change / 100, 2);
+}

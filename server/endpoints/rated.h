@@ -73,6 +73,12 @@ long long rated_now_ms(void);
  * without trailing zeros. */
 void rated_put_fixed(gj_buf *out, double v, int decimals);
 
+/* Append the player's side of a play, the members "rating",
+ * "rating_deviation", "volatility" (after it) and "change" (in hundredths,
+ * of the two rounded ratings, so the numbers shown add up), without
+ * braces. */
+void rated_put_player(gj_buf *out, glicko before, glicko after);
+
 /* Append the members "rating", "rating_deviation", "volatility", "plays",
  * "wins" and "success_rate" (wins / plays, four decimals; null before any
  * play) of p, without braces. */

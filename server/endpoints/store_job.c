@@ -237,17 +237,8 @@ static int put_play(void *ctx, const store_activity_row *row)
     put_string(out, row->game);
     buf_puts(out, ",\"id\":");
     put_string(out, row->id);
-    buf_puts(out, row->solved ? ",\"solved\":true,\"player\":{\"rating\":"
-                              : ",\"solved\":false,\"player\":{\"rating\":");
-    rated_put_fixed(out, row->player_after.rating, 2);
-    buf_puts(out, ",\"rating_deviation\":");
-    rated_put_fixed(out, row->player_after.rd, 2);
-    buf_puts(out, ",\"volatility\":");
-    rated_put_fixed(out, row->player_after.vol, 6);
-    buf_puts(out, ",\"change\":");
-    long long change =
-        llround(row->player_after.rating * 100) - llround(row->player_before.rating * 100);
-    rated_put_fixed(out, (double)change / 100, 2);
+    buf_puts(out, row->solved ? ",\"solved\":true,\"player\":{" : ",\"solved\":false,\"player\":{");
+    rated_put_player(out, row->player_before, row->player_after);
     buf_puts(out, "},\"puzzle_rating\":");
     rated_put_fixed(out, row->puzzle_rating, 2);
     buf_puts(out, ",\"themes\":");
