@@ -806,7 +806,7 @@ START_TEST(test_property)
     /* One attempt sent eight times at once, with one key or none: one play. */
     for (int burst = 0; burst < 20; burst++) {
         const test_puzzle *p = &puzzles[burst % npuzzles];
-        char player[16], path[ID_MAX + 64], idem[64];
+        char player[32], path[ID_MAX + 64], idem[64];
         snprintf(player, sizeof player, "burst%d", burst);
         snprintf(path, sizeof path, "%s/puzzle/%s/%s/check", d.base, p->game, p->id);
         snprintf(idem, sizeof idem, "Idempotency-Key: burst-%d", burst);

@@ -1095,7 +1095,7 @@ START_TEST(test_model)
     uint64_t rng = 0x73746f7265ULL;
     for (int k = 0; k < M_KEYS; k++)
         m->key_owner[k][0] = -1;
-    static char ids[M_GAMES][M_PUZZLES][8];
+    static char ids[M_GAMES][M_PUZZLES][16];
     for (int g = 0; g < M_GAMES; g++)
         for (int i = 0; i < M_PUZZLES; i++) {
             snprintf(ids[g][i], sizeof ids[g][i], "m%02d", i);
