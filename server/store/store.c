@@ -1062,6 +1062,11 @@ static int next_body(gj_store *s, void *db, void *arg, gj_error *e)
     next_arg *a = arg;
     const store_next_ask *ask = a->ask;
     double rating = ask->rating;
+    /* A served mark lost with the database server (never with the daemon)
+     * would at worst serve that player the puzzle once more; a play is never
+     * recorded here, so this transaction need not wait for the disk. */
+    if (s->eng->quick_commit && run(s, db, s->eng->quick_commit, NULL, NULL, e) < 0)
+        return -1;
     if (s->eng->player_lock) {
         params lock = {0};
         p_text(&lock, ask->game);

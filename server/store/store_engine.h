@@ -47,6 +47,14 @@ typedef struct store_engine {
      * finding the puzzle the other has just taken; NULL when the write
      * transaction already serialises them (SQLite). */
     const char *player_lock;
+    /* A statement run first in store_next's transaction so its commit does
+     * not wait for the log's flush to disk (PostgreSQL: synchronous_commit
+     * off for that transaction alone); NULL where a commit never waits for
+     * one (SQLite in WAL with synchronous=NORMAL).  Such a commit survives
+     * the daemon dying; only a crash of the database server itself within
+     * a fraction of a second can lose it, and all it loses is a served
+     * mark, never a play. */
+    const char *quick_commit;
     /* What follows TEXT in the schema's key columns (store_schema.c) to
      * order them byte by byte: " COLLATE \"C\"" on PostgreSQL, whose
      * default follows the database's locale; "" on SQLite, already byte

@@ -357,6 +357,7 @@ const store_engine store_pg_engine = {
     .row_locks = true,
     .migration_lock = PG_MIGRATION_LOCK,
     .player_lock = "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
+    .quick_commit = "SET LOCAL synchronous_commit TO off",
     .byte_order = " COLLATE \"C\"",
     .connect = pg_connect,
     .disconnect = pg_disconnect,

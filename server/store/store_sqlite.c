@@ -491,6 +491,7 @@ const store_engine store_sqlite_engine = {
     .row_locks = false,
     .migration_lock = NULL,
     .player_lock = NULL,
+    .quick_commit = NULL,
     .byte_order = "",
     .connect = sqlite_connect,
     .disconnect = sqlite_disconnect,
