@@ -7,7 +7,7 @@
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate \
-                 store_bench)
+                 store_bench mg_json_rate)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
@@ -49,6 +49,11 @@ $(BENCH_DIR)/generate_rate: bench/generate_rate.c $(SOLVER_LIB)
 $(BENCH_DIR)/puzzle_rate: bench/puzzle_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+# matrix-game's JSON body: jansson's tree against the chunk-fed reader.
+$(BENCH_DIR)/mg_json_rate: bench/mg_json_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
 # The perfect line per move, parsed position against the JSON adapter.
 $(BENCH_DIR)/line_rate: bench/line_rate.c $(SOLVER_LIB)

@@ -97,9 +97,8 @@ static int check_keys(json_t *root, const char *const *keys, gj_error *e)
     return jin_required_keys(root, keys, e);
 }
 
-/* The error of a body jansson refused: "invalid JSON at line L, column C:
- * why", with the line and column.  Always NULL. */
-static json_t *fail_json(const json_error_t *jerr, gj_error *e)
+/* The error of a body jansson refused (json_in.h). */
+int jin_fail_json(const json_error_t *jerr, gj_error *e)
 {
     /* jansson names its own flag here; say what the caller can fix. */
     const char *why = strstr(jerr->text, "JSON_ALLOW_NUL") != NULL
@@ -109,6 +108,13 @@ static json_t *fail_json(const json_error_t *jerr, gj_error *e)
             why);
     e->line = jerr->line > 0 ? jerr->line : 0;
     e->column = jerr->column > 0 ? jerr->column : 0;
+    return -1;
+}
+
+/* jin_fail_json for the loaders: always NULL. */
+static json_t *fail_json(const json_error_t *jerr, gj_error *e)
+{
+    jin_fail_json(jerr, e);
     return NULL;
 }
 

@@ -20,6 +20,11 @@
  * trailing bytes and invalid UTF-8 are errors.  The caller json_decref()s. */
 json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e);
 
+/* The error jin_load_object gives for a body jansson refused with *jerr:
+ * "invalid JSON at line L, column C: why" (jansson's text, but for its
+ * \u0000 one, reworded for the caller), e->line and e->column set.  -1. */
+int jin_fail_json(const json_error_t *jerr, gj_error *e);
+
 /* An element of an envelope's array that jansson refused though the body
  * is JSON (json_scan.h says which texts those are). */
 typedef struct jin_refused {

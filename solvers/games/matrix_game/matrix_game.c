@@ -41,6 +41,7 @@
 #include "matrix_game.h"
 #include "generate.h"
 #include "json_in.h"
+#include "json_pull.h"
 #include "key.h"
 #include "matrix_game_core.h"
 #include "reader.h"
@@ -226,19 +227,23 @@ static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *
     return pos;
 }
 
+/* "matrix[i]: row i + 1 has len values, expected n": always -1. */
+static int fail_row_length(long i, size_t len, long n, gj_error *e)
+{
+    char field[sizeof e->field];
+    jin_field_name(field, sizeof field, "matrix", i, -1);
+    return gj_fail_field(e, field, "row %ld has %zu values, expected %ld (the matrix is square)",
+                         i + 1, len, n);
+}
+
 /* matrix[i], n values in 1..n^2, into row i: 0, or -1 with *e. */
 static int read_row_json(const json_t *row, long i, position *pos, gj_error *e)
 {
     long n = pos->n, nn = n * n;
     if (jin_array(row, "matrix", i, 0, SIZE_MAX, e) != 0)
         return -1;
-    if (json_array_size(row) != (size_t)n) {
-        char field[sizeof e->field];
-        jin_field_name(field, sizeof field, "matrix", i, -1);
-        return gj_fail_field(e, field,
-                             "row %ld has %zu values, expected %ld (the matrix is square)", i + 1,
-                             json_array_size(row), n);
-    }
+    if (json_array_size(row) != (size_t)n)
+        return fail_row_length(i, json_array_size(row), n, e);
     for (long j = 0; j < n; j++) {
         long v;
         if (jin_long(json_array_get(row, (size_t)j), "matrix", i, j, 1, nn, &v, e) != 0)
@@ -293,16 +298,418 @@ mg_position *mg_from_json(const json_t *root, const long *lim, gj_error *e)
     return pos;
 }
 
-/* game.h's parse_json: {"k": k, "matrix": [[...], ...]}. */
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+/* ---- the JSON body read as it arrives (json_pull.h), into the arrays ----
+ *
+ * The checks and messages are mg_from_json's, in its order, but the body
+ * comes as events and n, the number of rows, is known only when the matrix
+ * ends.  So the reader keeps what finding the FIRST error in that order
+ * needs: the types of "k" and "matrix", and for each row up to the first
+ * one that is wrong whatever n turns out to be, its type, its length, its
+ * values (as uint32, in one row-major block that becomes the position's
+ * matrix) and the first value that no n admits.  A value some other n
+ * would admit (50 in a 3 x 3 matrix) is kept and judged at the end.  Rows
+ * past the limit on n are only counted: the size check fails before any
+ * row is read. */
+
+/* A value, as much of it as an error message needs. */
+typedef struct mgj_seen {
+    json_type type;
+    long long integer; /* when type is JSON_INTEGER */
+} mgj_seen;
+
+/* What the reader keeps of one row of the matrix. */
+typedef struct mgj_row {
+    mgj_seen as;   /* the row itself: an array, or what it is instead */
+    size_t len;    /* its elements */
+    size_t off;    /* where its values start in the block */
+    size_t bad;    /* the first value no n admits, SIZE_MAX when none */
+    mgj_seen what; /* that value */
+} mgj_row;
+
+/* Which member of the body the events below depth 1 belong to. */
+enum { MGJ_OTHER, MGJ_K, MGJ_MATRIX };
+
+/* The reader between chunks (matrix_game_core.h). */
+struct mg_json_reader {
+    jpull *pull;
+    long lim_n;
+    long long most; /* lim_n^2: a value above it is wrong for every n */
+    int member;
+    int have_k, have_matrix, have_unknown;
+    mgj_seen k, matrix;
+    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
+    size_t rows;      /* the matrix's elements, every one counted */
+    mgj_row *row;     /* the first nrow rows */
+    size_t nrow, cap_row;
+    size_t broken;   /* the first row wrong for every n, SIZE_MAX while none */
+    uint32_t *value; /* the kept rows' values, row after row */
+    size_t nvalue, cap_value;
+};
+
+/* The block holds at least `want` values: 0, or -1 when memory is short. */
+static int mgj_reserve(mg_json_reader *r, size_t want)
+{
+    if (want <= r->cap_value)
+        return 0;
+    /* Doubling while values come one by one; exactly `want` when told the
+     * size, so the n x n block of a valid body is no larger than it must. */
+    size_t cap = r->cap_value > 0 ? 2 * r->cap_value : 64;
+    if (cap < want)
+        cap = want;
+    uint32_t *more = realloc(r->value, cap * sizeof *more);
+    if (more == NULL)
+        return -1;
+    r->value = more;
+    r->cap_value = cap;
+    return 0;
+}
+
+/* What an event says a value is, for the messages. */
+static mgj_seen mgj_seen_of(const jpull_event *ev)
+{
+    mgj_seen s = {JSON_NULL, 0};
+    switch (ev->kind) {
+    case JPULL_OBJECT_BEGIN:
+        s.type = JSON_OBJECT;
+        break;
+    case JPULL_ARRAY_BEGIN:
+        s.type = JSON_ARRAY;
+        break;
+    case JPULL_STRING:
+        s.type = JSON_STRING;
+        break;
+    case JPULL_INTEGER:
+        s.type = JSON_INTEGER;
+        s.integer = ev->integer;
+        break;
+    case JPULL_REAL:
+        s.type = JSON_REAL;
+        break;
+    case JPULL_TRUE:
+        s.type = JSON_TRUE;
+        break;
+    case JPULL_FALSE:
+        s.type = JSON_FALSE;
+        break;
+    default:
+        break;
+    }
+    return s;
+}
+
+/* A row begins (element `rows` of the matrix): kept when under the limit
+ * and no earlier row is wrong for every n.  0, or -1 when memory is short. */
+static int mgj_row_open(mg_json_reader *r, mgj_seen as)
+{
+    size_t i = r->rows++;
+    if (i >= (size_t)r->lim_n || r->broken != SIZE_MAX)
+        return 0;
+    if (r->nrow == r->cap_row) {
+        size_t cap = r->cap_row > 0 ? 2 * r->cap_row : 16;
+        mgj_row *more = realloc(r->row, cap * sizeof *more);
+        if (more == NULL)
+            return -1;
+        r->row = more;
+        r->cap_row = cap;
+    }
+    mgj_row *w = &r->row[r->nrow++];
+    w->as = as;
+    w->len = 0;
+    w->off = r->nvalue;
+    w->bad = SIZE_MAX;
+    if (as.type != JSON_ARRAY)
+        r->broken = i;
+    return 0;
+}
+
+/* The current row has ended: one longer than any n is wrong, and the first
+ * row's length is the likely n, so the block is sized for n x n once. */
+static int mgj_row_close(mg_json_reader *r)
+{
+    mgj_row *w = &r->row[r->nrow - 1];
+    if (w->len > (size_t)r->lim_n && r->broken == SIZE_MAX)
+        r->broken = r->nrow - 1;
+    if (r->nrow == 1 && w->bad == SIZE_MAX && w->len >= 3 && w->len <= (size_t)r->lim_n)
+        return mgj_reserve(r, w->len * w->len);
+    return 0;
+}
+
+/* A value of the current (kept, array) row: kept in the block, or noted as
+ * the row's first value no n admits.  0, or -1 when memory is short. */
+static int mgj_cell(mg_json_reader *r, mgj_seen v)
+{
+    mgj_row *w = &r->row[r->nrow - 1];
+    size_t j = w->len++;
+    if (w->bad != SIZE_MAX || j >= (size_t)r->lim_n)
+        return 0; /* the row is wrong already: its length or an earlier value says so */
+    if (v.type != JSON_INTEGER || v.integer < 1 || v.integer > r->most) {
+        w->bad = j;
+        w->what = v;
+        if (r->broken == SIZE_MAX)
+            r->broken = r->nrow - 1;
+        return 0;
+    }
+    if (r->nvalue == r->cap_value && mgj_reserve(r, r->nvalue + 1) != 0)
+        return -1;
+    r->value[r->nvalue++] = (uint32_t)v.integer;
+    return 0;
+}
+
+/* A member's key: which member follows, and the first unknown one. */
+static void mgj_key(mg_json_reader *r, const char *s, size_t len)
+{
+    if (len == 1 && s[0] == 'k') {
+        r->member = MGJ_K;
+        r->have_k = 1;
+    } else if (len == 6 && memcmp(s, "matrix", 6) == 0) {
+        r->member = MGJ_MATRIX;
+        r->have_matrix = 1;
+    } else {
+        r->member = MGJ_OTHER;
+        if (!r->have_unknown) {
+            size_t cut = len < 40 ? len : 40;
+            memcpy(r->unknown, s, cut);
+            r->unknown[cut] = '\0';
+            r->have_unknown = 1;
+        }
+    }
+}
+
+/* The matrix's own events: a row at depth 2, its values at depth 3, deeper
+ * ones only inside a value already judged.  0, or -1 when memory is short. */
+static int mgj_matrix_event(mg_json_reader *r, const jpull_event *ev)
+{
+    int kept = r->nrow > 0 && r->nrow == r->rows && r->row[r->nrow - 1].as.type == JSON_ARRAY;
+    if (ev->depth == 2) {
+        if (ev->kind == JPULL_ARRAY_END)
+            return kept ? mgj_row_close(r) : 0;
+        if (ev->kind == JPULL_OBJECT_END)
+            return 0;
+        return mgj_row_open(r, mgj_seen_of(ev));
+    }
+    if (ev->depth == 3 && kept && ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END)
+        return mgj_cell(r, mgj_seen_of(ev));
+    return 0;
+}
+
+static int mgj_keys(const struct mg_json_reader *r, gj_error *e);
+
+/* json_pull's consumer: each event into the reader's state.  An unknown
+ * member stops it, since only the body's JSON errors come before that one. */
+static int mgj_event(void *ctx, const jpull_event *ev, gj_error *e)
+{
+    mg_json_reader *r = ctx;
+    if (ev->depth == 0)
+        return JPULL_GO;
+    if (ev->depth == 1) {
+        if (ev->kind == JPULL_KEY) {
+            mgj_key(r, ev->str, ev->len);
+            return r->have_unknown && mgj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
+        }
+        if (ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+            return JPULL_GO;
+        if (r->member == MGJ_K)
+            r->k = mgj_seen_of(ev);
+        else if (r->member == MGJ_MATRIX)
+            r->matrix = mgj_seen_of(ev);
+        return JPULL_GO;
+    }
+    if (r->member != MGJ_MATRIX || r->matrix.type != JSON_ARRAY)
+        return JPULL_GO;
+    if (mgj_matrix_event(r, ev) != 0) {
+        gj_fail_nomem(e);
+        return JPULL_ABORT;
+    }
+    return JPULL_GO;
+}
+
+mg_json_reader *mg_json_open(const long *lim, gj_error *e)
+{
+    mg_json_reader *r = calloc(1, sizeof *r);
+    if (r != NULL)
+        r->pull = jpull_new(mgj_event, r);
+    if (r == NULL || r->pull == NULL) {
+        free(r);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    r->lim_n = lim[MG_LIMIT_N];
+    r->most = (long long)r->lim_n * r->lim_n;
+    r->broken = SIZE_MAX;
+    r->k.type = r->matrix.type = JSON_NULL;
+    return r;
+}
+
+int mg_json_feed(mg_json_reader *r, const char *p, size_t n, gj_error *e)
+{
+    return jpull_feed(r->pull, p, n, e);
+}
+
+void mg_json_close(mg_json_reader *r)
+{
+    if (r == NULL)
+        return;
+    jpull_free(r->pull);
+    free(r->row);
+    free(r->value);
+    free(r);
+}
+
+/* A jansson value standing for what the reader saw, so json_in.c's helpers
+ * say of it exactly what they say of the tree's: NULL when memory is short. */
+static json_t *mgj_standin(const mgj_seen *s)
+{
+    switch (s->type) {
+    case JSON_OBJECT:
+        return json_object();
+    case JSON_ARRAY:
+        return json_array();
+    case JSON_STRING:
+        return json_string("");
+    case JSON_INTEGER:
+        return json_integer(s->integer);
+    case JSON_REAL:
+        return json_real(0.5);
+    case JSON_TRUE:
+        return json_true();
+    case JSON_FALSE:
+        return json_false();
+    case JSON_NULL:
+        break;
+    }
+    return json_null();
+}
+
+/* jin_long on what the reader saw (field name[i][j]): 0, or -1 with *e. */
+static int mgj_long(const mgj_seen *s, const char *name, long i, long j, long lo, long hi,
+                    long *out, gj_error *e)
+{
+    json_t *v = mgj_standin(s);
+    if (v == NULL)
+        return gj_fail_nomem(e);
+    int status = jin_long(v, name, i, j, lo, hi, out, e);
+    json_decref(v);
+    return status;
+}
+
+/* jin_array's verdict on a value the reader saw not to be an array: -1
+ * with *e. */
+static int mgj_not_array(const mgj_seen *s, const char *name, long i, gj_error *e)
+{
+    json_t *v = mgj_standin(s);
+    if (v == NULL)
+        return gj_fail_nomem(e);
+    jin_array(v, name, i, 0, SIZE_MAX, e);
+    json_decref(v);
+    return -1;
+}
+
+/* The members checked as jin_load_object checks them: an unknown one
+ * first, then a missing one.  0, or -1 with *e. */
+static int mgj_keys(const mg_json_reader *r, gj_error *e)
 {
     static const char *const keys[] = {"k", "matrix", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
+    json_t *present = json_object();
+    if (present == NULL)
+        return gj_fail_nomem(e);
+    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
+              (r->have_k && json_object_set_new(present, "k", json_null())) ||
+              (r->have_matrix && json_object_set_new(present, "matrix", json_null()));
+    int status;
+    if (bad)
+        status = gj_fail_nomem(e);
+    else if (jin_known_keys(present, keys, e) != 0)
+        status = -1;
+    else
+        status = jin_required_keys(present, keys, e);
+    json_decref(present);
+    return status;
+}
+
+/* Row i of an n x n matrix as read_row_json judges it: 0, or -1 with *e. */
+static int mgj_check_row(const mg_json_reader *r, long i, long n, gj_error *e)
+{
+    const mgj_row *w = &r->row[i];
+    long nn = n * n;
+    if (w->as.type != JSON_ARRAY)
+        return mgj_not_array(&w->as, "matrix", i, e);
+    if (w->len != (size_t)n)
+        return fail_row_length(i, w->len, n, e);
+    for (long j = 0; j < n; j++) {
+        long v;
+        if ((size_t)j == w->bad)
+            return mgj_long(&w->what, "matrix", i, j, 1, nn, &v, e);
+        mgj_seen s = {JSON_INTEGER, r->value[w->off + (size_t)j]};
+        if (s.integer > nn)
+            return mgj_long(&s, "matrix", i, j, 1, nn, &v, e);
+    }
+    return 0;
+}
+
+/* What the reader kept, checked in mg_from_json's order: the position, or
+ * NULL with *e. */
+static position *mgj_position(mg_json_reader *r, gj_error *e)
+{
+    if (mgj_keys(r, e) != 0)
         return NULL;
-    position *pos = mg_from_json(root, lim, e);
-    json_decref(root);
+    if (r->matrix.type != JSON_ARRAY) {
+        mgj_not_array(&r->matrix, "matrix", -1, e);
+        return NULL;
+    }
+    if (r->rows < 3 || r->rows > (size_t)r->lim_n) {
+        gj_fail_field(e, "matrix", "expected %zu to %zu elements, found %zu", (size_t)3,
+                      (size_t)r->lim_n, r->rows);
+        return NULL;
+    }
+    long n = (long)r->rows, k;
+    if (mgj_long(&r->k, "k", -1, -1, 1, n - 2, &k, e) != 0) {
+        explain_k(e, n);
+        return NULL;
+    }
+    for (long i = 0; i < n; i++) {
+        /* The rows kept end at one wrong for every n, which fails below. */
+        if ((size_t)i >= r->nrow) {
+            gj_fail(e, GJ_INTERNAL, "matrix-game: row %ld was not kept", i);
+            return NULL;
+        }
+        if (mgj_check_row(r, i, n, e) != 0)
+            return NULL;
+    }
+    position *pos = calloc(1, sizeof *pos);
+    if (pos == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    pos->n = n;
+    pos->k = k;
+    pos->value = r->value; /* every row was n long and whole: exactly n x n */
+    r->value = NULL;
+    if (index_cells_json(pos, e) != 0) {
+        mg_free(pos);
+        return NULL;
+    }
     return pos;
+}
+
+mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
+{
+    position *pos = jpull_end(r->pull, e) == 0 ? mgj_position(r, e) : NULL;
+    mg_json_close(r);
+    return pos;
+}
+
+/* game.h's parse_json: {"k": k, "matrix": [[...], ...]}, the whole body
+ * fed to the reader at once. */
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    mg_json_reader *r = mg_json_open(lim, e);
+    if (r == NULL)
+        return NULL;
+    if (mg_json_feed(r, buf, len, e) != 0) {
+        mg_json_close(r);
+        return NULL;
+    }
+    return mg_json_finish(r, e);
 }
 
 /* Mark M's winning cells, walking the values from the largest down.  The

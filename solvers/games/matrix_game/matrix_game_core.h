@@ -65,6 +65,22 @@ int mg_draw(const mg_position *pos, long row, long col, char to_move, gj_buf *ou
  * POST /solve's JSON body.  NULL with *e filled. */
 mg_position *mg_from_json(const json_t *root, const long *limits, gj_error *e);
 
+/* The JSON body of POST /solve read as it arrives, straight into the
+ * position's arrays (no tree): open, feed the body in chunks of any size,
+ * then finish, which gives what mg_from_json gives for the body loaded by
+ * jin_load_object (the same position, or the same error; JSON errors
+ * first).  A failed open or feed leaves *e filled; close a reader that is
+ * not finished. */
+typedef struct mg_json_reader mg_json_reader;
+/* A reader for bodies under `limits`, or NULL with *e. */
+mg_json_reader *mg_json_open(const long *limits, gj_error *e);
+/* The next n bytes of the body: 0, or -1 with *e (a JSON error). */
+int mg_json_feed(mg_json_reader *r, const char *p, size_t n, gj_error *e);
+/* The body has ended: the position, or NULL with *e; r is freed either way. */
+mg_position *mg_json_finish(mg_json_reader *r, gj_error *e);
+/* Free a reader not finished (NULL is fine). */
+void mg_json_close(mg_json_reader *r);
+
 /* Fill pos->outcome (W for every cell): 0, or -1 with *e filled. */
 int mg_solve(mg_position *pos, gj_error *e);
 
