@@ -17,3 +17,17 @@ void game_json_open(gj_buf *out, const gj_game *g, const char *member)
     buf_puts(out, member);
     buf_puts(out, "\":");
 }
+
+/* One feed of the whole body: a reader that takes any split takes this one. */
+void *game_read_whole(const gj_body_reader *r, const char *buf, size_t len, const long *limits,
+                      gj_error *e)
+{
+    void *rd = r->open(limits, e);
+    if (rd == NULL)
+        return NULL;
+    if (r->feed(rd, buf, len, e) != 0) {
+        r->close(rd);
+        return NULL;
+    }
+    return r->finish(rd, e);
+}

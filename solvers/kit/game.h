@@ -160,6 +160,27 @@ enum { GJ_BAND_EASY, GJ_BAND_MEDIUM, GJ_BAND_HARD, GJ_NBANDS };
 #define GJ_PUZZLE_DEPTHS 3
 #define GJ_SCALE_POINTS  10
 
+/* A body read as it arrives, chunk by chunk, into the game's own arrays,
+ * with no copy of the body and no tree of it:
+ *   open    a reader for a body under `limits`, or NULL with *e;
+ *   feed    the next n bytes (any split, down to single bytes): 0, or -1
+ *           with *e; the reader is then only closed;
+ *   finish  the body has ended: the position the game's whole-body parse
+ *           gives for the same bytes (the same error, in the same order,
+ *           when it refuses them), or NULL with *e; frees the reader;
+ *   close   free a reader that was not finished (NULL is fine). */
+typedef struct gj_body_reader {
+    void *(*open)(const long *limits, gj_error *e);
+    int (*feed)(void *reader, const char *p, size_t n, gj_error *e);
+    void *(*finish)(void *reader, gj_error *e);
+    void (*close)(void *reader);
+} gj_body_reader;
+
+/* The whole of buf through r (open, one feed, finish): the position, or
+ * NULL with *e.  A game's parse_json is this over its read_json. */
+void *game_read_whole(const gj_body_reader *r, const char *buf, size_t len, const long *limits,
+                      gj_error *e);
+
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
     const char *display_name; /* the name a visitor reads, e.g. "Grid walk" */
@@ -172,6 +193,9 @@ typedef struct gj_game {
     /* Return a new position, or NULL with *e filled. */
     void *(*parse_text)(const char *buf, size_t len, const long *limits, gj_error *e);
     void *(*parse_json)(const char *buf, size_t len, const long *limits, gj_error *e);
+    /* The JSON body read as it arrives (gj_body_reader), giving exactly what
+     * parse_json gives; NULL while the game reads JSON only whole. */
+    const gj_body_reader *read_json;
     /* Compute the answer into the position: 0, or -1 with *e filled. */
     int (*solve)(void *pos, gj_error *e);
     /* Append the answer; allocation failure shows in out->failed. */

@@ -698,18 +698,37 @@ mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
     return pos;
 }
 
-/* game.h's parse_json: {"k": k, "matrix": [[...], ...]}, the whole body
- * fed to the reader at once. */
+/* gj_body_reader's open over mg_json_open. */
+static void *read_open(const long *lim, gj_error *e)
+{
+    return mg_json_open(lim, e);
+}
+
+/* gj_body_reader's feed over mg_json_feed. */
+static int read_feed(void *r, const char *p, size_t n, gj_error *e)
+{
+    return mg_json_feed(r, p, n, e);
+}
+
+/* gj_body_reader's finish over mg_json_finish. */
+static void *read_finish(void *r, gj_error *e)
+{
+    return mg_json_finish(r, e);
+}
+
+/* gj_body_reader's close over mg_json_close. */
+static void read_close(void *r)
+{
+    mg_json_close(r);
+}
+
+/* The JSON body {"k": k, "matrix": [[...], ...]} as it arrives. */
+static const gj_body_reader read_json = {read_open, read_feed, read_finish, read_close};
+
+/* game.h's parse_json: the whole body fed to the reader at once. */
 static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
 {
-    mg_json_reader *r = mg_json_open(lim, e);
-    if (r == NULL)
-        return NULL;
-    if (mg_json_feed(r, buf, len, e) != 0) {
-        mg_json_close(r);
-        return NULL;
-    }
-    return mg_json_finish(r, e);
+    return game_read_whole(&read_json, buf, len, lim, e);
 }
 
 /* Mark M's winning cells, walking the values from the largest down.  The
@@ -841,6 +860,7 @@ const gj_game game_matrix_game = {
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
+    .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
     .write_text = write_text,
