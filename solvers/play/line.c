@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "analysis_call.h"
 #include "cancel.h"
 #include "json_in.h"
@@ -301,35 +302,20 @@ static void append_line(gj_buf *out, const line_state *s)
     buf_putc(out, '}');
 }
 
-/* The analysis of p (q's position) into out, then its line when asked:
- * 0, or -1 with *e. */
+/* The analysis of p (q's position) into out, its afters whole unless q
+ * asked for diffs, then its line when asked: 0, or -1 with *e. */
 static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, gj_error *e)
 {
-    size_t mark = out->len;
-    int rc = p->ops->analyze(p->pos, out, e);
-    if (rc != 0 || (!q->want && !q->after_full))
-        return rc;
-    if (q->want && g->play_move == NULL)
-        return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
+    if (!q->want && !q->after_full)
+        return p->ops->analyze(p->pos, out, e);
+    long max_moves;
+    if (analysis_max_moves(q->root, &max_moves, e) != 0)
+        return -1;
     after_writer w;
     after_init(&w, g, q->after_full);
-    if (w.full) {
-        /* The game wrote each after as a diff: the answer again, whole. */
-        json_t *first = json_loadb(out->data + mark, out->len - mark, 0, NULL);
-        gj_buf whole;
-        buf_init(&whole);
-        if (!json_is_object(first))
-            rc = out->failed ? gj_fail_nomem(e)
-                             : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
-        else
-            rc = after_put_answer(&w, q->root, first, &whole, e);
-        if (rc == 0) {
-            out->len = mark;
-            buf_append(out, whole.data, whole.len);
-        }
-        buf_free(&whole);
-        json_decref(first);
-    }
+    int rc = after_write_answer(&w, p->ops, p->pos, max_moves, out, e);
+    if (rc == 0 && q->want && g->play_move == NULL)
+        rc = gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
     if (rc == 0 && q->want) {
         line_state s = {.cycle_from = -1};
         buf_init(&s.entries);
@@ -367,8 +353,8 @@ static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
 }
 
 /* q's position with its moves played (the moves' messages first) into *p,
- * q->root then the position they lead to where the answer reads it (its
- * whole afters, its max_moves): 0, or -1 with *e. */
+ * reopened with the request's max_moves when it has one (q->root then the
+ * position they lead to): 0, or -1 with *e. */
 static int played(const gj_game *g, line_request *q, const long *limits, play_pos *p, gj_error *e)
 {
     if (play_moves_check(g, q->moves, e) != 0)
@@ -384,16 +370,13 @@ static int played(const gj_game *g, line_request *q, const long *limits, play_po
     json_decref(start);
     if (rc == 0)
         rc = play_moves(g, p, q->moves, e);
-    int asked = json_object_get(q->root, "max_moves") != NULL;
-    if (rc != 0 || (!asked && !q->after_full))
+    if (rc != 0 || json_object_get(q->root, "max_moves") == NULL)
         return rc;
     json_t *now = as_request(p, q->root, e);
     if (now == NULL)
         return -1;
     json_decref(q->root);
     q->root = now;
-    if (!asked)
-        return 0;
     play_close(p);
     return play_open(p, g, q->root, limits, e);
 }
