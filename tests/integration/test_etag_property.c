@@ -1770,7 +1770,7 @@ static int forged_tag(const gj_game *game, const char *body, size_t len, char ta
 {
     line_request lq;
     gj_error e;
-    if (line_prepare(game, body, len, &lq, &e) != 0)
+    if (line_prepare(body, len, &lq, &e) != 0)
         return -1;
     gj_buf key;
     buf_init(&key);

@@ -7,8 +7,8 @@
  * play_move, and the line stops at the first position reached twice.  On
  * a 300 x 300 matrix a line of 200 moves is answered: the work bound
  * counts moves, not bytes of the position re-read.  And the answers through
- * the parsed position are byte for byte those through play_pos.h's adapter
- * over the game's JSON analysis. */
+ * the parsed position are byte for byte those through the adapter over the
+ * game's JSON analysis (tests/oracle/play_adapter.h). */
 #include <check.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -20,6 +20,7 @@
 #include "games.h"
 #include "harness.h"
 #include "line.h"
+#include "play_adapter.h"
 
 static const gj_game *const game = &game_matrix_game;
 
@@ -183,14 +184,14 @@ static json_t *far_corner(const json_t *req, int n)
 }
 
 /* The same requests through matrix-game's parsed position and through
- * play_pos.h's adapter over its JSON analyze() and play_move() (the game
- * entry without `play`, the way every move of the line was made before):
+ * the adapter over its JSON analyze() and play_move() (play_adapter.h's
+ * game entry, the way every move of the line was made before):
  * byte-identical answers, whole afters and diffs, members in any order,
  * lines to the cycle and cut, moves to play first. */
 START_TEST(parsed_as_adapted)
 {
-    gj_game adapted = game_matrix_game;
-    adapted.play = NULL;
+    gj_game adapted;
+    ck_assert_int_eq(play_adapter_game(&game_matrix_game, &adapted), 0);
     static const char *const afters[] = {"full", "diff"};
     uint64_t rng = 33;
     for (int round = 0; round < 200; round++) {
