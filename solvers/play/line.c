@@ -256,6 +256,20 @@ static void append_line(gj_buf *out, const line_state *s)
     buf_putc(out, '}');
 }
 
+/* The afters' bound (after.h) passed by the moves listed, before the line
+ * began: a smaller max_line would not help, so *e names what would.  -1. */
+static int listed_too_large(gj_error *e)
+{
+    gj_fail_field(e, "after",
+                  "the whole positions of the moves listed pass %d MiB, the bound on one "
+                  "answer's \"after\" members (ANALYSIS_AFTER_BYTES_MAX), before the line's "
+                  "first move: for the line ask \"after\": \"diff\" (each entry then holds only "
+                  "what its move changes), or list fewer moves (max_moves)",
+                  (int)(ANALYSIS_AFTER_BYTES_MAX >> 20));
+    e->kind = GJ_UNMET;
+    return -1;
+}
+
 /* The analysis of p (q's position) into out, its afters whole unless q
  * asked for diffs, then its line when asked: 0, or -1 with *e. */
 static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, gj_error *e)
@@ -268,6 +282,8 @@ static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, g
     after_writer w;
     after_init(&w, g, q->after_full);
     int rc = after_write_answer(&w, p->ops, p->pos, max_moves, out, e);
+    if (rc != 0 && q->want && e->kind == GJ_UNMET && strcmp(e->field, "after") == 0)
+        rc = listed_too_large(e);
     if (rc == 0 && q->want && g->play_move == NULL)
         rc = gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
     if (rc == 0 && q->want) {
