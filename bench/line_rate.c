@@ -1,6 +1,6 @@
 /* line_rate.c - what the perfect-play line costs per move, per game of
  * games.def, in process (no HTTP): driven on the game's parsed position
- * (game.h's gj_play) against play_pos.h's adapter over its JSON analyze()
+ * (game.h's gj_play) against the tests' adapter over its JSON analyze()
  * and play_move(), the way every line was walked before.  Both run in
  * the same process on the same positions, interleaved, so the ratio is
  * the figure to read on a shared machine.
@@ -9,10 +9,14 @@
  *
  * Per game and size: the moves of the line (both sides walk the same
  * line: the answers are compared byte for byte), the median milliseconds
- * of each, and adapter / parsed.  A game without gj_play of its own shows
- * "-" (both sides would be the adapter).  Then lines the adapter's byte
- * bound refuses or makes slow: a 2000 x 2000 matrix to its cycle and a
- * plain Nim line of LINE_MAX_LIMIT moves.  Last, puzzle search (puzzle_find,
+ * of each, and adapter / parsed.  Then per game the analysis of its large
+ * position with whole afters (the default 100 moves listed): written from
+ * the parsed position (after.h's after_write_answer) against the analysis
+ * with diffs read back as JSON and each listed move played on it
+ * (after_put_answer, the way /analyze wrote them before), the answers
+ * compared byte for byte.  Then lines the adapter makes slow: a 2000 x
+ * 2000 matrix to its cycle (the adapter not timed past ADAPTER_BYTES) and
+ * a plain Nim line of LINE_MAX_LIMIT moves.  Last, puzzle search (puzzle_find,
  * depth 1 and 2, seeds 0..PUZZLE_SEEDS-1) the same two ways, the puzzles
  * found compared by id.
  *
@@ -26,9 +30,11 @@
 
 #include <jansson.h>
 
+#include "after.h"
 #include "games.h"
 #include "generate.h"
 #include "line.h"
+#include "play_adapter.h"
 #include "puzzle.h"
 #include "puzzle_search.h"
 #include "rng.h"
@@ -131,8 +137,9 @@ static void row(const gj_game *g, const char *knobs, int rounds, long max_line)
     json_object_set_new(pos, "after", json_string("diff"));
     char *body = json_dumps(pos, JSON_COMPACT);
     json_decref(pos);
-    gj_game adapted = *g;
-    adapted.play = NULL;
+    gj_game adapted;
+    if (play_adapter_game(g, &adapted) != 0)
+        adapted.play = NULL;
     double *tp = calloc((size_t)rounds, sizeof *tp), *ta = calloc((size_t)rounds, sizeof *ta);
     gj_buf a, b;
     buf_init(&a);
@@ -140,9 +147,9 @@ static void row(const gj_game *g, const char *knobs, int rounds, long max_line)
     int ok = tp != NULL && ta != NULL;
     for (int r = 0; ok && r < rounds; r++) {
         tp[r] = run(g, body, &a);
-        ta[r] = g->play != NULL ? run(&adapted, body, &b) : tp[r];
+        ta[r] = adapted.play != NULL ? run(&adapted, body, &b) : tp[r];
         ok = tp[r] >= 0 && ta[r] >= 0;
-        if (ok && g->play != NULL && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)) {
+        if (ok && adapted.play != NULL && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)) {
             fprintf(stderr, "line_rate: %s %s: the two answers differ\n", g->name, knobs);
             ok = 0;
         }
@@ -153,7 +160,7 @@ static void row(const gj_game *g, const char *knobs, int rounds, long max_line)
         double mp = tp[rounds / 2], ma = ta[rounds / 2];
         printf("| %s | `%s` | %zu | %ld | %.2f |", g->name, knobs, strlen(body), line_length(&a),
                mp);
-        if (g->play != NULL)
+        if (adapted.play != NULL)
             printf(" %.2f | %.1fx |\n", ma, mp > 0 ? ma / mp : 0);
         else
             printf(" - | - |\n");
@@ -195,9 +202,15 @@ static char *big_matrix(long n)
     return text;
 }
 
+/* The most bytes of JSON text the adapter is given to re-read for one
+ * line of long_row (its position's size times the moves): past it the
+ * adapter, which reads the whole position again at every move, is not
+ * timed.  64 MiB, the byte bound the line held such a game to. */
+#define ADAPTER_BYTES (64L << 20)
+
 /* One row of a body built here: the parsed position's moves and median
- * ms, and the adapter's where its byte bound admits the line ("refused"
- * where it does not). */
+ * ms, and the adapter's where its re-reading stays under ADAPTER_BYTES
+ * ("not timed" where it does not). */
 static void long_row(const gj_game *g, const char *what, const char *position, int rounds,
                      long max_line)
 {
@@ -207,13 +220,15 @@ static void long_row(const gj_game *g, const char *what, const char *position, i
     json_object_set_new(pos, "after", json_string("diff"));
     char *body = json_dumps(pos, JSON_COMPACT);
     json_decref(pos);
-    gj_game adapted = *g;
-    adapted.play = NULL;
+    gj_game adapted;
+    if (play_adapter_game(g, &adapted) != 0)
+        adapted.play = NULL;
     double *tp = calloc((size_t)rounds, sizeof *tp), *ta = calloc((size_t)rounds, sizeof *ta);
     gj_buf a, b;
     buf_init(&a);
     buf_init(&b);
-    int ok = tp != NULL && ta != NULL, refused = 0;
+    int ok = tp != NULL && ta != NULL;
+    int refused = adapted.play == NULL || (long)strlen(body) > ADAPTER_BYTES / max_line;
     for (int r = 0; ok && r < rounds; r++) {
         ok = (tp[r] = run(g, body, &a)) >= 0;
         if (ok && !refused)
@@ -225,7 +240,8 @@ static void long_row(const gj_game *g, const char *what, const char *position, i
         printf("| %s | %s | %zu | %ld | %.2f |", g->name, what, strlen(body), line_length(&a),
                tp[rounds / 2]);
         if (refused)
-            printf(" refused (its byte bound) | - |\n");
+            printf(" not timed (%ld MiB to re-read) | - |\n",
+                   (long)(strlen(body) * (size_t)max_line >> 20));
         else
             printf(" %.2f | %.1fx |\n", ta[rounds / 2], ta[rounds / 2] / tp[rounds / 2]);
     }
@@ -233,6 +249,77 @@ static void long_row(const gj_game *g, const char *what, const char *position, i
     buf_free(&b);
     free(tp);
     free(ta);
+    free(body);
+}
+
+/* The analysis with whole afters of body (an /analyze request of g
+ * without "after") the way it was made before after_write_answer: the
+ * answer with diffs, read back as JSON, each listed move played with the
+ * game's play_move (after_put_answer), into *out.  Its ms, or -1. */
+static double whole_by_text(const gj_game *g, const char *body, gj_buf *out)
+{
+    json_t *req = json_loads(body, 0, NULL);
+    json_object_set_new(req, "after", json_string("diff"));
+    char *diff = json_dumps(req, JSON_COMPACT);
+    json_object_del(req, "after");
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    gj_buf text;
+    buf_init(&text);
+    out->len = 0;
+    gj_error e;
+    double t0 = now_ms();
+    int rc = line_analyze(g, diff, strlen(diff), limits, &text, &e);
+    json_t *answer = rc == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
+    if (answer != NULL) {
+        after_writer w;
+        after_init(&w, g, 1);
+        rc = after_put_answer(&w, req, answer, out, &e);
+        after_free(&w);
+    }
+    double ms = now_ms() - t0;
+    json_decref(answer);
+    json_decref(req);
+    buf_free(&text);
+    free(diff);
+    return rc == 0 && answer != NULL ? ms : -1;
+}
+
+/* One row of the whole afters' table: g's large position of `knobs`, its
+ * default 100 moves listed with whole afters, ROUNDS times each way,
+ * interleaved, the answers compared byte for byte. */
+static void whole_row(const gj_game *g, const char *knobs, int rounds)
+{
+    json_t *pos = position(g, knobs);
+    if (pos == NULL)
+        return;
+    char *body = json_dumps(pos, JSON_COMPACT);
+    json_decref(pos);
+    double *tp = calloc((size_t)rounds, sizeof *tp), *tt = calloc((size_t)rounds, sizeof *tt);
+    gj_buf a, b;
+    buf_init(&a);
+    buf_init(&b);
+    int ok = tp != NULL && tt != NULL;
+    for (int r = 0; ok && r < rounds; r++) {
+        tp[r] = run(g, body, &a);
+        tt[r] = whole_by_text(g, body, &b);
+        ok = tp[r] >= 0 && tt[r] >= 0;
+        if (ok && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)) {
+            fprintf(stderr, "line_rate: %s %s: the whole answers differ\n", g->name, knobs);
+            ok = 0;
+        }
+    }
+    if (ok) {
+        qsort(tp, (size_t)rounds, sizeof *tp, cmp_double);
+        qsort(tt, (size_t)rounds, sizeof *tt, cmp_double);
+        double mp = tp[rounds / 2], mt = tt[rounds / 2];
+        printf("| %s | `%s` | %zu | %zu | %.2f | %.2f | %.1fx |\n", g->name, knobs, strlen(body),
+               a.len, mp, mt, mp > 0 ? mt / mp : 0);
+    }
+    buf_free(&a);
+    buf_free(&b);
+    free(tp);
+    free(tt);
     free(body);
 }
 
@@ -286,8 +373,9 @@ static void puzzle_table(const gj_game *const *all, size_t count, int n)
     for (size_t i = 0; i < count; i++) {
         if (all[i]->play == NULL)
             continue;
-        gj_game adapted = *all[i];
-        adapted.play = NULL;
+        gj_game adapted;
+        if (play_adapter_game(all[i], &adapted) != 0)
+            continue;
         for (int depth = 1; depth <= 2; depth++) {
             gj_buf a, b;
             buf_init(&a);
@@ -327,6 +415,17 @@ int main(int argc, char **argv)
             if (strcmp(table[k].game, all[i]->name) == 0)
                 for (int s = 0; s < 2; s++)
                     row(all[i], table[k].knobs[s], rounds, max_line);
+    /* Whole afters: the analysis written from the parsed position against
+     * the analysis text read back and each move played on it. */
+    printf("\n| game | knobs | body bytes | answer bytes | from the position ms | "
+           "through the text ms | text / position |\n"
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for (size_t i = 0; i < count; i++)
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+            if (strcmp(table[k].game, all[i]->name) == 0)
+                whole_row(all[i], table[k].knobs[1], rounds);
+    printf("\n| game | position | body bytes | line moves | parsed ms | adapter ms | "
+           "adapter / parsed |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
     /* Long lines: to their cycle, or LINE_MAX_LIMIT moves. */
     for (size_t i = 0; i < count; i++) {
         if (strcmp(all[i]->name, "matrix-game") == 0) {

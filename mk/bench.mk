@@ -55,10 +55,12 @@ $(BENCH_DIR)/mg_json_rate: bench/mg_json_rate.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
-# The perfect line per move, parsed position against the JSON adapter.
-$(BENCH_DIR)/line_rate: bench/line_rate.c $(SOLVER_LIB)
+# The perfect line per move, parsed position against the JSON adapter,
+# which is the tests' oracle (tests/oracle/play_adapter.h), not the product's.
+$(BENCH_DIR)/line_rate: bench/line_rate.c tests/oracle/play_adapter.c tests/oracle/analysis_call.c \
+                         $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
+	$(CC) $(CFLAGS) $(INC_ALL) -Itests/oracle $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
 # The levels' calibration needs the solvers too (bench/NOTES.md, "Levels").
 $(BENCH_DIR)/levels: bench/levels.c $(SOLVER_LIB)

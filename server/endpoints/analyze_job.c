@@ -32,7 +32,7 @@ static int analyze(job *j, void *arg)
 {
     (void)arg;
     line_request q;
-    int rc = line_prepare(j->game, j->body, j->len, &q, &j->error);
+    int rc = line_prepare(j->body, j->len, &q, &j->error);
     if (rc == 0) {
         rc = analyze_cached(j, &q);
         line_request_free(&q);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_call.h"
+#include "analysis_members.h"
 #include "endpoints.h"
 #include "line.h"
 #include "picture.h"
@@ -110,7 +110,7 @@ static int analyze_picture(job *j, void *arg)
     const gj_game *g = j->game;
     static const char *const own[] = {"?line", "?max_line", "?moves", "?after", NULL};
     line_request q;
-    if (line_prepare(g, j->body, j->len, &q, &j->error) != 0)
+    if (line_prepare(j->body, j->len, &q, &j->error) != 0)
         return -1;
     int rc = analysis_known_members(g, q.root, NULL, own, &j->error);
     if (rc == 0 && json_array_size(q.moves) > 0)

@@ -1,6 +1,7 @@
 /* after.c - whole positions as each entry's "after" (after.h). */
 #include "after.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -194,4 +195,68 @@ int after_put_answer(after_writer *w, const json_t *req, const json_t *answer, g
     }
     buf_putc(out, '}');
     return out->failed ? gj_fail_nomem(e) : 0;
+}
+
+/* Where the "moves" member of the analysis text a[0..len) starts (its
+ * comma), or len when there is none.  The head before it holds only the
+ * frame's scalars (analysis.h: the game's name, the mover's label, counts,
+ * booleans), none of which can spell the member's key, so the first match
+ * is the member, and it is the last member (analysis_end). */
+static size_t moves_member(const char *a, size_t len)
+{
+    static const char key[] = ",\"moves\":[";
+    const size_t n = sizeof key - 1;
+    for (size_t i = 0; i + n <= len; i++)
+        if (a[i] == ',' && memcmp(a + i, key, n) == 0)
+            return i;
+    return len;
+}
+
+/* The entries of moves[0..n), ranked on pos, with whole afters, each
+ * counted as it is written, then the answer's close: 0, or -1 with *e. */
+static int put_entries(after_writer *w, const gj_play *ops, void *pos, const gj_move *moves, long n,
+                       gj_buf *out, gj_error *e)
+{
+    for (long i = 0; i < n; i++) {
+        size_t bytes = 0;
+        analysis_move_open(out, i);
+        if (ops->write_move(pos, &moves[i], 1, out, &bytes, e) != 0 ||
+            after_count(w, bytes, e) != 0)
+            return -1;
+        analysis_move_close(out);
+    }
+    analysis_end(out, n);
+    return out->failed ? gj_fail_nomem(e) : 0;
+}
+
+int after_write_answer(after_writer *w, const gj_play *ops, void *pos, long max_moves, gj_buf *out,
+                       gj_error *e)
+{
+    size_t mark = out->len;
+    int rc = ops->analyze(pos, out, e);
+    if (rc != 0 || !w->full)
+        return rc;
+    if (out->failed)
+        return gj_fail_nomem(e);
+    /* The head is the game's own bytes; the entries are written again
+     * from the ranked moves, each after whole. */
+    size_t head = mark + moves_member(out->data + mark, out->len - mark);
+    gj_move *moves = malloc((size_t)max_moves * sizeof *moves);
+    long n = -1;
+    if (head == out->len)
+        gj_fail(e, GJ_INTERNAL, "%s: the analysis lists no \"moves\"", w->game->name);
+    else if (moves == NULL)
+        gj_fail_nomem(e);
+    else
+        n = ops->rank(pos, max_moves, moves, NULL, e);
+    if (n >= 0) {
+        out->len = head;
+        rc = put_entries(w, ops, pos, moves, n, out, e);
+    }
+    free(moves);
+    if (n < 0 || rc != 0) {
+        out->len = mark;
+        return -1;
+    }
+    return 0;
 }

@@ -67,8 +67,20 @@ int after_put_members(after_writer *w, const json_t *req, const json_t *entry, g
 int after_count(after_writer *w, size_t bytes, gj_error *e);
 
 /* An analysis answer (parsed) of the position `req`, written with every
- * "moves" entry through after_put_members: 0, or -1 with *e. */
+ * "moves" entry through after_put_members: 0, or -1 with *e.  What an
+ * answer held only as JSON text is rewritten with (kit/generate.c); a
+ * parsed position writes its own (after_write_answer). */
 int after_put_answer(after_writer *w, const json_t *req, const json_t *answer, gj_buf *out,
                      gj_error *e);
+
+/* The analysis of `pos` (a position of `ops`, game.h's gj_play) into out,
+ * its "moves" entries with whole afters when w->full: the head as the
+ * game's analyze() writes it, then each entry of rank(max_moves) through
+ * write_move(whole = 1), each after counted against the bound as it is
+ * written.  max_moves is the one the position was parsed with.  The same
+ * bytes after_put_answer makes of the analysis read back, without JSON
+ * text between.  0, or -1 with *e (out cut back to where it was). */
+int after_write_answer(after_writer *w, const gj_play *ops, void *pos, long max_moves, gj_buf *out,
+                       gj_error *e);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "after.h"
-#include "analysis_call.h"
+#include "analysis_members.h"
 #include "json_in.h"
 #include "play_moves.h"
 #include "play_pos.h"
@@ -227,7 +227,7 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     if (rc == 0)
         rc = play_open(&p, g, root, limits, e);
     if (rc == 0)
-        rc = play_moves(g, &p, q.moves, e);
+        rc = play_moves(&p, q.moves, e);
     if (rc == 0)
         rc = choose(g, &p, &q, out, e);
     play_close(&p);

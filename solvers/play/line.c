@@ -8,7 +8,8 @@
 #include <xxhash.h>
 
 #include "after.h"
-#include "analysis_call.h"
+#include "analysis.h"
+#include "analysis_members.h"
 #include "cancel.h"
 #include "json_in.h"
 #include "play_moves.h"
@@ -34,29 +35,19 @@ typedef struct line_state {
     seen_set seen;   /* repeating games: the position after each move */
 } line_state;
 
-/* The most moves a line may have on a request of len bytes: each move
- * re-reads the whole position, so LINE_WORK_BYTES bounds the work. */
-static long line_bound(size_t len)
-{
-    size_t moves = LINE_WORK_BYTES / (len > 0 ? len : 1);
-    return moves < 1 ? 1 : moves > LINE_MAX_LIMIT ? LINE_MAX_LIMIT : (long)moves;
-}
-
-/* Read and remove "line" and "max_line" from q->root into q: 0, or -1
- * with *e.  Where a byte bound holds (g on play_pos.h's adapter, or moves
- * to play) it is taken on the compact position, never on the body as sent
- * (see line.h). */
-static int take_options(const gj_game *g, line_request *q, gj_error *e)
+/* Read and remove "line", "max_line", "after" and "moves" from q->root
+ * into q: 0, or -1 with *e.  The line counts moves alone (line.h): no
+ * bound depends on the position's size. */
+static int take_options(line_request *q, gj_error *e)
 {
     const json_t *line = json_object_get(q->root, "line");
     const json_t *max = json_object_get(q->root, "max_line");
-    long asked = 0;
     q->max_line = LINE_MAX_DEFAULT;
     if (line != NULL && !json_is_boolean(line))
         return gj_fail_field(e, "line", "expected true or false");
     q->want = line != NULL && json_is_true(line);
     if (max != NULL) {
-        if (jin_long(max, "max_line", -1, -1, 1, LINE_MAX_LIMIT, &asked, e) != 0)
+        if (jin_long(max, "max_line", -1, -1, 1, LINE_MAX_LIMIT, &q->max_line, e) != 0)
             return -1;
         if (!q->want)
             return gj_fail_field(e, "max_line", "bounds the line: it needs \"line\": true");
@@ -67,43 +58,7 @@ static int take_options(const gj_game *g, line_request *q, gj_error *e)
     json_object_del(q->root, "line");
     json_object_del(q->root, "max_line");
     json_object_del(q->root, "moves");
-    int adapted = play_adapted(g), playing = q->moves != NULL && json_is_array(q->moves);
-    if (adapted) {
-        char *position = json_dumps(q->root, JSON_COMPACT);
-        if (position == NULL)
-            return gj_fail_nomem(e);
-        q->position_len = strlen(position);
-        free(position);
-    }
-    long bound = line_bound(q->position_len);
-    /* On the adapter each move to play is an analysis of the JSON text too:
-     * the same bound holds them.  A parsed position plays them in place,
-     * and PLAY_MOVES_MAX bounds their count. */
-    if (adapted && playing && (long)json_array_size(q->moves) > bound) {
-        gj_fail_field(e, "moves",
-                      "%zu moves on a position of %zu bytes (written compact) exceed the work "
-                      "bound (each move re-reads the position, %d MiB in all): at most %ld here",
-                      json_array_size(q->moves), q->position_len, LINE_WORK_BYTES >> 20, bound);
-        e->kind = GJ_UNMET;
-        return -1;
-    }
-    /* A game driven as a parsed position reads it once: the line counts moves. */
-    if (!adapted)
-        bound = LINE_MAX_LIMIT;
-    if (max == NULL) {
-        /* The default, not the caller's: line_truncated tells. */
-        q->max_line = q->max_line > bound ? bound : q->max_line;
-        return 0;
-    }
-    q->max_line = asked;
-    if (asked <= bound)
-        return 0;
-    gj_fail_field(e, "max_line",
-                  "%ld moves on a position of %zu bytes (written compact) exceed the line's "
-                  "work bound (each move re-reads the position, %d MiB in all): at most %ld here",
-                  asked, q->position_len, LINE_WORK_BYTES >> 20, bound);
-    e->kind = GJ_UNMET;
-    return -1;
+    return 0;
 }
 
 /* The canonical form of q (line.h) into q->canonical: 0, or -1 with *e. */
@@ -127,13 +82,13 @@ static int write_canonical(line_request *q, gj_error *e)
     return 0;
 }
 
-int line_prepare(const gj_game *g, const char *buf, size_t len, line_request *q, gj_error *e)
+int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
 {
     memset(q, 0, sizeof *q);
     q->root = jin_load_object(buf, len, NULL, e);
     if (q->root == NULL)
         return -1;
-    if (take_options(g, q, e) != 0 || write_canonical(q, e) != 0) {
+    if (take_options(q, e) != 0 || write_canonical(q, e) != 0) {
         line_request_free(q);
         return -1;
     }
@@ -301,35 +256,36 @@ static void append_line(gj_buf *out, const line_state *s)
     buf_putc(out, '}');
 }
 
-/* The analysis of p (q's position) into out, then its line when asked:
- * 0, or -1 with *e. */
+/* The afters' bound (after.h) passed by the moves listed, before the line
+ * began: a smaller max_line would not help, so *e names what would.  -1. */
+static int listed_too_large(gj_error *e)
+{
+    gj_fail_field(e, "after",
+                  "the whole positions of the moves listed pass %d MiB, the bound on one "
+                  "answer's \"after\" members (ANALYSIS_AFTER_BYTES_MAX), before the line's "
+                  "first move: for the line ask \"after\": \"diff\" (each entry then holds only "
+                  "what its move changes), or list fewer moves (max_moves)",
+                  (int)(ANALYSIS_AFTER_BYTES_MAX >> 20));
+    e->kind = GJ_UNMET;
+    return -1;
+}
+
+/* The analysis of p (q's position) into out, its afters whole unless q
+ * asked for diffs, then its line when asked: 0, or -1 with *e. */
 static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, gj_error *e)
 {
-    size_t mark = out->len;
-    int rc = p->ops->analyze(p->pos, out, e);
-    if (rc != 0 || (!q->want && !q->after_full))
-        return rc;
-    if (q->want && g->play_move == NULL)
-        return gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
+    if (!q->want && !q->after_full)
+        return p->ops->analyze(p->pos, out, e);
+    long max_moves;
+    if (analysis_max_moves(q->root, &max_moves, e) != 0)
+        return -1;
     after_writer w;
     after_init(&w, g, q->after_full);
-    if (w.full) {
-        /* The game wrote each after as a diff: the answer again, whole. */
-        json_t *first = json_loadb(out->data + mark, out->len - mark, 0, NULL);
-        gj_buf whole;
-        buf_init(&whole);
-        if (!json_is_object(first))
-            rc = out->failed ? gj_fail_nomem(e)
-                             : gj_fail(e, GJ_INTERNAL, "%s: the analysis is not JSON", g->name);
-        else
-            rc = after_put_answer(&w, q->root, first, &whole, e);
-        if (rc == 0) {
-            out->len = mark;
-            buf_append(out, whole.data, whole.len);
-        }
-        buf_free(&whole);
-        json_decref(first);
-    }
+    int rc = after_write_answer(&w, p->ops, p->pos, max_moves, out, e);
+    if (rc != 0 && q->want && e->kind == GJ_UNMET && strcmp(e->field, "after") == 0)
+        rc = listed_too_large(e);
+    if (rc == 0 && q->want && g->play_move == NULL)
+        rc = gj_fail_field(e, "line", "%s has no perfect-play line", g->name);
     if (rc == 0 && q->want) {
         line_state s = {.cycle_from = -1};
         buf_init(&s.entries);
@@ -367,8 +323,8 @@ static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
 }
 
 /* q's position with its moves played (the moves' messages first) into *p,
- * q->root then the position they lead to where the answer reads it (its
- * whole afters, its max_moves): 0, or -1 with *e. */
+ * reopened with the request's max_moves when it has one (q->root then the
+ * position they lead to): 0, or -1 with *e. */
 static int played(const gj_game *g, line_request *q, const long *limits, play_pos *p, gj_error *e)
 {
     if (play_moves_check(g, q->moves, e) != 0)
@@ -383,17 +339,14 @@ static int played(const gj_game *g, line_request *q, const long *limits, play_po
     int rc = play_open(p, g, start, limits, e);
     json_decref(start);
     if (rc == 0)
-        rc = play_moves(g, p, q->moves, e);
-    int asked = json_object_get(q->root, "max_moves") != NULL;
-    if (rc != 0 || (!asked && !q->after_full))
+        rc = play_moves(p, q->moves, e);
+    if (rc != 0 || json_object_get(q->root, "max_moves") == NULL)
         return rc;
     json_t *now = as_request(p, q->root, e);
     if (now == NULL)
         return -1;
     json_decref(q->root);
     q->root = now;
-    if (!asked)
-        return 0;
     play_close(p);
     return play_open(p, g, q->root, limits, e);
 }
@@ -419,7 +372,7 @@ int line_analyze(const gj_game *g, const char *buf, size_t len, const long *limi
                  gj_error *e)
 {
     line_request q;
-    if (line_prepare(g, buf, len, &q, e) != 0)
+    if (line_prepare(buf, len, &q, e) != 0)
         return -1;
     int rc = line_run(g, &q, limits, out, e);
     line_request_free(&q);

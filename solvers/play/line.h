@@ -1,14 +1,13 @@
 /* line.h - POST /analyze with "line": the perfect-play line.
  *
  * line_analyze() is what /analyze runs for every game.  A request without
- * the line members is answered with the game's analyze() bytes (through
- * its parsed position, play_pos.h).  With "moves"
- * (play_moves.h: the moves played from the position, in order, each
- * checked, on the position parsed once) the position they lead to is the
- * one analysed.  "after"
- * ("full", the default, or "diff") says how every entry's after is written
- * (after.h), in "moves" and in the line alike.  With
- * "line": true it answers the game's analysis plus
+ * the line members is answered with the game's analysis of its parsed
+ * position (play_pos.h).  With "moves" (play_moves.h: the moves played
+ * from the position, in order, each checked, on the position parsed once)
+ * the position they lead to is the one analysed.  "after" ("full", the
+ * default, or "diff") says how every entry's after is written (after.h),
+ * in "moves" and in the line alike.  With "line": true it answers the
+ * game's analysis plus
  *
  *   "line": [entry, ...], "line_truncated": false, "line_cycle": false
  *
@@ -24,27 +23,27 @@
  * "line_cycle_start" is the index of the first move of the cycle, so
  * line[line_cycle_start..] repeats forever.
  *
- * The work bound.  The line drives the game through its parsed position
- * (game.h's gj_play, play_pos.h): parsed once, then each move is a best
- * move found and played in place, so the bound counts moves: max_line
- * alone, up to LINE_MAX_LIMIT.  A game not yet driven that way goes through
- * play_pos.h's adapter, whose every move re-reads the whole position as
- * JSON text, so for it a line re-reads at most LINE_WORK_BYTES: on a
- * position of len bytes max_line may be at most LINE_WORK_BYTES / len (422
- * past it, naming the bound), and the default shrinks to it.  The moves to
- * play ("moves") are played on the parsed position too, so they are
- * counted (PLAY_MOVES_MAX) where the game has gj_play, and held to the
- * byte bound on the adapter, where each is an analysis of the JSON text.
- * len is the position's
- * compact form, not the body as sent, so padding, spacing and escapes never
- * change an answer: the answer is a function of the parsed request alone.
+ * The work bound counts moves.  The line drives the game through its
+ * parsed position (game.h's gj_play, play_pos.h): parsed once, then each
+ * move is a best move found and played in place, so max_line alone bounds
+ * it, up to LINE_MAX_LIMIT, whatever the position's size; the moves to
+ * play ("moves") are played on it too, PLAY_MOVES_MAX of them at most.
+ * What bounds the answer's bytes is its afters': with "after": "full" (the
+ * default) every entry, in "moves" and in the line, carries the whole
+ * position, and all of them together may hold at most
+ * ANALYSIS_AFTER_BYTES_MAX (after.h; 422 past it, naming "after": "diff"
+ * or fewer moves), so a long line of a large position is asked with
+ * "after": "diff".  No bound depends on the body as sent: padding, spacing
+ * and escapes never change an answer, which is a function of the parsed
+ * request alone.
  *
  * Cost: the position parsed once and analysed once (matrix-game: one
- * solve for the whole request); then per move the game's best move, which
- * for matrix-game is a walk of its winning cells or of the few largest
- * values, not of the matrix, and for a game on the adapter one analysis of
- * the JSON text.  A repeating game's positions are hashed, so the cycle
- * check is linear in the line's length.  The loop checks the cancel flag
+ * solve for the whole request); with whole afters the listed moves ranked
+ * once more and written from the position (after.h); then per move of the
+ * line the game's best move, which for matrix-game is a walk of its
+ * winning cells or of the few largest values, not of the matrix.  A
+ * repeating game's positions are hashed, so the cycle check is linear in
+ * the line's length.  The loop checks the cancel flag
  * between moves, so a deadline stops a long line. */
 #ifndef GJ_LINE_H
 #define GJ_LINE_H
@@ -58,7 +57,6 @@
 
 #define LINE_MAX_DEFAULT 100
 #define LINE_MAX_LIMIT   10000
-#define LINE_WORK_BYTES  (64 << 20)
 
 /* An /analyze request read once (line_prepare): the position's members,
  * the line options in effect, and
@@ -69,20 +67,19 @@
  * bodies with one canonical form get byte-identical answers, so the form is
  * what a cache or an entity tag may be keyed on. */
 typedef struct line_request {
-    json_t *root;        /* the position's members: the request less the line options */
-    size_t position_len; /* root's compact bytes where a byte bound holds, else 0 */
-    json_t *moves;       /* "moves", played before the analysis (play_moves.h), or NULL */
-    int want;            /* "line": true */
-    int after_full;      /* "after": whole positions (after.h), not diffs */
-    long max_line;       /* in effect: the caller's, or the default under the work bound */
+    json_t *root;   /* the position's members: the request less the line options */
+    json_t *moves;  /* "moves", played before the analysis (play_moves.h), or NULL */
+    int want;       /* "line": true */
+    int after_full; /* "after": whole positions (after.h), not diffs */
+    long max_line;  /* in effect: the caller's, or LINE_MAX_DEFAULT */
     char *canonical;
     size_t canonical_len;
 } line_request;
 
-/* Parse and check the request body buf[len] for game g into *q: 0, or -1
- * with *e (invalid JSON, a bad line option, max_line past the work bound)
- * and *q holding nothing.  The game decides the work bound (above). */
-int line_prepare(const gj_game *g, const char *buf, size_t len, line_request *q, gj_error *e);
+/* Parse and check the request body buf[len] into *q: 0, or -1 with *e
+ * (invalid JSON, a bad line option) and *q holding nothing.  The game's
+ * own members are checked when it runs (line_run). */
+int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e);
 
 /* The analysis of a prepared request, with its line when asked for, into
  * out: 0, or -1 with *e.  The line is played on q->root, so a prepared

@@ -45,8 +45,8 @@ static void last_listed(play_pos *p, long long total, char *like, size_t size)
     free(moves);
 }
 
-/* Why no legal move of p (g's) is the move `field` names: -1 with *e. */
-static int refuse_move(const gj_game *g, play_pos *p, const char *field, gj_error *e)
+/* Why no legal move of p is the move `field` names: -1 with *e. */
+static int refuse_move(play_pos *p, const char *field, gj_error *e)
 {
     gj_move best;
     gj_rank_head head;
@@ -57,13 +57,6 @@ static int refuse_move(const gj_game *g, play_pos *p, const char *field, gj_erro
         return gj_fail_field(e, field,
                              "the game is over after the moves before it: no move "
                              "is legal there");
-    /* The adapter finds a move among one analysis' list; a game's own
-     * find() knows every legal move, so there the move is not one. */
-    if (total > ANALYSIS_MAX_MOVES_LIMIT && play_adapted(g))
-        return gj_fail_field(e, field,
-                             "not among the %d moves one analysis lists of the %lld legal "
-                             "there; send the position it is played in instead",
-                             ANALYSIS_MAX_MOVES_LIMIT, total);
     char like[96];
     last_listed(p, total < ANALYSIS_MAX_MOVES_LIMIT ? total : ANALYSIS_MAX_MOVES_LIMIT, like,
                 sizeof like);
@@ -73,7 +66,7 @@ static int refuse_move(const gj_game *g, play_pos *p, const char *field, gj_erro
                          total, like[0] != '\0' ? like : "its moves");
 }
 
-int play_moves(const gj_game *g, play_pos *p, const json_t *moves, gj_error *e)
+int play_moves(play_pos *p, const json_t *moves, gj_error *e)
 {
     for (size_t k = 0; k < json_array_size(moves); k++) {
         char field[32];
@@ -81,17 +74,9 @@ int play_moves(const gj_game *g, play_pos *p, const json_t *moves, gj_error *e)
         gj_move m;
         int found = p->ops->find(p->pos, json_array_get(moves, k), &m, e);
         if (found == 0)
-            return refuse_move(g, p, field, e);
-        if (found < 0) {
-            /* Only a position driven through its JSON (play_pos.h's adapter)
-             * is read again at each move, and may be refused there. */
-            if (e->kind == GJ_BAD_INPUT && k > 0) {
-                char why[sizeof e->message];
-                snprintf(why, sizeof why, "%s", e->message);
-                gj_fail_field(e, field, "the position it is played in is refused: %.300s", why);
-            }
+            return refuse_move(p, field, e);
+        if (found < 0)
             return -1;
-        }
         if (p->ops->play(p->pos, &m, e) != 0)
             return -1;
     }

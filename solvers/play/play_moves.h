@@ -23,14 +23,12 @@
  * messages come first, as they always have. */
 int play_moves_check(const gj_game *g, const json_t *moves, gj_error *e);
 
-/* Play `moves` (checked by play_moves_check) on p, g's position, in
- * order, as UCI's "position ... moves" does: each must be one of the legal
- * moves of the position the earlier ones lead to, found there (gj_play's
- * find) and played in place, with no JSON text between moves for a game
- * with gj_play of its own.  0, or -1 with *e: bad_input naming "moves[k]"
- * and why (not a move of the position, the game already over, or, on
- * play_pos.h's adapter, which finds a move among one analysis' list, a
- * position with more moves than that list holds). */
-int play_moves(const gj_game *g, play_pos *p, const json_t *moves, gj_error *e);
+/* Play `moves` (checked by play_moves_check) on p, in order, as UCI's
+ * "position ... moves" does: each must be one of the legal moves of the
+ * position the earlier ones lead to, found there (gj_play's find) and
+ * played in place, with no JSON text between moves.  0, or -1 with *e:
+ * bad_input naming "moves[k]" and why (not a move of the position, or the
+ * game already over). */
+int play_moves(play_pos *p, const json_t *moves, gj_error *e);
 
 #endif

@@ -1,20 +1,13 @@
 /* play_pos.h - a game's position in play, parsed once, for every game.
  *
- * The perfect-play line (line.h), the moves to play (analysis_call.h),
- * the engine (engine.h), its level games (levels.h) and puzzles
- * (puzzle.h) drive a game through game.h's gj_play: parse once, analyse,
- * rank, write, find and play moves, clone, write members.  A game
- * that offers it (gj_game.play) is driven directly; for a game that does
- * not yet, play_open() gives the same interface over the game's JSON
- * analyze() and play_move(), as the line worked before: each ranking is
- * the game's analysis of the request written as JSON text (analysis_call.h),
- * a move is named by its index in that analysis, and each move is played on
- * that JSON.  So what drives a game has one code path for every game, this
- * adapter is the definition the games' own gj_play is tested against
- * (tests/unit/test_play.c), and it goes away when the last game offers
- * gj_play.  Its find() searches the last analysis when that one lists
- * every move (a puzzle's step, ranked whole), so checking a puzzle's
- * moves analyses nothing again. */
+ * The perfect-play line (line.h), the moves to play (play_moves.h), the
+ * engine (engine.h), its level games (levels.h) and puzzles (puzzle.h)
+ * drive a game through game.h's gj_play: parse once, analyse, rank, write,
+ * find and play moves, clone, write members, with no JSON text between
+ * steps.  Every game offers it (gj_game.play).  The definition it is held
+ * to, the same interface over the game's JSON analyze() and play_move(),
+ * is a test's (tests/oracle/play_adapter.h), which gives a game entry
+ * whose `play` is that adapter, opened here like any other. */
 #ifndef GJ_PLAY_POS_H
 #define GJ_PLAY_POS_H
 
@@ -24,17 +17,15 @@
 #include "game.h"
 
 typedef struct play_pos {
-    const gj_play *ops; /* the game's own, or the adapter's */
+    const gj_play *ops; /* the game's gj_play */
     void *pos;          /* what ops->parse made */
 } play_pos;
 
 /* g's position of the analyze() request `req` (loaded, its members checked,
- * left unchanged) into *p, through g->play or the adapter; limits must
- * outlive *p.  0, or -1 with *e (the game's own message). */
+ * left unchanged) into *p, through g->play; limits must outlive *p.  0, or
+ * -1 with *e (the game's own message; GJ_INTERNAL for a game without
+ * gj_play). */
 int play_open(play_pos *p, const gj_game *g, const json_t *req, const long *limits, gj_error *e);
-
-/* Whether g is driven through the adapter (no gj_play of its own). */
-int play_adapted(const gj_game *g);
 
 /* Free what play_open made. */
 void play_close(play_pos *p);

@@ -15,20 +15,20 @@
  * How: for each game a fixed-seed splitmix64 of the test's own (so the
  * population stays put when the server's generator changes) makes small
  * random positions, and each is sent in many spellings of one request: the
- * JSON twin with whitespace (a few times 1.4 MB of it, which is where the
- * perfect-play line's work bound starts to bite), shuffled keys, \uXXXX and
- * \/ escapes and -0 for 0; the judge text with other separators, CRLF,
- * leading zeros, '+' signs and the en dash; Accept and ?format= variants;
- * the GET forms, percent-encoded two ways; defaults given or left out
- * (max_moves 100, "line": false, max_line 100).  Invalid neighbours (unknown
- * keys, values out of range, wrong types, reals for integers, broken JSON,
- * duplicate keys, bad queries and content types) put 400s and 415s in the
- * population, and long lines padded with an explicit max_line 422s.  Every
- * request is sent plain; a sample of the 200s and every other answer is sent
- * again with If-None-Match naming its own tag (exact, weak, in a list, or
- * "*"), the tag of a canonically equal spelling, or another request's tag.
- * A last test sends invalid analysis requests with the very tag etag.h
- * gives their canonical form, which a client can compute from the README.
+ * JSON twin with whitespace (a few times 1.4 MB of it, which changes no
+ * answer: the perfect-play line's bound counts moves, never bytes),
+ * shuffled keys, \uXXXX and \/ escapes and -0 for 0; the judge text with
+ * other separators, CRLF, leading zeros, '+' signs and the en dash;
+ * Accept and ?format= variants; the GET forms, percent-encoded two ways;
+ * defaults given or left out (max_moves 100, "line": false, max_line 100).
+ * Invalid neighbours (unknown keys, values out of range, wrong types, reals
+ * for integers, broken JSON, duplicate keys, bad queries and content types)
+ * put 400s and 415s in the population.  Every request is sent plain; a
+ * sample of the 200s and every other answer is sent again with
+ * If-None-Match naming its own tag (exact, weak, in a list, or "*"), the
+ * tag of a canonically equal spelling, or another request's tag.  A last
+ * test sends invalid analysis requests with the very tag etag.h gives
+ * their canonical form, which a client can compute from the README.
  * Violations are collected rather than stopped at, so one run shows every
  * kind, each named with the endpoint, both requests (cut short) and both
  * statuses and tags. */
@@ -54,7 +54,7 @@
 /* Positions per endpoint, and the first few of them made big and padded. */
 #define POSITIONS     250
 #define BIG_POSITIONS 2
-/* 1.4 MB: the line's work bound (64 MiB of re-reading) is then 47 moves. */
+/* 1.4 MB of padding: more than many a position, yet no answer changes. */
 #define PAD_BYTES 1400000
 /* Per cent of the 200 answers sent again with If-None-Match (all others are). */
 #define RESEND_PERCENT 30
@@ -1611,7 +1611,7 @@ static void analyze_position(run *r, const game_gen *gg, bool big)
     family f = {0};
     /* A big position's line is long: asked for with fewer moves listed (the
      * form the line bug was reported in), bare, and with max_line at its
-     * default of 100, which the padding puts past the work bound (422). */
+     * default of 100. */
     int sets[3] = {7, 2, 3};
     if (!big) {
         for (int k = 0; k < 3; k++) {
@@ -1770,7 +1770,7 @@ static int forged_tag(const gj_game *game, const char *body, size_t len, char ta
 {
     line_request lq;
     gj_error e;
-    if (line_prepare(game, body, len, &lq, &e) != 0)
+    if (line_prepare(body, len, &lq, &e) != 0)
         return -1;
     gj_buf key;
     buf_init(&key);

@@ -7,8 +7,8 @@
  * play_move, and the line stops at the first position reached twice.  On
  * a 300 x 300 matrix a line of 200 moves is answered: the work bound
  * counts moves, not bytes of the position re-read.  And the answers through
- * the parsed position are byte for byte those through play_pos.h's adapter
- * over the game's JSON analysis. */
+ * the parsed position are byte for byte those through the adapter over the
+ * game's JSON analysis (tests/oracle/play_adapter.h). */
 #include <check.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -20,6 +20,7 @@
 #include "games.h"
 #include "harness.h"
 #include "line.h"
+#include "play_adapter.h"
 
 static const gj_game *const game = &game_matrix_game;
 
@@ -150,6 +151,61 @@ START_TEST(line_of_300_by_300)
 }
 END_TEST
 
+/* req with the line and whole afters (the default), with max_moves and
+ * max_line as given (0: left out): 1 when answered, else 0 with *e, the
+ * afters' bound's 422 naming "after": "diff". */
+static int whole_answered(const json_t *req, long max_moves, long max_line, gj_error *e)
+{
+    json_t *body = json_copy((json_t *)req);
+    json_object_set_new(body, "line", json_true());
+    if (max_line > 0)
+        json_object_set_new(body, "max_line", json_integer(max_line));
+    if (max_moves > 0)
+        json_object_set_new(body, "max_moves", json_integer(max_moves));
+    char *text = harness_analyze(game, body, e);
+    json_decref(body);
+    free(text);
+    if (text != NULL)
+        return 1;
+    ck_assert_int_eq(e->kind, GJ_UNMET);
+    ck_assert_str_eq(e->field, "after");
+    ck_assert_ptr_nonnull(strstr(e->message, "32 MiB"));
+    ck_assert_ptr_nonnull(strstr(e->message, "\"after\": \"diff\""));
+    return 0;
+}
+
+/* 300 x 300 with the line and whole afters: a 422 that says how to get the
+ * line.  The default 100 moves listed (~600 KB each) pass the afters'
+ * bound before the line begins, so the message names "diff" and
+ * max_moves, not max_line; with fewer listed the line may pass it, and
+ * max_line is named then too. */
+START_TEST(line_of_300_by_300_whole)
+{
+    uint64_t rng = 301;
+    json_t *req = random_request(300, 200, 0, &rng);
+    gj_error e;
+    ck_assert_int_eq(whole_answered(req, 0, 200, &e), 0);
+    ck_assert_msg(strstr(e.message, "before the line") != NULL, "%s", e.message);
+    ck_assert_ptr_nonnull(strstr(e.message, "max_moves"));
+    ck_assert_ptr_null(strstr(e.message, "max_line"));
+    ck_assert_int_eq(whole_answered(req, 0, 0, &e), 0);
+    ck_assert_ptr_nonnull(strstr(e.message, "before the line"));
+    int in_line = 0, answered = 0;
+    for (long listed = 40; listed <= 60; listed++) {
+        if (whole_answered(req, listed, 200, &e)) {
+            answered++;
+            continue;
+        }
+        int before = strstr(e.message, "before the line") != NULL;
+        ck_assert_int_eq(strstr(e.message, "max_line") == NULL, before);
+        in_line += !before;
+    }
+    ck_assert_int_gt(answered, 0);
+    ck_assert_int_gt(in_line, 0);
+    json_decref(req);
+}
+END_TEST
+
 /* /analyze's answer text to body for g, or the error's message. */
 static char *answer_text(const gj_game *g, const char *body)
 {
@@ -183,14 +239,14 @@ static json_t *far_corner(const json_t *req, int n)
 }
 
 /* The same requests through matrix-game's parsed position and through
- * play_pos.h's adapter over its JSON analyze() and play_move() (the game
- * entry without `play`, the way every move of the line was made before):
+ * the adapter over its JSON analyze() and play_move() (play_adapter.h's
+ * game entry, the way every move of the line was made before):
  * byte-identical answers, whole afters and diffs, members in any order,
  * lines to the cycle and cut, moves to play first. */
 START_TEST(parsed_as_adapted)
 {
-    gj_game adapted = game_matrix_game;
-    adapted.play = NULL;
+    gj_game adapted;
+    ck_assert_int_eq(play_adapter_game(&game_matrix_game, &adapted), 0);
     static const char *const afters[] = {"full", "diff"};
     uint64_t rng = 33;
     for (int round = 0; round < 200; round++) {
@@ -230,6 +286,7 @@ static Suite *line_suite(void)
     const harness_case cases[] = {
         {"definition", line_is_its_definition},
         {"large", line_of_300_by_300},
+        {"large whole", line_of_300_by_300_whole},
         {"adapter", parsed_as_adapted},
     };
     return harness_suite("line", cases, sizeof cases / sizeof cases[0], 300);

@@ -1,6 +1,7 @@
 /* test_play.c - every game's parsed position in play (game.h's gj_play)
- * against play_pos.h's adapter over the same game's JSON analyze() and
- * play_move(), which is the definition: the analysis answer as JSON.
+ * against the adapter over the same game's JSON analyze() and play_move()
+ * (tests/oracle/play_adapter.h), which is the definition: the analysis
+ * answer as JSON.
  *
  * For each game that offers gj_play, positions in play come from its
  * generator (fixed seeds, the knobs of its example), and from each a
@@ -10,7 +11,9 @@
  * byte, and the after's length), find() (every listed move found as the
  * move it is, and malformed or illegal moves refused), clone() (a copy
  * played on leaves its original as it was) and write_members(); then the
- * same random move is played on both. */
+ * same random move is played on both.  And every game's /analyze answer
+ * with whole afters, written from the parsed position, is the answer with
+ * diffs read back and rewritten by after.h's JSON writer. */
 #include <check.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -18,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "after.h"
 #include "analysis.h"
 #include "games.h"
 #include "generate.h"
 #include "harness.h"
+#include "play_adapter.h"
 #include "play_pos.h"
 
 /* Positions and plies per game: a few thousand positions in all. */
@@ -275,8 +280,8 @@ START_TEST(parsed_as_adapted)
         const gj_game *g = all[i];
         if (g->play == NULL)
             continue;
-        gj_game adapted = *g;
-        adapted.play = NULL;
+        gj_game adapted;
+        ck_assert_int_eq(play_adapter_game(g, &adapted), 0);
         long limits[GJ_MAX_LIMITS];
         game_default_limits(g, limits);
         uint64_t rng = 5150 + (uint64_t)i;
@@ -334,11 +339,115 @@ START_TEST(required_members)
 }
 END_TEST
 
+/* /analyze's answer to req (the position and its options) through the
+ * line (line.h), the game's own gj_play: malloc'd text. */
+static char *analyze_text(const gj_game *g, const json_t *req)
+{
+    gj_error e;
+    char *answer = harness_analyze(g, req, &e);
+    ck_assert_msg(answer != NULL, "%s: %s", g->name, e.message);
+    return answer;
+}
+
+/* The definition of whole afters: req's answer with diffs, read back as
+ * JSON, each listed move played on req with the game's play_move
+ * (after.h's after_put_answer), the way /analyze wrote them before it
+ * wrote them from the parsed position.  malloc'd text. */
+static char *whole_by_text(const gj_game *g, const json_t *req)
+{
+    json_t *diff = json_copy((json_t *)req);
+    json_object_set_new(diff, "after", json_string("diff"));
+    char *text = analyze_text(g, diff);
+    json_decref(diff);
+    json_t *answer = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(answer);
+    free(text);
+    after_writer w;
+    after_init(&w, g, 1);
+    gj_buf out;
+    buf_init(&out);
+    gj_error e;
+    ck_assert_msg(after_put_answer(&w, req, answer, &out, &e) == 0, "%s: %s", g->name, e.message);
+    after_free(&w);
+    json_decref(answer);
+    buf_putc(&out, '\0');
+    ck_assert(!out.failed);
+    return buf_take(&out, NULL);
+}
+
+/* Every game's /analyze answer with whole afters (the default), written
+ * from its parsed position, is byte for byte the definition above, on
+ * generated positions and on those a few random moves lead to (played on
+ * the request with play_move), with max_moves from 1 to all. */
+START_TEST(whole_afters_as_text)
+{
+    size_t count;
+    long compared = 0;
+    const gj_game *const *all = games_all(&count);
+    for (size_t i = 0; i < count; i++) {
+        const gj_game *g = all[i];
+        uint64_t rng = 7070 + (uint64_t)i;
+        for (long seed = 1; seed <= POSITIONS / 3; seed++) {
+            json_t *req = generated(g, seed);
+            for (int ply = 0; ply < PLIES; ply++) {
+                if (rng_below(&rng, 2) == 0)
+                    json_object_set_new(req, "max_moves",
+                                        json_integer(1 + (long)rng_below(&rng, 30)));
+                else
+                    json_object_del(req, "max_moves");
+                char *got = analyze_text(g, req), *want = whole_by_text(g, req);
+                size_t at = 0;
+                while (got[at] != '\0' && got[at] == want[at])
+                    at++;
+                ck_assert_msg(got[at] == want[at],
+                              "%s seed %ld ply %d: part at byte %zu: %.80s | %.80s", g->name, seed,
+                              ply, at, got + at, want + at);
+                compared++;
+                free(want);
+                /* A random listed move, played on the request. */
+                json_t *answer = json_loads(got, 0, NULL);
+                free(got);
+                const json_t *moves = json_object_get(answer, "moves");
+                size_t n = json_array_size(moves);
+                json_t *entry =
+                    n > 0 ? json_deep_copy(json_array_get(moves, rng_below(&rng, n))) : NULL;
+                json_decref(answer);
+                if (entry == NULL)
+                    break;
+                /* play_move reads the entry's diff. */
+                json_t *diff = json_copy(req);
+                json_object_set_new(diff, "after", json_string("diff"));
+                json_object_set_new(diff, "max_moves", json_integer(ANALYSIS_MAX_MOVES_LIMIT));
+                char *dtext = analyze_text(g, diff);
+                json_decref(diff);
+                json_t *danswer = json_loads(dtext, 0, NULL);
+                free(dtext);
+                const json_t *dmoves = json_object_get(danswer, "moves");
+                const json_t *played = NULL;
+                for (size_t k = 0; k < json_array_size(dmoves); k++)
+                    if (json_equal(json_object_get(json_array_get(dmoves, k), "move"),
+                                   json_object_get(entry, "move")))
+                        played = json_array_get(dmoves, k);
+                ck_assert_ptr_nonnull(played);
+                gj_error e;
+                json_object_del(req, "max_moves");
+                ck_assert_msg(g->play_move(req, played, &e) == 0, "%s: %s", g->name, e.message);
+                json_decref(danswer);
+                json_decref(entry);
+            }
+            json_decref(req);
+        }
+    }
+    ck_assert_int_gt(compared, 1000);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     const harness_case cases[] = {
         {"adapter", parsed_as_adapted},
         {"required", required_members},
+        {"whole", whole_afters_as_text},
     };
     return harness_suite("play", cases, sizeof cases / sizeof cases[0], 600);
 }

@@ -440,16 +440,12 @@ START_TEST(test_etag_shape)
 }
 END_TEST
 
-/* line_prepare's canonical form of body, in canon (at most cap bytes); -1 when refused.
- * Prepared for nim-shortcuts, a game whose line keeps the byte bound (line.h): the
- * form does not otherwise depend on the game. */
+/* line_prepare's canonical form of body, in canon (at most cap bytes); -1 when refused. */
 static int canonical(const char *body, char *canon, size_t cap)
 {
     line_request q;
     gj_error e;
-    const gj_game *g = games_find("nim-shortcuts", strlen("nim-shortcuts"));
-    ck_assert_ptr_nonnull(g);
-    if (line_prepare(g, body, strlen(body), &q, &e) != 0)
+    if (line_prepare(body, strlen(body), &q, &e) != 0)
         return -1;
     snprintf(canon, cap, "%s", q.canonical);
     line_request_free(&q);
@@ -486,8 +482,8 @@ START_TEST(test_analysis_canonical)
 }
 END_TEST
 
-/* Padding never shrinks the line's default: the work bound is taken on the
- * compact position (line.h), so a padded body has the unpadded one's form. */
+/* Padding never changes the line's default: the form is taken on the
+ * parsed request (line.h), so a padded body has the unpadded one's form. */
 START_TEST(test_analysis_canonical_padding)
 {
     static const char req[] = "{\"shortcuts\":[[3,0],[0,1]],\"heaps\":[400,350],"
