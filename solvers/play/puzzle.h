@@ -69,7 +69,8 @@ typedef struct puzzle {
     long min_moves;
     json_t *knobs; /* the game's generator knobs (an object, maybe empty) */
     puzzle_step steps[PUZZLE_DEPTH_MAX];
-    json_t *to_move; /* the analysis' "to_move" */
+    const char *mover; /* the first ranking's to_move (gj_rank_head), a game's static string */
+    json_t *to_move;   /* the analysis' "to_move": mover as JSON, once the line is kept */
     /* What the steps' positions were read under; they keep its address,
      * so a puzzle stays where it was built. */
     long limits[GEN_NLIMITS];

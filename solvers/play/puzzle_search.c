@@ -213,6 +213,10 @@ static int take_step(puzzle *p, int i, gj_error *e)
         return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", p->game->name);
     if (head.moves_total != n)
         return 1 + MISS_LISTED;
+    if (i == 0 && head.to_move == NULL)
+        return gj_fail(e, GJ_INTERNAL, "%s: a ranking without to_move", p->game->name);
+    if (i == 0)
+        p->mover = head.to_move;
     /* One winning move: then the mover wins (a win/lose game's position is
      * won exactly when a move wins; a scored game's has a best score). */
     s->legal = n;
@@ -358,9 +362,10 @@ static int reply_to(puzzle *p, int i, gj_error *e)
     return 0;
 }
 
-/* The JSON of p's positions after the first and of its "to_move", which
- * only a kept line is written with: 0, or -1 with *e.  keys holds the
- * members of each step when the game's positions repeat (met_before). */
+/* The JSON of p's positions after the first and of its "to_move" (the
+ * first ranking's), which only a kept line is written with: 0, or -1 with
+ * *e.  keys holds the members of each step when the game's positions
+ * repeat (met_before). */
 static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
 {
     gj_buf text;
@@ -376,18 +381,8 @@ static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
             rc = own->failed ? gj_fail_nomem(e)
                              : gj_fail(e, GJ_INTERNAL, "a puzzle's position is not JSON");
     }
-    /* The mover is no part of a ranking (game.h): the first position's
-     * analysis names it. */
-    text.len = 0;
-    if (rc == 0)
-        rc = p->steps[0].at.ops->analyze(p->steps[0].at.pos, &text, e);
-    json_t *a = rc == 0 && !text.failed ? json_loadb(text.data, text.len, 0, NULL) : NULL;
-    p->to_move = json_incref(json_object_get(a, "to_move"));
-    if (rc == 0 && p->to_move == NULL)
-        rc = text.failed
-                 ? gj_fail_nomem(e)
-                 : gj_fail(e, GJ_INTERNAL, "%s: an analysis without to_move", p->game->name);
-    json_decref(a);
+    if (rc == 0 && (p->to_move = json_string(p->mover)) == NULL)
+        rc = gj_fail_nomem(e);
     buf_free(&text);
     return rc;
 }
