@@ -29,6 +29,8 @@
  * the count cannot drift from the array. */
 #define GJ_NLIMITS(defs) ((int)(sizeof(defs) / sizeof((defs)[0])))
 
+struct gen_kept; /* generate.h */
+
 typedef struct gj_limit_def {
     const char *name; /* short key, as in "--limit grid-walk.rows=1000" */
     const char *doc;  /* one line for /games and --help */
@@ -229,6 +231,11 @@ typedef struct gj_game {
      * answer is a score.  0, or -1 with *e (the request's own error). */
     int (*generate_most)(const char *buf, size_t len, const long *limits, long long *most,
                          int *scored, gj_error *e);
+    /* generate() of a request in play whose kept candidate is handed over
+     * parsed (generate.h's gen_keep) instead of written: what puzzles
+     * build on.  0, or -1 with *e, as generate() fails. */
+    int (*generate_keep)(const char *buf, size_t len, const long *limits, struct gen_kept *kept,
+                         gj_error *e);
     const char *example_generate; /* a JSON request for generate() */
     /* generate()'s own request members beyond the common ones (generate.h),
      * NULL-terminated: the puzzles (puzzle.h) pass exactly these on. */

@@ -436,19 +436,21 @@ static int refused(const gen_spec *spec, gj_error *e)
  * checked as analyze() does, so a refused position gives analyze()'s error;
  * ranked for the head alone, and analysed (into `answer`) only when it
  * fits and its answer is wanted, so that no analysis text is written or
- * read for the candidates thrown away.  The miss as miss() says it (NMISS:
- * kept), or -1 with *e. */
+ * read for the candidates thrown away.  With `keep` a fitting candidate's
+ * loaded body and parsed position go to *keep, and nothing is analysed.
+ * The miss as miss() says it (NMISS: kept), or -1 with *e. */
 static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                         const long *limits, gj_buf *answer, gj_error *e)
+                         const long *limits, gj_buf *answer, gen_kept *keep, gj_error *e)
 {
     const gj_game *g = spec->game;
     json_t *root = jin_load_object(c->position.data, c->position.len, g->analyze_keys, e);
     if (root == NULL)
         return refused(spec, e);
     void *pos = g->play->parse(root, limits, e);
-    json_decref(root);
-    if (pos == NULL)
+    if (pos == NULL) {
+        json_decref(root);
         return refused(spec, e);
+    }
     gj_move first;
     gj_rank_head head;
     int m;
@@ -461,10 +463,16 @@ static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen
          * which read_answer takes as 1 and -1, or a scored game's integer. */
         long long score = spec->scored ? head.value : head.value == 1 ? 1 : -1;
         m = miss(req, score, head.winning_moves, head.moves_total);
+        if (m == NMISS && keep != NULL) {
+            keep->position = root;
+            keep->pos = pos;
+            return m;
+        }
         if (m == NMISS && req->with_answer && g->play->analyze(pos, answer, e) != 0)
             m = refused(spec, e);
     }
     g->play->free(pos);
+    json_decref(root);
     return m;
 }
 
@@ -487,14 +495,15 @@ static int judge_text(const gen_spec *spec, const gen_request *req, const gen_ca
     return miss(req, score, winning, total);
 }
 
-/* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
- * -1 with *e (the deadline passed, or the solver refused the position).
+/* Solve candidate c and, when it fits, write the frame (or with `keep`,
+ * hand it to *keep): 1 kept, 0 not, -1 with *e (the deadline passed, or
+ * the solver refused the position).
  * The judging watches a flag with the budget's deadline, or the caller's
  * (`outer`, may be NULL) when that is sooner; the caller's is bound again
  * after. */
 static int try_one(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
                    const long *limits, unsigned long long deadline, gj_cancel *outer, long tried,
-                   long misses[NMISS], gj_buf *out, gj_error *e)
+                   long misses[NMISS], gj_buf *out, gen_kept *keep, gj_error *e)
 {
     gj_buf answer;
     buf_init(&answer);
@@ -504,12 +513,14 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
     gj_cancel_init(&cancel, deadline);
     gj_cancel_bind(&cancel);
     int m = req->in_play && spec->game->play != NULL
-                ? judge_in_play(spec, req, c, limits, &answer, e)
+                ? judge_in_play(spec, req, c, limits, &answer, keep, e)
                 : judge_text(spec, req, c, limits, &answer, e);
     gj_cancel_bind(outer);
     if (m == NMISS && answer.failed)
         m = gj_fail_nomem(e);
-    if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
+    if (m == NMISS && keep != NULL)
+        keep->skip = c->skip;
+    else if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
         m = -1;
     else if (m >= 0 && m != NMISS)
         misses[m]++;
@@ -517,13 +528,20 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
     return m < 0 ? -1 : m == NMISS;
 }
 
-int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
-            gj_buf *out, gj_error *e)
+/* gen_run, the kept candidate written to out or (keep not NULL) handed
+ * to *keep: 0, or -1 with *e. */
+static int run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+               gj_buf *out, gen_kept *keep, gj_error *e)
 {
     gen_request req;
     json_t *root = read_request(spec, buf, len, limits, knobs, &req, true, e);
     if (root == NULL)
         return -1;
+    if (keep != NULL && (!req.in_play || spec->game->play == NULL)) {
+        json_decref(root);
+        return gj_fail(e, GJ_INTERNAL, "%s: only a position in play is kept parsed",
+                       spec->game->name);
+    }
     unsigned long long deadline =
         gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
     gj_rng rng = {(uint64_t)req.seed};
@@ -543,7 +561,8 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
             if (c.position.failed || c.input.failed)
                 kept = gj_fail_nomem(e);
             else
-                kept = try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, e);
+                kept =
+                    try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, keep, e);
         }
         buf_free(&c.position);
         buf_free(&c.input);
@@ -564,4 +583,17 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
     }
     json_decref(root);
     return rc;
+}
+
+int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+            gj_buf *out, gj_error *e)
+{
+    return run(spec, buf, len, limits, knobs, out, NULL, e);
+}
+
+int gen_keep(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+             gen_kept *kept, gj_error *e)
+{
+    memset(kept, 0, sizeof *kept);
+    return run(spec, buf, len, limits, knobs, NULL, kept, e);
 }

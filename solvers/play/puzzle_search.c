@@ -55,13 +55,14 @@ void puzzle_free(puzzle *p)
 
 /* ---- one candidate ----------------------------------------------------- */
 
-/* The generator's position for seed s: an analyze() request with exactly
- * one solving move and at least p->min_moves moves, or NULL with *e.  With
- * `again` the one candidate at p->skip is made (a rebuild, no search), else
- * the generator searches and p->skip is set to where its kept candidate
- * began. */
-static json_t *generated(puzzle *p, long long s, bool again, const long *limits, long budget_ms,
-                         gj_error *e)
+/* The generator's position for seed s into step 0 (its analyze() request
+ * and that parsed, read under p->limits): one with exactly one solving
+ * move and at least p->min_moves moves, handed over parsed by the
+ * generator (gen_keep), never written and read back.  With `again` the one
+ * candidate at p->skip is made (a rebuild, no search), else the generator
+ * searches and p->skip is set to where its kept candidate began.  0, or -1
+ * with *e. */
+static int generated(puzzle *p, long long s, bool again, long budget_ms, gj_error *e)
 {
     const gj_game *g = p->game;
     json_t *req = json_deep_copy(p->knobs);
@@ -74,35 +75,21 @@ static json_t *generated(puzzle *p, long long s, bool again, const long *limits,
         /* Only the position is read: no analysis written out, whole afters and all. */
         json_object_set_new(req, "answer", json_false()) != 0) {
         json_decref(req);
-        gj_fail_nomem(e);
-        return NULL;
+        return gj_fail_nomem(e);
     }
     char *text = json_dumps(req, JSON_COMPACT);
     json_decref(req);
-    if (text == NULL) {
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    gj_buf out;
-    buf_init(&out);
-    int rc = g->generate(text, strlen(text), limits, &out, e);
+    if (text == NULL)
+        return gj_fail_nomem(e);
+    gen_kept kept;
+    int rc = g->generate_keep(text, strlen(text), p->limits, &kept, e);
     free(text);
-    json_t *position = NULL;
-    if (rc == 0) {
-        json_t *answer = out.failed ? NULL : json_loadb(out.data, out.len, 0, NULL);
-        position = json_incref(json_object_get(answer, "position"));
-        const json_t *skip = json_object_get(answer, "skip");
-        if (position != NULL && json_is_integer(skip)) {
-            p->skip = (long long)json_integer_value(skip);
-        } else {
-            gj_fail(e, GJ_INTERNAL, "%s: the generator's answer has no position or skip", g->name);
-            json_decref(position);
-            position = NULL;
-        }
-        json_decref(answer);
-    }
-    buf_free(&out);
-    return position;
+    if (rc != 0)
+        return -1;
+    p->skip = kept.skip;
+    p->steps[0].position = kept.position;
+    p->steps[0].at = (play_pos){g->play, kept.pos};
+    return 0;
 }
 
 /* The entry of m, a move ranked or found on `at` as it is now, as the
@@ -443,11 +430,7 @@ static int build(puzzle *p, long long s, bool again, const long *limits, long bu
     p->seed = s;
     /* The steps' positions read limits for as long as the puzzle lives. */
     memcpy(p->limits, limits, sizeof p->limits);
-    json_t *position = generated(p, s, again, limits, budget_ms, e);
-    if (position == NULL)
-        return -1;
-    p->steps[0].position = position;
-    int rc = play_open(&p->steps[0].at, p->game, position, p->limits, e);
+    int rc = generated(p, s, again, budget_ms, e);
     if (rc == 0)
         rc = build_line(p, e);
     if (rc == 0)
@@ -896,7 +879,7 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
 {
     memset(p, 0, sizeof *p);
     *seeded = false; /* set on every path, a refused request's too */
-    if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
+    if (g->generate_keep == NULL || g->play == NULL)
         return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
     search q;
     if (read_params(g, params, limits, p, &q, seeded, e) != 0 ||
