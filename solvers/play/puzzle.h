@@ -1,6 +1,7 @@
 /* puzzle.h - what a rated puzzle of any game is: the line it holds and
  * the names of its fields, shared by the modules that make and use it
- * (puzzle_id.h, puzzle_search.h, puzzle_write.h, puzzle_check.h).
+ * (puzzle_build.h, puzzle_rating.h, puzzle_id.h, puzzle_search.h,
+ * puzzle_write.h, puzzle_check.h).
  *
  * Game-agnostic: a puzzle is made of what every game already has, its
  * generator (generate.h, asked for a position in play with exactly one
