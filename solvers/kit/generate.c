@@ -3,10 +3,12 @@
 #include "generate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "cancel.h"
 #include "json_in.h"
 
@@ -409,7 +411,9 @@ static int write_frame(const gen_spec *spec, const gen_request *req, const gen_c
     }
     if (req->with_answer) {
         buf_puts(out, ",\"answer\":");
-        if (!req->in_play || !req->after_full)
+        /* A position in play judged parsed has its whole afters written
+         * already (judge_in_play). */
+        if (!req->in_play || !req->after_full || spec->game->play != NULL)
             buf_append(out, answer->data, answer->len);
         else if (whole_afters(spec, c, answer, out, e) != 0)
             return -1;
@@ -432,11 +436,64 @@ static int refused(const gen_spec *spec, gj_error *e)
     return -1;
 }
 
+/* The analysis of the parsed position pos (root its loaded body, head its
+ * ranking head) with each "after" whole, as after_put_answer writes it
+ * from the analysis text, without loading that text or playing a move on
+ * JSON: the game's own analysis up to its "moves" (the last member, after
+ * the head and any member of the game's own, analysis.h), then the first
+ * max_moves ranked entries, each written by the game's write_move(whole =
+ * 1), their whole afters bounded as after.h says.  0, or -1 with *e. */
+static int write_whole(const gj_game *g, void *pos, const json_t *root, const gj_rank_head *head,
+                       gj_buf *out, gj_error *e)
+{
+    long max;
+    if (analysis_max_moves(root, &max, e) != 0)
+        return -1;
+    long listed = head->moves_total < max ? (long)head->moves_total : max;
+    gj_buf text;
+    buf_init(&text);
+    if (g->play->analyze(pos, &text, e) != 0) {
+        buf_free(&text);
+        return -1;
+    }
+    buf_putc(&text, '\0');
+    bool failed = text.failed;
+    const char *moves_at = failed ? NULL : strstr(text.data, ",\"moves\":[");
+    if (moves_at != NULL)
+        buf_append(out, text.data, (size_t)(moves_at - text.data));
+    buf_free(&text);
+    if (moves_at == NULL)
+        return failed ? gj_fail_nomem(e)
+                      : gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves", g->name);
+    gj_move *moves = malloc((size_t)(listed > 0 ? listed : 1) * sizeof *moves);
+    if (moves == NULL)
+        return gj_fail_nomem(e);
+    long n = listed > 0 ? g->play->rank(pos, listed, moves, NULL, e) : 0;
+    int rc = n < 0 ? -1 : 0;
+    if (rc == 0 && n != listed)
+        rc = gj_fail(e, GJ_INTERNAL, "%s: %ld moves ranked of %ld", g->name, n, listed);
+    after_writer w;
+    after_init(&w, g, 1);
+    for (long i = 0; rc == 0 && i < listed; i++) {
+        size_t bytes = 0;
+        analysis_move_open(out, i);
+        rc = g->play->write_move(pos, &moves[i], 1, out, &bytes, e);
+        if (rc == 0)
+            rc = after_count(&w, bytes, e);
+        analysis_move_close(out);
+    }
+    analysis_end(out, listed);
+    after_free(&w);
+    free(moves);
+    return rc;
+}
+
 /* Judge a candidate in play on the game's parsed position: loaded and
  * checked as analyze() does, so a refused position gives analyze()'s error;
  * ranked for the head alone, and analysed (into `answer`) only when it
  * fits and its answer is wanted, so that no analysis text is written or
- * read for the candidates thrown away.  With `keep` a fitting candidate's
+ * read for the candidates thrown away; its afters whole (write_whole)
+ * unless the request asked for the diff.  With `keep` a fitting candidate's
  * loaded body and parsed position go to *keep, and nothing is analysed.
  * The miss as miss() says it (NMISS: kept), or -1 with *e. */
 static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
@@ -468,7 +525,11 @@ static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen
             keep->pos = pos;
             return m;
         }
-        if (m == NMISS && req->with_answer && g->play->analyze(pos, answer, e) != 0)
+        if (m == NMISS && req->with_answer && req->after_full &&
+            write_whole(g, pos, root, &head, answer, e) != 0)
+            m = e->kind == GJ_UNMET ? -1 : refused(spec, e);
+        else if (m == NMISS && req->with_answer && !req->after_full &&
+                 g->play->analyze(pos, answer, e) != 0)
             m = refused(spec, e);
     }
     g->play->free(pos);
