@@ -60,6 +60,9 @@ typedef struct puzzle_step {
     unsigned motifs;  /* the game's motifs the solving move shows (gj_play.motifs) */
     json_t *solving;  /* moves[0]'s entry, as the analysis writes it (its "after" the diff) */
     json_t *reply;    /* the defender's reply entry after it; NULL after the last step */
+    /* The reply's entry as write_move wrote it, before it was played: read
+     * into `reply` only when the line is kept. */
+    gj_buf reply_text;
 } puzzle_step;
 
 typedef struct puzzle {

@@ -19,6 +19,7 @@ static void step_free(puzzle_step *s)
     free(s->moves);
     json_decref(s->solving);
     json_decref(s->reply);
+    buf_free(&s->reply_text);
     memset(s, 0, sizeof *s);
 }
 
@@ -69,21 +70,24 @@ static int generated(puzzle *p, long long s, bool again, long budget_ms, gj_erro
 }
 
 /* The entry of m, a move ranked or found on `at` as it is now, as the
- * analysis writes it (its "after" the diff): NULL with *e. */
-static json_t *entry_of(play_pos *at, const gj_move *m, gj_error *e)
+ * analysis writes it (its "after" the diff), "{...}" into text (emptied
+ * first): 0, or -1 with *e. */
+static int entry_text(play_pos *at, const gj_move *m, gj_buf *text, gj_error *e)
 {
-    gj_buf text;
-    buf_init(&text);
     size_t bytes;
-    buf_putc(&text, '{');
-    int rc = at->ops->write_move(at->pos, m, 0, &text, &bytes, e);
-    buf_putc(&text, '}');
-    json_t *entry = NULL;
-    if (rc == 0 && text.failed)
-        gj_fail_nomem(e);
-    else if (rc == 0 && (entry = json_loadb(text.data, text.len, 0, NULL)) == NULL)
+    text->len = 0;
+    buf_putc(text, '{');
+    int rc = at->ops->write_move(at->pos, m, 0, text, &bytes, e);
+    buf_putc(text, '}');
+    return rc == 0 && text->failed ? gj_fail_nomem(e) : rc;
+}
+
+/* An entry's text read as JSON: the entry, or NULL with *e. */
+static json_t *entry_read(const gj_buf *text, gj_error *e)
+{
+    json_t *entry = json_loadb(text->data, text->len, 0, NULL);
+    if (entry == NULL)
         gj_fail(e, GJ_INTERNAL, "an entry of a puzzle's position is not JSON");
-    buf_free(&text);
     return entry;
 }
 
@@ -181,8 +185,7 @@ static int take_step(puzzle *p, int i, gj_error *e)
     if (s->at.ops->motifs != NULL &&
         s->at.ops->motifs(s->at.pos, s->moves, s->legal, &s->motifs, e) != 0)
         return -1;
-    s->solving = entry_of(&s->at, &s->moves[0], e);
-    return s->solving != NULL ? 0 : -1;
+    return 0;
 }
 
 /* Whether step i + 1's position was met at an earlier step of a game
@@ -220,16 +223,17 @@ static int reply_to(puzzle *p, int i, gj_error *e)
     long n = d->ops->rank(d->pos, 1, &reply, NULL, e);
     if (n <= 0)
         return n < 0 ? -1 : 1 + PUZZLE_MISS_ENDS;
-    s->reply = entry_of(d, &reply, e);
-    if (s->reply == NULL || d->ops->play(d->pos, &reply, e) != 0)
+    if (entry_text(d, &reply, &s->reply_text, e) != 0 || d->ops->play(d->pos, &reply, e) != 0)
         return -1;
     return 0;
 }
 
-/* The JSON of p's positions after the first and of its "to_move" (the
- * first ranking's), which only a kept line is written with: 0, or -1 with
- * *e.  keys holds the members of each step when the game's positions
- * repeat (met_before). */
+/* The JSON of p's positions after the first, of each step's solving move
+ * and reply entries and of its "to_move" (the first ranking's), which only
+ * a kept line is written with: 0, or -1 with *e.  Each step's position is
+ * as its ranking left it (never played on), so moves[0] still names the
+ * solving move.  keys holds the members of each step when the game's
+ * positions repeat (met_before). */
 static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
 {
     gj_buf text;
@@ -244,6 +248,15 @@ static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
         if (s->position == NULL)
             rc = own->failed ? gj_fail_nomem(e)
                              : gj_fail(e, GJ_INTERNAL, "a puzzle's position is not JSON");
+    }
+    for (int i = 0; i < p->depth && rc == 0; i++) {
+        puzzle_step *s = &p->steps[i];
+        rc = entry_text(&s->at, &s->moves[0], &text, e);
+        if (rc == 0 && (s->solving = entry_read(&text, e)) == NULL)
+            rc = -1;
+        if (rc == 0 && s->reply_text.len > 0 && (s->reply = entry_read(&s->reply_text, e)) == NULL)
+            rc = -1;
+        buf_free(&s->reply_text);
     }
     if (rc == 0 && (p->to_move = json_string(p->mover)) == NULL)
         rc = gj_fail_nomem(e);
