@@ -252,14 +252,12 @@ void gen_put_row(gen_candidate *c, long i, const char *row, size_t n)
 /* Which of the asked constraints a candidate failed. */
 enum { MISS_OUTCOME, MISS_WINNING, MISS_MOVES, MISS_SCORE, NMISS };
 
-/* The position's answer into `answer`: /solve's or /analyze's, computed by
- * the game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
-static int answer_of(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                     const long *limits, gj_buf *answer, gj_error *e)
+/* An opening position's answer into `answer`: /solve's, computed by the
+ * game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
+static int answer_of(const gen_spec *spec, const gen_candidate *c, const long *limits,
+                     gj_buf *answer, gj_error *e)
 {
     const gj_game *g = spec->game;
-    if (req->in_play)
-        return g->analyze(c->position.data, c->position.len, limits, answer, e);
     void *pos = g->parse_json(c->position.data, c->position.len, limits, e);
     if (pos == NULL)
         return -1;
@@ -268,33 +266,6 @@ static int answer_of(const gen_spec *spec, const gen_request *req, const gen_can
         g->write_json(pos, answer);
     g->free_position(pos);
     return rc;
-}
-
-/* The mover's score and winning move count from an answer; 0, or -1. */
-static int read_answer(const gen_spec *spec, const gen_request *req, const json_t *a,
-                       long long *score, long long *winning, long long *total)
-{
-    *winning = -1;
-    *total = -1;
-    if (!req->in_play)
-        return spec->score(a, score);
-    const json_t *v = json_object_get(a, "value");
-    const char *s = json_string_value(v);
-    if (json_is_integer(v))
-        *score = (long long)json_integer_value(v);
-    else if (s != NULL && (strcmp(s, "win") == 0 || strcmp(s, "lose") == 0))
-        *score = strcmp(s, "win") == 0 ? 1 : -1;
-    else
-        return -1;
-    v = json_object_get(a, "winning_moves");
-    if (!json_is_integer(v))
-        return -1;
-    *winning = (long long)json_integer_value(v);
-    v = json_object_get(a, "moves_total");
-    if (!json_is_integer(v))
-        return -1;
-    *total = (long long)json_integer_value(v);
-    return 0;
 }
 
 /* The first constraint the answer misses, or NMISS when it fits. */
@@ -372,32 +343,11 @@ static void put_text(gj_buf *out, const gj_buf *text)
     buf_putc(out, '"');
 }
 
-/* The analysis of a position in play again, each after whole against the
- * position (after.h): 0, or -1 with *e. */
-static int whole_afters(const gen_spec *spec, const gen_candidate *c, const gj_buf *answer,
-                        gj_buf *out, gj_error *e)
-{
-    json_t *position = json_loadb(c->position.data, c->position.len, 0, NULL);
-    json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
-    int rc;
-    if (position == NULL || a == NULL) {
-        rc = gj_fail(e, GJ_INTERNAL, "%s: the position or its analysis is not JSON",
-                     spec->game->name);
-    } else {
-        after_writer w;
-        after_init(&w, spec->game, 1);
-        rc = after_put_answer(&w, position, a, out, e);
-        after_free(&w);
-    }
-    json_decref(position);
-    json_decref(a);
-    return rc;
-}
-
-/* The answer frame around the kept candidate: 0, or -1 with *e (the
- * whole afters past their bound). */
-static int write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                       const gj_buf *answer, long tried, gj_buf *out, gj_error *e)
+/* The answer frame around the kept candidate and its answer (a position
+ * in play's afters already written whole or not, judge_in_play);
+ * allocation failure shows in out->failed. */
+static void write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                        const gj_buf *answer, long tried, gj_buf *out)
 {
     buf_puts(out, "{\"game\":\"");
     buf_puts(out, spec->game->name);
@@ -411,19 +361,13 @@ static int write_frame(const gen_spec *spec, const gen_request *req, const gen_c
     }
     if (req->with_answer) {
         buf_puts(out, ",\"answer\":");
-        /* A position in play judged parsed has its whole afters written
-         * already (judge_in_play). */
-        if (!req->in_play || !req->after_full || spec->game->play != NULL)
-            buf_append(out, answer->data, answer->len);
-        else if (whole_afters(spec, c, answer, out, e) != 0)
-            return -1;
+        buf_append(out, answer->data, answer->len);
     }
     buf_puts(out, ",\"candidates\":");
     buf_put_long(out, tried);
     buf_puts(out, ",\"skip\":");
     buf_put_long(out, (long)c->skip);
     buf_putc(out, '}');
-    return 0;
 }
 
 /* The game's own failure on a sampler's position, which is a bug here
@@ -517,7 +461,8 @@ static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen
         m = gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome", g->name);
     } else {
         /* The head's value is the analysis' "value": 1 "win" and 0 "lose",
-         * which read_answer takes as 1 and -1, or a scored game's integer. */
+         * taken as 1 and -1 (gen_spec.score's sign), or a scored game's
+         * integer. */
         long long score = spec->scored ? head.value : head.value == 1 ? 1 : -1;
         m = miss(req, score, head.winning_moves, head.moves_total);
         if (m == NMISS && keep != NULL) {
@@ -537,23 +482,24 @@ static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen
     return m;
 }
 
-/* The answer's miss, read from the analysis or solution text that
- * answer_of wrote into `answer`: as judge_in_play returns. */
-static int judge_text(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                      const long *limits, gj_buf *answer, gj_error *e)
+/* An opening candidate's miss, read from the solution text that
+ * answer_of wrote into `answer` (gen_spec.score reads the JSON): as
+ * judge_in_play returns. */
+static int judge_opening(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                         const long *limits, gj_buf *answer, gj_error *e)
 {
-    if (answer_of(spec, req, c, limits, answer, e) != 0)
+    if (answer_of(spec, c, limits, answer, e) != 0)
         return refused(spec, e);
     if (answer->failed)
         return gj_fail_nomem(e);
     json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
-    long long score = 0, winning = -1, total = -1;
-    int rc = a != NULL ? read_answer(spec, req, a, &score, &winning, &total) : -1;
+    long long score = 0;
+    int rc = a != NULL ? spec->score(a, &score) : -1;
     json_decref(a);
     if (rc != 0)
         return gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome",
                        spec->game->name);
-    return miss(req, score, winning, total);
+    return miss(req, score, -1, -1);
 }
 
 /* Solve candidate c and, when it fits, write the frame (or with `keep`,
@@ -573,17 +519,16 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
         deadline = outer->deadline_ns;
     gj_cancel_init(&cancel, deadline);
     gj_cancel_bind(&cancel);
-    int m = req->in_play && spec->game->play != NULL
-                ? judge_in_play(spec, req, c, limits, &answer, keep, e)
-                : judge_text(spec, req, c, limits, &answer, e);
+    int m = req->in_play ? judge_in_play(spec, req, c, limits, &answer, keep, e)
+                         : judge_opening(spec, req, c, limits, &answer, e);
     gj_cancel_bind(outer);
     if (m == NMISS && answer.failed)
         m = gj_fail_nomem(e);
     if (m == NMISS && keep != NULL)
         keep->skip = c->skip;
-    else if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
-        m = -1;
-    else if (m >= 0 && m != NMISS)
+    else if (m == NMISS)
+        write_frame(spec, req, c, &answer, tried, out);
+    else if (m >= 0)
         misses[m]++;
     buf_free(&answer);
     return m < 0 ? -1 : m == NMISS;
@@ -598,7 +543,7 @@ static int run(const gen_spec *spec, const char *buf, size_t len, const long *li
     json_t *root = read_request(spec, buf, len, limits, knobs, &req, true, e);
     if (root == NULL)
         return -1;
-    if (keep != NULL && (!req.in_play || spec->game->play == NULL)) {
+    if (keep != NULL && !req.in_play) {
         json_decref(root);
         return gj_fail(e, GJ_INTERNAL, "%s: only a position in play is kept parsed",
                        spec->game->name);
