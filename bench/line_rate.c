@@ -5,7 +5,7 @@
  * the same process on the same positions, interleaved, so the ratio is
  * the figure to read on a shared machine.
  *
- *   build/bench/line_rate [ROUNDS] [MAX_LINE] [PUZZLE_SEEDS]   (defaults 5, 200, 50)
+ *   build/bench/line_rate [ROUNDS] [MAX_LINE]   (defaults 5, 200)
  *
  * Per game and size: the moves of the line (both sides walk the same
  * line: the answers are compared byte for byte), the median milliseconds
@@ -16,9 +16,9 @@
  * (after_put_answer, the way /analyze wrote them before), the answers
  * compared byte for byte.  Then lines the adapter makes slow: a 2000 x
  * 2000 matrix to its cycle (the adapter not timed past ADAPTER_BYTES) and
- * a plain Nim line of LINE_MAX_LIMIT moves.  Last, puzzle search (puzzle_find,
- * depth 1 and 2, seeds 0..PUZZLE_SEEDS-1) the same two ways, the puzzles
- * found compared by id.
+ * a plain Nim line of LINE_MAX_LIMIT moves.  Puzzles need the game's own
+ * gj_play (the generator hands its kept candidate over parsed), so their
+ * search is measured by bench/puzzle_rate --search, build against build.
  *
  * Prints Markdown tables for bench/results.md. */
 #include <stdbool.h>
@@ -35,8 +35,6 @@
 #include "generate.h"
 #include "line.h"
 #include "play_adapter.h"
-#include "puzzle.h"
-#include "puzzle_search.h"
 #include "rng.h"
 
 /* Sizes per game: the generator knobs of a small and a large position. */
@@ -323,87 +321,12 @@ static void whole_row(const gj_game *g, const char *knobs, int rounds)
     free(body);
 }
 
-/* The candidates one puzzle search may try: a count, not the clock, ends
- * a search that finds nothing (prime-chocolate has no depth-2 puzzle). */
-#define PUZZLE_TRIES 200
-
-/* Total ms of puzzle_find for seeds 0..n-1 at `depth` through g (no clock
- * bound in the way: a minute's budget, PUZZLE_TRIES candidates); the ids
- * found appended to *ids, comma-separated, so two ways can be compared.
- * -1 when a search failed for another reason than no puzzle. */
-static double puzzles(const gj_game *g, int n, int depth, gj_buf *ids, int *found)
-{
-    long limits[GEN_NLIMITS];
-    game_default_limits(g, limits);
-    limits[GEN_LIMIT_BUDGET] = 60000;
-    double total = 0;
-    *found = 0;
-    for (int seed = 0; seed < n; seed++) {
-        json_t *params = json_pack("{s:i, s:i, s:i, s:i}", "seed", seed, "depth", depth,
-                                   "budget_ms", 60000, "tries", PUZZLE_TRIES);
-        puzzle *p = malloc(sizeof *p);
-        bool seeded;
-        gj_error e;
-        double t0 = now_ms();
-        int rc = p != NULL ? puzzle_find(g, params, limits, p, &seeded, &e) : -1;
-        total += now_ms() - t0;
-        json_decref(params);
-        if (rc == 0) {
-            (*found)++;
-            buf_puts(ids, p->id);
-            buf_putc(ids, ',');
-            puzzle_free(p);
-        } else if (e.kind != GJ_UNMET) {
-            fprintf(stderr, "line_rate: %s puzzle seed %d: %s\n", g->name, seed, e.message);
-            free(p);
-            return -1;
-        }
-        free(p);
-    }
-    return total;
-}
-
-/* The puzzles' table: per game and depth, seeds 0..n-1 through the game's
- * gj_play and through the adapter, interleaved by depth. */
-static void puzzle_table(const gj_game *const *all, size_t count, int n)
-{
-    printf("\n| game | depth | found | parsed ms (all %d seeds) | adapter ms | adapter / parsed "
-           "|\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
-           n);
-    for (size_t i = 0; i < count; i++) {
-        if (all[i]->play == NULL)
-            continue;
-        gj_game adapted;
-        if (play_adapter_game(all[i], &adapted) != 0)
-            continue;
-        for (int depth = 1; depth <= 2; depth++) {
-            gj_buf a, b;
-            buf_init(&a);
-            buf_init(&b);
-            int fa, fb;
-            double tp = puzzles(all[i], n, depth, &a, &fa);
-            double ta = puzzles(&adapted, n, depth, &b, &fb);
-            if (tp >= 0 && ta >= 0 && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0))
-                fprintf(stderr, "line_rate: %s depth %d: the two found other puzzles\n",
-                        all[i]->name, depth);
-            else if (tp >= 0 && ta >= 0)
-                printf("| %s | %d | %d/%d | %.1f | %.1f | %.1fx |\n", all[i]->name, depth, fa, n,
-                       tp, ta, tp > 0 ? ta / tp : 0);
-            fflush(stdout);
-            buf_free(&a);
-            buf_free(&b);
-        }
-    }
-}
-
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     long max_line = argc > 2 ? atol(argv[2]) : 200;
-    int puzzle_seeds = argc > 3 ? atoi(argv[3]) : 50;
-    if (rounds < 1 || max_line < 1 || max_line > LINE_MAX_LIMIT || puzzle_seeds < 0) {
-        fprintf(stderr, "usage: line_rate [ROUNDS >= 1] [MAX_LINE 1..%d] [PUZZLE_SEEDS >= 0]\n",
-                LINE_MAX_LIMIT);
+    if (rounds < 1 || max_line < 1 || max_line > LINE_MAX_LIMIT) {
+        fprintf(stderr, "usage: line_rate [ROUNDS >= 1] [MAX_LINE 1..%d]\n", LINE_MAX_LIMIT);
         return 2;
     }
     printf("| game | knobs | body bytes | line moves | parsed ms | adapter ms | adapter / parsed "
@@ -437,7 +360,5 @@ int main(int argc, char **argv)
                      "{\"shortcuts\": [], \"heaps\": [1000000, 1000000]}", rounds, LINE_MAX_LIMIT);
         }
     }
-    if (puzzle_seeds > 0)
-        puzzle_table(all, count, puzzle_seeds);
     return 0;
 }

@@ -7,17 +7,23 @@
  *   2. the difficulty of the default puzzles (no band) per depth: tenths
  *      of [0, 1], each band's share and the share of the commonest value;
  *   3. the themes' shares among those puzzles;
- *   4. with --calibrate, instead: the finder's miss chance at the 5th,
+ *   4. with --search, instead: the total time of puzzle_find at depth 1
+ *      and 2 for seeds 0..N-1, each bounded by SEARCH_TRIES candidates
+ *      (not the clock), with a hash of the ids found, so two builds run
+ *      one after the other compare by the ratio and find the same puzzles;
+ *   5. with --calibrate, instead: the finder's miss chance at the 5th,
  *      15th, ..., 95th percentiles of the default puzzles of each depth
  *      (other seeds than tables 2 and 3's), as the gj_game.puzzle_scale
  *      rows the games' registry entries hold.
  *
  *   build/bench/puzzle_rate [N] [BUDGET_MS] [M]   (defaults 100, 2000, 1000)
+ *   build/bench/puzzle_rate --search [N]   (default 10)
  *   build/bench/puzzle_rate --calibrate [M] [BUDGET_MS]
  *
  * M is the number of seeds of tables 2-4; PUZZLE_RATE_GAMES (names
  * separated by commas) keeps only those games.  Prints Markdown tables
  * for bench/results.md. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +110,46 @@ static void timing(const gj_game *const *games, size_t ngames, int n, long budge
             }
 }
 
+/* The candidates one --search may try: a count ends a search that finds
+ * nothing (prime-chocolate has no depth-2 puzzle), so its time does not
+ * hang on the machine's speed. */
+#define SEARCH_TRIES 200
+
+/* The --search table: per game and depth, puzzle_find's total ms over seeds 0..n-1
+ * (SEARCH_TRIES candidates each, a minute's budget), how many were found
+ * and an FNV-1a hash of their ids. */
+static void search_times(const gj_game *const *games, size_t ngames, int n)
+{
+    printf("| game | depth | found | total ms | ids' hash |\n| --- | ---: | ---: | ---: | --- |\n");
+    for (size_t i = 0; i < ngames; i++)
+        for (int depth = 1; depth <= 2; depth++) {
+            long limits[GEN_NLIMITS];
+            game_default_limits(games[i], limits);
+            limits[GEN_LIMIT_BUDGET] = 60000;
+            int found = 0;
+            uint64_t hash = 1469598103934665603ull;
+            double t0 = now_ms();
+            for (int s = 0; s < n; s++) {
+                json_t *params = json_pack("{s:i, s:i, s:i, s:i}", "seed", s, "depth", depth,
+                                           "budget_ms", 60000, "tries", SEARCH_TRIES);
+                puzzle p;
+                bool seeded;
+                gj_error e;
+                gj_error_clear(&e);
+                if (params != NULL && puzzle_find(games[i], params, limits, &p, &seeded, &e) == 0) {
+                    found++;
+                    for (const char *c = p.id; *c != '\0'; c++)
+                        hash = (hash ^ (unsigned char)*c) * 1099511628211ull;
+                    puzzle_free(&p);
+                }
+                json_decref(params);
+            }
+            printf("| %s | %d | %d/%d | %.1f | %016llx |\n", games[i]->name, depth, found, n,
+                   now_ms() - t0, (unsigned long long)hash);
+            fflush(stdout);
+        }
+}
+
 /* The seeds the scales are calibrated on start here, apart from the seeds
  * 0..M-1 that tables 2 and 3 measure, so those tables test the scale on
  * puzzles it was not fitted to. */
@@ -178,7 +224,7 @@ static void distribution(const gj_game *const *games, size_t ngames, int many, l
     }
 }
 
-/* Table 4: each game's scale rows (gj_game.puzzle_scale) from its default
+/* Table 5: each game's scale rows (gj_game.puzzle_scale) from its default
  * puzzles' miss chances. */
 static void calibrate(const gj_game *const *games, size_t ngames, int many, long budget,
                       double *miss, double *diff, unsigned long *themes)
@@ -202,6 +248,7 @@ static void calibrate(const gj_game *const *games, size_t ngames, int many, long
 int main(int argc, char **argv)
 {
     bool cal = argc > 1 && strcmp(argv[1], "--calibrate") == 0;
+    bool search = argc > 1 && strcmp(argv[1], "--search") == 0;
     int n = 100, many = 1000;
     long budget = 2000;
     if (cal) {
@@ -231,7 +278,9 @@ int main(int argc, char **argv)
     unsigned long *themes = malloc((size_t)(most + 1) * sizeof *themes);
     if (ms == NULL || miss == NULL || diff == NULL || themes == NULL)
         return 1;
-    if (cal) {
+    if (search) {
+        search_times(games, ngames, argc > 2 ? atoi(argv[2]) : 10);
+    } else if (cal) {
         calibrate(games, ngames, many, budget, miss, diff, themes);
     } else {
         if (n > 0)

@@ -29,6 +29,8 @@
  * the count cannot drift from the array. */
 #define GJ_NLIMITS(defs) ((int)(sizeof(defs) / sizeof((defs)[0])))
 
+struct gen_kept; /* generate.h */
+
 typedef struct gj_limit_def {
     const char *name; /* short key, as in "--limit grid-walk.rows=1000" */
     const char *doc;  /* one line for /games and --help */
@@ -49,21 +51,25 @@ typedef struct gj_move {
     long long remoteness; /* the entry's: a count, ANALYSIS_REMOTENESS_NULL or _NONE */
 } gj_move;
 
-/* What an analysis says of the position itself, beside its moves. */
+/* What an analysis says of the position itself, beside its moves: what
+ * the engine's levels, puzzles and pictures read of the head without
+ * writing the analysis out. */
 typedef struct gj_rank_head {
     long long value;       /* 1 "win", 0 "lose"; staircase-chess: the integer */
     long long remoteness;  /* as the answer's: a count, _NULL or _NONE */
     long long moves_total; /* the answer's counts */
     long long winning_moves;
+    const char *to_move; /* the answer's "to_move", a static string of the game's */
+    int scored;          /* 1 when "value" is a score (an integer), not "win"/"lose" */
 } gj_rank_head;
 
 /* A position in the middle of play, parsed once and then analysed, ranked,
  * walked and written without going back through JSON text: what the
  * perfect-play line (line.h), the moves to play, the engine, its levels and
- * puzzles drive a game with.  A game offering it keeps analyze() (JSON
- * text in) as parse + analyze + free over it, so the game has one
- * implementation; a game that does not yet offer it is driven the same way
- * through play/play_pos.h's adapter over its analyze() and play_move().
+ * puzzles drive a game with.  Every game offers it and keeps analyze()
+ * (JSON text in) as parse + analyze + free over it, so the game has one
+ * implementation; play/play_pos.h's adapter over analyze() and play_move()
+ * is what the games' own are tested against.
  * A position is used by one thread at a time.  Contracts:
  *   parse          the analyze() request `req`, already loaded as JSON and
  *                  its members checked against analyze_keys, with analyze()'s
@@ -76,7 +82,8 @@ typedef struct gj_rank_head {
  *                  policy (analysis.h) into moves[0..), exactly the entries
  *                  analyze() lists with max_moves = max (1 <= max <=
  *                  ANALYSIS_MAX_MOVES_LIMIT), and *head as that answer's
- *                  head.  head NULL: not wanted, so a game may skip work
+ *                  head (its "to_move" and whether "value" is a score
+ *                  too).  head NULL: not wanted, so a game may skip work
  *                  that only the counts need (the line asks max = 1 with no
  *                  head at every move).  The number of moves written (0:
  *                  the game is over), or -1 with *e.
@@ -226,8 +233,8 @@ typedef struct gj_game {
      * this list, and the wrappers that add members of their own (line.h,
      * engine.h) name from it exactly the fields their endpoint takes. */
     const char *const *analyze_keys;
-    /* The game's parsed positions in play (gj_play above), or NULL while
-     * the game is driven through its JSON analyze() and play_move(). */
+    /* The game's parsed positions in play (gj_play above); every game has
+     * them (analyze() is parse + analyze + free over them). */
     const gj_play *play;
 
     /* The solver's version, part of every answer's ETag (server/runtime/etag.h):
@@ -248,6 +255,11 @@ typedef struct gj_game {
      * answer is a score.  0, or -1 with *e (the request's own error). */
     int (*generate_most)(const char *buf, size_t len, const long *limits, long long *most,
                          int *scored, gj_error *e);
+    /* generate() of a request in play whose kept candidate is handed over
+     * parsed (generate.h's gen_keep) instead of written: what puzzles
+     * build on.  0, or -1 with *e, as generate() fails. */
+    int (*generate_keep)(const char *buf, size_t len, const long *limits, struct gen_kept *kept,
+                         gj_error *e);
     const char *example_generate; /* a JSON request for generate() */
     /* generate()'s own request members beyond the common ones (generate.h),
      * NULL-terminated: the puzzles (puzzle.h) pass exactly these on. */

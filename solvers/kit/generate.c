@@ -3,10 +3,12 @@
 #include "generate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "after.h"
+#include "analysis.h"
 #include "cancel.h"
 #include "json_in.h"
 
@@ -250,14 +252,12 @@ void gen_put_row(gen_candidate *c, long i, const char *row, size_t n)
 /* Which of the asked constraints a candidate failed. */
 enum { MISS_OUTCOME, MISS_WINNING, MISS_MOVES, MISS_SCORE, NMISS };
 
-/* The position's answer into `answer`: /solve's or /analyze's, computed by
- * the game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
-static int answer_of(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                     const long *limits, gj_buf *answer, gj_error *e)
+/* An opening position's answer into `answer`: /solve's, computed by the
+ * game's own code.  0, or -1 with *e (GJ_CANCELLED at the deadline). */
+static int answer_of(const gen_spec *spec, const gen_candidate *c, const long *limits,
+                     gj_buf *answer, gj_error *e)
 {
     const gj_game *g = spec->game;
-    if (req->in_play)
-        return g->analyze(c->position.data, c->position.len, limits, answer, e);
     void *pos = g->parse_json(c->position.data, c->position.len, limits, e);
     if (pos == NULL)
         return -1;
@@ -266,33 +266,6 @@ static int answer_of(const gen_spec *spec, const gen_request *req, const gen_can
         g->write_json(pos, answer);
     g->free_position(pos);
     return rc;
-}
-
-/* The mover's score and winning move count from an answer; 0, or -1. */
-static int read_answer(const gen_spec *spec, const gen_request *req, const json_t *a,
-                       long long *score, long long *winning, long long *total)
-{
-    *winning = -1;
-    *total = -1;
-    if (!req->in_play)
-        return spec->score(a, score);
-    const json_t *v = json_object_get(a, "value");
-    const char *s = json_string_value(v);
-    if (json_is_integer(v))
-        *score = (long long)json_integer_value(v);
-    else if (s != NULL && (strcmp(s, "win") == 0 || strcmp(s, "lose") == 0))
-        *score = strcmp(s, "win") == 0 ? 1 : -1;
-    else
-        return -1;
-    v = json_object_get(a, "winning_moves");
-    if (!json_is_integer(v))
-        return -1;
-    *winning = (long long)json_integer_value(v);
-    v = json_object_get(a, "moves_total");
-    if (!json_is_integer(v))
-        return -1;
-    *total = (long long)json_integer_value(v);
-    return 0;
 }
 
 /* The first constraint the answer misses, or NMISS when it fits. */
@@ -370,32 +343,11 @@ static void put_text(gj_buf *out, const gj_buf *text)
     buf_putc(out, '"');
 }
 
-/* The analysis of a position in play again, each after whole against the
- * position (after.h): 0, or -1 with *e. */
-static int whole_afters(const gen_spec *spec, const gen_candidate *c, const gj_buf *answer,
-                        gj_buf *out, gj_error *e)
-{
-    json_t *position = json_loadb(c->position.data, c->position.len, 0, NULL);
-    json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
-    int rc;
-    if (position == NULL || a == NULL) {
-        rc = gj_fail(e, GJ_INTERNAL, "%s: the position or its analysis is not JSON",
-                     spec->game->name);
-    } else {
-        after_writer w;
-        after_init(&w, spec->game, 1);
-        rc = after_put_answer(&w, position, a, out, e);
-        after_free(&w);
-    }
-    json_decref(position);
-    json_decref(a);
-    return rc;
-}
-
-/* The answer frame around the kept candidate: 0, or -1 with *e (the
- * whole afters past their bound). */
-static int write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                       const gj_buf *answer, long tried, gj_buf *out, gj_error *e)
+/* The answer frame around the kept candidate and its answer (a position
+ * in play's afters already written whole or not, judge_in_play);
+ * allocation failure shows in out->failed. */
+static void write_frame(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                        const gj_buf *answer, long tried, gj_buf *out)
 {
     buf_puts(out, "{\"game\":\"");
     buf_puts(out, spec->game->name);
@@ -409,17 +361,13 @@ static int write_frame(const gen_spec *spec, const gen_request *req, const gen_c
     }
     if (req->with_answer) {
         buf_puts(out, ",\"answer\":");
-        if (!req->in_play || !req->after_full)
-            buf_append(out, answer->data, answer->len);
-        else if (whole_afters(spec, c, answer, out, e) != 0)
-            return -1;
+        buf_append(out, answer->data, answer->len);
     }
     buf_puts(out, ",\"candidates\":");
     buf_put_long(out, tried);
     buf_puts(out, ",\"skip\":");
     buf_put_long(out, (long)c->skip);
     buf_putc(out, '}');
-    return 0;
 }
 
 /* The game's own failure on a sampler's position, which is a bug here
@@ -432,23 +380,78 @@ static int refused(const gen_spec *spec, gj_error *e)
     return -1;
 }
 
+/* The analysis of the parsed position pos (root its loaded body, head its
+ * ranking head) with each "after" whole, as after_put_answer writes it
+ * from the analysis text, without loading that text or playing a move on
+ * JSON: the game's own analysis up to its "moves" (the last member, after
+ * the head and any member of the game's own, analysis.h), then the first
+ * max_moves ranked entries, each written by the game's write_move(whole =
+ * 1), their whole afters bounded as after.h says.  0, or -1 with *e. */
+static int write_whole(const gj_game *g, void *pos, const json_t *root, const gj_rank_head *head,
+                       gj_buf *out, gj_error *e)
+{
+    long max;
+    if (analysis_max_moves(root, &max, e) != 0)
+        return -1;
+    long listed = head->moves_total < max ? (long)head->moves_total : max;
+    gj_buf text;
+    buf_init(&text);
+    if (g->play->analyze(pos, &text, e) != 0) {
+        buf_free(&text);
+        return -1;
+    }
+    buf_putc(&text, '\0');
+    bool failed = text.failed;
+    const char *moves_at = failed ? NULL : strstr(text.data, ",\"moves\":[");
+    if (moves_at != NULL)
+        buf_append(out, text.data, (size_t)(moves_at - text.data));
+    buf_free(&text);
+    if (moves_at == NULL)
+        return failed ? gj_fail_nomem(e)
+                      : gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves", g->name);
+    gj_move *moves = malloc((size_t)(listed > 0 ? listed : 1) * sizeof *moves);
+    if (moves == NULL)
+        return gj_fail_nomem(e);
+    long n = listed > 0 ? g->play->rank(pos, listed, moves, NULL, e) : 0;
+    int rc = n < 0 ? -1 : 0;
+    if (rc == 0 && n != listed)
+        rc = gj_fail(e, GJ_INTERNAL, "%s: %ld moves ranked of %ld", g->name, n, listed);
+    after_writer w;
+    after_init(&w, g, 1);
+    for (long i = 0; rc == 0 && i < listed; i++) {
+        size_t bytes = 0;
+        analysis_move_open(out, i);
+        rc = g->play->write_move(pos, &moves[i], 1, out, &bytes, e);
+        if (rc == 0)
+            rc = after_count(&w, bytes, e);
+        analysis_move_close(out);
+    }
+    analysis_end(out, listed);
+    after_free(&w);
+    free(moves);
+    return rc;
+}
+
 /* Judge a candidate in play on the game's parsed position: loaded and
  * checked as analyze() does, so a refused position gives analyze()'s error;
  * ranked for the head alone, and analysed (into `answer`) only when it
  * fits and its answer is wanted, so that no analysis text is written or
- * read for the candidates thrown away.  The miss as miss() says it (NMISS:
- * kept), or -1 with *e. */
+ * read for the candidates thrown away; its afters whole (write_whole)
+ * unless the request asked for the diff.  With `keep` a fitting candidate's
+ * loaded body and parsed position go to *keep, and nothing is analysed.
+ * The miss as miss() says it (NMISS: kept), or -1 with *e. */
 static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                         const long *limits, gj_buf *answer, gj_error *e)
+                         const long *limits, gj_buf *answer, gen_kept *keep, gj_error *e)
 {
     const gj_game *g = spec->game;
     json_t *root = jin_load_object(c->position.data, c->position.len, g->analyze_keys, e);
     if (root == NULL)
         return refused(spec, e);
     void *pos = g->play->parse(root, limits, e);
-    json_decref(root);
-    if (pos == NULL)
+    if (pos == NULL) {
+        json_decref(root);
         return refused(spec, e);
+    }
     gj_move first;
     gj_rank_head head;
     int m;
@@ -458,43 +461,56 @@ static int judge_in_play(const gen_spec *spec, const gen_request *req, const gen
         m = gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome", g->name);
     } else {
         /* The head's value is the analysis' "value": 1 "win" and 0 "lose",
-         * which read_answer takes as 1 and -1, or a scored game's integer. */
+         * taken as 1 and -1 (gen_spec.score's sign), or a scored game's
+         * integer. */
         long long score = spec->scored ? head.value : head.value == 1 ? 1 : -1;
         m = miss(req, score, head.winning_moves, head.moves_total);
-        if (m == NMISS && req->with_answer && g->play->analyze(pos, answer, e) != 0)
+        if (m == NMISS && keep != NULL) {
+            keep->position = root;
+            keep->pos = pos;
+            return m;
+        }
+        if (m == NMISS && req->with_answer && req->after_full &&
+            write_whole(g, pos, root, &head, answer, e) != 0)
+            m = e->kind == GJ_UNMET ? -1 : refused(spec, e);
+        else if (m == NMISS && req->with_answer && !req->after_full &&
+                 g->play->analyze(pos, answer, e) != 0)
             m = refused(spec, e);
     }
     g->play->free(pos);
+    json_decref(root);
     return m;
 }
 
-/* The answer's miss, read from the analysis or solution text that
- * answer_of wrote into `answer`: as judge_in_play returns. */
-static int judge_text(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
-                      const long *limits, gj_buf *answer, gj_error *e)
+/* An opening candidate's miss, read from the solution text that
+ * answer_of wrote into `answer` (gen_spec.score reads the JSON): as
+ * judge_in_play returns. */
+static int judge_opening(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
+                         const long *limits, gj_buf *answer, gj_error *e)
 {
-    if (answer_of(spec, req, c, limits, answer, e) != 0)
+    if (answer_of(spec, c, limits, answer, e) != 0)
         return refused(spec, e);
     if (answer->failed)
         return gj_fail_nomem(e);
     json_t *a = json_loadb(answer->data, answer->len, 0, NULL);
-    long long score = 0, winning = -1, total = -1;
-    int rc = a != NULL ? read_answer(spec, req, a, &score, &winning, &total) : -1;
+    long long score = 0;
+    int rc = a != NULL ? spec->score(a, &score) : -1;
     json_decref(a);
     if (rc != 0)
         return gj_fail(e, GJ_INTERNAL, "%s: the solver's answer lacks its outcome",
                        spec->game->name);
-    return miss(req, score, winning, total);
+    return miss(req, score, -1, -1);
 }
 
-/* Solve candidate c and, when it fits, write the frame: 1 kept, 0 not,
- * -1 with *e (the deadline passed, or the solver refused the position).
+/* Solve candidate c and, when it fits, write the frame (or with `keep`,
+ * hand it to *keep): 1 kept, 0 not, -1 with *e (the deadline passed, or
+ * the solver refused the position).
  * The judging watches a flag with the budget's deadline, or the caller's
  * (`outer`, may be NULL) when that is sooner; the caller's is bound again
  * after. */
 static int try_one(const gen_spec *spec, const gen_request *req, const gen_candidate *c,
                    const long *limits, unsigned long long deadline, gj_cancel *outer, long tried,
-                   long misses[NMISS], gj_buf *out, gj_error *e)
+                   long misses[NMISS], gj_buf *out, gen_kept *keep, gj_error *e)
 {
     gj_buf answer;
     buf_init(&answer);
@@ -503,27 +519,35 @@ static int try_one(const gen_spec *spec, const gen_request *req, const gen_candi
         deadline = outer->deadline_ns;
     gj_cancel_init(&cancel, deadline);
     gj_cancel_bind(&cancel);
-    int m = req->in_play && spec->game->play != NULL
-                ? judge_in_play(spec, req, c, limits, &answer, e)
-                : judge_text(spec, req, c, limits, &answer, e);
+    int m = req->in_play ? judge_in_play(spec, req, c, limits, &answer, keep, e)
+                         : judge_opening(spec, req, c, limits, &answer, e);
     gj_cancel_bind(outer);
     if (m == NMISS && answer.failed)
         m = gj_fail_nomem(e);
-    if (m == NMISS && write_frame(spec, req, c, &answer, tried, out, e) != 0)
-        m = -1;
-    else if (m >= 0 && m != NMISS)
+    if (m == NMISS && keep != NULL)
+        keep->skip = c->skip;
+    else if (m == NMISS)
+        write_frame(spec, req, c, &answer, tried, out);
+    else if (m >= 0)
         misses[m]++;
     buf_free(&answer);
     return m < 0 ? -1 : m == NMISS;
 }
 
-int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
-            gj_buf *out, gj_error *e)
+/* gen_run, the kept candidate written to out or (keep not NULL) handed
+ * to *keep: 0, or -1 with *e. */
+static int run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+               gj_buf *out, gen_kept *keep, gj_error *e)
 {
     gen_request req;
     json_t *root = read_request(spec, buf, len, limits, knobs, &req, true, e);
     if (root == NULL)
         return -1;
+    if (keep != NULL && !req.in_play) {
+        json_decref(root);
+        return gj_fail(e, GJ_INTERNAL, "%s: only a position in play is kept parsed",
+                       spec->game->name);
+    }
     unsigned long long deadline =
         gj_cancel_now_ns() + (unsigned long long)req.budget_ms * 1000000ull;
     gj_rng rng = {(uint64_t)req.seed};
@@ -543,7 +567,8 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
             if (c.position.failed || c.input.failed)
                 kept = gj_fail_nomem(e);
             else
-                kept = try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, e);
+                kept =
+                    try_one(spec, &req, &c, limits, deadline, outer, tried, misses, out, keep, e);
         }
         buf_free(&c.position);
         buf_free(&c.input);
@@ -564,4 +589,17 @@ int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limit
     }
     json_decref(root);
     return rc;
+}
+
+int gen_run(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+            gj_buf *out, gj_error *e)
+{
+    return run(spec, buf, len, limits, knobs, out, NULL, e);
+}
+
+int gen_keep(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+             gen_kept *kept, gj_error *e)
+{
+    memset(kept, 0, sizeof *kept);
+    return run(spec, buf, len, limits, knobs, NULL, kept, e);
 }

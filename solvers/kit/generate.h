@@ -137,6 +137,24 @@ int gen_score_word(const json_t *v, const char *win, long long *out);
  * array (a comma before all but the first) and `row\n` in the judge text. */
 void gen_put_row(gen_candidate *c, long i, const char *row, size_t n);
 
+/* The candidate a request in play kept, handed over as the game's parsed
+ * position instead of written out (gen_keep): what puzzles (play/puzzle.h)
+ * build their line on, so the kept position is never written, read back
+ * and parsed again. */
+typedef struct gen_kept {
+    json_t *position; /* its /analyze body, as the judging loaded it */
+    void *pos;        /* that body parsed by the game's gj_play (game.h), ranked once */
+    long long skip;   /* where the kept candidate began, as the answer's "skip" */
+} gen_kept;
+
+/* gen_run's search for a request in play (winning_moves or min_moves
+ * asked), the kept candidate handed to *kept (the caller frees position
+ * and pos, the latter with the game's gj_play.free) instead of an answer
+ * written: 0, or -1 with *e, as gen_run fails.  "answer" and "after" are
+ * read and checked but nothing is written. */
+int gen_keep(const gen_spec *spec, const char *buf, size_t len, const long *limits, void *knobs,
+             gen_kept *kept, gj_error *e);
+
 /* What gen_run would read of the request, without its search: the most
  * legal moves a position in play of the asked size can have into *most and
  * whether the answer is a score into *scored.  min_moves and winning_moves

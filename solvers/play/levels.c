@@ -88,20 +88,15 @@ static int sign_of(long long x)
 }
 
 /* Whether p's game answers a score (staircase-chess), not a win or a
- * loss: its analysis' "value" is an integer (analysis.h), read once from
- * the start's answer.  0, or -1 with *e. */
+ * loss, as the start's ranking head says (game.h).  0, or -1 with *e. */
 static int scored_of(play_pos *p, bool *scored, gj_error *e)
 {
-    gj_buf out;
-    buf_init(&out);
-    int rc = p->ops->analyze(p->pos, &out, e);
-    json_t *a = rc == 0 && !out.failed ? json_loadb(out.data, out.len, 0, NULL) : NULL;
-    buf_free(&out);
-    if (rc == 0 && a == NULL)
-        rc = gj_fail(e, GJ_INTERNAL, "the analysis of a level game's start is not JSON");
-    *scored = json_is_integer(json_object_get(a, "value"));
-    json_decref(a);
-    return rc;
+    gj_move first;
+    gj_rank_head head;
+    if (p->ops->rank(p->pos, 1, &first, &head, e) < 0)
+        return -1;
+    *scored = head.scored != 0;
+    return 0;
 }
 
 /* The level game from p's position (played on), as levels_play: 0, or -1

@@ -8,23 +8,19 @@
 #include "play_pos.h"
 #include "svg.h"
 
-/* The analysis' "to_move" of the position at, a string, into side (at
- * most size bytes; "" when the analysis names none): 0, or -1 with *e. */
+/* The side to move of the position at, as its ranking head names it
+ * (the analysis' "to_move"), into side (at most size bytes; "" when it
+ * names none): 0, or -1 with *e. */
 static int side_to_move(play_pos *at, char *side, size_t size, gj_error *e)
 {
-    gj_buf text;
-    buf_init(&text);
-    int rc = at->ops->analyze(at->pos, &text, e);
+    gj_move first;
+    gj_rank_head head = {0};
     side[0] = '\0';
-    if (rc == 0 && text.failed)
-        rc = gj_fail_nomem(e);
-    json_t *a = rc == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
-    const char *s = json_string_value(json_object_get(a, "to_move"));
-    if (s != NULL)
-        snprintf(side, size, "%s", s);
-    json_decref(a);
-    buf_free(&text);
-    return rc;
+    if (at->ops->rank(at->pos, 1, &first, &head, e) < 0)
+        return -1;
+    if (head.to_move != NULL)
+        snprintf(side, size, "%s", head.to_move);
+    return 0;
 }
 
 /* The frame round a drawn body of width x height: the root with its

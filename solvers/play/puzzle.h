@@ -1,6 +1,7 @@
 /* puzzle.h - what a rated puzzle of any game is: the line it holds and
  * the names of its fields, shared by the modules that make and use it
- * (puzzle_id.h, puzzle_search.h, puzzle_write.h, puzzle_check.h).
+ * (puzzle_build.h, puzzle_rating.h, puzzle_id.h, puzzle_search.h,
+ * puzzle_write.h, puzzle_check.h).
  *
  * Game-agnostic: a puzzle is made of what every game already has, its
  * generator (generate.h, asked for a position in play with exactly one
@@ -59,6 +60,9 @@ typedef struct puzzle_step {
     unsigned motifs;  /* the game's motifs the solving move shows (gj_play.motifs) */
     json_t *solving;  /* moves[0]'s entry, as the analysis writes it (its "after" the diff) */
     json_t *reply;    /* the defender's reply entry after it; NULL after the last step */
+    /* The reply's entry as write_move wrote it, before it was played: read
+     * into `reply` only when the line is kept. */
+    gj_buf reply_text;
 } puzzle_step;
 
 typedef struct puzzle {
@@ -69,7 +73,8 @@ typedef struct puzzle {
     long min_moves;
     json_t *knobs; /* the game's generator knobs (an object, maybe empty) */
     puzzle_step steps[PUZZLE_DEPTH_MAX];
-    json_t *to_move; /* the analysis' "to_move" */
+    const char *mover; /* the first ranking's to_move (gj_rank_head), a game's static string */
+    json_t *to_move;   /* the analysis' "to_move": mover as JSON, once the line is kept */
     /* What the steps' positions were read under; they keep its address,
      * so a puzzle stays where it was built. */
     long limits[GEN_NLIMITS];

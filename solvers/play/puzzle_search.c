@@ -1,5 +1,6 @@
 /* puzzle_search.c - puzzles found, rebuilt from their ids and picked for
- * the day, over any game's generator and analysis (puzzle_search.h). */
+ * the day (puzzle_search.h): the request read, candidates tried in the
+ * seed's order (each built by puzzle_build.h) until one fits. */
 #include "puzzle_search.h"
 
 #include <stdio.h>
@@ -10,454 +11,22 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "generate.h"
-#include "play_pos.h"
+#include "puzzle_build.h"
 #include "puzzle_id.h"
+#include "puzzle_rating.h"
 #include "puzzle_themes.h"
 #include "rng.h"
-
-/* Why a candidate was not kept, counted for the message of a search that
- * found none in time. */
-enum { MISS_UNIQUE, MISS_ENDS, MISS_LISTED, MISS_REPEATS, MISS_BAND, MISS_THEME, NMISS };
 
 /* A puzzle's own request members; every other member is a generator knob. */
 static const char *const own_members[] = {"seed",  "band",      "difficulty_min", "difficulty_max",
                                           "depth", "min_moves", "budget_ms",      "tries",
                                           "theme", NULL};
 
-/* ---- small pieces ------------------------------------------------------ */
-
 /* The milliseconds left before deadline (a monotonic ns time), at least 1. */
 static long ms_left(unsigned long long deadline)
 {
     unsigned long long now = gj_cancel_now_ns();
     return now >= deadline ? 1 : (long)((deadline - now) / 1000000ull) + 1;
-}
-
-/* Free step s of a puzzle and zero it. */
-static void step_free(puzzle_step *s)
-{
-    json_decref(s->position);
-    play_close(&s->at);
-    free(s->moves);
-    json_decref(s->solving);
-    json_decref(s->reply);
-    memset(s, 0, sizeof *s);
-}
-
-void puzzle_free(puzzle *p)
-{
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
-        step_free(&p->steps[i]);
-    json_decref(p->knobs);
-    json_decref(p->to_move);
-    memset(p, 0, sizeof *p);
-}
-
-/* ---- one candidate ----------------------------------------------------- */
-
-/* The generator's position for seed s: an analyze() request with exactly
- * one solving move and at least p->min_moves moves, or NULL with *e.  With
- * `again` the one candidate at p->skip is made (a rebuild, no search), else
- * the generator searches and p->skip is set to where its kept candidate
- * began. */
-static json_t *generated(puzzle *p, long long s, bool again, const long *limits, long budget_ms,
-                         gj_error *e)
-{
-    const gj_game *g = p->game;
-    json_t *req = json_deep_copy(p->knobs);
-    if (req == NULL || json_object_set_new(req, "seed", json_integer(s)) != 0 ||
-        (again && (json_object_set_new(req, "skip", json_integer(p->skip)) != 0 ||
-                   json_object_set_new(req, "tries", json_integer(1)) != 0)) ||
-        json_object_set_new(req, "winning_moves", json_integer(1)) != 0 ||
-        json_object_set_new(req, "min_moves", json_integer(p->min_moves)) != 0 ||
-        json_object_set_new(req, "budget_ms", json_integer(budget_ms)) != 0 ||
-        /* Only the position is read: no analysis written out, whole afters and all. */
-        json_object_set_new(req, "answer", json_false()) != 0) {
-        json_decref(req);
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    char *text = json_dumps(req, JSON_COMPACT);
-    json_decref(req);
-    if (text == NULL) {
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    gj_buf out;
-    buf_init(&out);
-    int rc = g->generate(text, strlen(text), limits, &out, e);
-    free(text);
-    json_t *position = NULL;
-    if (rc == 0) {
-        json_t *answer = out.failed ? NULL : json_loadb(out.data, out.len, 0, NULL);
-        position = json_incref(json_object_get(answer, "position"));
-        const json_t *skip = json_object_get(answer, "skip");
-        if (position != NULL && json_is_integer(skip)) {
-            p->skip = (long long)json_integer_value(skip);
-        } else {
-            gj_fail(e, GJ_INTERNAL, "%s: the generator's answer has no position or skip", g->name);
-            json_decref(position);
-            position = NULL;
-        }
-        json_decref(answer);
-    }
-    buf_free(&out);
-    return position;
-}
-
-/* The entry of m, a move ranked or found on `at` as it is now, as the
- * analysis writes it (its "after" the diff): NULL with *e. */
-static json_t *entry_of(play_pos *at, const gj_move *m, gj_error *e)
-{
-    gj_buf text;
-    buf_init(&text);
-    size_t bytes;
-    buf_putc(&text, '{');
-    int rc = at->ops->write_move(at->pos, m, 0, &text, &bytes, e);
-    buf_putc(&text, '}');
-    json_t *entry = NULL;
-    if (rc == 0 && text.failed)
-        gj_fail_nomem(e);
-    else if (rc == 0 && (entry = json_loadb(text.data, text.len, 0, NULL)) == NULL)
-        gj_fail(e, GJ_INTERNAL, "an entry of a puzzle's position is not JSON");
-    buf_free(&text);
-    return entry;
-}
-
-/* at's members as a request object's text, "{...}", into out (emptied
- * first); allocation failure shows in out->failed. */
-static void members_of(play_pos *at, gj_buf *out)
-{
-    out->len = 0;
-    buf_putc(out, '{');
-    at->ops->write_members(at->pos, 0, out);
-    buf_putc(out, '}');
-}
-
-/* d as it is served, four decimals (puzzle_write's text read back): the
- * value the filter and the band judge, so a puzzle shown as 0.3000 is in
- * difficulty_min 0.3. */
-static double served(double d)
-{
-    char text[16];
-    snprintf(text, sizeof text, "%.4f", d);
-    return strtod(text, NULL);
-}
-
-/* The bounded finder's chance to miss the solving move, moves[0], of step
- * s (puzzle.h), and the greedy move (the one the measure alone likes best
- * at one ply, -1 on a tie) into s->greedy: 0, or -1 with *e.  A game
- * without a measure looks level everywhere: each move 1 in n. */
-static int finder_miss(puzzle_step *s, gj_error *e)
-{
-    long n = s->legal;
-    double *value = malloc((size_t)n * sizeof *value);
-    if (value == NULL)
-        return gj_fail_nomem(e);
-    double found = 0;
-    s->greedy = -1;
-    for (int plies = 1; plies <= 2; plies++) {
-        if (s->at.ops->look == NULL)
-            memset(value, 0, (size_t)n * sizeof *value);
-        else if (s->at.ops->look(s->at.pos, s->moves, n, plies, value, e) != 0) {
-            free(value);
-            return -1;
-        }
-        double best = value[0];
-        long top = 0, ties = 1;
-        for (long i = 1; i < n; i++) {
-            if (value[i] > best) {
-                best = value[i];
-                top = i;
-                ties = 1;
-            } else if (value[i] == best) {
-                ties++;
-            }
-        }
-        if (plies == 1)
-            s->greedy = ties == 1 ? top : -1;
-        double sum = 0, own = 0;
-        for (long i = 0; i < n; i++) {
-            double d = 1 + PUZZLE_FINDER_FOCUS * (best - value[i]);
-            double w = 1 / (d * d);
-            sum += w;
-            if (i == 0)
-                own = w;
-        }
-        found += own / sum;
-    }
-    free(value);
-    s->miss = 1 - found / 2;
-    return 0;
-}
-
-/* Step i from its position, p->steps[i].at (opened): ranked with every
- * move, it must have one solving move among at least two (and
- * p->min_moves at the start).  0, 1 + MISS_* when the line is no puzzle,
- * -1 with *e. */
-static int take_step(puzzle *p, int i, gj_error *e)
-{
-    puzzle_step *s = &p->steps[i];
-    s->moves = malloc(ANALYSIS_MAX_MOVES_LIMIT * sizeof *s->moves);
-    if (s->moves == NULL)
-        return gj_fail_nomem(e);
-    gj_rank_head head;
-    long n = s->at.ops->rank(s->at.pos, ANALYSIS_MAX_MOVES_LIMIT, s->moves, &head, e);
-    if (n < 0)
-        return -1;
-    /* Kept as long as the puzzle: only the moves there are. */
-    gj_move *fit = realloc(s->moves, (size_t)(n > 0 ? n : 1) * sizeof *fit);
-    if (fit != NULL)
-        s->moves = fit;
-    if (head.moves_total < 0)
-        return gj_fail(e, GJ_INTERNAL, "%s: an analysis without moves_total", p->game->name);
-    if (head.moves_total != n)
-        return 1 + MISS_LISTED;
-    /* One winning move: then the mover wins (a win/lose game's position is
-     * won exactly when a move wins; a scored game's has a best score). */
-    s->legal = n;
-    if (head.winning_moves != 1 || s->legal < 2 || (i == 0 && s->legal < p->min_moves))
-        return 1 + MISS_UNIQUE;
-    if (finder_miss(s, e) != 0)
-        return -1;
-    s->motifs = 0;
-    if (s->at.ops->motifs != NULL &&
-        s->at.ops->motifs(s->at.pos, s->moves, s->legal, &s->motifs, e) != 0)
-        return -1;
-    s->solving = entry_of(&s->at, &s->moves[0], e);
-    return s->solving != NULL ? 0 : -1;
-}
-
-/* ---- difficulty, rating and themes ------------------------------------- */
-
-/* miss, a chance, on g's scale for depth (puzzle.h): piecewise linear
- * through (0, 0), the scale's points and (1, 1); miss itself where the
- * game has no scale yet. */
-static double on_scale(const gj_game *g, int depth, double miss)
-{
-    const double *x = g->puzzle_scale[depth - 1];
-    if (x[GJ_SCALE_POINTS - 1] <= 0)
-        return miss;
-    double lo_x = 0, lo_y = 0;
-    for (int i = 0; i <= GJ_SCALE_POINTS; i++) {
-        double hi_x = i < GJ_SCALE_POINTS ? x[i] : 1,
-               hi_y = i < GJ_SCALE_POINTS ? (2 * i + 1) / (2.0 * GJ_SCALE_POINTS) : 1;
-        if (miss <= hi_x)
-            return hi_x > lo_x ? lo_y + (hi_y - lo_y) * (miss - lo_x) / (hi_x - lo_x) : hi_y;
-        lo_x = hi_x;
-        lo_y = hi_y;
-    }
-    return 1;
-}
-
-/* The index of theme `name` in g's vocabulary, or -1 when it has none of that name. */
-static int theme_index(const gj_game *g, const char *name)
-{
-    for (int i = 0; puzzle_theme_at(g, i) != NULL; i++)
-        if (strcmp(puzzle_theme_at(g, i)->name, name) == 0)
-            return i;
-    return -1;
-}
-
-/* Whether every other move of step s loses at once: a win/lose game whose
- * every move but the solving one leaves the opponent a win in one move. */
-static bool every_other_loses_at_once(const puzzle_step *s)
-{
-    for (long i = 1; i < s->legal; i++)
-        if (s->moves[i].wins || s->moves[i].remoteness != 1)
-            return false;
-    return true;
-}
-
-/* p's themes (puzzle_themes.h) from its built line into p->themes. */
-static void find_themes(puzzle *p)
-{
-    const gj_game *g = p->game;
-    unsigned long t = 0;
-    /* A scored game (staircase-chess) wins by margin: no outcome to count. */
-    bool won = p->steps[0].moves[0].wins != 0;
-    bool only = won, trap = false;
-    for (int i = 0; i < p->depth; i++) {
-        only = only && every_other_loses_at_once(&p->steps[i]);
-        trap = trap || p->steps[i].greedy > 0;
-    }
-    if (only)
-        t |= 1ul << theme_index(g, "only-move");
-    long long r = p->steps[0].moves[0].remoteness;
-    if (won && r >= 0) {
-        static const char *const win_in[] = {"win-in-1", "win-in-2", "win-in-3",
-                                             "win-in-4", "win-in-5", "win-in-6-plus"};
-        long long moves = r / 2 + 1; /* the solver's, the solving move included */
-        t |= 1ul << theme_index(g, win_in[moves > 6 ? 5 : moves - 1]);
-    }
-    if (p->depth >= 3)
-        t |= 1ul << theme_index(g, "long");
-    if (trap)
-        t |= 1ul << theme_index(g, "trap");
-    int general = 0;
-    while (puzzle_general_themes[general].name != NULL)
-        general++;
-    for (int i = 0; i < p->depth; i++)
-        t |= (unsigned long)p->steps[i].motifs << general;
-    p->themes = t;
-}
-
-/* p's difficulty, rating and themes, from its built line. */
-static void rate(puzzle *p)
-{
-    double solved = 1;
-    for (int i = 0; i < p->depth; i++)
-        solved *= 1 - p->steps[i].miss;
-    p->miss = 1 - solved;
-    p->difficulty = served(on_scale(p->game, p->depth, p->miss));
-    double rating = 700 + 1700 * p->difficulty + 200 * (p->depth - 1);
-    p->rating = (int)(rating + 0.5);
-    find_themes(p);
-}
-
-/* ---- what a size allows ------------------------------------------------ */
-
-/* Whether step i + 1's position was met at an earlier step of a game
- * whose positions repeat (matrix-game may send the token back where it
- * was: the same step twice is no deeper a puzzle).  keys[k] holds step
- * k's members (members_of), compared as its JSON object was: equal bytes,
- * written in one request's order, are equal members.  1, 0, or -1 with
- * *e. */
-static int met_before(puzzle *p, int i, gj_buf *keys, gj_error *e)
-{
-    members_of(&p->steps[i + 1].at, &keys[i + 1]);
-    if (keys[i + 1].failed)
-        return gj_fail_nomem(e);
-    for (int k = 0; k <= i; k++)
-        if (keys[k].len == keys[i + 1].len &&
-            memcmp(keys[k].data, keys[i + 1].data, keys[k].len) == 0)
-            return 1;
-    return 0;
-}
-
-/* The defender's reply after step i's solving move, then step i + 1's
- * position, a copy of step i's with both played: 0, 1 + MISS_ENDS when
- * the game ends there, -1 with *e. */
-static int reply_to(puzzle *p, int i, gj_error *e)
-{
-    puzzle_step *s = &p->steps[i], *next = &p->steps[i + 1];
-    next->at.ops = s->at.ops;
-    next->at.pos = s->at.ops->clone(s->at.pos, e);
-    if (next->at.pos == NULL)
-        return -1;
-    play_pos *d = &next->at;
-    if (d->ops->play(d->pos, &s->moves[0], e) != 0)
-        return -1;
-    gj_move reply;
-    long n = d->ops->rank(d->pos, 1, &reply, NULL, e);
-    if (n <= 0)
-        return n < 0 ? -1 : 1 + MISS_ENDS;
-    s->reply = entry_of(d, &reply, e);
-    if (s->reply == NULL || d->ops->play(d->pos, &reply, e) != 0)
-        return -1;
-    return 0;
-}
-
-/* The JSON of p's positions after the first and of its "to_move", which
- * only a kept line is written with: 0, or -1 with *e.  keys holds the
- * members of each step when the game's positions repeat (met_before). */
-static int keep_line(puzzle *p, gj_buf *keys, gj_error *e)
-{
-    gj_buf text;
-    buf_init(&text);
-    int rc = 0;
-    for (int i = 1; i < p->depth && rc == 0; i++) {
-        puzzle_step *s = &p->steps[i];
-        const gj_buf *own = keys[i].len > 0 ? &keys[i] : &text;
-        if (own == &text)
-            members_of(&s->at, &text);
-        s->position = own->failed ? NULL : json_loadb(own->data, own->len, 0, NULL);
-        if (s->position == NULL)
-            rc = own->failed ? gj_fail_nomem(e)
-                             : gj_fail(e, GJ_INTERNAL, "a puzzle's position is not JSON");
-    }
-    /* The mover is no part of a ranking (game.h): the first position's
-     * analysis names it. */
-    text.len = 0;
-    if (rc == 0)
-        rc = p->steps[0].at.ops->analyze(p->steps[0].at.pos, &text, e);
-    json_t *a = rc == 0 && !text.failed ? json_loadb(text.data, text.len, 0, NULL) : NULL;
-    p->to_move = json_incref(json_object_get(a, "to_move"));
-    if (rc == 0 && p->to_move == NULL)
-        rc = text.failed
-                 ? gj_fail_nomem(e)
-                 : gj_fail(e, GJ_INTERNAL, "%s: an analysis without to_move", p->game->name);
-    json_decref(a);
-    buf_free(&text);
-    return rc;
-}
-
-/* The whole line of p->depth steps from the generated position (step 0's,
- * opened), its difficulty, rating and themes: 0, 1 + MISS_* when it is no puzzle, -1
- * with *e. */
-static int build_line(puzzle *p, gj_error *e)
-{
-    gj_buf keys[PUZZLE_DEPTH_MAX];
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
-        buf_init(&keys[i]);
-    int rc = 0;
-    bool repeats = p->game->play_repeats && p->depth > 1;
-    if (repeats) {
-        members_of(&p->steps[0].at, &keys[0]);
-        if (keys[0].failed)
-            rc = gj_fail_nomem(e);
-    }
-    for (int i = 0; rc == 0 && i < p->depth; i++) {
-        rc = take_step(p, i, e);
-        if (rc != 0)
-            break;
-        if (i + 1 == p->depth)
-            break;
-        rc = reply_to(p, i, e);
-        int met = rc == 0 && repeats ? met_before(p, i, keys, e) : 0;
-        if (met != 0)
-            rc = met < 0 ? -1 : 1 + MISS_REPEATS;
-    }
-    if (rc == 0) {
-        rate(p);
-        rc = keep_line(p, keys, e);
-    }
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
-        buf_free(&keys[i]);
-    return rc;
-}
-
-/* Empty p's line, keeping what names the puzzle. */
-static void drop_line(puzzle *p)
-{
-    for (int i = 0; i < PUZZLE_DEPTH_MAX; i++)
-        step_free(&p->steps[i]);
-    json_decref(p->to_move);
-    p->to_move = NULL;
-}
-
-/* ---- building ---------------------------------------------------------- */
-
-/* The puzzle of generator seed s (p's game, depth, min_moves and knobs
- * set), its candidate at p->skip when `again`: 0, 1 + MISS_* when it is no
- * puzzle, -1 with *e. */
-static int build(puzzle *p, long long s, bool again, const long *limits, long budget_ms,
-                 gj_error *e)
-{
-    drop_line(p);
-    p->seed = s;
-    /* The steps' positions read limits for as long as the puzzle lives. */
-    memcpy(p->limits, limits, sizeof p->limits);
-    json_t *position = generated(p, s, again, limits, budget_ms, e);
-    if (position == NULL)
-        return -1;
-    p->steps[0].position = position;
-    int rc = play_open(&p->steps[0].at, p->game, position, p->limits, e);
-    if (rc == 0)
-        rc = build_line(p, e);
-    if (rc == 0)
-        rc = puzzle_id_make(p, e);
-    return rc;
 }
 
 int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle *p, gj_error *e)
@@ -471,7 +40,7 @@ int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle 
     long own[GEN_NLIMITS];
     memcpy(own, limits, sizeof own);
     own[GEN_LIMIT_BUDGET] = PUZZLE_REBUILD_MS;
-    int rc = build(p, p->seed, true, own, PUZZLE_REBUILD_MS, e);
+    int rc = puzzle_build(p, p->seed, true, own, PUZZLE_REBUILD_MS, e);
     if (rc > 0)
         rc = puzzle_id_bad(e,
                            "it names no puzzle: its position is not one with a single solving move "
@@ -517,7 +86,7 @@ static int read_theme(const gj_game *g, const puzzle *p, const char *name, size_
                              "63 characters");
     memcpy(one, name, len);
     one[len] = '\0';
-    int at = theme_index(g, one);
+    int at = puzzle_theme_index(g, one);
     if (at < 0) {
         char known[600] = "";
         size_t used = 0;
@@ -737,29 +306,31 @@ static bool in_range(const search *q, double d)
 }
 
 /* GJ_UNMET: what no candidate met in time, and why each was dropped. */
-static int unmet(const puzzle *p, const search *q, const long misses[NMISS], long tried,
+static int unmet(const puzzle *p, const search *q, const long misses[PUZZLE_NMISS], long tried,
                  gj_error *e)
 {
-    static const char *const why[NMISS] = {
+    static const char *const why[PUZZLE_NMISS] = {
         "without one solving move at every step", "where the game ended before the depth",
         "with more moves than one list holds",    "that came back to a position already met",
         "outside the difficulty asked",           "without every theme asked"};
     char counts[240] = "";
     size_t used = 0;
-    for (int m = 0; m < NMISS && used < sizeof counts; m++)
+    for (int m = 0; m < PUZZLE_NMISS && used < sizeof counts; m++)
         if (misses[m] > 0)
             used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%ld %s",
                                      used ? ", " : "", misses[m], why[m]);
     /* The field to blame: the difficulty asked when it dropped the most
      * candidates (or none finished), else the depth. */
-    bool range = q->range != NULL && misses[MISS_BAND] >= misses[MISS_UNIQUE] + misses[MISS_ENDS] +
-                                                              misses[MISS_LISTED] +
-                                                              misses[MISS_REPEATS];
+    bool range = q->range != NULL && misses[PUZZLE_MISS_BAND] >= misses[PUZZLE_MISS_UNIQUE] +
+                                                                     misses[PUZZLE_MISS_ENDS] +
+                                                                     misses[PUZZLE_MISS_LISTED] +
+                                                                     misses[PUZZLE_MISS_REPEATS];
     long built = 0;
-    for (int m = 0; m < NMISS; m++)
-        built += m == MISS_BAND || m == MISS_THEME ? 0 : misses[m];
-    bool theme = q->themes != 0 && misses[MISS_THEME] > 0 && misses[MISS_THEME] >= built &&
-                 misses[MISS_THEME] >= misses[MISS_BAND];
+    for (int m = 0; m < PUZZLE_NMISS; m++)
+        built += m == PUZZLE_MISS_BAND || m == PUZZLE_MISS_THEME ? 0 : misses[m];
+    bool theme = q->themes != 0 && misses[PUZZLE_MISS_THEME] > 0 &&
+                 misses[PUZZLE_MISS_THEME] >= built &&
+                 misses[PUZZLE_MISS_THEME] >= misses[PUZZLE_MISS_BAND];
     const char *field = theme                               ? "theme"
                         : !range                            ? "depth"
                         : strncmp(q->range, "band", 4) == 0 ? "band"
@@ -901,7 +472,7 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
 {
     memset(p, 0, sizeof *p);
     *seeded = false; /* set on every path, a refused request's too */
-    if (g->generate == NULL || g->analyze == NULL || g->play_move == NULL)
+    if (g->generate_keep == NULL || g->play == NULL)
         return gj_fail(e, GJ_NOT_FOUND, "%s has no puzzles", g->name);
     search q;
     if (read_params(g, params, limits, p, &q, seeded, e) != 0 ||
@@ -913,17 +484,17 @@ static int find(const gj_game *g, const json_t *params, const long *limits, long
     if (max_tries > 0)
         q.max_tries = max_tries;
     gj_rng order = {(uint64_t)q.seed};
-    long misses[NMISS] = {0};
+    long misses[PUZZLE_NMISS] = {0};
     long tried = 0;
     int rc;
     for (;;) {
         long long s = (long long)(gj_rng_next(&order) & (uint64_t)GEN_SEED_MAX);
         tried++;
-        rc = build(p, s, false, limits, ms_left(deadline), e);
+        rc = puzzle_build(p, s, false, limits, ms_left(deadline), e);
         if (rc == 0 && !in_range(&q, p->difficulty))
-            rc = 1 + MISS_BAND;
+            rc = 1 + PUZZLE_MISS_BAND;
         else if (rc == 0 && (p->themes & q.themes) != q.themes)
-            rc = 1 + MISS_THEME;
+            rc = 1 + PUZZLE_MISS_THEME;
         if (rc <= 0)
             break;
         misses[rc - 1]++;

@@ -1,11 +1,11 @@
 /* puzzle_search.h - puzzles made (puzzle.h): found by a search over the
  * generator's candidates, rebuilt from an id, or picked for the day.
  *
- * One candidate is made into a puzzle by analysing its position, playing
- * the solving move and the defender's first-ranked reply, and again to
- * the depth asked, each step held to one solving move; its id is then
- * written (puzzle_id.h).  Candidates are tried in the order a seed gives,
- * so a seed always gives the same puzzle. */
+ * Each candidate is made into a puzzle by puzzle_build.h (its line to the
+ * depth asked, each step held to one solving move, rated and named);
+ * here the request is read, what the size cannot reach refused at once,
+ * and candidates tried in the order a seed gives, so a seed always gives
+ * the same puzzle. */
 #ifndef GJ_PUZZLE_SEARCH_H
 #define GJ_PUZZLE_SEARCH_H
 
@@ -16,6 +16,7 @@
 #include "error.h"
 #include "game.h"
 #include "puzzle.h"
+#include "puzzle_build.h" /* puzzle_free */
 
 #define PUZZLE_MIN_MOVES_DEFAULT 4
 /* The daily puzzles' dates: from PUZZLE_DAILY_FIRST to tomorrow (UTC). */
@@ -57,8 +58,5 @@ int puzzle_from_id(const gj_game *g, const char *id, const long *limits, puzzle 
  * -1 with *e (bad_input naming "date"). */
 int puzzle_daily(const gj_game *g, const char *date, const char *today, const long *limits,
                  puzzle *p, gj_error *e);
-
-/* Free what a puzzle holds (a zeroed one too). */
-void puzzle_free(puzzle *p);
 
 #endif

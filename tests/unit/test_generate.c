@@ -488,6 +488,49 @@ START_TEST(test_winning_moves_met)
 }
 END_TEST
 
+/* The answer of a position in play, its afters whole (written from the
+ * parsed position, generate.c's write_whole), is byte for byte what
+ * /analyze answers for that position (its afters whole the JSON way,
+ * after.h), over 40 seeds of each game with and without a move count. */
+START_TEST(test_whole_afters_as_analyze)
+{
+    const gj_game *g = game_at(_i);
+    long compared = 0;
+    for (int ask = 0; ask < 2; ask++)
+        for (long long seed = 0; seed < 40; seed++) {
+            char req[96];
+            gj_error e;
+            char *bytes = NULL;
+            snprintf(req, sizeof req, "{\"seed\": %lld, \"%s\": %d}", seed,
+                     ask ? "min_moves" : "winning_moves", ask ? 3 : 1);
+            json_t *root = generate(g, req, 2000, &bytes, &e);
+            if (root == NULL) {
+                ck_assert_msg(e.kind == GJ_UNMET, "%s %s: %s", g->name, req, e.message);
+                continue;
+            }
+            const char *from = strstr(bytes, ",\"answer\":"), *to = NULL;
+            for (const char *at = from; at != NULL; at = strstr(at + 1, ",\"candidates\":"))
+                to = at;
+            ck_assert_msg(from != NULL && to != NULL && to > from, "%s: no answer in %s", g->name,
+                          bytes);
+            from += strlen(",\"answer\":");
+            char *want = harness_analyze(g, json_object_get(root, "position"), &e);
+            ck_assert_msg(want != NULL, "%s: %s", g->name, e.message);
+            size_t at = 0, len = (size_t)(to - from);
+            while (at < len && want[at] == from[at])
+                at++;
+            ck_assert_msg(at == len && want[at] == '\0',
+                          "%s %s: the answer parts from /analyze's at byte %zu: %.80s | %.80s",
+                          g->name, req, at, from + at, want + at);
+            compared++;
+            free(want);
+            free(bytes);
+            json_decref(root);
+        }
+    ck_assert_msg(compared >= 40, "%s: only %ld answers compared", g->name, compared);
+}
+END_TEST
+
 /* "skip" names the kept candidate: the same request with it and "tries": 1
  * makes the same position again, its first and only candidate, whatever
  * the search it came from tried before it; and "tries" bounds a search. */
@@ -1172,6 +1215,7 @@ int main(void)
     Suite *s = suite_create("generate");
     harness_add_loop(s, "openings", test_openings_resolved_and_distributed, (int)n, 120);
     harness_add_loop(s, "winning_moves", test_winning_moves_met, (int)n, 120);
+    harness_add_loop(s, "whole_afters", test_whole_afters_as_analyze, (int)n, 120);
     harness_add_loop(s, "outcome", test_outcome_met, (int)n, 120);
     harness_add_loop(s, "deterministic", test_deterministic, (int)n, 0);
     harness_add_loop(s, "skip", test_skip_remakes_candidate, (int)n, 120);

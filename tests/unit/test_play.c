@@ -131,6 +131,19 @@ static long rank_both(const play_pos *p, const play_pos *a, long max, gj_move *p
                   "%s seed %ld ply %d: head %lld/%lld/%lld/%lld, not %lld/%lld/%lld/%lld", game,
                   seed, ply, ph.value, ph.remoteness, ph.moves_total, ph.winning_moves, ah.value,
                   ah.remoteness, ah.moves_total, ah.winning_moves);
+    /* The mover and the kind of value, which the adapter's head does not
+     * carry, against the game's own analysis text. */
+    char *text = analysis(p);
+    json_t *an = json_loads(text, 0, NULL);
+    ck_assert_msg(an != NULL, "%s: the analysis is not JSON", game);
+    const char *to_move = json_string_value(json_object_get(an, "to_move"));
+    ck_assert_msg(to_move != NULL && ph.to_move != NULL && strcmp(ph.to_move, to_move) == 0,
+                  "%s seed %ld ply %d: head's to_move %s, not %s", game, seed, ply,
+                  ph.to_move ? ph.to_move : "(none)", to_move ? to_move : "(none)");
+    ck_assert_msg(ph.scored == json_is_integer(json_object_get(an, "value")),
+                  "%s seed %ld ply %d: head's scored %d", game, seed, ply, ph.scored);
+    json_decref(an);
+    free(text);
     for (long i = 0; i < np; i++)
         ck_assert_msg(pm[i].wins == am[i].wins && pm[i].score == am[i].score &&
                           pm[i].remoteness == am[i].remoteness,

@@ -309,6 +309,7 @@ const gj_game game_grid_walk = {
     .example_generate = "{\"seed\": 42, \"rows\": 4, \"cols\": 5, \"outcome\": \"win\"}",
     .generate = grid_walk_generate,
     .generate_most = grid_walk_generate_most,
+    .generate_keep = grid_walk_generate_keep,
     .generate_knobs = grid_walk_generate_knobs,
     .play_move = grid_walk_play_move,
     /* Puzzles grow with the band, up to 8 x 8 with walls enough that the

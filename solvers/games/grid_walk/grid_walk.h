@@ -31,10 +31,12 @@ int grid_walk_look(void *pos, const gj_move *moves, long n, int plies, double *v
 int grid_walk_motif_bits(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
 extern const gj_theme grid_walk_motifs[];
 
-/* generate(), generate_most() and the generator's own knobs (game.h). */
+/* generate(), generate_most(), generate_keep() and the generator's own knobs (game.h). */
 int grid_walk_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 int grid_walk_generate_most(const char *buf, size_t len, const long *limits, long long *most,
                             int *scored, gj_error *e);
+int grid_walk_generate_keep(const char *buf, size_t len, const long *limits, struct gen_kept *kept,
+                            gj_error *e);
 extern const char *const grid_walk_generate_knobs[];
 
 /* The true bound on the legal moves of a position in play the generator

@@ -576,7 +576,7 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
     for (long i = 0; i < count; i++)
         moves[i] = (gj_move){(uint64_t)p->top[i].cell, p->top[i].wins, 0, p->top[i].rem};
     if (head != NULL)
-        *head = (gj_rank_head){p->mover_wins, p->rem, p->nall, p->winning};
+        *head = (gj_rank_head){p->mover_wins, p->rem, p->nall, p->winning, mover(p->n), 0};
     return count;
 }
 

@@ -265,3 +265,10 @@ int grid_walk_generate_most(const char *buf, size_t len, const long *limits, lon
     knobs k;
     return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }
+
+int grid_walk_generate_keep(const char *buf, size_t len, const long *limits, gen_kept *kept,
+                            gj_error *e)
+{
+    knobs k;
+    return gen_keep(&spec, buf, len, limits, &k, kept, e);
+}

@@ -876,6 +876,7 @@ const gj_game game_matrix_game = {
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = matrix_game_generate,
     .generate_most = matrix_game_generate_most,
+    .generate_keep = matrix_game_generate_keep,
     .generate_knobs = matrix_game_generate_knobs,
     .play_move = matrix_game_play_move,
     .play_repeats = 1,

@@ -31,10 +31,12 @@ int matrix_game_look(void *pos, const gj_move *moves, long n, int plies, double 
 int matrix_game_motifs(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
 extern const gj_theme matrix_game_motif_list[];
 
-/* generate(), generate_most() and the generator's own knobs (game.h). */
+/* generate(), generate_most(), generate_keep() and the generator's own knobs (game.h). */
 int matrix_game_generate(const char *buf, size_t len, const long *limits, gj_buf *out, gj_error *e);
 int matrix_game_generate_most(const char *buf, size_t len, const long *limits, long long *most,
                               int *scored, gj_error *e);
+int matrix_game_generate_keep(const char *buf, size_t len, const long *limits,
+                              struct gen_kept *kept, gj_error *e);
 extern const char *const matrix_game_generate_knobs[];
 
 /* The true bound on the legal moves of a position in play the generator

@@ -390,6 +390,12 @@ static long rank_best(mg_play *p, gj_move *m, gj_error *e)
 }
 
 /* game.h's gj_play.rank: the walk of analyze(), cut at max. */
+/* The mover's name as the analysis writes it ("M" or "G"), a static string. */
+static const char *rk_mover(char to_move)
+{
+    return to_move == 'M' ? "M" : "G";
+}
+
 static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_error *e)
 {
     mg_play *p = v;
@@ -409,7 +415,8 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
             *head = (gj_rank_head){.value = rk.winning > 0,
                                    .remoteness = ANALYSIS_REMOTENESS_NONE,
                                    .moves_total = rk.total,
-                                   .winning_moves = rk.winning};
+                                   .winning_moves = rk.winning,
+                                   .to_move = rk_mover(p->rq.to_move)};
     }
     free(rk.win);
     return listed;

@@ -138,3 +138,10 @@ int matrix_game_generate_most(const char *buf, size_t len, const long *limits, l
     knobs k;
     return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }
+
+int matrix_game_generate_keep(const char *buf, size_t len, const long *limits, gen_kept *kept,
+                              gj_error *e)
+{
+    knobs k;
+    return gen_keep(&spec, buf, len, limits, &k, kept, e);
+}

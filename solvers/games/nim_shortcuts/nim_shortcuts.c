@@ -713,6 +713,7 @@ const gj_game game_nim_shortcuts = {
     .example_generate = "{\"seed\": 42, \"shortcuts\": 4, \"range\": 10, \"winning_moves\": 1}",
     .generate = nim_shortcuts_generate,
     .generate_most = nim_shortcuts_generate_most,
+    .generate_keep = nim_shortcuts_generate_keep,
     .generate_knobs = nim_shortcuts_generate_knobs,
     .play_move = nim_shortcuts_play_move,
     /* Puzzles grow with the band: two shortcuts among heaps below 6, the

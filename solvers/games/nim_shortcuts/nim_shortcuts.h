@@ -24,11 +24,13 @@ extern const char *const nim_shortcuts_analyze_keys[];
 extern const gj_play nim_shortcuts_play;
 int nim_shortcuts_play_move(json_t *req, const json_t *entry, gj_error *e);
 
-/* generate(), generate_most() and the generator's own knobs (game.h). */
+/* generate(), generate_most(), generate_keep() and the generator's own knobs (game.h). */
 int nim_shortcuts_generate(const char *buf, size_t len, const long *limits, gj_buf *out,
                            gj_error *e);
 int nim_shortcuts_generate_most(const char *buf, size_t len, const long *limits, long long *most,
                                 int *scored, gj_error *e);
+int nim_shortcuts_generate_keep(const char *buf, size_t len, const long *limits,
+                                struct gen_kept *kept, gj_error *e);
 extern const char *const nim_shortcuts_generate_knobs[];
 
 /* The puzzle's parts of the parsed position (game.h's gj_play look and

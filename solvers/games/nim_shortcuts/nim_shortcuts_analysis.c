@@ -786,8 +786,11 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
     if (rc != 0)
         return -1;
     if (head != NULL)
-        *head =
-            (gj_rank_head){st.c.winning_moves > 0, st.rem, st.c.moves_total, st.c.winning_moves};
+        *head = (gj_rank_head){.value = st.c.winning_moves > 0,
+                               .remoteness = st.rem,
+                               .moves_total = st.c.moves_total,
+                               .winning_moves = st.c.winning_moves,
+                               .to_move = mover_name[p->second]};
     return listed;
 }
 

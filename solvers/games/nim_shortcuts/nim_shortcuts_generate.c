@@ -158,3 +158,10 @@ int nim_shortcuts_generate_most(const char *buf, size_t len, const long *limits,
     knobs k;
     return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }
+
+int nim_shortcuts_generate_keep(const char *buf, size_t len, const long *limits, gen_kept *kept,
+                                gj_error *e)
+{
+    knobs k;
+    return gen_keep(&spec, buf, len, limits, &k, kept, e);
+}

@@ -435,6 +435,7 @@ const gj_game game_prime_chocolate = {
     .example_generate = "{\"seed\": 42, \"n\": 5, \"winning_moves\": 1}",
     .generate = prime_chocolate_generate,
     .generate_most = prime_chocolate_generate_most,
+    .generate_keep = prime_chocolate_generate_keep,
     .generate_knobs = prime_chocolate_generate_knobs,
     .play_move = prime_chocolate_play_move,
     /* Puzzles grow with the band, up to 6 x 6, where a bar a little more

@@ -23,11 +23,13 @@ int prime_chocolate_play_move(json_t *req, const json_t *entry, gj_error *e);
 /* The parsed position in play (game.h's gj_play) that analyze() wraps. */
 extern const gj_play prime_chocolate_play;
 
-/* generate(), generate_most() and the generator's own knobs (game.h). */
+/* generate(), generate_most(), generate_keep() and the generator's own knobs (game.h). */
 int prime_chocolate_generate(const char *buf, size_t len, const long *limits, gj_buf *out,
                              gj_error *e);
 int prime_chocolate_generate_most(const char *buf, size_t len, const long *limits, long long *most,
                                   int *scored, gj_error *e);
+int prime_chocolate_generate_keep(const char *buf, size_t len, const long *limits,
+                                  struct gen_kept *kept, gj_error *e);
 extern const char *const prime_chocolate_generate_knobs[];
 
 /* The game's puzzle motifs (gj_game's motifs, prime_chocolate_puzzle.c):

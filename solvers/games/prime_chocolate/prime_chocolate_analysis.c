@@ -1202,6 +1202,8 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
         head->remoteness = r.rem;
         head->moves_total = r.c.moves_total;
         head->winning_moves = r.c.winning_moves;
+        head->to_move = mover_name[p->mover];
+        head->scored = 0;
     }
     long listed = r.c.listed;
     ranking_free(&r);

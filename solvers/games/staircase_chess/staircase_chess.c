@@ -486,6 +486,7 @@ const gj_game game_staircase_chess = {
                      "{\"rows\": 9, \"cols\": 9}"},
     .generate = staircase_chess_generate,
     .generate_most = staircase_chess_generate_most,
+    .generate_keep = staircase_chess_generate_keep,
     .generate_knobs = staircase_chess_generate_knobs,
     .play_move = staircase_chess_play_move,
     .play = &staircase_chess_play,

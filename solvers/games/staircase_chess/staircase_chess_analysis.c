@@ -523,6 +523,8 @@ static long play_rank(void *v, long max, gj_move *moves, gj_rank_head *head, gj_
         head->remoteness = left;
         head->moves_total = count;
         head->winning_moves = 0;
+        head->to_move = player(p->q.stones);
+        head->scored = 1;
         for (long k = 0; k < count; k++)
             head->winning_moves += list[k].score == head->value;
     }

@@ -178,3 +178,10 @@ int staircase_chess_generate_most(const char *buf, size_t len, const long *limit
     knobs k;
     return gen_most(&spec, buf, len, limits, &k, most, scored, e);
 }
+
+int staircase_chess_generate_keep(const char *buf, size_t len, const long *limits, gen_kept *kept,
+                                  gj_error *e)
+{
+    knobs k;
+    return gen_keep(&spec, buf, len, limits, &k, kept, e);
+}
