@@ -317,7 +317,6 @@ static int emit(jpull *jp, jpull_kind kind, const char *s, size_t len)
     if (kind == JPULL_OBJECT_BEGIN || kind == JPULL_ARRAY_BEGIN || kind == JPULL_OBJECT_END ||
         kind == JPULL_ARRAY_END) /* pushed already, popped after */
         ev.depth--;
-    gj_error_clear(&jp->stop_err);
     int rc = jp->fn(jp->ctx, &ev, &jp->stop_err);
     if (rc == JPULL_STOP) {
         jp->stopped = 1;
