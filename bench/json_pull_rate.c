@@ -171,6 +171,7 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Run the rounds, each mode in a child, and print the table. */
 int main(int argc, char **argv)
 {
     if (argc < 2) {
