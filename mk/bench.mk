@@ -62,6 +62,12 @@ $(BENCH_DIR)/line_rate: bench/line_rate.c tests/oracle/play_adapter.c tests/orac
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) -Itests/oracle $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 
+# The chunk-fed JSON reader against jansson's tree, run by hand
+# (bench/json_pull_rate.c says how).
+$(BENCH_DIR)/json_pull_rate: bench/json_pull_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
+
 # The levels' calibration needs the solvers too (bench/NOTES.md, "Levels").
 $(BENCH_DIR)/levels: bench/levels.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)

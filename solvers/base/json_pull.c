@@ -147,6 +147,7 @@ static inline int bytes_put(jp_bytes *b, char c)
     return 0;
 }
 
+/* A reader before the body's first byte (json_pull.h). */
 jpull *jpull_new(jpull_fn fn, void *ctx)
 {
     jpull *jp = calloc(1, sizeof *jp);
@@ -160,6 +161,7 @@ jpull *jpull_new(jpull_fn fn, void *ctx)
     return jp;
 }
 
+/* Free the reader and all it holds (json_pull.h). */
 void jpull_free(jpull *jp)
 {
     if (jp == NULL)
@@ -317,7 +319,6 @@ static int emit(jpull *jp, jpull_kind kind, const char *s, size_t len)
     if (kind == JPULL_OBJECT_BEGIN || kind == JPULL_ARRAY_BEGIN || kind == JPULL_OBJECT_END ||
         kind == JPULL_ARRAY_END) /* pushed already, popped after */
         ev.depth--;
-    gj_error_clear(&jp->stop_err);
     int rc = jp->fn(jp->ctx, &ev, &jp->stop_err);
     if (rc == JPULL_STOP) {
         jp->stopped = 1;
@@ -913,6 +914,7 @@ static long utf8_check(const unsigned char *ch, int n)
     return v;
 }
 
+/* The next bytes through the stream, a character at a time (json_pull.h). */
 int jpull_feed(jpull *jp, const char *p, size_t n, gj_error *e)
 {
     if (jp->failed || jp->ended) {
@@ -974,6 +976,8 @@ int jpull_feed(jpull *jp, const char *p, size_t n, gj_error *e)
     return 0;
 }
 
+/* The end of the body as the last character, then the deferred errors
+ * in jin_load_object's order (json_pull.h). */
 int jpull_end(jpull *jp, gj_error *e)
 {
     if (!jp->failed && !jp->ended) {
