@@ -389,17 +389,21 @@ static void answered_by_worker(job *j)
 static bool find_origin(request *req)
 {
     const gj_config *cfg = req->http->cfg;
-    req->origin[0] = '\0';
+    fmt_out o; /* fmt.h: no printf per request; both fit whole */
+    fmt_init(&o, req->origin, sizeof req->origin);
     if (cfg->public_origin[0] != '\0') {
-        snprintf(req->origin, sizeof req->origin, "%s", cfg->public_origin);
+        fmt_cut(&o, cfg->public_origin);
+        fmt_str_of(&o);
         return false;
     }
     const char *host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Host");
     if (host == NULL || strlen(host) > 256)
         return false;
     bool tls = !req->admin && cfg->tls_cert[0] != '\0';
-    int n = snprintf(req->origin, sizeof req->origin, "%s://%s", tls ? "https" : "http", host);
-    if (n <= 0 || !cors_exact_origin(req->origin, (size_t)n))
+    fmt_str(&o, tls ? "https://" : "http://");
+    fmt_str(&o, host);
+    fmt_str_of(&o);
+    if (!cors_exact_origin(req->origin, o.len))
         req->origin[0] = '\0';
     return req->origin[0] != '\0';
 }
