@@ -678,15 +678,15 @@ static enum MHD_Result join_rfc7239(void *cls, enum MHD_ValueKind kind, const ch
 }
 
 /* Every X-Forwarded-For value (or, without one, the Forwarded for= nodes)
- * joined into the NUL-terminated gj_buf b; empty unless the peer is a
- * trusted proxy, whose word alone is read. */
+ * joined into the NUL-terminated gj_buf b when the peer is a trusted proxy,
+ * whose word alone is read; else b stays empty, not even allocated. */
 static void join_hops(request *req, gj_buf *b)
 {
-    if (admission_trusts(req->http->admission, req->client)) {
-        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, b);
-        if (b->len == 0) /* the standard header, when the proxy sends only that */
-            MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, b);
-    }
+    if (!admission_trusts(req->http->admission, req->client))
+        return;
+    MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, b);
+    if (b->len == 0) /* the standard header, when the proxy sends only that */
+        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, b);
     buf_putc(b, '\0');
 }
 
