@@ -7,8 +7,10 @@
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,92 @@
 #include "media.h"
 #include "query.h"
 #include "router.h"
+
+/* ---- request blocks, reused per I/O thread --------------------------- */
+
+/* A finished request's block, with its body buffer when that is small,
+ * serves the next request begun on the same I/O thread: a keep-alive
+ * stream of small requests then allocates neither per request.  Only the
+ * thread that owns a spare list touches it, so it needs no lock; a thread's
+ * spares are freed when it exits. */
+#define SPARES_MAX     4
+#define SPARE_BODY_MAX ((size_t)64 << 10)
+
+typedef struct spares {
+    size_t n;
+    request *r[SPARES_MAX];
+} spares;
+
+static pthread_key_t spares_key;
+static pthread_once_t spares_once = PTHREAD_ONCE_INIT;
+
+/* The key's destructor: free an exiting thread's spare blocks. */
+static void free_spares(void *arg)
+{
+    spares *s = arg;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->r[i]->body);
+        free(s->r[i]);
+    }
+    free(s);
+}
+
+/* Create the spares' key, once. */
+static void make_spares_key(void)
+{
+    (void)pthread_key_create(&spares_key, free_spares);
+}
+
+/* This thread's spare list, made on first use; NULL when memory is short. */
+static spares *my_spares(void)
+{
+    pthread_once(&spares_once, make_spares_key);
+    spares *s = pthread_getspecific(spares_key);
+    if (s == NULL && (s = calloc(1, sizeof *s)) != NULL &&
+        pthread_setspecific(spares_key, s) != 0) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* A cleared request block: a spare of this thread (its body buffer kept,
+ * empty), else a new one; NULL when memory is short. */
+static request *request_get(void)
+{
+    spares *s = my_spares();
+    if (s == NULL || s->n == 0)
+        return calloc(1, sizeof(request));
+    request *req = s->r[--s->n];
+    char *body = req->body;
+    size_t cap = req->cap;
+    memset(req, 0, offsetof(request, path));
+    req->body = body;
+    req->cap = cap;
+    req->path[0] = req->id[0] = req->client[0] = req->named[0] = req->origin[0] = req->timing[0] =
+        '\0';
+    return req;
+}
+
+/* The end of req's block: kept as a spare of this thread when there is
+ * room (a large body buffer freed), else freed. */
+static void request_put(request *req)
+{
+    free(req->raw_query);
+    req->raw_query = NULL;
+    spares *s = my_spares();
+    if (s == NULL || s->n == SPARES_MAX) {
+        free(req->body);
+        free(req);
+        return;
+    }
+    if (req->body == NULL || req->cap > SPARE_BODY_MAX) {
+        free(req->body);
+        req->body = NULL;
+        req->cap = 0;
+    }
+    s->r[s->n++] = req;
+}
 
 /* ---- the pool's routes: headers, body, hand-off ----------------------- */
 
@@ -103,8 +191,12 @@ static enum MHD_Result begin_job(request *req)
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
          * --max-body for a body it never sends. */
-        req->cap = n < (1u << 20) ? (size_t)n : (size_t)1 << 20;
-        req->body = malloc(req->cap + 1);
+        size_t want = n < (1u << 20) ? (size_t)n : (size_t)1 << 20;
+        if (req->body == NULL || req->cap < want) { /* else a reused block's buffer holds it */
+            free(req->body);
+            req->cap = want;
+            req->body = malloc(req->cap + 1);
+        }
         if (req->body == NULL)
             return respond_errorf(req, GJ_INTERNAL, "out of memory for a %llu-byte body", n);
     }
@@ -297,17 +389,21 @@ static void answered_by_worker(job *j)
 static bool find_origin(request *req)
 {
     const gj_config *cfg = req->http->cfg;
-    req->origin[0] = '\0';
+    fmt_out o; /* fmt.h: no printf per request; both fit whole */
+    fmt_init(&o, req->origin, sizeof req->origin);
     if (cfg->public_origin[0] != '\0') {
-        snprintf(req->origin, sizeof req->origin, "%s", cfg->public_origin);
+        fmt_cut(&o, cfg->public_origin);
+        fmt_str_of(&o);
         return false;
     }
     const char *host = MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, "Host");
     if (host == NULL || strlen(host) > 256)
         return false;
     bool tls = !req->admin && cfg->tls_cert[0] != '\0';
-    int n = snprintf(req->origin, sizeof req->origin, "%s://%s", tls ? "https" : "http", host);
-    if (n <= 0 || !cors_exact_origin(req->origin, (size_t)n))
+    fmt_str(&o, tls ? "https://" : "http://");
+    fmt_str(&o, host);
+    fmt_str_of(&o);
+    if (!cors_exact_origin(req->origin, o.len))
         req->origin[0] = '\0';
     return req->origin[0] != '\0';
 }
@@ -483,7 +579,7 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)cls;
     (void)conn;
-    request *req = calloc(1, sizeof *req);
+    request *req = request_get();
     const char *q = strchr(uri, '?');
     if (req != NULL && q != NULL)
         req->raw_query = strdup(q + 1); /* short of memory: read as no query, a 400 */
@@ -512,7 +608,7 @@ static request *new_request(const listener *l, struct MHD_Connection *conn, cons
 {
     gj_http *h = l->http;
     if (req == NULL)
-        req = calloc(1, sizeof *req);
+        req = request_get();
     if (req == NULL)
         return NULL;
     req->begun = true;
@@ -582,15 +678,15 @@ static enum MHD_Result join_rfc7239(void *cls, enum MHD_ValueKind kind, const ch
 }
 
 /* Every X-Forwarded-For value (or, without one, the Forwarded for= nodes)
- * joined into the NUL-terminated gj_buf b; empty unless the peer is a
- * trusted proxy, whose word alone is read. */
+ * joined into the NUL-terminated gj_buf b when the peer is a trusted proxy,
+ * whose word alone is read; else b stays empty, not even allocated. */
 static void join_hops(request *req, gj_buf *b)
 {
-    if (admission_trusts(req->http->admission, req->client)) {
-        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, b);
-        if (b->len == 0) /* the standard header, when the proxy sends only that */
-            MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, b);
-    }
+    if (!admission_trusts(req->http->admission, req->client))
+        return;
+    MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_forwarded, b);
+    if (b->len == 0) /* the standard header, when the proxy sends only that */
+        MHD_get_connection_values(req->conn, MHD_HEADER_KIND, join_rfc7239, b);
     buf_putc(b, '\0');
 }
 
@@ -710,8 +806,7 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn, const ch
         request *begun = new_request(cls, conn, method, url, req);
         if (begun == NULL) {
             if (req != NULL)
-                free(req->raw_query);
-            free(req);
+                request_put(req);
             *con_cls = NULL;
             return MHD_NO;
         }
@@ -771,8 +866,7 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (req == NULL)
         return;
     if (!req->begun) { /* libmicrohttpd answered it alone, e.g. 431 for its headers */
-        free(req->raw_query);
-        free(req);
+        request_put(req);
         *con_cls = NULL;
         return;
     }
@@ -804,10 +898,8 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     /* The job's work is charged even when no answer was sent (the client
      * hung up), and its memory charge released, once each. */
     admission_end(h->admission, &req->admit, req->job.work_ms);
-    free(req->body);
-    free(req->raw_query);
     buf_free(&req->job.answer);
-    free(req);
+    request_put(req);
     *con_cls = NULL;
     atomic_fetch_sub(&h->rt->in_flight, 1);
 }

@@ -8,7 +8,8 @@
  *                   the error written on the socket when a body is cut
  *   http_daemon.c   start and stop: the listeners, TLS, the address
  *
- * A request moves through these states (one struct request per request;
+ * A request moves through these states (one struct request per request,
+ * a block the I/O thread reuses for its next one: http.c's spares;
  * docs/ARCHITECTURE.md tells the whole path, "The life of POST
  * /solve/grid-walk"):
  *
@@ -80,13 +81,8 @@ typedef struct request {
     route_match match;
     media_kind input, output;
     char method[16];
-    char path[ROUTE_ARG_MAX + 256]; /* a longer one is refused (414), never cut */
-    char id[129];
-    char client[64];  /* the peer's address */
-    char named[72];   /* behind a trusted proxy, the client it names; else "" */
-    bool begun;       /* on_request's first call filled the request */
-    char *raw_query;  /* the target's query as sent (after '?'), or NULL */
-    char origin[300]; /* the job's origin (jobs.h), "" when none */
+    bool begun;      /* on_request's first call filled the request */
+    char *raw_query; /* the target's query as sent (after '?'), or NULL */
     unsigned long long started_ns;
 
     char *body; /* the upload, at most cfg->max_body bytes */
@@ -97,12 +93,21 @@ typedef struct request {
     /* The route's work: inputs set here, the answer filled by the handler. */
     job job;
     job_tag tag; /* a cacheable row's job points here (router.h `cacheable`) */
-    char timing[160];
     double queue_ms, parse_ms, solve_ms; /* -1 until a worker measured them */
 
     /* For the access log. */
     int sent_status;
     size_t sent_bytes;
+
+    /* The strings, last: a reused block (http.c's spares) clears what is
+     * above `path` and only the first byte of each of these, since each is
+     * read as a C string. */
+    char path[ROUTE_ARG_MAX + 256]; /* a longer one is refused (414), never cut */
+    char id[129];
+    char client[64];  /* the peer's address */
+    char named[72];   /* behind a trusted proxy, the client it names; else "" */
+    char origin[300]; /* the job's origin (jobs.h), "" when none */
+    char timing[160];
 } request;
 
 /* ---- http_respond.c ---------------------------------------------------- */
