@@ -96,3 +96,31 @@ void rules_board_bound(char *size, char *bound)
     snprintf(size, 32, "%d x %d", SVG_CELLS_MAX + 1, SVG_CELLS_MAX + 1);
     snprintf(bound, 32, "%d x %d", SVG_CELLS_MAX, SVG_CELLS_MAX);
 }
+
+/* game_rules.h's rules_tok_long. */
+long rules_tok_long(const char **p)
+{
+    char *end;
+    long v = strtol(*p, &end, 10);
+    EXPECT(end != *p, "no integer in the judge text at '%.20s'", *p);
+    *p = end;
+    return v;
+}
+
+/* game_rules.h's rules_tok_word. */
+void rules_tok_word(const char **p, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (**p == ' ' || **p == '\n')
+        (*p)++;
+    while (**p != '\0' && **p != ' ' && **p != '\n' && n + 1 < cap)
+        out[n++] = *(*p)++;
+    out[n] = '\0';
+}
+
+/* game_rules.h's rules_at. */
+long rules_at(const json_t *v, size_t i)
+{
+    EXPECT(json_is_integer(json_array_get(v, i)), "element %zu is not an integer", i);
+    return (long)json_integer_value(json_array_get(v, i));
+}

@@ -2,7 +2,8 @@
  * beyond the registry.  test_puzzle_oracle.c re-checks its puzzles from the
  * rules: a model of a position, the oracle's verdict on its moves, the move
  * played, and the game's greedy measure written again from the rules;
- * test_picture.c draws its positions at the picture's bounds.
+ * test_picture.c draws its positions at the picture's bounds;
+ * test_generate.c judges the generator's positions by the oracle.
  *
  * Each game gives one `game_rules rules_<ident>` in its own file,
  * tests/oracle/<ident>_rules.c, over its brute-force oracle; the
@@ -66,6 +67,22 @@ typedef struct game_rules {
      * name *size and *bound (32 bytes each, set here); past 0, the largest
      * allowed, as full as its picture gets. */
     json_t *(*picture_edge)(int past, char *size, char *bound);
+    /* test_generate's oracles of a generated position, brute force only:
+     * the judge output for the opening judge text `in` (malloc'd; NULL
+     * when it is beyond the oracle); */
+    char *(*opening_oracle)(const char *in);
+    /* the (value, winning moves) of a position in play (its /analyze
+     * body): 0 when it is beyond the oracle, 1 when both are filled, 2
+     * when only the value (+1 win, -1 lose, or a scored game's margin); */
+    int (*in_play_oracle)(const json_t *pos, long long *value, long long *wins);
+    /* and the mover's outcome in /solve's answer a (+1, -1 or the score). */
+    long long (*opening_score)(const json_t *a);
+    /* 1 when no position the generator makes is lost for its mover
+     * (matrix-game: the opening is always won, outcome "lose" refused). */
+    int never_lost;
+    /* Knobs (", ...", spliced into a request) under which the generator's
+     * positions may have 4 moves; NULL: its defaults allow them. */
+    const char *generate_knobs;
 } game_rules;
 
 #define GAME(ident, url_name) extern const game_rules rules_##ident;
@@ -90,6 +107,12 @@ json_t *rules_rows_of(long rows, long cols, char c);
 /* svg.h's board bound, one over it and the bound, as svg_check_board
  * names them ("65 x 65", "64 x 64"), into size and bound (32 bytes each). */
 void rules_board_bound(char *size, char *bound);
+/* The next integer of judge text at *p, *p moved past it. */
+long rules_tok_long(const char **p);
+/* The next whitespace-free word of judge text at *p into out (cap bytes). */
+void rules_tok_word(const char **p, char *out, size_t cap);
+/* The i-th element of array v, which must be an integer. */
+long rules_at(const json_t *v, size_t i);
 /* mover becomes the other of the two names. */
 void rules_swap_mover(char *mover, const char *one, const char *other);
 

@@ -139,6 +139,61 @@ static json_t *gw_picture_edge(int past, char *size, char *bound)
     return walk_request(n, past ? 0 : n * n - 1);
 }
 
+/* game_rules.h's opening_oracle: the brute force's judge output. */
+static char *gw_opening_oracle(const char *in)
+{
+    char word[128];
+    const char *p = in;
+    int rows = (int)rules_tok_long(&p), cols = (int)rules_tok_long(&p);
+    char cells[1024] = "";
+    for (int i = 0; i < rows; i++) {
+        rules_tok_word(&p, word, sizeof word);
+        strcat(cells, word);
+    }
+    return grid_walk_oracle(rows, cols, cells);
+}
+
+/* game_rules.h's in_play_oracle. */
+static int gw_in_play_oracle(const json_t *pos, long long *value, long long *wins)
+{
+    const json_t *grid = json_object_get(pos, "grid"), *path = json_object_get(pos, "path");
+    int rows = (int)json_array_size(grid);
+    int cols = (int)strlen(json_string_value(json_array_get(grid, 0)));
+    char cells[1024] = "";
+    unsigned char seen[1024] = {0};
+    for (int i = 0; i < rows; i++)
+        strcat(cells, json_string_value(json_array_get(grid, (size_t)i)));
+    gw_tree *t = gw_tree_new(rows, cols, cells);
+    if (t == NULL)
+        return 0;
+    int r = 0, c = 0;
+    for (size_t i = 0; i < json_array_size(path); i++) {
+        r = (int)rules_at(json_array_get(path, i), 0) - 1;
+        c = (int)rules_at(json_array_get(path, i), 1) - 1;
+        seen[r * cols + c] = 1;
+    }
+    *value = gw_tree_mover_wins(t, r, c, seen) ? 1 : -1;
+    *wins = 0;
+    static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};
+    for (int d = 0; d < 4; d++) {
+        int nr = r + dr[d], nc = c + dc[d];
+        if (nr < 0 || nr >= rows || nc < 0 || nc >= cols || cells[nr * cols + nc] != '.' ||
+            seen[nr * cols + nc])
+            continue;
+        seen[nr * cols + nc] = 1;
+        *wins += !gw_tree_mover_wins(t, nr, nc, seen);
+        seen[nr * cols + nc] = 0;
+    }
+    gw_tree_free(t);
+    return 1;
+}
+
+/* game_rules.h's opening_score. */
+static long long gw_opening_score(const json_t *a)
+{
+    return strcmp(json_string_value(json_object_get(a, "verdict")), "WIN") == 0 ? 1 : -1;
+}
+
 const game_rules rules_grid_walk = {
     .game = &game_grid_walk,
     .knobs = "{\"rows\": 4, \"cols\": 4}",
@@ -150,4 +205,7 @@ const game_rules rules_grid_walk = {
     .play = gw_play,
     .look = gw_look,
     .picture_edge = gw_picture_edge,
+    .opening_oracle = gw_opening_oracle,
+    .in_play_oracle = gw_in_play_oracle,
+    .opening_score = gw_opening_score,
 };

@@ -107,6 +107,49 @@ static json_t *mg_picture_edge(int past, char *size, char *bound)
     return matrix_request(n);
 }
 
+/* game_rules.h's opening_oracle: the brute force's judge output. */
+static char *mg_opening_oracle(const char *in)
+{
+    char out[4096];
+    const char *p = in;
+    int n = (int)rules_tok_long(&p), k = (int)rules_tok_long(&p), value[64];
+    if (n > MG_ORACLE_MAX_SIDE)
+        return NULL;
+    for (int i = 0; i < n * n; i++)
+        value[i] = (int)rules_tok_long(&p);
+    return matrix_game_oracle(n, k, value, out, sizeof out) == 0 ? strdup(out) : NULL;
+}
+
+/* game_rules.h's in_play_oracle. */
+static int mg_in_play_oracle(const json_t *pos, long long *value, long long *wins)
+{
+    const json_t *mat = json_object_get(pos, "matrix"), *tok = json_object_get(pos, "token");
+    int n = (int)json_array_size(mat), v[64];
+    signed char outcome[64];
+    if (n > MG_ORACLE_MAX_SIDE)
+        return 0;
+    for (int i = 0; i < n * n; i++)
+        v[i] = (int)rules_at(json_array_get(mat, (size_t)(i / n)), (size_t)(i % n));
+    int t = (int)((rules_at(tok, 0) - 1) * n + rules_at(tok, 1) - 1);
+    int r = matrix_game_oracle_moves(n, (int)rules_int_member(pos, "k"), v, t, outcome);
+    ck_assert_int_ge(r, 0);
+    *value = r ? 1 : -1;
+    *wins = 0;
+    for (int d = 0; d < n * n; d++)
+        *wins += outcome[d] == 1;
+    return 1;
+}
+
+/* game_rules.h's opening_score. */
+static long long mg_opening_score(const json_t *a)
+{
+    size_t i;
+    const json_t *row;
+    json_array_foreach(json_object_get(a, "outcomes"), i,
+                       row) if (strchr(json_string_value(row), 'M')) return 1;
+    return -1;
+}
+
 const game_rules rules_matrix_game = {
     .game = &game_matrix_game,
     .knobs = "{\"n\": 5}",
@@ -118,4 +161,8 @@ const game_rules rules_matrix_game = {
     .play = mg_play,
     .look = mg_look,
     .picture_edge = mg_picture_edge,
+    .opening_oracle = mg_opening_oracle,
+    .in_play_oracle = mg_in_play_oracle,
+    .opening_score = mg_opening_score,
+    .never_lost = 1,
 };

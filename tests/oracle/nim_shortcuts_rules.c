@@ -103,6 +103,65 @@ static json_t *ns_picture_edge(int past, char *size, char *bound)
     return nim_request((long)SVG_CELLS_MAX * SVG_CELLS_MAX + past, 1000000000L);
 }
 
+/* game_rules.h's opening_oracle: the brute force's judge output. */
+static char *ns_opening_oracle(const char *in)
+{
+    const char *p = in;
+    long n = rules_tok_long(&p), m = rules_tok_long(&p), sx[64], sy[64], qa[1], qb[1];
+    ck_assert_int_le(n, 64);
+    ck_assert_int_eq(m, 1);
+    for (long i = 0; i < n; i++) {
+        sx[i] = rules_tok_long(&p);
+        sy[i] = rules_tok_long(&p);
+    }
+    qa[0] = rules_tok_long(&p);
+    qb[0] = rules_tok_long(&p);
+    return nim_shortcuts_oracle(sx, sy, n, qa, qb, 1);
+}
+
+/* game_rules.h's in_play_oracle. */
+static int ns_in_play_oracle(const json_t *pos, long long *value, long long *wins)
+{
+    const json_t *s = json_object_get(pos, "shortcuts"), *h = json_object_get(pos, "heaps");
+    long n = (long)json_array_size(s), sx[64], sy[64], qa[256], qb[256], m = 0;
+    long x = rules_at(h, 0), y = rules_at(h, 1);
+    ck_assert_int_le(n, 64);
+    ck_assert_int_lt(x + y, 255);
+    for (long i = 0; i < n; i++) {
+        sx[i] = rules_at(json_array_get(s, (size_t)i), 0);
+        sy[i] = rules_at(json_array_get(s, (size_t)i), 1);
+    }
+    qa[m] = x;
+    qb[m++] = y;
+    for (long i = 0; i < x; i++, m++) {
+        qa[m] = i;
+        qb[m] = y;
+    }
+    for (long j = 0; j < y; j++, m++) {
+        qa[m] = x;
+        qb[m] = j;
+    }
+    char *text = nim_shortcuts_oracle(sx, sy, n, qa, qb, m);
+    ck_assert_ptr_nonnull(text);
+    int shortcut = 0;
+    for (long i = 0; i < n; i++)
+        shortcut |= sx[i] == x && sy[i] == y;
+    *value = strncmp(text, "WIN", 3) == 0 ? 1 : -1;
+    *wins = 0;
+    for (const char *line = strchr(text, '\n') + 1; *line != '\0'; line = strchr(line, '\n') + 1)
+        *wins += !shortcut && strncmp(line, "LOSE", 4) == 0;
+    free(text);
+    return 1;
+}
+
+/* game_rules.h's opening_score. */
+static long long ns_opening_score(const json_t *a)
+{
+    return strcmp(json_string_value(json_array_get(json_object_get(a, "answers"), 0)), "WIN") == 0
+               ? 1
+               : -1;
+}
+
 const game_rules rules_nim_shortcuts = {
     .game = &game_nim_shortcuts,
     .knobs = "{\"shortcuts\": 3, \"range\": 8}",
@@ -114,4 +173,7 @@ const game_rules rules_nim_shortcuts = {
     .play = ns_play,
     .look = ns_look,
     .picture_edge = ns_picture_edge,
+    .opening_oracle = ns_opening_oracle,
+    .in_play_oracle = ns_in_play_oracle,
+    .opening_score = ns_opening_score,
 };

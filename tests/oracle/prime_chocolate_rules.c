@@ -109,6 +109,49 @@ static json_t *pc_picture_edge(int past, char *size, char *bound)
     return req;
 }
 
+/* game_rules.h's opening_oracle: the brute force's judge output. */
+static char *pc_opening_oracle(const char *in)
+{
+    char word[128];
+    const char *p = in;
+    int n = (int)rules_tok_long(&p);
+    unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+    if (n > PC_ORACLE_MAX_SIDE)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        rules_tok_word(&p, word, sizeof word);
+        for (int j = 0; j < n; j++)
+            cell[i * n + j] = word[j] == '-';
+    }
+    const char *r = prime_chocolate_oracle(n, cell);
+    return r ? strdup(r) : NULL;
+}
+
+/* game_rules.h's in_play_oracle. */
+static int pc_in_play_oracle(const json_t *pos, long long *value, long long *wins)
+{
+    (void)wins; /* the oracle judges the bar, not each move */
+    const json_t *grid = json_object_get(pos, "grid");
+    int n = (int)json_array_size(grid);
+    unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
+    if (n > PC_ORACLE_MAX_SIDE || json_array_size(json_object_get(pos, "primes_used")) > 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            cell[i * n + j] = json_string_value(json_array_get(grid, (size_t)i))[j] == '-';
+    const char *r = prime_chocolate_oracle(n, cell);
+    if (r == NULL)
+        return 0;
+    *value = strcmp(r, "RUBY\n") == 0 ? 1 : -1;
+    return 2;
+}
+
+/* game_rules.h's opening_score. */
+static long long pc_opening_score(const json_t *a)
+{
+    return strcmp(json_string_value(json_object_get(a, "winner")), "RUBY") == 0 ? 1 : -1;
+}
+
 const game_rules rules_prime_chocolate = {
     .game = &game_prime_chocolate,
     .knobs = "{\"n\": 4}",
@@ -120,4 +163,7 @@ const game_rules rules_prime_chocolate = {
     .play = pc_play,
     .look = pc_look,
     .picture_edge = pc_picture_edge,
+    .opening_oracle = pc_opening_oracle,
+    .in_play_oracle = pc_in_play_oracle,
+    .opening_score = pc_opening_score,
 };

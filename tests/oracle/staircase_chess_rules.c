@@ -155,6 +155,58 @@ static json_t *sc_picture_edge(int past, char *size, char *bound)
     return past ? NULL : stair_request(14, 14);
 }
 
+/* game_rules.h's opening_oracle: the brute force's judge output. */
+static char *sc_opening_oracle(const char *in)
+{
+    char out[4096];
+    const char *p = in;
+    int n = (int)rules_tok_long(&p), m = (int)rules_tok_long(&p);
+    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
+    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
+        return NULL;
+    for (int i = 0; i < n * m; i++)
+        a[i] = rules_tok_long(&p);
+    for (int i = 0; i < n * m; i++)
+        b[i] = rules_tok_long(&p);
+    return staircase_chess_oracle(n, m, a, b, out, sizeof out) == 0 ? strdup(out) : NULL;
+}
+
+/* game_rules.h's in_play_oracle. */
+static int sc_in_play_oracle(const json_t *pos, long long *value, long long *wins)
+{
+    const json_t *ja = json_object_get(pos, "a"), *jb = json_object_get(pos, "b"),
+                 *prof = json_object_get(pos, "profile");
+    int n = (int)json_array_size(ja), m = (int)json_array_size(json_array_get(ja, 0)), stones = 0;
+    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
+    unsigned char stone[STAIRCASE_CHESS_ORACLE_CELLS] = {0};
+    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
+        return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            a[i * m + j] = rules_at(json_array_get(ja, (size_t)i), (size_t)j);
+            b[i * m + j] = rules_at(json_array_get(jb, (size_t)i), (size_t)j);
+            stone[i * m + j] = j < rules_at(prof, (size_t)i);
+            stones += stone[i * m + j];
+        }
+    *value = staircase_chess_oracle_margin(n, m, a, b, stone);
+    *wins = 0;
+    for (int c = 0; c < n * m; c++) {
+        if (!staircase_chess_oracle_legal(n, m, stone, c / m, c % m))
+            continue;
+        stone[c] = 1;
+        long gain = stones % 2 == 0 ? a[c] : b[c];
+        *wins += gain - staircase_chess_oracle_margin(n, m, a, b, stone) == *value;
+        stone[c] = 0;
+    }
+    return 1;
+}
+
+/* game_rules.h's opening_score. */
+static long long sc_opening_score(const json_t *a)
+{
+    return rules_int_member(a, "score_difference");
+}
+
 const game_rules rules_staircase_chess = {
     .game = &game_staircase_chess,
     .knobs = "{\"rows\": 4, \"cols\": 4}",
@@ -166,4 +218,8 @@ const game_rules rules_staircase_chess = {
     .play = sc_play,
     .look = sc_look,
     .picture_edge = sc_picture_edge,
+    .opening_oracle = sc_opening_oracle,
+    .in_play_oracle = sc_in_play_oracle,
+    .opening_score = sc_opening_score,
+    .generate_knobs = ", \"rows\": 5, \"cols\": 5",
 };
