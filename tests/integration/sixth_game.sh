@@ -6,15 +6,20 @@
 # (git's files, in a temporary directory; the tree itself is never
 # touched) exactly as the steps say: its folder as solvers/games/toy_game,
 # its one line in games.def, its spec fragment, its playground renderer,
-# its test data and its unit test.  The copy is then built (its own build/,
-# -O1) and checked through every layer: the include lint and the layered
+# its test data, its unit test and its part of the tests that walk every
+# game (tests/oracle/<ident>_rules.c).  The copy is then built (its own
+# build/, -O1) and checked through every layer: the include lint and the layered
 # build accept it and refuse it once it includes a sibling game's header;
 # the registry lists it; a daemon on 127.0.0.1 (a free port, stopped by
 # its PID) lists it in /games and answers /solve (text and JSON, the test
 # data), /analyze with a line, /move, /generate and /puzzle for it and
 # serves its renderer; the assembled spec has its paths and lints; the
-# fuzz targets include it; test_play holds its gj_play to the JSON adapter
-# and its own unit test to a brute-force oracle.
+# fuzz targets include it.  Last, the proof is the suite: every unit test
+# of the copy runs as `make test-unit` runs them (test_play holds the toy's
+# gj_play to the JSON adapter, test_toy_game the toy to a brute force,
+# test_puzzle_oracle its puzzles and test_picture its pictures, and every
+# other test that walks the registry takes it in), and so do the daemon's
+# tests that walk every game (itest_generate, itest_puzzle).
 #
 # SIXTH_GAME_KEEP=1 leaves the temporary directory for a look afterwards.
 set -u
@@ -81,6 +86,7 @@ cp "$fixture/toy-game.yaml" "$tree/api/games/"
 sed -i "/^const Games = {};/r $fixture/playground.js" "$tree/web/playground.html"
 cp "$fixture"/data/* "$tree/tests/data/toy-game/"
 cp "$fixture/test_toy_game.c" "$tree/tests/unit/"
+cp "$fixture"/oracle/*.c "$tree/tests/oracle/"
 
 # 3. The layers: the toy is a layer of its own, blind to its siblings.
 layers=$(mk -s print-layers)
@@ -107,9 +113,17 @@ elif grep -q 'nim_shortcuts.h' "$tmp/cc"; then ok; else
 fi
 cp "$tmp/generate.c" "$game/toy_game_generate.c"
 
-# 4. The build: the daemon, its spec, the tools and the two unit tests.
-if ! mk -j"$jobs" build/gamejudge build/tools/registry-examples build/tests/test_play \
-    build/tests/test_toy_game >"$tmp/build.log" 2>&1; then
+# 4. The build: the daemon, its spec, the tools, every unit test (the
+# Makefile's UNIT_BINS: one program per tests/unit/test_*.c) and the
+# daemon's tests that walk every game.
+units=""
+for t in "$tree"/tests/unit/test_*.c; do
+    units="$units build/tests/$(basename "${t%.c}")"
+done
+itests="build/tests/itest_generate build/tests/itest_puzzle"
+# shellcheck disable=SC2086 # the lists split on spaces
+if ! mk -j"$jobs" build/gamejudge build/tools/registry-examples $units $itests \
+    >"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log"
     fail "the copy with the toy does not build"
     echo "sixth_game: $checks passed, $fails failed"
@@ -175,7 +189,7 @@ expect "/move/toy-game" '^\{"game":"toy-game","level":5,"seed":42,"move":2,"outc
 expect "/generate/toy-game" '^\{"game":"toy-game","seed":42,"position":\{"k":3,"stones":[0-9]+\},"answer":\{"game":"toy-game",.*"winning_moves":1,.* 200$' \
     $json --data-binary '{"seed": 42, "k": 3, "stones": 20, "winning_moves": 1}' \
     "$base/generate/toy-game"
-expect "/puzzle/toy-game" '^\{"game":"toy-game","id":"[^"]+",.*"legal_moves":[23],.* 200$' \
+expect "/puzzle/toy-game" '^\{"game":"toy-game","id":"[^"]+",.*"legal_moves":[2-9],.* 200$' \
     "$base/puzzle/toy-game"
 expect "the playground's renderer" "Games\['toy-game'\] = \{.* 200\$" "$base/"
 kill "$pid"
@@ -197,13 +211,30 @@ if mk -n fuzz-build 2>/dev/null | grep -q -- '-o build/fuzz/bin/toy-game-analyze
     fail "the fuzz targets have no toy-game-analyze"
 fi
 
-# 9. The oracle hooks: gj_play against the adapter, the game against brute force.
-for t in test_play test_toy_game; do
-    if (cd "$tree" && "build/tests/$t" >"$tmp/$t.log" 2>&1) &&
-        grep -q '100%' "$tmp/$t.log"; then ok; else
-        fail "$t: $(tail -5 "$tmp/$t.log")"
+# 9. The suite: make test-unit's run (its test-deps left out: it would
+# install into the node_modules this copy shares with the tree), then the
+# daemon's tests that walk every game.  The copy is built at -O1 and runs
+# beside whatever else the machine does (make check runs this after the
+# tree's own tests), so Check's timeouts are stretched: a test is judged
+# by what it checks, never by how fast a loaded machine ran it.  The toy
+# must be among what the oracle and picture tests checked.
+# shellcheck disable=SC2086
+if (cd "$tree" && CK_EXCLUDE_TAGS=large CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-4}" \
+    scripts/run-tests -j "$jobs" build/gamejudge $units \
+    >"$tmp/unit.log" 2>&1); then ok; else
+    fail "the unit tests with the toy: $(tail -25 "$tmp/unit.log")"
+fi
+for said in 'toy-game: depth 1: [1-9][0-9]* puzzles checked' \
+    'toy-game: depth 2: [1-9][0-9]* puzzles checked' 'toy-game: the largest picture'; do
+    if grep -q "$said" "$tmp/unit.log"; then ok; else
+        fail "the unit tests never said '$said'"
     fi
 done
+# shellcheck disable=SC2086
+if (cd "$tree" && CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-4}" \
+    scripts/run-tests build/gamejudge $itests >"$tmp/itest.log" 2>&1); then ok; else
+    fail "the daemon's tests with the toy: $(tail -25 "$tmp/itest.log")"
+fi
 
 echo "sixth_game: $checks passed, $fails failed"
 [ "$fails" -eq 0 ]

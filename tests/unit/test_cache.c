@@ -210,8 +210,14 @@ START_TEST(test_abandoned_claim_passes_on)
     racer first = {c, CACHE_BYPASS, ""}, second = {c, CACHE_BYPASS, ""};
     pthread_t a, b;
     pthread_create(&a, NULL, claim_then_abandon, &first);
-    struct timespec pause = {0, 10 * 1000 * 1000};
-    nanosleep(&pause, NULL);
+    /* The second starts once the first has claimed (its miss counted), not
+     * after a fixed pause a loaded machine may not give the first. */
+    cache_stats st;
+    do {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+        cache_get_stats(c, &st);
+    } while (st.misses == 0);
     pthread_create(&b, NULL, race, &second); /* waits, then claims and fills */
     pthread_join(a, NULL);
     pthread_join(b, NULL);

@@ -16,19 +16,16 @@
 #include <string.h>
 
 #include "cancel.h"
+#include "game_rules.h"
 #include "games.h"
 #include "generate.h"
 #include "grid_walk.h"
+#include "grid_walk_oracle.h"
+#include "harness.h"
 #include "matrix_game.h"
 #include "nim_shortcuts.h"
 #include "prime_chocolate.h"
 #include "staircase_chess.h"
-#include "grid_walk_oracle.h"
-#include "harness.h"
-#include "matrix_game_oracle.h"
-#include "nim_shortcuts_oracle.h"
-#include "prime_chocolate_oracle.h"
-#include "staircase_chess_oracle.h"
 
 #define SEEDS 200
 
@@ -41,10 +38,16 @@ static const gj_game *game_at(int i)
     return all[i];
 }
 
-/* True when g is the game called `name`. */
-static int is(const gj_game *g, const char *name)
+/* g's part of the tests that walk every game (game_rules.h). */
+static const game_rules *rules_of(const gj_game *g)
 {
-    return strcmp(g->name, name) == 0;
+    size_t n;
+    const game_rules *const *all = game_rules_all(&n);
+    for (size_t i = 0; i < n; i++)
+        if (all[i]->game == g)
+            return all[i];
+    ck_abort_msg("%s has no rules", g->name);
+    return NULL;
 }
 
 /* g's generate() on the C string `req` under the default limits and a
@@ -128,86 +131,6 @@ static json_t *analyze_json(const gj_game *g, const char *in)
     return a;
 }
 
-/* The next integer of judge text at *p. */
-static long tok_long(const char **p)
-{
-    char *end;
-    long v = strtol(*p, &end, 10);
-    ck_assert_ptr_ne(end, *p);
-    *p = end;
-    return v;
-}
-
-/* The next whitespace-free word of judge text at *p into out (cap bytes). */
-static void tok_word(const char **p, char *out, size_t cap)
-{
-    size_t n = 0;
-    while (**p == ' ' || **p == '\n')
-        (*p)++;
-    while (**p != '\0' && **p != ' ' && **p != '\n' && n + 1 < cap)
-        out[n++] = *(*p)++;
-    out[n] = '\0';
-}
-
-/* The oracle's judge output for the opening judge text `in`, malloc'd;
- * NULL when the position is beyond the oracle. */
-static char *oracle_opening(const gj_game *g, const char *in)
-{
-    char out[4096], word[128];
-    const char *p = in;
-    if (is(g, "matrix-game")) {
-        int n = (int)tok_long(&p), k = (int)tok_long(&p), value[64];
-        if (n > MG_ORACLE_MAX_SIDE)
-            return NULL;
-        for (int i = 0; i < n * n; i++)
-            value[i] = (int)tok_long(&p);
-        return matrix_game_oracle(n, k, value, out, sizeof out) == 0 ? strdup(out) : NULL;
-    }
-    if (is(g, "grid-walk")) {
-        int rows = (int)tok_long(&p), cols = (int)tok_long(&p);
-        char cells[1024] = "";
-        for (int i = 0; i < rows; i++) {
-            tok_word(&p, word, sizeof word);
-            strcat(cells, word);
-        }
-        return grid_walk_oracle(rows, cols, cells);
-    }
-    if (is(g, "nim-shortcuts")) {
-        long n = tok_long(&p), m = tok_long(&p), sx[64], sy[64], qa[1], qb[1];
-        ck_assert_int_le(n, 64);
-        ck_assert_int_eq(m, 1);
-        for (long i = 0; i < n; i++) {
-            sx[i] = tok_long(&p);
-            sy[i] = tok_long(&p);
-        }
-        qa[0] = tok_long(&p);
-        qb[0] = tok_long(&p);
-        return nim_shortcuts_oracle(sx, sy, n, qa, qb, 1);
-    }
-    if (is(g, "prime-chocolate")) {
-        int n = (int)tok_long(&p);
-        unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
-        if (n > PC_ORACLE_MAX_SIDE)
-            return NULL;
-        for (int i = 0; i < n; i++) {
-            tok_word(&p, word, sizeof word);
-            for (int j = 0; j < n; j++)
-                cell[i * n + j] = word[j] == '-';
-        }
-        const char *r = prime_chocolate_oracle(n, cell);
-        return r ? strdup(r) : NULL;
-    }
-    int n = (int)tok_long(&p), m = (int)tok_long(&p);
-    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
-    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
-        return NULL;
-    for (int i = 0; i < n * m; i++)
-        a[i] = tok_long(&p);
-    for (int i = 0; i < n * m; i++)
-        b[i] = tok_long(&p);
-    return staircase_chess_oracle(n, m, a, b, out, sizeof out) == 0 ? strdup(out) : NULL;
-}
-
 /* An integer member of an object. */
 static long long member_int(const json_t *o, const char *name)
 {
@@ -221,157 +144,6 @@ static long at(const json_t *v, size_t i)
 {
     ck_assert(json_is_integer(json_array_get(v, i)));
     return (long)json_integer_value(json_array_get(v, i));
-}
-
-/* The oracle's (value, winning moves) of a position in play; 0 when the
- * game has no mid-play oracle that counts, 1 when it filled both, 2 when it
- * filled only the value (+1 win, -1 lose, or staircase-chess's score). */
-static int oracle_in_play(const gj_game *g, const json_t *pos, long long *value, long long *wins)
-{
-    if (is(g, "matrix-game")) {
-        const json_t *mat = json_object_get(pos, "matrix"), *tok = json_object_get(pos, "token");
-        int n = (int)json_array_size(mat), v[64];
-        signed char outcome[64];
-        if (n > MG_ORACLE_MAX_SIDE)
-            return 0;
-        for (int i = 0; i < n * n; i++)
-            v[i] = (int)at(json_array_get(mat, (size_t)(i / n)), (size_t)(i % n));
-        int t = (int)((at(tok, 0) - 1) * n + at(tok, 1) - 1);
-        int r = matrix_game_oracle_moves(n, (int)member_int(pos, "k"), v, t, outcome);
-        ck_assert_int_ge(r, 0);
-        *value = r ? 1 : -1;
-        *wins = 0;
-        for (int d = 0; d < n * n; d++)
-            *wins += outcome[d] == 1;
-        return 1;
-    }
-    if (is(g, "grid-walk")) {
-        const json_t *grid = json_object_get(pos, "grid"), *path = json_object_get(pos, "path");
-        int rows = (int)json_array_size(grid);
-        int cols = (int)strlen(json_string_value(json_array_get(grid, 0)));
-        char cells[1024] = "";
-        unsigned char seen[1024] = {0};
-        for (int i = 0; i < rows; i++)
-            strcat(cells, json_string_value(json_array_get(grid, (size_t)i)));
-        gw_tree *t = gw_tree_new(rows, cols, cells);
-        if (t == NULL)
-            return 0;
-        int r = 0, c = 0;
-        for (size_t i = 0; i < json_array_size(path); i++) {
-            r = (int)at(json_array_get(path, i), 0) - 1;
-            c = (int)at(json_array_get(path, i), 1) - 1;
-            seen[r * cols + c] = 1;
-        }
-        *value = gw_tree_mover_wins(t, r, c, seen) ? 1 : -1;
-        *wins = 0;
-        static const int dr[4] = {1, -1, 0, 0}, dc[4] = {0, 0, 1, -1};
-        for (int d = 0; d < 4; d++) {
-            int nr = r + dr[d], nc = c + dc[d];
-            if (nr < 0 || nr >= rows || nc < 0 || nc >= cols || cells[nr * cols + nc] != '.' ||
-                seen[nr * cols + nc])
-                continue;
-            seen[nr * cols + nc] = 1;
-            *wins += !gw_tree_mover_wins(t, nr, nc, seen);
-            seen[nr * cols + nc] = 0;
-        }
-        gw_tree_free(t);
-        return 1;
-    }
-    if (is(g, "nim-shortcuts")) {
-        const json_t *s = json_object_get(pos, "shortcuts"), *h = json_object_get(pos, "heaps");
-        long n = (long)json_array_size(s), sx[64], sy[64], qa[256], qb[256], m = 0;
-        long x = at(h, 0), y = at(h, 1);
-        ck_assert_int_le(n, 64);
-        ck_assert_int_lt(x + y, 255);
-        for (long i = 0; i < n; i++) {
-            sx[i] = at(json_array_get(s, (size_t)i), 0);
-            sy[i] = at(json_array_get(s, (size_t)i), 1);
-        }
-        qa[m] = x;
-        qb[m++] = y;
-        for (long i = 0; i < x; i++, m++) {
-            qa[m] = i;
-            qb[m] = y;
-        }
-        for (long j = 0; j < y; j++, m++) {
-            qa[m] = x;
-            qb[m] = j;
-        }
-        char *text = nim_shortcuts_oracle(sx, sy, n, qa, qb, m);
-        ck_assert_ptr_nonnull(text);
-        int shortcut = 0;
-        for (long i = 0; i < n; i++)
-            shortcut |= sx[i] == x && sy[i] == y;
-        *value = strncmp(text, "WIN", 3) == 0 ? 1 : -1;
-        *wins = 0;
-        for (const char *line = strchr(text, '\n') + 1; *line != '\0';
-             line = strchr(line, '\n') + 1)
-            *wins += !shortcut && strncmp(line, "LOSE", 4) == 0;
-        free(text);
-        return 1;
-    }
-    if (is(g, "prime-chocolate")) {
-        const json_t *grid = json_object_get(pos, "grid");
-        int n = (int)json_array_size(grid);
-        unsigned char cell[PC_ORACLE_MAX_SIDE * PC_ORACLE_MAX_SIDE];
-        if (n > PC_ORACLE_MAX_SIDE || json_array_size(json_object_get(pos, "primes_used")) > 0)
-            return 0;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++)
-                cell[i * n + j] = json_string_value(json_array_get(grid, (size_t)i))[j] == '-';
-        const char *r = prime_chocolate_oracle(n, cell);
-        if (r == NULL)
-            return 0;
-        *value = strcmp(r, "RUBY\n") == 0 ? 1 : -1;
-        return 2;
-    }
-    const json_t *ja = json_object_get(pos, "a"), *jb = json_object_get(pos, "b"),
-                 *prof = json_object_get(pos, "profile");
-    int n = (int)json_array_size(ja), m = (int)json_array_size(json_array_get(ja, 0)), stones = 0;
-    long a[STAIRCASE_CHESS_ORACLE_CELLS], b[STAIRCASE_CHESS_ORACLE_CELLS];
-    unsigned char stone[STAIRCASE_CHESS_ORACLE_CELLS] = {0};
-    if (n * m > STAIRCASE_CHESS_ORACLE_CELLS)
-        return 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++) {
-            a[i * m + j] = at(json_array_get(ja, (size_t)i), (size_t)j);
-            b[i * m + j] = at(json_array_get(jb, (size_t)i), (size_t)j);
-            stone[i * m + j] = j < at(prof, (size_t)i);
-            stones += stone[i * m + j];
-        }
-    *value = staircase_chess_oracle_margin(n, m, a, b, stone);
-    *wins = 0;
-    for (int c = 0; c < n * m; c++) {
-        if (!staircase_chess_oracle_legal(n, m, stone, c / m, c % m))
-            continue;
-        stone[c] = 1;
-        long gain = stones % 2 == 0 ? a[c] : b[c];
-        *wins += gain - staircase_chess_oracle_margin(n, m, a, b, stone) == *value;
-        stone[c] = 0;
-    }
-    return 1;
-}
-
-/* The mover's outcome in /solve's answer a: +1 win, -1 lose, or the score. */
-static long long opening_score(const gj_game *g, const json_t *a)
-{
-    if (is(g, "matrix-game")) {
-        size_t i;
-        const json_t *row;
-        json_array_foreach(json_object_get(a, "outcomes"), i,
-                           row) if (strchr(json_string_value(row), 'M')) return 1;
-        return -1;
-    }
-    if (is(g, "grid-walk"))
-        return strcmp(json_string_value(json_object_get(a, "verdict")), "WIN") == 0 ? 1 : -1;
-    if (is(g, "nim-shortcuts"))
-        return strcmp(json_string_value(json_array_get(json_object_get(a, "answers"), 0)), "WIN") ==
-                       0
-                   ? 1
-                   : -1;
-    if (is(g, "prime-chocolate"))
-        return strcmp(json_string_value(json_object_get(a, "winner")), "RUBY") == 0 ? 1 : -1;
-    return member_int(a, "score_difference");
 }
 
 /* The mover's outcome in an analysis a: +1 win, -1 lose, or the score. */
@@ -400,7 +172,7 @@ static long long check_answer(const gj_game *g, const json_t *root, long long se
         ck_assert_msg(json_equal(again, answer), "%s: analysis differs for %s", g->name, pos_text);
         json_decref(again);
         score = in_play_score(answer);
-        int got = oracle_in_play(g, pos, &oracle_value, &oracle_wins);
+        int got = rules_of(g)->in_play_oracle(pos, &oracle_value, &oracle_wins);
         if (got > 0)
             ck_assert_msg(oracle_value == score, "%s: oracle value %lld, answer %lld for %s",
                           g->name, oracle_value, score, pos_text);
@@ -419,13 +191,13 @@ static long long check_answer(const gj_game *g, const json_t *root, long long se
                       pos_text);
         json_decref(from_json);
         json_decref(from_text);
-        char *oracle = oracle_opening(g, text);
+        char *oracle = rules_of(g)->opening_oracle(text);
         ck_assert_msg(oracle != NULL, "%s: the default size is beyond the oracle", g->name);
         char *mine = harness_text(g, text);
         ck_assert_str_eq(mine, oracle);
         free(mine);
         free(oracle);
-        score = opening_score(g, answer);
+        score = rules_of(g)->opening_score(answer);
     }
     free(pos_text);
     return score;
@@ -446,7 +218,7 @@ START_TEST(test_openings_resolved_and_distributed)
         losses += s < 0;
         json_decref(root);
     }
-    if (is(g, "matrix-game")) {
+    if (rules_of(g)->never_lost) {
         ck_assert_int_eq(wins, SEEDS);
     } else {
         ck_assert_msg(wins >= SEEDS / 20 && losses >= SEEDS / 20, "%s: %d wins, %d losses", g->name,
@@ -462,7 +234,7 @@ START_TEST(test_winning_moves_met)
     const gj_game *g = game_at(_i);
     for (long w = 0; w <= 2; w++) {
         int found = 0;
-        if (w == 0 && is(g, "staircase-chess"))
+        if (w == 0 && rules_of(g)->scored)
             continue; /* refused: some move always reaches the best score */
         for (long long seed = 0; seed < 60; seed++) {
             char req[96];
@@ -478,7 +250,7 @@ START_TEST(test_winning_moves_met)
             const json_t *a = json_object_get(root, "answer");
             ck_assert_int_eq(member_int(a, "winning_moves"), w);
             ck_assert_int_gt(member_int(a, "moves_total"), w);
-            if (!is(g, "staircase-chess"))
+            if (!rules_of(g)->scored)
                 ck_assert_int_eq(s, w > 0 ? 1 : -1);
             json_decref(root);
         }
@@ -598,8 +370,8 @@ START_TEST(test_outcome_met)
             snprintf(req, sizeof req, "{\"seed\": %lld, \"outcome\": \"%s\"}", seed, outcome[o]);
             json_t *root = generate(g, req, 2000, NULL, &e);
             if (root == NULL) {
-                ck_assert_msg(o == 1 && is(g, "matrix-game") && e.kind == GJ_BAD_INPUT, "%s %s: %s",
-                              g->name, req, e.message);
+                ck_assert_msg(o == 1 && rules_of(g)->never_lost && e.kind == GJ_BAD_INPUT,
+                              "%s %s: %s", g->name, req, e.message);
                 continue;
             }
             found++;
@@ -607,7 +379,7 @@ START_TEST(test_outcome_met)
             ck_assert_msg(o == 0 ? s > 0 : s < 0, "%s %s: score %lld", g->name, req, s);
             json_decref(root);
         }
-        ck_assert_int_eq(found, o == 1 && is(g, "matrix-game") ? 0 : 40);
+        ck_assert_int_eq(found, o == 1 && rules_of(g)->never_lost ? 0 : 40);
     }
 }
 END_TEST
@@ -657,7 +429,7 @@ END_TEST
 START_TEST(test_answer_kept_back)
 {
     const gj_game *g = game_at(_i);
-    const char *knobs = strcmp(g->name, "staircase-chess") == 0 ? ", \"rows\": 5, \"cols\": 5" : "";
+    const char *knobs = rules_of(g)->generate_knobs != NULL ? rules_of(g)->generate_knobs : "";
     char req[160];
     snprintf(req, sizeof req, "{\"seed\": 9, \"winning_moves\": 1, \"min_moves\": 4%s}", knobs);
     json_t *full = generate_ok(g, req);

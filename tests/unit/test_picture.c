@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "game_rules.h"
 #include "games.h"
 #include "generate.h"
 #include "harness.h"
@@ -532,135 +533,34 @@ END_TEST
 
 /* ---- the bounds ------------------------------------------------------- */
 
-/* A JSON array of `rows` strings of `cols` copies of c. */
-static json_t *rows_of(long rows, long cols, char c)
-{
-    json_t *grid = json_array();
-    char *row = malloc((size_t)cols + 1);
-    memset(row, c, (size_t)cols);
-    row[cols] = '\0';
-    for (long r = 0; r < rows; r++)
-        json_array_append_new(grid, json_string(row));
-    free(row);
-    return grid;
-}
-
-/* An n x n matrix of 1..n^2 in order, k = 1, the token on (2, 2). */
-static json_t *matrix_request(long n)
-{
-    json_t *m = json_array();
-    for (long r = 0; r < n; r++) {
-        json_t *row = json_array();
-        for (long c = 0; c < n; c++)
-            json_array_append_new(row, json_integer(r * n + c + 1));
-        json_array_append_new(m, row);
-    }
-    json_t *req = json_object();
-    json_object_set_new(req, "k", json_integer(1));
-    json_object_set_new(req, "matrix", m);
-    json_object_set_new(req, "token", json_pack("[ii]", 2, 2));
-    return req;
-}
-
-/* A walk on an n x n free grid: the path snakes along `cells` cells. */
-static json_t *walk_request(long n, long cells)
-{
-    json_t *path = json_array();
-    for (long i = 0; i < cells; i++) {
-        long r = i / n, c = r % 2 == 0 ? i % n : n - 1 - i % n;
-        json_array_append_new(path, json_pack("[ii]", r + 1, c + 1));
-    }
-    json_t *req = json_object();
-    json_object_set_new(req, "grid", rows_of(n, n, '.'));
-    json_object_set_new(req, "path", path);
-    return req;
-}
-
-/* Nim heaps [h, h] with `count` shortcuts within reach, [i, i + 1]. */
-static json_t *nim_request(long count, long h)
-{
-    json_t *s = json_array();
-    for (long i = 0; i < count; i++)
-        json_array_append_new(s, json_pack("[ii]", i * (h / count), i * (h / count) + 1));
-    json_t *req = json_object();
-    json_object_set_new(req, "shortcuts", s);
-    json_object_set_new(req, "heaps", json_pack("[ii]", h, h));
-    return req;
-}
-
-/* A staircase board rows x cols of the largest values, half filled in order. */
-static json_t *stair_request(long rows, long cols)
-{
-    json_t *a = json_array(), *b = json_array(), *stones = json_array();
-    for (long r = 0; r < rows; r++) {
-        json_t *ra = json_array(), *rb = json_array();
-        for (long c = 0; c < cols; c++) {
-            json_array_append_new(ra, json_integer(100000 - r));
-            json_array_append_new(rb, json_integer(99999 - c));
-        }
-        json_array_append_new(a, ra);
-        json_array_append_new(b, rb);
-    }
-    for (long r = 0; r < rows / 2; r++)
-        for (long c = 0; c < cols; c++)
-            json_array_append_new(stones, json_pack("[ii]", r + 1, c + 1));
-    json_t *req = json_object();
-    json_object_set_new(req, "a", a);
-    json_object_set_new(req, "b", b);
-    json_object_set_new(req, "stones", stones);
-    return req;
-}
-
-/* The request for game g at the bound's edge: `past` one over it, else
- * the largest allowed, as full as its picture gets. */
-static json_t *edge_request(const gj_game *g, int past)
-{
-    long n = SVG_CELLS_MAX + past;
-    json_t *req = NULL;
-    if (strcmp(g->name, "matrix-game") == 0)
-        req = matrix_request(n);
-    else if (strcmp(g->name, "grid-walk") == 0)
-        req = walk_request(n, past ? 0 : n * n - 1);
-    else if (strcmp(g->name, "prime-chocolate") == 0) {
-        req = json_object();
-        json_object_set_new(req, "grid", rows_of(n, n, '-'));
-    } else if (strcmp(g->name, "nim-shortcuts") == 0)
-        req = nim_request((long)SVG_CELLS_MAX * SVG_CELLS_MAX + past, 1000000000L);
-    else if (strcmp(g->name, "staircase-chess") == 0)
-        req = past ? NULL : stair_request(14, 14);
-    return req;
-}
-
 /* One over a bound is refused naming the size and the bound; the largest
  * picture allowed stays under PICTURE_BYTES_MAX. */
 START_TEST(bounds)
 {
     const gj_game *g = harness_game(_i);
+    size_t count;
+    const game_rules *r = game_rules_all(&count)[_i];
+    ck_assert_ptr_eq(r->game, g);
     long limits[GJ_MAX_LIMITS];
     for (int k = 0; k < g->nlimits; k++)
         limits[k] = g->limits[k].max;
-    json_t *over = edge_request(g, 1);
+    char size[32] = "", bound[32] = "";
+    json_t *over = r->picture_edge(1, size, bound);
     if (over != NULL) {
         gj_buf out;
         buf_init(&out);
         gj_error e;
         ck_assert_int_eq(picture_write(g, over, limits, task, &out, &e), -1);
         ck_assert_msg(e.kind == GJ_UNMET, "%s: %s", g->name, e.message);
-        char size[32], bound[32];
-        if (strcmp(g->name, "nim-shortcuts") == 0) {
-            snprintf(size, sizeof size, "%d", SVG_CELLS_MAX * SVG_CELLS_MAX + 1);
-            snprintf(bound, sizeof bound, "%d", SVG_CELLS_MAX * SVG_CELLS_MAX);
-        } else {
-            snprintf(size, sizeof size, "%d x %d", SVG_CELLS_MAX + 1, SVG_CELLS_MAX + 1);
-            snprintf(bound, sizeof bound, "%d x %d", SVG_CELLS_MAX, SVG_CELLS_MAX);
-        }
-        ck_assert_msg(strstr(e.message, size) != NULL && strstr(e.message, bound) != NULL, "%s: %s",
-                      g->name, e.message);
+        ck_assert_msg(size[0] != '\0' && strstr(e.message, size) != NULL &&
+                          strstr(e.message, bound) != NULL,
+                      "%s: %s", g->name, e.message);
         ck_assert_uint_eq(out.len, 0);
         buf_free(&out);
         json_decref(over);
     }
-    json_t *edge = edge_request(g, 0);
+    json_t *edge = r->picture_edge(0, size, bound);
+    ck_assert_ptr_nonnull(edge);
     size_t bytes = check_picture(g, edge, limits, "at the bound");
     fprintf(stderr, "%s: the largest picture, %zu bytes\n", g->name, bytes);
     json_decref(edge);

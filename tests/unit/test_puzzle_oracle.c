@@ -30,6 +30,10 @@
  * byte-identical puzzle; an id with one character of its data changed is a
  * bad_input naming "id", and an id of another game is not_found.
  *
+ * The games' models, oracles and measures are theirs (game_rules.h: one
+ * tests/oracle/<ident>_rules.c each); the table is games.def's, so
+ * this file names no game.
+ *
  * Not checked: remoteness (issue 23 item 1) is not on main yet; when /analyze
  * answers it, the oracles should check it here too. */
 #include <check.h>
@@ -45,103 +49,29 @@
 #include "engine.h"
 #include "games.h"
 #include "generate.h"
-#include "grid_walk_oracle.h"
 #include "harness.h"
-#include "matrix_game_oracle.h"
-#include "nim_shortcuts_oracle.h"
-#include "nim_shortcuts_tree.h"
-#include "prime_chocolate_oracle.h"
+#include "game_rules.h"
 #include "puzzle_search.h"
 #include "puzzle_themes.h"
 #include "puzzle_write.h"
-#include "staircase_chess_oracle.h"
-
-/* ck_assert records every passing check through a file; this one speaks only
- * when it fails, which keeps thousands of checks cheap. */
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
 
 #define DEPTH1_SEEDS 40
-#define DEPTH2_SEEDS 15
-#define MAX_CELLS    64  /* the largest board the test asks for, with room */
-#define MAX_SHORTCUT 32  /* nim-shortcuts' shortcuts */
-#define MAX_MOVES    160 /* legal moves of one position */
-#define LOSS_MAX     16  /* engine.h: a wrong outcome's loss */
+#define LOSS_MAX     16 /* engine.h: a wrong outcome's loss */
 
-/* ---- the test's model of a position ---------------------------------- */
-
-/* One position of any of the five games, read from its /analyze request;
- * members a game does not use stay zero, so two states compare member by
- * member whatever the game. */
-typedef struct state {
-    int rows, cols;              /* the board; matrix-game and prime-chocolate n x n */
-    int k;                       /* matrix-game's distance */
-    int value[MAX_CELLS];        /* matrix-game's values */
-    int token;                   /* matrix-game's token cell, -1 at the opening */
-    long a[MAX_CELLS];           /* staircase-chess: black's values */
-    long b[MAX_CELLS];           /* ... and white's */
-    unsigned char on[MAX_CELLS]; /* grid-walk: free; prime-chocolate: chocolate;
-                                    staircase-chess: a stone */
-    int path[MAX_CELLS], plen;   /* grid-walk's token path, cells r * cols + c */
-    long heap[2];                /* nim-shortcuts */
-    long sx[MAX_SHORTCUT], sy[MAX_SHORTCUT];
-    int nshort;
-    unsigned char used[MAX_CELLS + 1]; /* prime-chocolate's primes chosen */
-    char mover[8];                     /* the player to move, as the game names it */
-} state;
-
-/* The oracle's verdict on every legal move of a position.  score is 1 for a
- * move that wins for its mover and 0 for one that loses, or, in
- * staircase-chess, the mover's gain on the cell minus the opponent's best
- * margin afterwards. */
-typedef struct verdict {
-    long n;
-    json_t *move[MAX_MOVES]; /* each as the analysis writes it */
-    long score[MAX_MOVES];
-    long best, worst;
-} verdict;
-
-/* What the test knows of one game: its sizes and its rules. */
-typedef struct rules {
-    const gj_game *game;
-    const char *knobs; /* small sizes, so that the oracle can judge */
-    int depth2;        /* depth-2 puzzles asked (0: none at these sizes) */
-    int scored;        /* staircase-chess: moves are judged by score */
-    void (*read)(const json_t *position, state *s);
-    void (*judge)(const state *s, verdict *v);
-    void (*play)(state *s, const json_t *move);
-    /* The game's greedy measure of the move `move` of s seen `plies` (1 or
-     * 2) ahead, from the rules (game.h's gj_play.look); NULL: every move
-     * looks the same. */
-    double (*look)(const state *s, const json_t *move, int plies);
-} rules;
+/* Every game's rules (game_rules.h), games.def's order. */
+static const game_rules *const *games;
+static size_t ngames;
 
 /* Release the moves a verdict holds. */
-static void verdict_free(verdict *v)
+static void verdict_free(rules_verdict *v)
 {
     for (long i = 0; i < v->n; i++)
         json_decref(v->move[i]);
     v->n = 0;
 }
 
-/* Append a move (taken) and its score to v, keeping best and worst. */
-static void verdict_add(verdict *v, json_t *move, long score)
-{
-    EXPECT(move != NULL, "out of memory");
-    EXPECT(v->n < MAX_MOVES, "more than %d legal moves", MAX_MOVES);
-    if (v->n == 0 || score > v->best)
-        v->best = score;
-    if (v->n == 0 || score < v->worst)
-        v->worst = score;
-    v->move[v->n] = move;
-    v->score[v->n++] = score;
-}
-
 /* The index in v of the move equal to `move`, or -1. */
-static long verdict_find(const verdict *v, const json_t *move)
+static long verdict_find(const rules_verdict *v, const json_t *move)
 {
     for (long i = 0; i < v->n; i++)
         if (json_equal(v->move[i], (json_t *)move))
@@ -149,472 +79,24 @@ static long verdict_find(const verdict *v, const json_t *move)
     return -1;
 }
 
-/* [r + 1, c + 1]: a cell as the games write it, 1-based. */
-static json_t *cell_json(int r, int c)
+/* A zeroed state of r's game, to free. */
+static void *state_new(const game_rules *r)
 {
-    return json_pack("[i,i]", r + 1, c + 1);
+    void *s = calloc(1, r->state_size);
+    EXPECT(s != NULL, "out of memory");
+    return s;
 }
 
-/* A [row, column] member (1-based, inside rows x cols) as 0-based *r, *c. */
-static void read_cell(const json_t *v, int rows, int cols, int *r, int *c)
+/* The name of the player to move in a state: its first member. */
+static const char *mover(const void *s)
 {
-    EXPECT(json_is_array(v) && json_array_size(v) == 2, "a cell is not [row, column]");
-    long long i = json_integer_value(json_array_get(v, 0));
-    long long j = json_integer_value(json_array_get(v, 1));
-    EXPECT(i >= 1 && i <= rows && j >= 1 && j <= cols, "cell [%lld, %lld] is off the board", i, j);
-    *r = (int)i - 1;
-    *c = (int)j - 1;
+    return s;
 }
 
-/* An integer member `key` of o, which must be there. */
-static long long int_member(const json_t *o, const char *key)
+/* The position read into the zeroed state s by the game's rules. */
+static void read_state(const game_rules *r, const json_t *position, void *s)
 {
-    const json_t *v = json_object_get(o, key);
-    EXPECT(json_is_integer(v), "member %s is not an integer", key);
-    return json_integer_value(v);
-}
-
-/* The optional "to_move" of o into s->mover, `fallback` when absent. */
-static void read_mover(const json_t *o, const char *fallback, state *s)
-{
-    const json_t *v = json_object_get(o, "to_move");
-    const char *name = v == NULL || json_is_null(v) ? fallback : json_string_value(v);
-    EXPECT(name != NULL && strlen(name) < sizeof s->mover, "to_move is not a name");
-    snprintf(s->mover, sizeof s->mover, "%s", name);
-}
-
-/* s->mover becomes the other of the two names. */
-static void swap_mover(state *s, const char *one, const char *other)
-{
-    EXPECT(strcmp(s->mover, one) == 0 || strcmp(s->mover, other) == 0, "unknown mover %s",
-           s->mover);
-    snprintf(s->mover, sizeof s->mover, "%s", strcmp(s->mover, one) == 0 ? other : one);
-}
-
-/* ---- matrix-game ------------------------------------------------------- */
-
-/* {"k","matrix","token"?,"to_move"?} into s; to_move defaults as the
- * analysis documents: G with a token, M at the opening. */
-static void mg_read(const json_t *o, state *s)
-{
-    const json_t *m = json_object_get(o, "matrix");
-    int n = (int)json_array_size(m);
-    EXPECT(n >= 1 && n <= MG_ORACLE_MAX_SIDE, "a %d x %d matrix is beyond the oracle", n, n);
-    s->rows = s->cols = n;
-    s->k = (int)int_member(o, "k");
-    for (int i = 0; i < n; i++) {
-        const json_t *row = json_array_get(m, (size_t)i);
-        EXPECT(json_array_size(row) == (size_t)n, "matrix row %d has the wrong length", i);
-        for (int j = 0; j < n; j++)
-            s->value[i * n + j] = (int)json_integer_value(json_array_get(row, (size_t)j));
-    }
-    const json_t *token = json_object_get(o, "token");
-    s->token = -1;
-    if (token != NULL && !json_is_null(token)) {
-        int r, c;
-        read_cell(token, n, n, &r, &c);
-        s->token = r * n + c;
-    }
-    read_mover(o, s->token < 0 ? "M" : "G", s);
-}
-
-/* Every cell the mover may jump to, won or lost by the finite minimax. */
-static void mg_judge(const state *s, verdict *v)
-{
-    signed char outcome[MAX_CELLS];
-    int n = s->rows;
-    int wins = matrix_game_oracle_moves(n, s->k, s->value, s->token, outcome);
-    EXPECT(wins >= 0, "the matrix-game oracle did not settle (k %d, token %d)", s->k, s->token);
-    for (int d = 0; d < n * n; d++)
-        if (outcome[d] >= 0)
-            verdict_add(v, cell_json(d / n, d % n), outcome[d]);
-    EXPECT((v->n > 0 && v->best == 1) == (wins == 1), "the oracle's value is not its best move's");
-}
-
-/* The token jumps to the move's cell; the other player moves. */
-static void mg_play(state *s, const json_t *move)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    s->token = r * s->cols + c;
-    swap_mover(s, "M", "G");
-}
-
-/* The matrix-game measure of jumping to `move` from s, by the oracle. */
-static double mg_look(const state *s, const json_t *move, int plies)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    int to = r * s->cols + c;
-    double v;
-    EXPECT(matrix_game_oracle_look(s->rows, s->k, s->value, s->token, &to, 1, plies, &v) == 0,
-           "the matrix-game oracle cannot read the jump to cell %d", to);
-    return v;
-}
-
-/* ---- grid-walk --------------------------------------------------------- */
-
-/* Whether cells a and b (r * cols + c) are side by side. */
-static int gw_adjacent(const state *s, int a, int b)
-{
-    int dr = a / s->cols - b / s->cols, dc = a % s->cols - b % s->cols;
-    return (dr == 0 && (dc == 1 || dc == -1)) || (dc == 0 && (dr == 1 || dr == -1));
-}
-
-/* {"grid","path"} into s, the path checked against the rules (free cells,
- * each next to the one before, none twice); A moves on an even path. */
-static void gw_read(const json_t *o, state *s)
-{
-    const json_t *grid = json_object_get(o, "grid"), *path = json_object_get(o, "path");
-    s->rows = (int)json_array_size(grid);
-    s->cols = s->rows > 0 ? (int)strlen(json_string_value(json_array_get(grid, 0))) : 0;
-    EXPECT(s->rows >= 1 && s->cols >= 1 && s->rows * s->cols <= MAX_CELLS,
-           "a %d x %d grid is beyond the test", s->rows, s->cols);
-    for (int i = 0; i < s->rows; i++) {
-        const char *row = json_string_value(json_array_get(grid, (size_t)i));
-        EXPECT(row != NULL && strlen(row) == (size_t)s->cols, "grid row %d has the wrong length",
-               i);
-        for (int j = 0; j < s->cols; j++) {
-            EXPECT(row[j] == '.' || row[j] == '#', "grid cell '%c' is neither '.' nor '#'", row[j]);
-            s->on[i * s->cols + j] = row[j] == '.';
-        }
-    }
-    EXPECT(json_is_array(path), "no path");
-    for (size_t k = 0; k < json_array_size(path); k++) {
-        int r, c;
-        read_cell(json_array_get(path, k), s->rows, s->cols, &r, &c);
-        int cell = r * s->cols + c;
-        EXPECT(s->on[cell], "path[%zu] is on a blocked cell", k);
-        for (int q = 0; q < s->plen; q++)
-            EXPECT(s->path[q] != cell, "path[%zu] revisits a cell", k);
-        EXPECT(s->plen == 0 || gw_adjacent(s, s->path[s->plen - 1], cell),
-               "path[%zu] is not next to the cell before it", k);
-        s->path[s->plen++] = cell;
-    }
-    snprintf(s->mover, sizeof s->mover, "%s", s->plen % 2 == 0 ? "A" : "B");
-}
-
-/* Every placement (at the opening) or step to a free unvisited neighbour,
- * won iff the opponent then loses, by the game-tree oracle. */
-static void gw_judge(const state *s, verdict *v)
-{
-    char cells[MAX_CELLS];
-    unsigned char visited[MAX_CELLS] = {0};
-    for (int i = 0; i < s->rows * s->cols; i++)
-        cells[i] = s->on[i] ? '.' : '#';
-    gw_tree *t = gw_tree_new(s->rows, s->cols, cells);
-    EXPECT(t != NULL, "the grid has more free cells than the oracle takes");
-    for (int q = 0; q < s->plen; q++)
-        visited[s->path[q]] = 1;
-    for (int w = 0; w < s->rows * s->cols; w++) {
-        if (!s->on[w] || visited[w] || (s->plen > 0 && !gw_adjacent(s, s->path[s->plen - 1], w)))
-            continue;
-        visited[w] = 1;
-        int opponent = gw_tree_mover_wins(t, w / s->cols, w % s->cols, visited);
-        visited[w] = 0;
-        verdict_add(v, cell_json(w / s->cols, w % s->cols), !opponent);
-    }
-    if (s->plen > 0) {
-        int token = s->path[s->plen - 1];
-        int wins = gw_tree_mover_wins(t, token / s->cols, token % s->cols, visited);
-        EXPECT((v->n > 0 && v->best == 1) == (wins == 1),
-               "the oracle's value is not its best move's");
-    }
-    gw_tree_free(t);
-}
-
-/* The move's cell joins the path. */
-static void gw_play(state *s, const json_t *move)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    s->path[s->plen++] = r * s->cols + c;
-    snprintf(s->mover, sizeof s->mover, "%s", s->plen % 2 == 0 ? "A" : "B");
-}
-
-/* The grid-walk measure of stepping to (or, at the opening, placing on)
- * `move` from s, by the oracle. */
-static double gw_look(const state *s, const json_t *move, int plies)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    char cells[MAX_CELLS];
-    for (int i = 0; i < s->rows * s->cols; i++)
-        cells[i] = s->on[i] ? '.' : '#';
-    int to = r * s->cols + c;
-    double v;
-    gw_oracle_look(s->rows, s->cols, cells, s->path, s->plen, &to, 1, plies, &v);
-    return v;
-}
-
-/* ---- nim-shortcuts ----------------------------------------------------- */
-
-/* {"shortcuts","heaps","to_move"?} into s ("first" when absent). */
-static void ns_read(const json_t *o, state *s)
-{
-    const json_t *sc = json_object_get(o, "shortcuts"), *heaps = json_object_get(o, "heaps");
-    EXPECT(json_array_size(sc) <= MAX_SHORTCUT, "too many shortcuts for the test");
-    for (size_t i = 0; i < json_array_size(sc); i++) {
-        const json_t *p = json_array_get(sc, i);
-        EXPECT(json_array_size(p) == 2, "shortcut %zu is not [x, y]", i);
-        s->sx[i] = (long)json_integer_value(json_array_get(p, 0));
-        s->sy[i] = (long)json_integer_value(json_array_get(p, 1));
-    }
-    s->nshort = (int)json_array_size(sc);
-    EXPECT(json_array_size(heaps) == 2, "heaps is not [x, y]");
-    for (int i = 0; i < 2; i++) {
-        s->heap[i] = (long)json_integer_value(json_array_get(heaps, (size_t)i));
-        EXPECT(s->heap[i] >= 0 && s->heap[i] <= 1000, "heap %ld is beyond the test", s->heap[i]);
-    }
-    read_mover(o, "first", s);
-}
-
-/* At a shortcut the mover has lost and has no move; elsewhere every take
- * from one heap, won iff it reaches a position the tree says is lost. */
-static void ns_judge(const state *s, verdict *v)
-{
-    nim_tree t;
-    long x = s->heap[0], y = s->heap[1];
-    EXPECT(nim_tree_build(&t, s->sx, s->sy, s->nshort, x + 1, y + 1) == 0, "out of memory");
-    if (!nim_tree_is_shortcut(&t, x, y)) {
-        for (long take = 1; take <= x; take++)
-            verdict_add(v, json_pack("{s:i,s:I}", "heap", 1, "take", (json_int_t)take),
-                        nim_tree_loses(&t, x - take, y));
-        for (long take = 1; take <= y; take++)
-            verdict_add(v, json_pack("{s:i,s:I}", "heap", 2, "take", (json_int_t)take),
-                        nim_tree_loses(&t, x, y - take));
-    }
-    int wins = !nim_tree_loses(&t, x, y);
-    EXPECT((v->n > 0 && v->best == 1) == wins, "the tree's value is not its best move's");
-    nim_tree_free(&t);
-}
-
-/* The move's stones leave its heap; the other player moves. */
-static void ns_play(state *s, const json_t *move)
-{
-    long long heap = int_member(move, "heap"), take = int_member(move, "take");
-    EXPECT((heap == 1 || heap == 2) && take >= 1 && take <= s->heap[heap - 1], "a bad take");
-    s->heap[heap - 1] -= (long)take;
-    swap_mover(s, "first", "second");
-}
-
-/* The nim-shortcuts measure of the take `move` from s, by the oracle. */
-static double ns_look(const state *s, const json_t *move, int plies)
-{
-    return nim_shortcuts_oracle_look(s->sx, s->sy, s->nshort, s->heap[0], s->heap[1],
-                                     (int)int_member(move, "heap"), (long)int_member(move, "take"),
-                                     plies);
-}
-
-/* ---- prime-chocolate --------------------------------------------------- */
-
-/* {"grid" ('-' chocolate, 'X' eaten),"primes_used"?,"to_move"?} into s
- * (RUBY when absent). */
-static void pc_read(const json_t *o, state *s)
-{
-    const json_t *grid = json_object_get(o, "grid"), *used = json_object_get(o, "primes_used");
-    int n = (int)json_array_size(grid);
-    EXPECT(n >= 1 && n * n <= MAX_CELLS && n <= PC_ORACLE_MAX_SIDE, "a bar of side %d", n);
-    s->rows = s->cols = n;
-    for (int i = 0; i < n; i++) {
-        const char *row = json_string_value(json_array_get(grid, (size_t)i));
-        EXPECT(row != NULL && strlen(row) == (size_t)n, "bar row %d has the wrong length", i);
-        for (int j = 0; j < n; j++) {
-            EXPECT(row[j] == '-' || row[j] == 'X', "bar square '%c' is neither '-' nor 'X'",
-                   row[j]);
-            s->on[i * n + j] = row[j] == '-';
-        }
-    }
-    for (size_t i = 0; i < json_array_size(used); i++) {
-        long long p = json_integer_value(json_array_get(used, i));
-        EXPECT(p >= 2 && p <= n && prime_chocolate_oracle_is_prime((int)p), "a bad prime");
-        s->used[p] = 1;
-    }
-    read_mover(o, "RUBY", s);
-}
-
-/* Every square the oracle allows, won iff the opponent then loses. */
-static void pc_judge(const state *s, verdict *v)
-{
-    pc_oracle_move moves[MAX_MOVES];
-    int count = 0;
-    int wins = prime_chocolate_oracle_mid(s->rows, s->on, s->used, moves, MAX_MOVES, &count);
-    EXPECT(wins >= 0, "the bar is beyond the prime-chocolate oracle");
-    EXPECT(count <= MAX_MOVES, "%d moves, more than the test holds", count);
-    for (int i = 0; i < count; i++)
-        verdict_add(v,
-                    json_pack("{s:i,s:i,s:i}", "row", moves[i].row + 1, "col", moves[i].col + 1,
-                              "size", moves[i].size),
-                    !moves[i].opponent_wins);
-    EXPECT((v->n > 0 && v->best == 1) == (wins == 1), "the oracle's value is not its best move's");
-}
-
-/* The move's square is eaten, its prime (side above 1) is used; the other
- * player moves. */
-static void pc_play(state *s, const json_t *move)
-{
-    int row = (int)int_member(move, "row") - 1, col = (int)int_member(move, "col") - 1;
-    int size = (int)int_member(move, "size"), n = s->rows;
-    EXPECT(row >= 0 && col >= 0 && size >= 1 && row + size <= n && col + size <= n, "bad square");
-    for (int i = row; i < row + size; i++)
-        for (int j = col; j < col + size; j++) {
-            EXPECT(s->on[i * n + j], "the square eats an eaten square");
-            s->on[i * n + j] = 0;
-        }
-    if (size > 1) {
-        EXPECT(!s->used[size], "prime %d used twice", size);
-        s->used[size] = 1;
-    }
-    swap_mover(s, "RUBY", "DIA");
-}
-
-/* The prime-chocolate measure of the square `move` of s, by the oracle. */
-static double pc_look(const state *s, const json_t *move, int plies)
-{
-    return prime_chocolate_oracle_look(s->rows, s->on, s->used, (int)int_member(move, "row") - 1,
-                                       (int)int_member(move, "col") - 1,
-                                       (int)int_member(move, "size"), plies);
-}
-
-/* ---- staircase-chess --------------------------------------------------- */
-
-/* The stones on s's board. */
-static int sc_stones(const state *s)
-{
-    int placed = 0;
-    for (int i = 0; i < s->rows * s->cols; i++)
-        placed += s->on[i];
-    return placed;
-}
-
-/* Member `key` of o, an n x m board of values, into v; sets s's size. */
-static void sc_read_values(const json_t *o, const char *key, state *s, long *v)
-{
-    const json_t *board = json_object_get(o, key);
-    s->rows = (int)json_array_size(board);
-    s->cols = s->rows > 0 ? (int)json_array_size(json_array_get(board, 0)) : 0;
-    EXPECT(s->rows >= 1 && s->cols >= 1 && s->rows * s->cols <= STAIRCASE_CHESS_ORACLE_CELLS,
-           "a %d x %d board is beyond the staircase-chess oracle", s->rows, s->cols);
-    for (int i = 0; i < s->rows; i++) {
-        const json_t *row = json_array_get(board, (size_t)i);
-        EXPECT(json_array_size(row) == (size_t)s->cols, "%s row %d has the wrong length", key, i);
-        for (int j = 0; j < s->cols; j++)
-            v[i * s->cols + j] = (long)json_integer_value(json_array_get(row, (size_t)j));
-    }
-}
-
-/* {"a","b","stones"|"profile"} into s, each stone checked against the rules
- * as it goes down; black moves on an even count. */
-static void sc_read(const json_t *o, state *s)
-{
-    sc_read_values(o, "b", s, s->b);
-    sc_read_values(o, "a", s, s->a);
-    const json_t *stones = json_object_get(o, "stones"), *profile = json_object_get(o, "profile");
-    for (size_t k = 0; k < json_array_size(stones); k++) {
-        int r, c;
-        read_cell(json_array_get(stones, k), s->rows, s->cols, &r, &c);
-        EXPECT(staircase_chess_oracle_legal(s->rows, s->cols, s->on, r, c),
-               "stones[%zu] breaks the rules", k);
-        s->on[r * s->cols + c] = 1;
-    }
-    if (profile != NULL) {
-        EXPECT(json_array_size(profile) == (size_t)s->rows, "profile has the wrong length");
-        for (int i = 0; i < s->rows; i++) {
-            long long len = json_integer_value(json_array_get(profile, (size_t)i));
-            EXPECT(len >= 0 && len <= s->cols, "profile[%d] is off the board", i);
-            for (int j = 0; j < len; j++) {
-                EXPECT(staircase_chess_oracle_legal(s->rows, s->cols, s->on, i, j),
-                       "profile is not a staircase");
-                s->on[i * s->cols + j] = 1;
-            }
-        }
-    }
-    snprintf(s->mover, sizeof s->mover, "%s", sc_stones(s) % 2 == 0 ? "black" : "white");
-}
-
-/* Every cell the rules allow, scored by exhaustive minimax: the mover's
- * value of the cell minus the opponent's best margin afterwards. */
-static void sc_judge(const state *s, verdict *v)
-{
-    unsigned char on[MAX_CELLS];
-    int black = sc_stones(s) % 2 == 0;
-    memcpy(on, s->on, sizeof on);
-    for (int i = 0; i < s->rows; i++)
-        for (int j = 0; j < s->cols; j++) {
-            if (!staircase_chess_oracle_legal(s->rows, s->cols, on, i, j))
-                continue;
-            int cell = i * s->cols + j;
-            on[cell] = 1;
-            long rest = staircase_chess_oracle_margin(s->rows, s->cols, s->a, s->b, on);
-            on[cell] = 0;
-            verdict_add(v, cell_json(i, j), (black ? s->a[cell] : s->b[cell]) - rest);
-        }
-    long margin = staircase_chess_oracle_margin(s->rows, s->cols, s->a, s->b, s->on);
-    EXPECT(v->n == 0 || margin == v->best, "the oracle's margin %ld is not its best move's %ld",
-           margin, v->best);
-}
-
-/* A stone goes to the move's cell. */
-static void sc_play(state *s, const json_t *move)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    EXPECT(staircase_chess_oracle_legal(s->rows, s->cols, s->on, r, c), "an illegal stone");
-    s->on[r * s->cols + c] = 1;
-    snprintf(s->mover, sizeof s->mover, "%s", sc_stones(s) % 2 == 0 ? "black" : "white");
-}
-
-/* The staircase-chess measure of a stone on `move` in s, by the oracle. */
-static double sc_look(const state *s, const json_t *move, int plies)
-{
-    int r, c;
-    read_cell(move, s->rows, s->cols, &r, &c);
-    int cell = r * s->cols + c;
-    double v;
-    EXPECT(staircase_chess_oracle_look(s->rows, s->cols, s->a, s->b, s->on, &cell, 1, plies, &v) ==
-               0,
-           "the staircase-chess oracle cannot read a stone on cell %d", cell);
-    return v;
-}
-
-/* The five games, games.def's order, each with sizes its oracle handles.
- * prime-chocolate has no depth-2 puzzles at any size, by the parity argument
- * of prime_chocolate_analysis.c: with the 2 x 2 used every move has the same
- * outcome; on an even bar a 2 x 2 move wins whenever one is left (and
- * nothing wins without one), so a single solving move there is that 2 x 2;
- * on an odd bar the winning moves are odd ones that leave no full 2 x 2, so
- * the attacker's next bar is odd with none either, where every move wins.
- * (1,768 candidates on 4 x 4 found none, as it says.) */
-static const rules games[] = {
-    {&game_matrix_game, "{\"n\": 5}", DEPTH2_SEEDS, 0, mg_read, mg_judge, mg_play, mg_look},
-    {&game_grid_walk, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 0, gw_read, gw_judge, gw_play,
-     gw_look},
-    {&game_nim_shortcuts, "{\"shortcuts\": 3, \"range\": 8}", DEPTH2_SEEDS, 0, ns_read, ns_judge,
-     ns_play, ns_look},
-    {&game_prime_chocolate, "{\"n\": 4}", 0, 0, pc_read, pc_judge, pc_play, pc_look},
-    {&game_staircase_chess, "{\"rows\": 4, \"cols\": 4}", DEPTH2_SEEDS, 1, sc_read, sc_judge,
-     sc_play, sc_look},
-};
-_Static_assert(sizeof games / sizeof games[0] == GAMES_COUNT, "one row per game of games.def");
-
-/* Whether two states are the same position, member by member. */
-static int same_state(const state *x, const state *y)
-{
-    return x->rows == y->rows && x->cols == y->cols && x->k == y->k &&
-           memcmp(x->value, y->value, sizeof x->value) == 0 && x->token == y->token &&
-           memcmp(x->a, y->a, sizeof x->a) == 0 && memcmp(x->b, y->b, sizeof x->b) == 0 &&
-           memcmp(x->on, y->on, sizeof x->on) == 0 && x->plen == y->plen &&
-           memcmp(x->path, y->path, sizeof x->path) == 0 &&
-           memcmp(x->heap, y->heap, sizeof x->heap) == 0 && x->nshort == y->nshort &&
-           memcmp(x->sx, y->sx, sizeof x->sx) == 0 && memcmp(x->sy, y->sy, sizeof x->sy) == 0 &&
-           memcmp(x->used, y->used, sizeof x->used) == 0 && strcmp(x->mover, y->mover) == 0;
-}
-
-/* A zeroed state with the position read into it by the game's rules. */
-static void read_state(const rules *r, const json_t *position, state *s)
-{
-    memset(s, 0, sizeof *s);
-    s->token = -1;
+    memset(s, 0, r->state_size);
     EXPECT(json_is_object(position), "a step's position is not an object");
     r->read(position, s);
 }
@@ -663,8 +145,8 @@ static double finder_miss(const double *v1, const double *v2, long n, long *gree
  * the one solving move, the legal moves, their losses, and the finder's
  * miss and greedy move from the game's measure by the rules.  `what`
  * names the puzzle in messages. */
-static void check_step(const rules *r, const puzzle *p, int i, const state *s, const verdict *v,
-                       const char *what)
+static void check_step(const game_rules *r, const puzzle *p, int i, const void *s,
+                       const rules_verdict *v, const char *what)
 {
     const puzzle_step *st = &p->steps[i];
     long n = st->legal;
@@ -686,7 +168,7 @@ static void check_step(const rules *r, const puzzle *p, int i, const state *s, c
     EXPECT(st->legal == v->n, "%s step %d: legal %ld, the oracle counts %ld", what, i, st->legal,
            v->n);
     EXPECT(n == v->n, "%s step %d: %ld moves listed of %ld legal", what, i, n, v->n);
-    unsigned char seen[MAX_MOVES] = {0};
+    unsigned char seen[PUZZLE_MAX_MOVES] = {0};
     int *want = malloc((size_t)n * sizeof *want);
     EXPECT(want != NULL, "out of memory");
     for (long j = 0; j < n; j++) {
@@ -737,14 +219,16 @@ static void check_step(const rules *r, const puzzle *p, int i, const state *s, c
 /* From step i's state s, the solving move and the defender's reply: both
  * legal, the reply losing (staircase-chess: the defender's best), and step
  * i + 1's position the one they reach. */
-static void check_reply(const rules *r, const puzzle *p, int i, const state *s, const char *what)
+static void check_reply(const game_rules *r, const puzzle *p, int i, const void *s,
+                        const char *what)
 {
     const json_t *reply = p->steps[i].reply;
     EXPECT(reply != NULL, "%s step %d: no defender's reply before step %d", what, i, i + 1);
-    state next = *s;
-    r->play(&next, json_object_get(p->steps[i].solving, "move"));
-    verdict d = {0};
-    r->judge(&next, &d);
+    void *next = state_new(r), *got = state_new(r);
+    memcpy(next, s, r->state_size);
+    r->play(next, json_object_get(p->steps[i].solving, "move"));
+    rules_verdict d = {0};
+    r->judge(next, &d);
     long at = verdict_find(&d, json_object_get(reply, "move"));
     EXPECT(at >= 0, "%s step %d: the defender's reply is not a legal move", what, i);
     if (r->scored)
@@ -754,13 +238,14 @@ static void check_reply(const rules *r, const puzzle *p, int i, const state *s, 
         EXPECT(d.best == 0 && d.score[at] == 0,
                "%s step %d: the defender's position or reply wins, by the oracle", what, i);
     verdict_free(&d);
-    r->play(&next, json_object_get(reply, "move"));
-    state got;
-    read_state(r, p->steps[i + 1].position, &got);
-    EXPECT(same_state(&got, &next),
+    r->play(next, json_object_get(reply, "move"));
+    read_state(r, p->steps[i + 1].position, got);
+    EXPECT(memcmp(got, next, r->state_size) == 0,
            "%s step %d: the position is not the one the two moves before it reach", what, i + 1);
-    EXPECT(strcmp(got.mover, s->mover) == 0, "%s step %d: %s to move, the attacker is %s", what,
-           i + 1, got.mover, s->mover);
+    EXPECT(strcmp(mover(got), mover(s)) == 0, "%s step %d: %s to move, the attacker is %s", what,
+           i + 1, mover(got), mover(s));
+    free(next);
+    free(got);
 }
 
 /* puzzle_write's bytes of p, as a malloc'd string. */
@@ -790,7 +275,7 @@ static int same_moves(const puzzle_step *a, const puzzle_step *b)
 }
 
 /* p rebuilt from its id: the same bytes written and the same line. */
-static void check_id(const rules *r, const puzzle *p, const char *what)
+static void check_id(const game_rules *r, const puzzle *p, const char *what)
 {
     long limits[GEN_NLIMITS];
     puzzle_limits(r->game, limits);
@@ -844,27 +329,28 @@ static int theme_at(const gj_game *g, const char *name)
 }
 
 /* Every check of the header on one puzzle. */
-static void check_puzzle(const rules *r, const puzzle *p, const char *what)
+static void check_puzzle(const game_rules *r, const puzzle *p, const char *what)
 {
     EXPECT(p->game == r->game && p->depth >= 1 && p->depth <= PUZZLE_DEPTH_MAX,
            "%s: a puzzle of the wrong game or depth", what);
     double solved = 1;
     bool trap = false;
     for (int i = 0; i < p->depth; i++) {
-        state s;
-        read_state(r, p->steps[i].position, &s);
+        void *s = state_new(r);
+        read_state(r, p->steps[i].position, s);
         if (i == 0)
             EXPECT(json_is_string(p->to_move) &&
-                       strcmp(json_string_value(p->to_move), s.mover) == 0,
-                   "%s: to_move is not the player to move, %s", what, s.mover);
-        verdict v = {0};
-        r->judge(&s, &v);
-        check_step(r, p, i, &s, &v, what);
+                       strcmp(json_string_value(p->to_move), mover(s)) == 0,
+                   "%s: to_move is not the player to move, %s", what, mover(s));
+        rules_verdict v = {0};
+        r->judge(s, &v);
+        check_step(r, p, i, s, &v, what);
         verdict_free(&v);
         if (i + 1 < p->depth)
-            check_reply(r, p, i, &s, what);
+            check_reply(r, p, i, s, what);
         else
             EXPECT(p->steps[i].reply == NULL, "%s: a reply after the last step", what);
+        free(s);
         solved *= 1 - p->steps[i].miss;
         trap = trap || p->steps[i].greedy > 0;
     }
@@ -900,7 +386,7 @@ static long long seed_of(int depth, int j)
  * puzzle_find answers GJ_UNMET; any other error fails the test.  The search
  * is bounded by ORACLE_TRIES candidates, not by time, so which seeds give a
  * puzzle is the same on a loaded machine. */
-static int find(const rules *r, long long seed, int depth, puzzle *p)
+static int find(const game_rules *r, long long seed, int depth, puzzle *p)
 {
     json_t *params = json_loads(r->knobs, 0, NULL);
     EXPECT(params != NULL, "bad knobs %s", r->knobs);
@@ -923,7 +409,7 @@ static int find(const rules *r, long long seed, int depth, puzzle *p)
 
 /* Depth `depth` puzzles of r for `count` seeds, each checked; most seeds
  * must give one.  Prints the counts. */
-static void check_seeds(const rules *r, int depth, int count)
+static void check_seeds(const game_rules *r, int depth, int count)
 {
     int found = 0;
     for (int j = 0; j < count; j++) {
@@ -949,7 +435,7 @@ static void check_seeds(const rules *r, int depth, int count)
 /* Game _i's puzzles of depth 1, and 2 where it has them, against the oracle. */
 START_TEST(test_served_puzzles_agree_with_the_oracle)
 {
-    const rules *r = &games[_i];
+    const game_rules *r = games[_i];
     check_seeds(r, 1, DEPTH1_SEEDS);
     if (r->depth2 > 0)
         check_seeds(r, 2, r->depth2);
@@ -963,10 +449,10 @@ END_TEST
 #define MANY_DEPTH2 200
 START_TEST(test_many_puzzles_agree_with_the_oracle)
 {
-    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        check_seeds(&games[g], 1, MANY_DEPTH1);
-        if (games[g].depth2 > 0)
-            check_seeds(&games[g], 2, MANY_DEPTH2);
+    for (size_t g = 0; g < ngames; g++) {
+        check_seeds(games[g], 1, MANY_DEPTH1);
+        if (games[g]->depth2 > 0)
+            check_seeds(games[g], 2, MANY_DEPTH2);
     }
 }
 END_TEST
@@ -975,7 +461,7 @@ END_TEST
  * to another base64url letter and to one outside the alphabet. */
 START_TEST(test_a_changed_id_is_bad_input)
 {
-    const rules *r = &games[_i];
+    const game_rules *r = games[_i];
     puzzle p;
     EXPECT(find(r, 7, 1, &p), "%s: seed 7 gives no puzzle", r->game->name);
     const char *first = strchr(p.id, '.'), *last = strrchr(p.id, '.');
@@ -1009,23 +495,23 @@ END_TEST
 /* Game _i's id asked of every other game: not_found, naming "id". */
 START_TEST(test_another_game_s_id_is_not_found)
 {
-    const rules *r = &games[_i];
+    const game_rules *r = games[_i];
     puzzle p;
     EXPECT(find(r, 7, 1, &p), "%s: seed 7 gives no puzzle", r->game->name);
-    for (size_t o = 0; o < sizeof games / sizeof games[0]; o++) {
-        if (games[o].game == r->game)
+    for (size_t o = 0; o < ngames; o++) {
+        if (games[o]->game == r->game)
             continue;
         long limits[GEN_NLIMITS];
-        puzzle_limits(games[o].game, limits);
+        puzzle_limits(games[o]->game, limits);
         puzzle q;
         gj_error e;
         gj_error_clear(&e);
-        int rc = puzzle_from_id(games[o].game, p.id, limits, &q, &e);
+        int rc = puzzle_from_id(games[o]->game, p.id, limits, &q, &e);
         if (rc == 0)
             puzzle_free(&q);
         EXPECT(rc != 0 && e.kind == GJ_NOT_FOUND && strcmp(e.field, "id") == 0,
                "%s's id asked of %s: rc %d, kind %d, field '%s'", r->game->name,
-               games[o].game->name, rc, (int)e.kind, e.field);
+               games[o]->game->name, rc, (int)e.kind, e.field);
     }
     puzzle_free(&p);
 }
@@ -1034,7 +520,8 @@ END_TEST
 /* One loop test per game for each of the three checks. */
 int main(void)
 {
-    int n = (int)(sizeof games / sizeof games[0]);
+    games = game_rules_all(&ngames);
+    int n = (int)ngames;
     Suite *s = suite_create("puzzle_oracle");
     harness_add_loop(s, "oracle", test_served_puzzles_agree_with_the_oracle, n, 120);
     harness_add_loop(s, "bad id", test_a_changed_id_is_bad_input, n, 60);
