@@ -7,7 +7,7 @@
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate \
-                 store_bench mg_json_rate)
+                 puzzle_time store_bench mg_json_rate)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
@@ -65,6 +65,12 @@ $(BENCH_DIR)/line_rate: bench/line_rate.c tests/oracle/play_adapter.c tests/orac
 # The chunk-fed JSON reader against jansson's tree, run by hand
 # (bench/json_pull_rate.c says how).
 $(BENCH_DIR)/json_pull_rate: bench/json_pull_rate.c $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
+
+# The puzzle search alone, timed on one tree (bench/puzzle_versus.sh runs it
+# against an older tree's as well).
+$(BENCH_DIR)/puzzle_time: bench/puzzle_time.c $(SOLVER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $^ $(PKG_LIBS) -o $@
 

@@ -2,8 +2,10 @@
 // sent to a daemon started here, written with their answers to
 // tests/replay/answers.replay (format in tests/replay/README).
 //
-//   node tests/replay/record.mjs [BIN] [OUT]     (make replay-record)
+//   node tests/replay/record.mjs [BIN] [OUT] [FROM]     (make replay-record)
 //
+// FROM, when given, names the tree BIN was built from in the file's header
+// (before_move.replay was recorded from an older tree's binary).
 // Requests that follow from an earlier answer (an analysis' move played
 // back, a puzzle's id, its solution) are made from that answer, so the set
 // is the same on every run of the same code.
@@ -13,6 +15,7 @@ import { createInterface } from 'node:readline';
 
 const BIN = process.argv[2] || 'build/gamejudge';
 const OUT = process.argv[3] || 'tests/replay/answers.replay';
+const FROM = process.argv[4] || '';
 // The options test_replay.c starts the daemon with; keep the two alike.
 export const FLAGS = ['--cache-bytes', '0', '--workers', '2', '--generate-budget-ms', '10000'];
 
@@ -254,6 +257,7 @@ function norm(s) { return s.replace(/"request_id":"[^"]*"/g, '"request_id":"-"')
 
 function render(list) {
   let o = '# Recorded by tests/replay/record.mjs (make replay-record); do not edit by hand.\n' +
+    (FROM ? `# Recorded from: ${FROM}\n` : '') +
     `# Daemon options: ${FLAGS.join(' ')}\n` +
     '# Normalised: every "request_id":"..." in an answer is written "request_id":"-".\n\n';
   for (const p of list) {

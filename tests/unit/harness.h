@@ -67,8 +67,9 @@ Suite *harness_suite(const char *name, const harness_case *cases, size_t n, doub
 /* Add one test case per entry to `s`, with a timeout as harness_suite. */
 void harness_add(Suite *s, const harness_case *cases, size_t n, double timeout);
 
-/* The tag of the tests on positions near the limits and of the levels'
- * calibration, a few seconds each: `make test-unit`, the quick loop, runs
+/* The tag of the tests on positions near the limits, of the levels'
+ * calibration and of the longest random sweeps (each program keeps a
+ * quicker one), a few seconds each: `make test-unit`, the quick loop, runs
  * with CK_EXCLUDE_TAGS=large and leaves them to `make check`. */
 #define HARNESS_LARGE "large"
 

@@ -936,13 +936,18 @@ static Suite *grid_walk_suite(void)
         {"large", test_large_random_board},
         {"large", test_raised_limits_rooms},
         {"large", test_raised_limits_corridor},
-        {"large", test_raised_limits_random},
         {"edge", test_edge_single_cell},
         {"edge", test_edge_all_blocked_and_all_free},
         {"edge", test_edge_lines},
         {"edge", test_edge_text_layout},
     };
-    return harness_suite("grid-walk", cases, sizeof cases / sizeof cases[0], 300);
+    /* Left to `make check` (HARNESS_LARGE): random boards at raised limits, the longest case. */
+    const harness_case large[] = {
+        {"large", test_raised_limits_random},
+    };
+    Suite *s = harness_suite("grid-walk", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

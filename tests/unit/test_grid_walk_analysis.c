@@ -1239,7 +1239,6 @@ static Suite *analysis_suite(void)
         {"large", test_large_random_positions},
         {"large", test_large_corridors},
         {"large", test_remoteness_bound},
-        {"large", test_raised_limits_long_path},
         {"large", test_opening_large},
         {"edge", test_edge_cases},
         {"bad input", test_bad_json},
@@ -1252,6 +1251,7 @@ static Suite *analysis_suite(void)
     /* Whole games on the parsed position: left to make check, as test_play
      * holds every game's parsed position to the JSON path in the quick loop. */
     const harness_case large[] = {
+        {"large", test_raised_limits_long_path},
         {"parsed", test_parsed_whole_games},
     };
     Suite *s = harness_suite("grid-walk analysis", cases, sizeof cases / sizeof cases[0], 300);

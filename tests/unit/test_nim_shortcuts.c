@@ -1138,9 +1138,15 @@ static Suite *nim_shortcuts_suite(void)
         {"official size", test_official_dense_shifted_to_the_limit},
         {"official size", test_official_one_axis},
         {"official size", test_official_sparse_random},
+    };
+    /* Left to `make check` (HARNESS_LARGE): official-size instances with queries past every
+     * shortcut, the longest case. */
+    const harness_case large[] = {
         {"official size", test_beyond_every_shortcut},
     };
-    return harness_suite("nim-shortcuts", cases, sizeof cases / sizeof cases[0], 300);
+    Suite *s = harness_suite("nim-shortcuts", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

@@ -1210,7 +1210,6 @@ static Suite *nim_shortcuts_analysis_suite(void)
         {"edge cases", test_largest_heaps},
         {"edge cases", test_remoteness_bound},
         {"edge cases", test_max_moves_boundary},
-        {"edge cases", test_beyond_every_shortcut},
     };
     const harness_case quick[] = {
         {"bad requests", test_bad_json},  {"bad requests", test_bad_shortcuts},
@@ -1220,6 +1219,7 @@ static Suite *nim_shortcuts_analysis_suite(void)
     Suite *s = harness_suite("nim-shortcuts analysis", slow, sizeof slow / sizeof slow[0], 300);
     harness_add(s, quick, sizeof quick / sizeof quick[0], 0);
     const harness_case large[] = {
+        {"edge cases", test_beyond_every_shortcut},
         {"edge cases", test_near_the_limit_against_the_solver},
         {"parsed position", test_parsed_against_json},
     };

@@ -1077,7 +1077,6 @@ static Suite *prime_chocolate_analysis_suite(void)
     const harness_case cases[] = {
         {"oracle", test_oracle_every_small_board},
         {"oracle", test_oracle_small},
-        {"oracle", test_oracle_rich},
         {"edges", test_no_chocolate},
         {"edges", test_smallest_and_opening},
         {"edges", test_largest_bar},
@@ -1088,6 +1087,7 @@ static Suite *prime_chocolate_analysis_suite(void)
         {"key", test_write_key},
     };
     const harness_case large[] = {
+        {"oracle", test_oracle_rich},
         {"reference", test_reference_medium},
         {"parsed", test_parsed_position},
     };

@@ -407,12 +407,18 @@ END_TEST
 static Suite *prime_chocolate_puzzle_suite(void)
 {
     const harness_case cases[] = {
-        {"look random", test_look_random_bars},
         {"look generated", test_look_generated_puzzles},
         {"depth every", test_depth_one_every_small_bar},
         {"depth random", test_depth_one_random_bars},
     };
-    return harness_suite("prime-chocolate puzzle", cases, sizeof cases / sizeof cases[0], 300);
+    /* Left to `make check` (HARNESS_LARGE): 3000 random bars, each move against the oracle, the
+     * longest case; the generated puzzles' look stays in the quick loop. */
+    const harness_case large[] = {
+        {"look random", test_look_random_bars},
+    };
+    Suite *s = harness_suite("prime-chocolate puzzle", cases, sizeof cases / sizeof cases[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

@@ -580,13 +580,18 @@ static Suite *staircase_chess_suite(void)
         {"size_limit", test_size_limit},
         {"json_errors", test_json_errors},
         {"largest_official", test_largest_official},
-        {"raised_limits", test_raised_limits},
         {"one_cell", test_one_cell},
         {"single_line", test_single_line},
         {"uniform_boards", test_uniform_boards},
         {"whitespace", test_whitespace},
     };
-    return harness_suite("staircase-chess", tests, sizeof tests / sizeof tests[0], 300);
+    /* Left to `make check` (HARNESS_LARGE): boards at raised limits, the longest case. */
+    const harness_case large[] = {
+        {"raised_limits", test_raised_limits},
+    };
+    Suite *s = harness_suite("staircase-chess", tests, sizeof tests / sizeof tests[0], 300);
+    harness_add_tagged(s, large, sizeof large / sizeof large[0], 300, HARNESS_LARGE);
+    return s;
 }
 
 int main(void)

@@ -1123,7 +1123,6 @@ static Suite *analysis_suite(void)
         {"random_against_memo", test_random_against_memo},
         {"opening_equals_solve", test_opening_equals_solve},
         {"official_size_mid_play", test_official_size_mid_play},
-        {"largest_boards", test_largest_boards},
         {"full_board", test_full_board},
         {"one_cell", test_one_cell},
         {"example_and_max_moves", test_example_and_max_moves},
@@ -1134,6 +1133,7 @@ static Suite *analysis_suite(void)
     /* The parsed position against the JSON path over whole games: left to
      * make check, as test_play holds every game to it in the quick loop. */
     const harness_case large[] = {
+        {"largest_boards", test_largest_boards},
         {"parsed_equals_json", test_parsed_equals_json},
         {"parsed_equals_json_large", test_parsed_equals_json_large},
     };
