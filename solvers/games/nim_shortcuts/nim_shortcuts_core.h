@@ -110,4 +110,18 @@ void nim_play_view(const void *pos, nim_view *v);
 /* How many of the sorted keys a[0..n) lie in [lo, hi). */
 long nim_keys_between(const uint64_t *a, long n, uint64_t lo, uint64_t hi);
 
+/* The JSON body of POST /solve read as it arrives (json_pull.h), straight
+ * into the position's arrays: exactly the answers and errors, in the same
+ * order, of nim_shortcuts_parse_tree, the jansson path it took over (kept
+ * as the reference).  open, then feed the body in pieces of any size
+ * (0, or -1 with *e; then only close), then finish (the position, or NULL
+ * with *e; it closes the reader either way).  The position is the game's
+ * (free it with its free_position). */
+typedef struct nim_json_reader nim_json_reader;
+nim_json_reader *nim_json_open(const long *limits, gj_error *e);
+int nim_json_feed(nim_json_reader *r, const char *p, size_t n, gj_error *e);
+void *nim_json_finish(nim_json_reader *r, gj_error *e);
+void nim_json_close(nim_json_reader *r);
+void *nim_shortcuts_parse_tree(const char *buf, size_t len, const long *limits, gj_error *e);
+
 #endif

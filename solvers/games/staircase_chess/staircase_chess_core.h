@@ -53,6 +53,17 @@ sc_board *sc_board_copy(const sc_board *g, gj_error *e);
 /* The board of the JSON object's "a" and "b" under the limits, or NULL
  * with *e naming the field. */
 sc_board *sc_read_json(const json_t *root, const long *limits, gj_error *e);
+/* The JSON body of POST /solve read as it arrives (json_pull.h): exactly
+ * the answers and errors, in the same order, of sc_parse_tree, the jansson
+ * path it took over (kept as the reference).  open, feed the body in pieces
+ * of any size (0, or -1 with *e; then only close), then finish (the board,
+ * or NULL with *e; it closes the reader either way). */
+typedef struct sc_json_reader sc_json_reader;
+sc_json_reader *sc_json_open(const long *limits, gj_error *e);
+int sc_json_feed(sc_json_reader *r, const char *p, size_t n, gj_error *e);
+void *sc_json_finish(sc_json_reader *r, gj_error *e);
+void sc_json_close(sc_json_reader *r);
+void *sc_parse_tree(const char *buf, size_t len, const long *limits, gj_error *e);
 void sc_tabulate(const sc_board *pos, sc_moves *t);
 uint32_t sc_rank(const sc_moves *t, const long *profile);
 /* Fill value[] for every staircase containing `profile` (NULL: the empty
