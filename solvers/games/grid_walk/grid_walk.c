@@ -35,6 +35,7 @@
 #include "grid_walk_core.h"
 #include "grid_walk_matching.h"
 #include "json_in.h"
+#include "json_pull.h"
 #include "key.h"
 #include "reader.h"
 
@@ -157,16 +158,329 @@ fail:
     return NULL;
 }
 
-/* game.h's parse_json: {"grid": [row, ...]}. */
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+/* ---- the JSON body read as it arrives (json_pull.h), into the grid ----
+ *
+ * The checks and messages are gw_parse_grid's, in its order: the members,
+ * then "grid" an array of 1..rows strings, then grid[0] (its cells fix the
+ * width), then each row.  A row's verdict needs nothing the rows after it
+ * say, so a row is decoded straight into the padded grid as it arrives,
+ * and the first wrong one has its error written at once and ends the
+ * keeping; only the count of rows, which can still fail before it, is
+ * judged at the end.  Rows past the limit are only counted. */
+
+/* Which member of the body the events below depth 1 belong to. */
+enum { GWJ_OTHER, GWJ_GRID };
+
+/* The reader between chunks. */
+typedef struct gw_json_reader {
+    jpull *pull;
+    long lim_rows, lim_cols;
+    int member;
+    int have_grid, have_unknown;
+    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
+    jpull_kind grid;  /* what "grid" is: the kind of its first event */
+    size_t rows;      /* the grid's elements, every one counted */
+    int broken;       /* row_error holds the first wrong row's error */
+    gj_error row_error;
+    long cols;           /* the width of grid[0], once it is read */
+    int width;           /* cols + 2 */
+    unsigned char *open; /* the padded grid so far: the top border, then the rows */
+    size_t cap_rows;     /* padded rows open[] has room for */
+} gw_json_reader;
+
+/* A jansson value of the kind an event begins, so json_in.c's helpers say
+ * of it what they say of the tree's (a string's text matters: it is
+ * quoted).  NULL when memory is short. */
+static json_t *gwj_standin(const jpull_event *ev)
+{
+    switch (ev->kind) {
+    case JPULL_OBJECT_BEGIN:
+        return json_object();
+    case JPULL_ARRAY_BEGIN:
+        return json_array();
+    case JPULL_STRING:
+        return json_stringn_nocheck(ev->str, ev->len);
+    case JPULL_INTEGER:
+        return json_integer(ev->integer);
+    case JPULL_REAL:
+        return json_real(ev->real);
+    case JPULL_TRUE:
+        return json_true();
+    case JPULL_FALSE:
+        return json_false();
+    default:
+        return json_null();
+    }
+}
+
+/* grid_row_json's verdict on row i as the event gives it (no string, or
+ * a stranger byte), into the reader's row error: 0, or -1 when memory is
+ * short. */
+static int gwj_row_verdict(gw_json_reader *r, const jpull_event *ev, long i)
+{
+    json_t *v = gwj_standin(ev);
+    if (v == NULL)
+        return -1;
+    r->broken = 1;
+    grid_row_json(&row_alphabet, v, "grid", i, NULL, 0, &r->row_error);
+    json_decref(v);
+    return 0;
+}
+
+/* Room in open[] for padded row `row`: 0, or -1 when memory is short. */
+static int gwj_reserve(gw_json_reader *r, size_t row)
+{
+    if (row < r->cap_rows)
+        return 0;
+    size_t cap = r->cap_rows > 0 ? 2 * r->cap_rows : 8;
+    while (cap <= row)
+        cap *= 2;
+    unsigned char *more = realloc(r->open, cap * (size_t)r->width);
+    if (more == NULL)
+        return -1;
+    r->open = more;
+    r->cap_rows = cap;
+    return 0;
+}
+
+/* Row 0: its cells fix the width; the top border and the row are laid
+ * down.  0, or -1 when memory is short. */
+static int gwj_first_row(gw_json_reader *r, const jpull_event *ev)
+{
+    size_t bad = 0;
+    long cells = grid_row_decode(&row_alphabet, ev->str, ev->len, NULL, 0, &bad);
+    if (cells < 0)
+        return gwj_row_verdict(r, ev, 0);
+    if (cells < 1 || cells > r->lim_cols) {
+        r->broken = 1;
+        gj_fail_field(&r->row_error, "grid[0]",
+                      "the number of columns must be between 1 and %ld, found %ld", r->lim_cols,
+                      cells);
+        return 0;
+    }
+    r->cols = cells;
+    r->width = (int)cells + 2;
+    if (gwj_reserve(r, 1) != 0)
+        return -1;
+    memset(r->open, 0, 2 * (size_t)r->width);
+    grid_row_decode(&row_alphabet, ev->str, ev->len, r->open + r->width + 1, cells, &bad);
+    return 0;
+}
+
+/* Element i of the grid begins: decoded into padded row i + 1 while no
+ * earlier row is wrong and i is under the limit.  0, or -1 when memory is
+ * short. */
+static int gwj_row(gw_json_reader *r, const jpull_event *ev)
+{
+    size_t i = r->rows++;
+    if (i >= (size_t)r->lim_rows || r->broken)
+        return 0;
+    if (ev->kind != JPULL_STRING)
+        return gwj_row_verdict(r, ev, (long)i);
+    if (i == 0)
+        return gwj_first_row(r, ev);
+    if (gwj_reserve(r, i + 1) != 0)
+        return -1;
+    unsigned char *row = r->open + (i + 1) * (size_t)r->width;
+    row[0] = row[r->width - 1] = 0;
+    size_t bad = 0;
+    long cells = grid_row_decode(&row_alphabet, ev->str, ev->len, row + 1, r->cols, &bad);
+    if (cells < 0)
+        return gwj_row_verdict(r, ev, (long)i);
+    if (cells != r->cols) {
+        char field[32];
+        jin_field_name(field, sizeof field, "grid", (long)i, -1);
+        r->broken = 1;
+        gj_fail_field(&r->row_error, field,
+                      "row %ld has %ld cells, expected %ld (the width of grid[0])", (long)i + 1,
+                      cells, r->cols);
+    }
+    return 0;
+}
+
+static int gwj_keys(const gw_json_reader *r, gj_error *e);
+
+/* A member's key: which member follows, and the first unknown one. */
+static void gwj_key(gw_json_reader *r, const char *s, size_t len)
+{
+    if (len == 4 && memcmp(s, "grid", 4) == 0) {
+        r->member = GWJ_GRID;
+        r->have_grid = 1;
+        return;
+    }
+    r->member = GWJ_OTHER;
+    if (!r->have_unknown) {
+        size_t cut = len < 40 ? len : 40;
+        memcpy(r->unknown, s, cut);
+        r->unknown[cut] = '\0';
+        r->have_unknown = 1;
+    }
+}
+
+/* json_pull's consumer: each event into the reader's state.  An unknown
+ * member stops it, since only the body's JSON errors come before that one. */
+static int gwj_event(void *ctx, const jpull_event *ev, gj_error *e)
+{
+    gw_json_reader *r = ctx;
+    if (ev->depth == 0)
+        return JPULL_GO;
+    if (ev->depth == 1) {
+        if (ev->kind == JPULL_KEY) {
+            gwj_key(r, ev->str, ev->len);
+            return r->have_unknown && gwj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
+        }
+        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member == GWJ_GRID)
+            r->grid = ev->kind;
+        return JPULL_GO;
+    }
+    /* A row is an event at depth 2; ends there close a row already judged,
+     * and deeper events are inside one. */
+    if (r->member != GWJ_GRID || r->grid != JPULL_ARRAY_BEGIN || ev->depth != 2 ||
+        ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+        return JPULL_GO;
+    if (gwj_row(r, ev) != 0) {
+        gj_fail_nomem(e);
+        return JPULL_ABORT;
+    }
+    return JPULL_GO;
+}
+
+/* A reader for a body under `lim`, or NULL with *e. */
+static gw_json_reader *gwj_open(const long *lim, gj_error *e)
+{
+    gw_json_reader *r = calloc(1, sizeof *r);
+    if (r != NULL)
+        r->pull = jpull_new(gwj_event, r);
+    if (r == NULL || r->pull == NULL) {
+        free(r);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    r->lim_rows = lim[GW_LIMIT_ROWS];
+    r->lim_cols = lim[GW_LIMIT_COLS];
+    r->grid = JPULL_NULL;
+    return r;
+}
+
+/* Free a reader (NULL is fine). */
+static void gwj_close(gw_json_reader *r)
+{
+    if (r == NULL)
+        return;
+    jpull_free(r->pull);
+    free(r->open);
+    free(r);
+}
+
+/* The members checked as jin_load_object checks them: an unknown one
+ * first, then a missing one.  0, or -1 with *e. */
+static int gwj_keys(const gw_json_reader *r, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
+    json_t *present = json_object();
+    if (present == NULL)
+        return gj_fail_nomem(e);
+    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
+              (r->have_grid && json_object_set_new(present, "grid", json_null()));
+    int status;
+    if (bad)
+        status = gj_fail_nomem(e);
+    else if (jin_known_keys(present, keys, e) != 0)
+        status = -1;
+    else
+        status = jin_required_keys(present, keys, e);
+    json_decref(present);
+    return status;
+}
+
+/* What the reader kept, checked in gw_parse_grid's order: the position,
+ * or NULL with *e. */
+static position *gwj_position(gw_json_reader *r, gj_error *e)
+{
+    if (gwj_keys(r, e) != 0)
         return NULL;
-    position *pos = gw_parse_grid(json_object_get(root, "grid"), lim, e);
-    json_decref(root);
+    if (r->grid != JPULL_ARRAY_BEGIN) {
+        /* Only the type matters to the message: any value of it will do. */
+        const jpull_event seen = {.kind = r->grid, .str = ""};
+        json_t *v = gwj_standin(&seen);
+        if (v == NULL)
+            goto nomem;
+        jin_array(v, "grid", -1, 1, (size_t)r->lim_rows, e);
+        json_decref(v);
+        return NULL;
+    }
+    if (r->rows < 1 || r->rows > (size_t)r->lim_rows) {
+        gj_fail_field(e, "grid", "expected %zu to %zu elements, found %zu", (size_t)1,
+                      (size_t)r->lim_rows, r->rows);
+        return NULL;
+    }
+    if (r->broken) {
+        *e = r->row_error;
+        return NULL;
+    }
+    long rows = (long)r->rows;
+    if (rows > MAX_SIDE || r->cols > MAX_SIDE) {
+        gj_fail(e, GJ_BAD_INPUT, "a %ld x %ld grid is larger than the %d x %d this solver allows",
+                rows, r->cols, MAX_SIDE, MAX_SIDE);
+        return NULL;
+    }
+    size_t last = (size_t)rows + 1;
+    if (gwj_reserve(r, last) != 0)
+        goto nomem;
+    memset(r->open + last * (size_t)r->width, 0, (size_t)r->width);
+    size_t size = (last + 1) * (size_t)r->width;
+    unsigned char *open = size < r->cap_rows * (size_t)r->width ? realloc(r->open, size) : r->open;
+    if (open == NULL)
+        goto nomem;
+    r->open = open;
+    position *pos = calloc(1, sizeof *pos);
+    if (pos == NULL)
+        goto nomem;
+    pos->rows = rows;
+    pos->cols = r->cols;
+    pos->width = r->width;
+    pos->open = r->open;
+    r->open = NULL;
     return pos;
+nomem:
+    gj_fail_nomem(e);
+    return NULL;
+}
+
+/* gj_body_reader's open. */
+static void *read_open(const long *lim, gj_error *e)
+{
+    return gwj_open(lim, e);
+}
+
+/* gj_body_reader's feed: the next n bytes to json_pull. */
+static int read_feed(void *r, const char *p, size_t n, gj_error *e)
+{
+    return jpull_feed(((gw_json_reader *)r)->pull, p, n, e);
+}
+
+/* gj_body_reader's finish: the position, the reader freed. */
+static void *read_finish(void *p, gj_error *e)
+{
+    gw_json_reader *r = p;
+    position *pos = jpull_end(r->pull, e) == 0 ? gwj_position(r, e) : NULL;
+    gwj_close(r);
+    return pos;
+}
+
+/* gj_body_reader's close. */
+static void read_close(void *r)
+{
+    gwj_close(r);
+}
+
+/* The JSON body {"grid": [row, ...]} as it arrives. */
+static const gj_body_reader read_json = {read_open, read_feed, read_finish, read_close};
+
+/* game.h's parse_json: the whole body fed to the reader at once. */
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    return game_read_whole(&read_json, buf, len, lim, e);
 }
 
 /* The marked cells, in order, into pos->winners: 0, or -1 when out of memory. */
@@ -294,6 +608,7 @@ const gj_game game_grid_walk = {
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
+    .read_json = &read_json,
     .solve = gw_solve,
     .cost_us = cost_us,
     .write_text = write_text,

@@ -27,6 +27,7 @@
 #include "analysis.h"
 #include "cancel.h"
 #include "json_in.h"
+#include "json_pull.h"
 #include "key.h"
 #include "prime_chocolate_core.h"
 #include "reader.h"
@@ -154,27 +155,320 @@ fail:
     return NULL;
 }
 
-/* game.h's parse_json: {"grid": [row, ...]}. */
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+/* ---- the JSON body read as it arrives (json_pull.h), into the bar ----
+ *
+ * The checks and messages are pc_read_grid's, in its order: the members,
+ * then "grid" an array of 1..n strings, then each row: a string of cells,
+ * n of them.  n, the number of rows, is known only when the grid ends, so
+ * the reader keeps the rows as wide as grid[0] and stops keeping at the
+ * first row that is wrong whatever n is (no string, a stranger byte:
+ * its error written at once) or that differs from grid[0] in width: then
+ * either n is not grid[0]'s width and grid[0] is the first wrong row, or
+ * it is and that row is.  Rows past the limit are only counted. */
+
+/* Which member of the body the events below depth 1 belong to. */
+enum { PCJ_OTHER, PCJ_GRID };
+
+/* The reader between chunks. */
+typedef struct pc_json_reader {
+    jpull *pull;
+    long lim_n;
+    int member;
+    int have_grid, have_unknown;
+    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
+    jpull_kind grid;  /* what "grid" is: the kind of its first event */
+    size_t rows;      /* the grid's elements, every one counted */
+    int stopped;      /* no more rows are kept: one below decides */
+    int broken;       /* row_error holds the error of row `at` */
+    gj_error row_error;
+    size_t at;           /* the row that stopped the keeping */
+    long at_cells;       /* its cells, when it differs from grid[0] in width */
+    long width;          /* the cells of grid[0], once it is read */
+    unsigned char *cell; /* the rows kept, width cells each */
+    size_t cap_rows;
+} pc_json_reader;
+
+/* A jansson value of the kind an event begins, so json_in.c's helpers say
+ * of it what they say of the tree's (a string's text matters: it is
+ * quoted).  NULL when memory is short. */
+static json_t *pcj_standin(const jpull_event *ev)
+{
+    switch (ev->kind) {
+    case JPULL_OBJECT_BEGIN:
+        return json_object();
+    case JPULL_ARRAY_BEGIN:
+        return json_array();
+    case JPULL_STRING:
+        return json_stringn_nocheck(ev->str, ev->len);
+    case JPULL_INTEGER:
+        return json_integer(ev->integer);
+    case JPULL_REAL:
+        return json_real(ev->real);
+    case JPULL_TRUE:
+        return json_true();
+    case JPULL_FALSE:
+        return json_false();
+    default:
+        return json_null();
+    }
+}
+
+/* grid_row_json's verdict on row i as the event gives it (no string, or a
+ * stranger byte) into the row error, the keeping stopped: 0, or -1 when
+ * memory is short. */
+static int pcj_row_verdict(pc_json_reader *r, const jpull_event *ev, size_t i)
+{
+    json_t *v = pcj_standin(ev);
+    if (v == NULL)
+        return -1;
+    r->stopped = r->broken = 1;
+    r->at = i;
+    grid_row_json(&row_alphabet, v, "grid", (long)i, NULL, 0, &r->row_error);
+    json_decref(v);
+    return 0;
+}
+
+/* Room for row `row` in cell[]: 0, or -1 when memory is short. */
+static int pcj_reserve(pc_json_reader *r, size_t row)
+{
+    if (row < r->cap_rows)
+        return 0;
+    size_t cap = r->cap_rows > 0 ? 2 * r->cap_rows : 8;
+    while (cap <= row)
+        cap *= 2;
+    unsigned char *more = realloc(r->cell, cap * (size_t)r->width);
+    if (more == NULL)
+        return -1;
+    r->cell = more;
+    r->cap_rows = cap;
+    return 0;
+}
+
+/* Element i of the grid begins: kept while nothing has stopped the
+ * keeping and i is under the limit.  0, or -1 when memory is short. */
+static int pcj_row(pc_json_reader *r, const jpull_event *ev)
+{
+    size_t i = r->rows++, bad = 0;
+    if (i >= (size_t)r->lim_n || r->stopped)
+        return 0;
+    if (ev->kind != JPULL_STRING)
+        return pcj_row_verdict(r, ev, i);
+    long cells = grid_row_decode(&row_alphabet, ev->str, ev->len, NULL, 0, &bad);
+    if (cells < 0)
+        return pcj_row_verdict(r, ev, i);
+    if (i == 0) {
+        r->width = cells;
+        /* No n takes a row this wide (or empty): grid[0] is wrong whatever
+         * follows, and keeping rows would be for nothing. */
+        if (cells < 1 || cells > r->lim_n) {
+            r->stopped = 1;
+            return 0;
+        }
+    } else if (cells != r->width) {
+        r->stopped = 1;
+        r->at = i;
+        r->at_cells = cells;
+        return 0;
+    }
+    if (pcj_reserve(r, i) != 0)
+        return -1;
+    grid_row_decode(&row_alphabet, ev->str, ev->len, r->cell + i * (size_t)r->width, r->width,
+                    &bad);
+    return 0;
+}
+
+static int pcj_keys(const pc_json_reader *r, gj_error *e);
+
+/* A member's key: which member follows, and the first unknown one. */
+static void pcj_key(pc_json_reader *r, const char *s, size_t len)
+{
+    if (len == 4 && memcmp(s, "grid", 4) == 0) {
+        r->member = PCJ_GRID;
+        r->have_grid = 1;
+        return;
+    }
+    r->member = PCJ_OTHER;
+    if (!r->have_unknown) {
+        size_t cut = len < 40 ? len : 40;
+        memcpy(r->unknown, s, cut);
+        r->unknown[cut] = '\0';
+        r->have_unknown = 1;
+    }
+}
+
+/* json_pull's consumer: each event into the reader's state.  An unknown
+ * member stops it, since only the body's JSON errors come before that one. */
+static int pcj_event(void *ctx, const jpull_event *ev, gj_error *e)
+{
+    pc_json_reader *r = ctx;
+    if (ev->depth == 0)
+        return JPULL_GO;
+    if (ev->depth == 1) {
+        if (ev->kind == JPULL_KEY) {
+            pcj_key(r, ev->str, ev->len);
+            return r->have_unknown && pcj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
+        }
+        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member == PCJ_GRID)
+            r->grid = ev->kind;
+        return JPULL_GO;
+    }
+    /* A row is an event at depth 2; ends there close a row already judged,
+     * and deeper events are inside one. */
+    if (r->member != PCJ_GRID || r->grid != JPULL_ARRAY_BEGIN || ev->depth != 2 ||
+        ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+        return JPULL_GO;
+    if (pcj_row(r, ev) != 0) {
+        gj_fail_nomem(e);
+        return JPULL_ABORT;
+    }
+    return JPULL_GO;
+}
+
+/* A reader for a body under `lim`, or NULL with *e. */
+static pc_json_reader *pcj_open(const long *lim, gj_error *e)
+{
+    pc_json_reader *r = calloc(1, sizeof *r);
+    if (r != NULL)
+        r->pull = jpull_new(pcj_event, r);
+    if (r == NULL || r->pull == NULL) {
+        free(r);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    r->lim_n = lim[LIMIT_N];
+    r->grid = JPULL_NULL;
+    return r;
+}
+
+/* Free a reader (NULL is fine). */
+static void pcj_close(pc_json_reader *r)
+{
+    if (r == NULL)
+        return;
+    jpull_free(r->pull);
+    free(r->cell);
+    free(r);
+}
+
+/* The members checked as jin_load_object checks them: an unknown one
+ * first, then a missing one.  0, or -1 with *e. */
+static int pcj_keys(const pc_json_reader *r, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
-    json_t *root = jin_load_object(buf, len, keys, e);
-    if (root == NULL)
+    json_t *present = json_object();
+    if (present == NULL)
+        return gj_fail_nomem(e);
+    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
+              (r->have_grid && json_object_set_new(present, "grid", json_null()));
+    int status;
+    if (bad)
+        status = gj_fail_nomem(e);
+    else if (jin_known_keys(present, keys, e) != 0)
+        status = -1;
+    else
+        status = jin_required_keys(present, keys, e);
+    json_decref(present);
+    return status;
+}
+
+/* "grid[i]: row has c cells, expected n (the bar is square)": -1. */
+static int pcj_fail_width(size_t i, long cells, long n, gj_error *e)
+{
+    char field[32];
+    jin_field_name(field, sizeof field, "grid", (long)i, -1);
+    return gj_fail_field(e, field, "row has %ld cell%s, expected %ld (the bar is square)", cells,
+                         cells == 1 ? "" : "s", n);
+}
+
+/* What the reader kept, checked in pc_read_grid's order: the position, or
+ * NULL with *e. */
+static position *pcj_position(pc_json_reader *r, gj_error *e)
+{
+    if (pcj_keys(r, e) != 0)
         return NULL;
-    long n;
-    unsigned char *cell = pc_read_grid(json_object_get(root, "grid"), lim[LIMIT_N], &n, e);
-    json_decref(root);
-    if (cell == NULL)
+    if (r->grid != JPULL_ARRAY_BEGIN) {
+        /* Only the type matters to the message: any value of it will do. */
+        const jpull_event seen = {.kind = r->grid, .str = ""};
+        json_t *v = pcj_standin(&seen);
+        if (v == NULL) {
+            gj_fail_nomem(e);
+            return NULL;
+        }
+        jin_array(v, "grid", -1, 1, (size_t)r->lim_n, e);
+        json_decref(v);
         return NULL;
-    position *pos = calloc(1, sizeof *pos);
+    }
+    if (r->rows < 1 || r->rows > (size_t)r->lim_n) {
+        gj_fail_field(e, "grid", "expected %zu to %zu elements, found %zu", (size_t)1,
+                      (size_t)r->lim_n, r->rows);
+        return NULL;
+    }
+    long n = (long)r->rows;
+    if (r->broken && r->at == 0) {
+        *e = r->row_error;
+        return NULL;
+    }
+    if (r->width != n) {
+        pcj_fail_width(0, r->width, n, e);
+        return NULL;
+    }
+    if (r->broken) {
+        *e = r->row_error;
+        return NULL;
+    }
+    if (r->stopped) {
+        pcj_fail_width(r->at, r->at_cells, n, e);
+        return NULL;
+    }
+    size_t size = (size_t)n * (size_t)n;
+    unsigned char *cell = size < r->cap_rows * (size_t)n ? realloc(r->cell, size) : r->cell;
+    position *pos = cell != NULL ? calloc(1, sizeof *pos) : NULL;
+    if (cell != NULL)
+        r->cell = cell;
     if (pos == NULL) {
-        free(cell);
         gj_fail_nomem(e);
         return NULL;
     }
     pos->n = n;
-    pos->cell = cell;
+    pos->cell = r->cell;
+    r->cell = NULL;
     return pos;
+}
+
+/* gj_body_reader's open. */
+static void *read_open(const long *lim, gj_error *e)
+{
+    return pcj_open(lim, e);
+}
+
+/* gj_body_reader's feed: the next n bytes to json_pull. */
+static int read_feed(void *r, const char *p, size_t n, gj_error *e)
+{
+    return jpull_feed(((pc_json_reader *)r)->pull, p, n, e);
+}
+
+/* gj_body_reader's finish: the position, the reader freed. */
+static void *read_finish(void *p, gj_error *e)
+{
+    pc_json_reader *r = p;
+    position *pos = jpull_end(r->pull, e) == 0 ? pcj_position(r, e) : NULL;
+    pcj_close(r);
+    return pos;
+}
+
+/* gj_body_reader's close. */
+static void read_close(void *r)
+{
+    pcj_close(r);
+}
+
+/* The JSON body {"grid": [row, ...]} as it arrives. */
+static const gj_body_reader read_json = {read_open, read_feed, read_finish, read_close};
+
+/* game.h's parse_json: the whole body fed to the reader at once. */
+static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
+{
+    return game_read_whole(&read_json, buf, len, lim, e);
 }
 
 /* Largest side <= x that is 1 or an odd prime, for every x <= n (0 for x = 0),
@@ -420,6 +714,7 @@ const gj_game game_prime_chocolate = {
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
     .parse_json = parse_json,
+    .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
     .write_text = write_text,
