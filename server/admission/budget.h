@@ -21,7 +21,7 @@ typedef struct gj_budget gj_budget;
 /* What a body costs to read, by how it is read.  Judge text and a JSON
  * body read straight into a game's arrays (game.h's read_json) peak the
  * daemon at about 2.4x the body, charged 3x; JSON that jansson parses into
- * a tree first at about 7.4x, charged 8x (bench/results.md). */
+ * a tree first at about 7.4x, charged 8x (bench/NOTES.md section 11). */
 typedef enum budget_body {
     BUDGET_TEXT,      /* judge text */
     BUDGET_JSON_TREE, /* JSON parsed into a tree */
