@@ -123,7 +123,7 @@ int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const ch
                    t->view.retry_after);
 }
 
-int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t body, gj_error *e)
+int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t body, gj_error *e)
 {
     if (budget_cover(a->budget, &t->charged, in, body) == 0)
         return 0;
@@ -132,11 +132,11 @@ int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t bod
         return gj_fail(e, GJ_TOO_LARGE,
                        "a %zu-byte %s body needs about %zu bytes, more than the whole memory "
                        "budget of %zu bytes (--memory-budget); send a smaller position",
-                       body, in == MEDIA_JSON ? "JSON" : "text", need, limit);
+                       body, in == BUDGET_TEXT ? "text" : "JSON", need, limit);
     return gj_fail(e, GJ_OVERLOADED,
                    "a %zu-byte %s body needs about %zu bytes, and the requests in progress hold "
                    "%zu of the %zu-byte memory budget (--memory-budget); retry shortly",
-                   body, in == MEDIA_JSON ? "JSON" : "text", budget_peak(in, body),
+                   body, in == BUDGET_TEXT ? "text" : "JSON", budget_peak(in, body),
                    budget_charged(a->budget), budget_limit(a->budget));
 }
 

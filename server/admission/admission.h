@@ -28,10 +28,10 @@
 
 #include <stddef.h>
 
+#include "budget.h"
 #include "buf.h"
 #include "settings.h"
 #include "error.h"
-#include "media.h"
 #include "quota.h"
 
 #define ADMISSION_KEY_HEADER "X-Api-Key"
@@ -67,10 +67,11 @@ void admission_name_client(const gj_admission *a, const char *peer, const char *
 int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const char *xff,
                     const char *key, gj_error *e);
 
-/* Cover a body of `body` bytes of kind `in` (see above): 0, or -1 with *e
+/* Cover a body of `body` bytes of kind `in` (budget.h; the caller knows
+ * the route and the game that decide it): 0, or -1 with *e
  * (GJ_OVERLOADED, 503, or GJ_TOO_LARGE, 413, when the body's peak is more
  * than the whole budget), nothing more charged. */
-int admission_memory(gj_admission *a, admit_ticket *t, media_kind in, size_t body, gj_error *e);
+int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t body, gj_error *e);
 
 /* A header for the answer: name and value, both only valid during the call. */
 typedef void (*admit_header)(void *ctx, const char *name, const char *value);

@@ -33,11 +33,12 @@ void budget_free(gj_budget *b)
     free(b);
 }
 
-size_t budget_peak(media_kind in, size_t body)
+size_t budget_peak(budget_body in, size_t body)
 {
-    /* docs/reliability.md: judge text peaks at 2.2x its body (3x stated),
-     * JSON at 7.4x (jansson's tree; 8x stated). */
-    size_t factor = in == MEDIA_JSON ? 8 : 3;
+    /* docs/reliability.md: judge text peaks at 2.4x its body (3x stated),
+     * and so does JSON read with no tree; JSON parsed into jansson's tree
+     * at 7.4x (8x stated). */
+    size_t factor = in == BUDGET_JSON_TREE ? 8 : 3;
     if (body > (SIZE_MAX - BUDGET_OVERHEAD) / factor)
         return SIZE_MAX;
     return body * factor + BUDGET_OVERHEAD;
@@ -74,7 +75,7 @@ void budget_release(gj_budget *b, size_t bytes)
     atomic_fetch_sub_explicit(&b->charged, bytes, memory_order_relaxed);
 }
 
-int budget_cover(gj_budget *b, size_t *charged, media_kind in, size_t body)
+int budget_cover(gj_budget *b, size_t *charged, budget_body in, size_t body)
 {
     size_t need = budget_peak(in, body);
     if (need <= *charged)

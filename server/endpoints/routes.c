@@ -22,6 +22,7 @@ static const route_row table[] = {
      .lane = LANE_POOL,
      .handler = endpoint_solve,
      .text_answer = true,
+     .json_position = true,
      .game_metrics = true,
      .estimate = solve_estimate,
      .doc = "who wins a position, as JSON or as the judge's output",

@@ -147,6 +147,21 @@ static int read_format(const request *req, const char **format, gj_error *e)
     return 0;
 }
 
+/* How the memory budget charges the request's body: JSON is read with no
+ * tree only by a game with read_json (game.h), and only where the route
+ * hands the body whole to the game's parse_json; any other JSON body is
+ * parsed into a tree first. */
+static budget_body charged_kind(const request *req)
+{
+    if (req->input == MEDIA_TEXT)
+        return BUDGET_TEXT;
+    const route_row *row = req->match.row;
+    const gj_game *g = req->match.game;
+    if (row != NULL && row->json_position && g != NULL && g->read_json != NULL)
+        return BUDGET_JSON_READ;
+    return BUDGET_JSON_TREE;
+}
+
 /* Check what can be checked before a byte of the body is read. */
 static enum MHD_Result begin_job(request *req)
 {
@@ -186,7 +201,7 @@ static enum MHD_Result begin_job(request *req)
                                   "the body is %llu bytes; the limit is %ld bytes (--max-body)", n,
                                   h->cfg->max_body);
         /* The memory budget: the announced body's peak, before a byte of it. */
-        if (admission_memory(h->admission, &req->admit, req->input, (size_t)n, &e) != 0)
+        if (admission_memory(h->admission, &req->admit, charged_kind(req), (size_t)n, &e) != 0)
             return respond_error(req, &e);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
@@ -317,7 +332,7 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
         return MHD_YES;
     }
     /* A body without Content-Length is charged as it grows. */
-    if (admission_memory(req->http->admission, &req->admit, req->input, req->len + n, &e))
+    if (admission_memory(req->http->admission, &req->admit, charged_kind(req), req->len + n, &e))
         return drop_body(req, &e);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0) {
         /* Mid-body libmicrohttpd would refuse a queued answer: cut it. */

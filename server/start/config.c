@@ -116,8 +116,8 @@ static const gj_option options[] = {
      "raise or lower a game's size limit, e.g. grid-walk.rows=1000", NULL,
      "the original problems' limits", NULL, CUSTOM(read_limits, NULL)},
     {"--memory-budget", "GAMEJUDGE_MEMORY_BUDGET", "BYTES",
-     "memory requests may hold at once, each charged its expected peak (3x a text body, 8x "
-     "JSON); past it 503; 0 for no bound",
+     "memory requests may hold at once, each charged its expected peak (3x a text body or a "
+     "JSON one read with no tree, 8x other JSON); past it 503; 0 for no bound",
      NULL, "half the machine's memory (or cgroup limit)", "memory_budget",
      NUMBER(OPT_BYTES, memory_budget, 0, 1L << 40), .compute = budget_default_bytes},
     {"--quota-rate", "GAMEJUDGE_QUOTA_RATE", "MS",

@@ -32,13 +32,13 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* A matrix-game position: n x n, a shuffled permutation of 1..n^2, k 1.
- * Malloc'd text, its length in *len. */
-static char *matrix(int n, uint64_t seed, size_t *len)
+/* A matrix-game position: n x n, a shuffled permutation of 1..n^2, k 1,
+ * as judge text or (json) as its JSON body.  Malloc'd, its length in *len. */
+static char *matrix_as(int n, uint64_t seed, int json, size_t *len)
 {
     size_t cells = (size_t)n * (size_t)n;
     unsigned *v = malloc(cells * sizeof *v);
-    char *s = malloc(cells * 9 + 32);
+    char *s = malloc(cells * 9 + 4 * (size_t)n + 64);
     ck_assert(v != NULL && s != NULL);
     for (size_t i = 0; i < cells; i++)
         v[i] = (unsigned)i + 1;
@@ -48,12 +48,29 @@ static char *matrix(int n, uint64_t seed, size_t *len)
         v[i] = v[j];
         v[j] = t;
     }
-    size_t o = (size_t)sprintf(s, "%d 1\n", n);
-    for (size_t i = 0; i < cells; i++)
-        o += (size_t)sprintf(s + o, "%u%c", v[i], (i + 1) % (size_t)n ? ' ' : '\n');
+    size_t o;
+    if (json) {
+        o = (size_t)sprintf(s, "{\"k\": 1, \"matrix\": [");
+        for (size_t i = 0; i < cells; i++) {
+            const char *open = i % (size_t)n ? "" : i ? ",[" : "[";
+            const char *close = (i + 1) % (size_t)n ? "," : "]";
+            o += (size_t)sprintf(s + o, "%s%u%s", open, v[i], close);
+        }
+        o += (size_t)sprintf(s + o, "]}\n");
+    } else {
+        o = (size_t)sprintf(s, "%d 1\n", n);
+        for (size_t i = 0; i < cells; i++)
+            o += (size_t)sprintf(s + o, "%u%c", v[i], (i + 1) % (size_t)n ? ' ' : '\n');
+    }
     free(v);
     *len = o;
     return s;
+}
+
+/* The judge text of matrix_as. */
+static char *matrix(int n, uint64_t seed, size_t *len)
+{
+    return matrix_as(n, seed, 0, len);
 }
 
 /* The first public matrix-game case, with its answer from tests/data. */
@@ -107,6 +124,16 @@ static long proc_kib(pid_t pid, const char *field)
 }
 
 /* ---- the memory budget ------------------------------------------------- */
+
+/* Wait until d's requests hold no charge (libmicrohttpd may end a request,
+ * and release its charge, just after its client read the answer). */
+static void wait_uncharged(const test_daemon *d)
+{
+    for (int i = 0; i < 3000 && daemon_metric(d, "gamejudge_memory_charged_bytes") != 0; i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    ck_assert_msg(daemon_metric(d, "gamejudge_memory_charged_bytes") == 0, "%.0f bytes charged",
+                  daemon_metric(d, "gamejudge_memory_charged_bytes"));
+}
 
 #define BUDGET_MIB 48
 /* What the process holds besides the requests' charges: the binary and
@@ -188,10 +215,13 @@ START_TEST(test_memory_budget_bounds_the_process)
                   daemon_metric(&d, "gamejudge_requests_in_flight"));
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
-     * it is charged 8x, 55 MB, more than the whole 48 MiB, so 413 (no
-     * retry helps), without Retry-After, answered as the body crosses. */
+     * to /analyze (a tree: budget.h) it is charged 8x, 55 MB, more than the
+     * whole 48 MiB, so 413 (no retry helps), without Retry-After, answered
+     * as the body crosses. */
     const char *json[] = {"Content-Type: application/json", NULL};
-    http_call streamed = {"POST", url, json, big, len, 1};
+    char analyze[128];
+    snprintf(analyze, sizeof analyze, "%s/analyze/matrix-game", d.direct);
+    http_call streamed = {"POST", analyze, json, big, len, 1};
     http_reply r = http_do(&streamed);
     ck_assert_msg(r.status == 413, "%ld %s", r.status, r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
@@ -232,6 +262,94 @@ typedef struct heavy_run {
 
 /* The most heavy solves the heavy client sends before it must be throttled. */
 #define HEAVY_TRIES 30
+
+/* budget.c's fixed charge on top of a body's multiple. */
+#define BUDGET_OVERHEAD_BYTES 8192
+
+/* POST `len` bytes of `body` as JSON to d's `path` (announced, or chunked),
+ * answered as judge text where it can be; the reply. */
+static http_reply post_json(const test_daemon *d, const char *path, const char *body, size_t len,
+                            int chunked)
+{
+    static const char *const json[] = {"Content-Type: application/json", NULL};
+    char url[160];
+    snprintf(url, sizeof url, "%s%s", d->direct, path);
+    http_call c = {"POST", url, json, body, len, chunked};
+    return http_do(&c);
+}
+
+/* A JSON /solve body of a game that reads it with no tree (matrix-game's
+ * read_json) is charged 3x, as its text is: admitted up to exactly the
+ * bound that gives, in a budget its old 8x charge could never fit, and
+ * refused one byte past it; /analyze and /move still parse a tree and are
+ * charged 8x.  The bound is hit exactly by padding the body with the
+ * whitespace JSON allows after its value. */
+START_TEST(test_json_bodies_charged_by_how_they_are_read)
+{
+    size_t text_len, json_len;
+    char *text = matrix(600, 77, &text_len);
+    char *json = matrix_as(600, 77, 1, &json_len);
+    size_t budget = 5 * json_len;                      /* between 3x and 8x of the body */
+    size_t fit = (budget - BUDGET_OVERHEAD_BYTES) / 3; /* the largest body admitted */
+    ck_assert_uint_gt(fit, json_len);
+    ck_assert_uint_gt(8 * fit + BUDGET_OVERHEAD_BYTES, budget); /* 8x would refuse it */
+    char *padded = malloc(fit + 2);
+    ck_assert_ptr_nonnull(padded);
+    memcpy(padded, json, json_len);
+    memset(padded + json_len, ' ', fit + 1 - json_len);
+
+    char flag[32];
+    snprintf(flag, sizeof flag, "%zu", budget);
+    test_daemon d;
+    const char *flags[] = {"--memory-budget", flag, "--cache-bytes", "0", NULL};
+    daemon_start(&d, flags);
+    http_reply want = post(&d, NULL, text, text_len, NULL);
+    ck_assert_int_eq(want.status, 200);
+    wait_uncharged(&d);
+
+    int refused = 0;
+    for (int chunked = 0; chunked <= 1; chunked++) {
+        /* At the bound: admitted, and the same answer as the text's. */
+        http_reply r = post_json(&d, "/solve/matrix-game?format=text", padded, fit, chunked);
+        ck_assert_msg(r.status == 200, "%zu bytes (%s) in a %zu-byte budget: %ld %s", fit,
+                      chunked ? "chunked" : "announced", budget, r.status, r.body);
+        ck_assert_str_eq(r.body, want.body);
+        http_reply_free(&r);
+        wait_uncharged(&d);
+        /* One byte past it: more than the whole budget, 413. */
+        r = post_json(&d, "/solve/matrix-game?format=text", padded, fit + 1, chunked);
+        ck_assert_msg(r.status == 413, "%zu bytes (%s): %ld %s", fit + 1,
+                      chunked ? "chunked" : "announced", r.status, r.body);
+        ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
+        http_reply_free(&r);
+        refused++;
+        wait_uncharged(&d);
+    }
+    /* The body alone, where a tree is built: 8x, past the whole budget. */
+    const char *trees[] = {"/analyze/matrix-game", "/move/matrix-game"};
+    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
+        http_reply r = post_json(&d, trees[i], json, json_len, 0);
+        ck_assert_msg(r.status == 413, "%s, %zu bytes: %ld %s", trees[i], json_len, r.status,
+                      r.body);
+        http_reply_free(&r);
+        refused++;
+        wait_uncharged(&d);
+    }
+    ck_assert(daemon_metric(&d, "gamejudge_memory_refused_total") == refused);
+
+    long hwm = proc_kib(d.pid, "VmHWM");
+    fprintf(stderr, "JSON budget: %zu-byte body admitted in a %zu-byte budget; peak RSS %ld KiB\n",
+            fit, budget, hwm);
+    if (getenv("TSAN_OPTIONS") == NULL)
+        ck_assert_int_le(hwm, (long)(budget >> 10) + (SLACK_MIB + asan_quarantine_mib()) * 1024L);
+    expect_sample(&d, NULL, NULL);
+    http_reply_free(&want);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    free(padded);
+    free(json);
+    free(text);
+}
+END_TEST
 
 /* Send up to HEAVY_TRIES heavy solves from 127.0.0.2; stop at the first 429. */
 static void *heavy(void *arg)
@@ -455,6 +573,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_unchecked_fixture(tc, load_sample, NULL);
     tcase_add_test(tc, test_memory_budget_bounds_the_process);
+    tcase_add_test(tc, test_json_bodies_charged_by_how_they_are_read);
     tcase_add_test(tc, test_heavy_client_throttled_light_client_served);
     tcase_add_test(tc, test_trusted_proxy_names_the_client);
     tcase_add_test(tc, test_api_keys_have_their_own_budgets);

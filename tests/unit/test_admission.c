@@ -139,7 +139,7 @@ START_TEST(test_never_fits_is_413)
     gj_admission *a = admission_create(&c, &e);
     admit_ticket t;
     memset(&t, 0, sizeof t);
-    ck_assert_int_eq(admission_memory(a, &t, MEDIA_JSON, 4u << 20, &e), -1);
+    ck_assert_int_eq(admission_memory(a, &t, BUDGET_JSON_TREE, 4u << 20, &e), -1);
     ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
     ck_assert_ptr_nonnull(strstr(e.message, "--memory-budget"));
     admission_end(a, &t, 0);
@@ -198,17 +198,18 @@ START_TEST(test_memory_charged_and_released_once)
     admit_ticket t1, t2;
     memset(&t1, 0, sizeof t1);
     memset(&t2, 0, sizeof t2);
-    ck_assert_int_eq(admission_memory(a, &t1, MEDIA_TEXT, 200000, &e), 0);
-    ck_assert_int_eq(admission_memory(a, &t1, MEDIA_TEXT, 300000, &e), 0); /* grows */
-    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 50000, &e), -1); /* 400 KB more: over */
+    ck_assert_int_eq(admission_memory(a, &t1, BUDGET_TEXT, 200000, &e), 0);
+    ck_assert_int_eq(admission_memory(a, &t1, BUDGET_TEXT, 300000, &e), 0); /* grows */
+    ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 50000, &e),
+                     -1); /* 400 KB more: over */
     ck_assert_int_eq(e.kind, GJ_OVERLOADED);
     ck_assert_ptr_nonnull(strstr(e.message, "retry shortly"));
-    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 200000, &e), -1);
+    ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 200000, &e), -1);
     ck_assert_ptr_nonnull(strstr(e.message, "more than the whole memory budget"));
     admission_end(a, &t1, 0);
     admission_end(a, &t1, 0); /* a second end releases nothing */
     admission_end(a, &t2, 0);
-    ck_assert_int_eq(admission_memory(a, &t2, MEDIA_JSON, 50000, &e), 0);
+    ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 50000, &e), 0);
     admission_end(a, &t2, 0);
     gj_buf out;
     buf_init(&out);

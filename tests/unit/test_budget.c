@@ -12,13 +12,16 @@
 
 START_TEST(test_peaks)
 {
-    size_t text = budget_peak(MEDIA_TEXT, 1000000), json = budget_peak(MEDIA_JSON, 1000000);
+    size_t text = budget_peak(BUDGET_TEXT, 1000000), json = budget_peak(BUDGET_JSON_TREE, 1000000);
+    size_t read = budget_peak(BUDGET_JSON_READ, 1000000);
     ck_assert_uint_ge(text, 3000000);
     ck_assert_uint_lt(text, 3100000);
     ck_assert_uint_ge(json, 8000000);
     ck_assert_uint_lt(json, 8100000);
-    ck_assert_uint_gt(budget_peak(MEDIA_TEXT, 0), 0); /* a request is never free */
-    ck_assert_uint_eq(budget_peak(MEDIA_JSON, SIZE_MAX / 2), SIZE_MAX); /* no wrap-around */
+    ck_assert_uint_eq(read, text); /* JSON with no tree costs what its text does */
+    ck_assert_uint_gt(budget_peak(BUDGET_TEXT, 0), 0); /* a request is never free */
+    ck_assert_uint_eq(budget_peak(BUDGET_JSON_TREE, SIZE_MAX / 2), SIZE_MAX); /* no wrap-around */
+    ck_assert_uint_eq(budget_peak(BUDGET_JSON_READ, SIZE_MAX / 2), SIZE_MAX);
 }
 END_TEST
 
@@ -59,16 +62,16 @@ END_TEST
 
 START_TEST(test_cover_grows_a_streamed_body)
 {
-    gj_budget *b = budget_create(budget_peak(MEDIA_TEXT, 10000));
+    gj_budget *b = budget_create(budget_peak(BUDGET_TEXT, 10000));
     size_t charged = 0;
-    ck_assert_int_eq(budget_cover(b, &charged, MEDIA_TEXT, 100), 0);
-    ck_assert_uint_eq(charged, budget_peak(MEDIA_TEXT, 100));
-    ck_assert_int_eq(budget_cover(b, &charged, MEDIA_TEXT, 50), 0); /* covered: no change */
-    ck_assert_uint_eq(charged, budget_peak(MEDIA_TEXT, 100));
-    ck_assert_int_eq(budget_cover(b, &charged, MEDIA_TEXT, 10000), 0);
-    ck_assert_uint_eq(budget_charged(b), budget_peak(MEDIA_TEXT, 10000));
-    ck_assert_int_eq(budget_cover(b, &charged, MEDIA_TEXT, 10001), -1);
-    ck_assert_uint_eq(charged, budget_peak(MEDIA_TEXT, 10000)); /* unchanged on refusal */
+    ck_assert_int_eq(budget_cover(b, &charged, BUDGET_TEXT, 100), 0);
+    ck_assert_uint_eq(charged, budget_peak(BUDGET_TEXT, 100));
+    ck_assert_int_eq(budget_cover(b, &charged, BUDGET_TEXT, 50), 0); /* covered: no change */
+    ck_assert_uint_eq(charged, budget_peak(BUDGET_TEXT, 100));
+    ck_assert_int_eq(budget_cover(b, &charged, BUDGET_TEXT, 10000), 0);
+    ck_assert_uint_eq(budget_charged(b), budget_peak(BUDGET_TEXT, 10000));
+    ck_assert_int_eq(budget_cover(b, &charged, BUDGET_TEXT, 10001), -1);
+    ck_assert_uint_eq(charged, budget_peak(BUDGET_TEXT, 10000)); /* unchanged on refusal */
     budget_release(b, charged);
     ck_assert_uint_eq(budget_charged(b), 0);
     budget_free(b);
