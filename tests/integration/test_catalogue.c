@@ -421,7 +421,7 @@ static char *generate(generator g, size_t *len)
     case GEN_AT_MAX_BODY:
     case GEN_OVER_MAX_BODY:
         return filled("1\n-\n", ' ', (size_t)MAX_BODY - 4 + (g == GEN_OVER_MAX_BODY), "", len);
-    case GEN_OVER_MEMORY_BUDGET: /* JSON is charged 8x: 3.5 MB of it passes the 24M budget */
+    case GEN_OVER_MEMORY_BUDGET: /* JSON with a tree is charged 8x: 3.5 MB of it passes 24M */
         return filled("{\"matrix\":", ' ', (size_t)3500000, "}", len);
     case GEN_HEADER_FLOOD:
         return repeated("GET /healthz HTTP/1.1\r\n" CLOSE, "X-Flood: v\r\n", 10000, "\r\n", len);
