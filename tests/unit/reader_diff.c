@@ -80,8 +80,8 @@ void rd_compare(const rd_game *t, const char *body, size_t len, const long *lim,
             gj_buf got_d;
             t->describe(got, &got_d);
             ck_assert_msg(got_d.len == note.len && memcmp(got_d.data, note.data, note.len) == 0,
-                          "tree: %.*s\nreader: %.*s", (int)note.len, note.data, (int)got_d.len,
-                          got_d.data);
+                          "the reader's position is not the tree's (piece %zu): %.*s", pieces[p],
+                          shown, body);
             buf_free(&got_d);
         } else {
             t->same(got, want);
