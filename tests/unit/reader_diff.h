@@ -8,7 +8,8 @@
  * unless both give the same error (kind, field, line, column, message) or
  * positions the game's `same` accepts.  Each body's verdict is counted so
  * that a test can require every check to be met.  The rd_gen helpers are
- * the parts of a body generator that do not depend on the game. */
+ * the parts of a body generator that do not depend on the game, and the
+ * whole generator of the two games whose body is {"grid": [strings]}. */
 #ifndef GJ_TEST_READER_DIFF_H
 #define GJ_TEST_READER_DIFF_H
 
@@ -79,5 +80,26 @@ void rd_break_json(rd_gen *g);
 /* The end of a generated body: broken as JSON one time in odd*2 (never
  * when odd is 0), compared by rd_compare under lim, then freed. */
 void rd_finish_body(const rd_game *t, rd_gen *g, uint64_t odd, const long *lim);
+
+/* How a grid of strings (grid-walk's grid, prime-chocolate's bar) spells
+ * its cells: cell[1] three times in four, else cell[0]; one time in 40
+ * either as its escape, escaped[1] or escaped[0]; and, when alt[0] is not
+ * NULL, one cell[1] in 20 of the rest as alt[0] or alt[1].  short_row is a
+ * string (quotes and all) written for the whole grid now and then;
+ * strangers, four cells the game does not have (another game's cells,
+ * dashes that are not its own), join the common wrong cells. */
+typedef struct rd_cells {
+    char cell[2];
+    const char *escaped[2];
+    const char *alt[2];
+    const char *short_row;
+    const char *strangers[4];
+} rd_cells;
+
+/* A body {"grid": [rows strings of (mostly) cols cells]} spelled as c
+ * says, the member "grid" and perhaps keys no position has in a random
+ * order, each mistake (strangers in cells, rows and the grid, missing or
+ * repeated members) at rate 1 in `odd` (0: none). */
+void rd_grid_body(rd_gen *g, const rd_cells *c, long rows, long cols, uint64_t odd);
 
 #endif

@@ -97,189 +97,15 @@ static const rd_game diff = {
 
 /* ---- generated bodies ---- */
 
-/* A value that is no row: each type a check can meet, and some that jansson
- * refuses. */
-static void odd_value(rd_gen *g)
-{
-    static const char *const values[] = {
-        "0",
-        "-7",
-        "2.5",
-        "1e0",
-        "-0.0",
-        "null",
-        "true",
-        "false",
-        "[\"..\"]",
-        "[]",
-        "{\"a\": [\".\"]}",
-        "{}",
-        "1e400",
-        "92233720368547758080",
-        "\"\\u0000\"",
-        "\"\\ud800\"",
-    };
-    buf_puts(&g->b, values[rng_below(&g->rng, sizeof values / sizeof values[0])]);
-}
-
-/* A cell that is no cell, as the body spells it: plain bytes, escapes,
- * multi-byte UTF-8 (the quote of a stranger byte is cut at a character). */
-static void odd_cell(rd_gen *g)
-{
-    static const char *const cells[] = {
-        "x",
-        ".",
-        "#",
-        " ",
-        "0",
-        "\\t",
-        "\\n",
-        "\\\"",
-        "\\\\",
-        "\\/",
-        "\\u00e9",
-        "\xc3\xa9",
-        "\xe2\x80\x94",
-        "\\u2012",
-        "\xf0\x9f\x98\x80",
-        "\\ud83d\\ude00",
-        "\\u002e",
-    };
-    buf_puts(&g->b, cells[rng_below(&g->rng, sizeof cells / sizeof cells[0])]);
-}
-
-/* Row i, `width` squares, mostly '-' and 'X' (some spelled as escapes or
- * en dashes), with
- * a stranger cell at rate about 1 in `odd` a row (0: none). */
-static void row(rd_gen *g, long width, uint64_t odd)
-{
-    if (odd > 0 && rd_one_in(g, odd * 4)) {
-        odd_value(g);
-        return;
-    }
-    long wrong =
-        odd > 0 && rd_one_in(g, odd * 2) ? (long)rng_below(&g->rng, (uint64_t)width + 1) : -1;
-    buf_putc(&g->b, '"');
-    for (long j = 0; j < width; j++) {
-        if (j == wrong)
-            odd_cell(g);
-        int chocolate = !rd_one_in(g, 4);
-        if (rd_one_in(g, 40))
-            buf_puts(&g->b, chocolate ? "\\u002D" : "\\u0058");
-        else if (chocolate && rd_one_in(g, 20))
-            buf_puts(&g->b, rd_one_in(g, 2) ? "\xe2\x80\x93" : "\\u2013");
-        else
-            buf_putc(&g->b, chocolate ? '-' : 'X');
-    }
-    if (wrong == width)
-        odd_cell(g);
-    buf_putc(&g->b, '"');
-}
-
-/* The member "grid": rows rows of (mostly) cols cells each. */
-static void grid(rd_gen *g, long rows, long cols, uint64_t odd)
-{
-    if (odd > 0 && rd_one_in(g, odd * 8)) {
-        if (rd_one_in(g, 3))
-            buf_puts(&g->b, rd_one_in(g, 2) ? "\"--X\"" : "\"\"");
-        else
-            odd_value(g);
-        return;
-    }
-    buf_putc(&g->b, '[');
-    rd_blanks(g, 1);
-    for (long i = 0; i < rows; i++) {
-        if (i > 0) {
-            buf_putc(&g->b, ',');
-            rd_blanks(g, 1);
-        }
-        long width = cols;
-        if (odd > 0 && rd_one_in(g, odd * 3 * (uint64_t)rows)) {
-            switch (rng_below(&g->rng, 4)) {
-            case 0:
-                width = cols + 1;
-                break;
-            case 1:
-                width = cols - 1;
-                break;
-            case 2:
-                width = 0;
-                break;
-            default:
-                width = cols + 1 + (long)rng_below(&g->rng, 40);
-                break;
-            }
-        }
-        row(g, width, odd > 0 ? odd * (uint64_t)rows : 0);
-        rd_blanks(g, 0);
-    }
-    buf_putc(&g->b, ']');
-}
-
-/* A key no position has: short, empty, escaped, longer than an error
- * quotes (cut inside a UTF-8 character). */
-static void odd_key(rd_gen *g)
-{
-    static const char *const keys[] = {
-        "\"rows\"",
-        "\"Grid\"",
-        "\"\"",
-        "\"grid \"",
-        "\"gridd\"",
-        "\"\\u00e9t\\u00e9\"",
-        "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x\xc3\xa9"
-        "\xc3\xa9\xc3\xa9\"",
-    };
-    buf_puts(&g->b, keys[rng_below(&g->rng, sizeof keys / sizeof keys[0])]);
-}
-
-/* One body: "grid" and perhaps keys no position has, in a random order,
- * each mistake at rate 1 in `odd` (0: none). */
-static void body(rd_gen *g, long rows, long cols, uint64_t odd)
-{
-    /* The members in writing order: 1 is "grid", 0 a key no position has;
-     * "grid" may be missing or written twice. */
-    int list[8], len = 0;
-    list[len++] = 1;
-    if (odd > 0 && rd_one_in(g, odd * 6))
-        len = 0;
-    for (int extra = 0; odd > 0 && extra < 2 && rd_one_in(g, odd * 3); extra++) {
-        int at = (int)rng_below(&g->rng, (uint64_t)len + 1);
-        memmove(list + at + 1, list + at, (size_t)(len - at) * sizeof *list);
-        list[at] = 0;
-        len++;
-    }
-    if (odd > 0 && len > 0 && rd_one_in(g, odd * 8)) {
-        int again = list[rng_below(&g->rng, (uint64_t)len)];
-        list[len++] = again;
-    }
-    rd_blanks(g, 0);
-    buf_putc(&g->b, '{');
-    rd_blanks(g, 1);
-    for (int m = 0; m < len; m++) {
-        if (m > 0) {
-            buf_putc(&g->b, ',');
-            rd_blanks(g, 1);
-        }
-        if (list[m] == 0)
-            odd_key(g);
-        else
-            buf_puts(&g->b, rd_one_in(g, 8) ? "\"gri\\u0064\"" : "\"grid\"");
-        rd_blanks(g, 0);
-        buf_putc(&g->b, ':');
-        rd_blanks(g, 0);
-        if (list[m] == 1)
-            grid(g, rows, cols, odd);
-        else if (rd_one_in(g, 2))
-            odd_value(g);
-        else
-            grid(g, 2, 2, 0);
-        rd_blanks(g, 0);
-    }
-    buf_putc(&g->b, '}');
-    rd_blanks(g, 0);
-}
+/* The squares of a bar: '-' chocolate (also an en dash, raw or escaped),
+ * 'X' the poisoned ones. */
+static const rd_cells cells = {
+    .cell = {'X', '-'},
+    .escaped = {"\\u0058", "\\u002D"},
+    .alt = {"\xe2\x80\x93", "\\u2013"},
+    .short_row = "\"--X\"",
+    .strangers = {".", "#", "\xe2\x80\x94", "\\u2012"},
+};
 
 /* Bodies from seed `seed`: `count` of them, sides up to max_side, mistakes
  * at rate 1 in odd (0: every body valid), limits drawn from a few. */
@@ -302,7 +128,7 @@ static void run_bodies(uint64_t seed, int count, long max_side, uint64_t odd)
             static const char *const tops[] = {"[]", " 1", "\"x\"", "null", "[\"--\"]", "1.5"};
             buf_puts(&g.b, tops[rng_below(&g.rng, sizeof tops / sizeof tops[0])]);
         } else {
-            body(&g, rows, cols, odd);
+            rd_grid_body(&g, &cells, rows, cols, odd);
         }
         rd_finish_body(&diff, &g, odd, lim);
     }
