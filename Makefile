@@ -171,7 +171,7 @@ $(SERVER_LIB): $(call obj,$(SERVER_SRC)) $(SPEC_OBJ)
 $(BIN): $(call obj,server/start/main.c) $(SERVER_LIB) $(SOLVER_LIB)
 	$(CC) $(LDFLAGS) $^ $(PKG_LIBS) -o $@
 
-UNIT_DEPS := $(call obj,tests/unit/harness.c $(ORACLE_SRC)) $(SERVER_LIB) $(SOLVER_LIB)
+UNIT_DEPS := $(call obj,tests/unit/harness.c tests/unit/reader_diff.c $(ORACLE_SRC)) $(SERVER_LIB) $(SOLVER_LIB)
 ITEST_DEPS := $(call obj,$(filter-out $(ITEST_SRC),$(wildcard tests/integration/*.c)) $(ORACLE_SRC)) \
               $(SERVER_LIB) $(SOLVER_LIB)
 

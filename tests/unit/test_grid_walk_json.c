@@ -19,35 +19,14 @@
 #include "games.h"
 #include "grid_walk_core.h"
 #include "harness.h"
+#include "reader_diff.h"
 #include "json_in.h"
 
 /* ---- the two readers ---- */
 
-/* The body read by the reader under test, fed in pieces: piece 0 means the
- * whole body at once, 1 one byte at a time, else random sizes up to it. */
-static gw_position *read_fed(const char *body, size_t len, const long *lim, size_t piece,
-                             uint64_t *rng, gj_error *e)
-{
-    const gj_body_reader *rd = game_grid_walk.read_json;
-    void *r = rd->open(lim, e);
-    ck_assert_ptr_nonnull(r);
-    size_t at = 0;
-    while (at < len) {
-        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
-        if (n > len - at)
-            n = len - at;
-        if (rd->feed(r, body + at, n, e) != 0) {
-            rd->close(r);
-            return NULL;
-        }
-        at += n;
-    }
-    return rd->finish(r, e);
-}
-
 /* The body read as parse_json read it before the reader: the tree, then
  * gw_parse_grid. */
-static gw_position *read_tree(const char *body, size_t len, const long *lim, gj_error *e)
+static void *read_tree(const char *body, size_t len, const long *lim, gj_error *e)
 {
     static const char *const keys[] = {"grid", NULL};
     json_t *root = jin_load_object(body, len, keys, e);
@@ -56,6 +35,31 @@ static gw_position *read_tree(const char *body, size_t len, const long *lim, gj_
     gw_position *pos = gw_parse_grid(json_object_get(root, "grid"), lim, e);
     json_decref(root);
     return pos;
+}
+
+/* The tree's position solved, for same to compare its answer. */
+static void settle(void *want)
+{
+    gj_error e;
+    ck_assert_int_eq(gw_solve(want, &e), 0);
+}
+
+/* The reader's position is the tree's: the size, the open cells, and once
+ * solved the winning cells. */
+static void same(void *got_pos, void *want_pos)
+{
+    gw_position *got = got_pos;
+    const gw_position *want = want_pos;
+    gj_error e;
+    ck_assert_int_eq(got->rows, want->rows);
+    ck_assert_int_eq(got->cols, want->cols);
+    ck_assert_int_eq(got->width, want->width);
+    size_t cells = (size_t)(want->rows + 2) * (size_t)want->width;
+    ck_assert(memcmp(got->open, want->open, cells) == 0);
+    ck_assert_int_eq(gw_solve(got, &e), 0);
+    ck_assert_int_eq(got->nwinners, want->nwinners);
+    ck_assert(memcmp(got->winners, want->winners, (size_t)want->nwinners * sizeof *want->winners) ==
+              0);
 }
 
 /* The verdicts seen, by words of the message (or "solved"), so the test
@@ -76,290 +80,27 @@ static const char *const verdicts[] = {
 enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
 static long verdict_count[NVERDICTS];
 
-/* Note which verdict an error (or NULL: a position) is. */
-static void count_verdict(const gj_error *e)
-{
-    for (int v = 1; e != NULL && v < NVERDICTS; v++) {
-        if (strstr(e->message, verdicts[v]) != NULL) {
-            verdict_count[v]++;
-            return;
-        }
-    }
-    ck_assert_msg(e == NULL, "a verdict the table does not name: %s", e ? e->message : "");
-    verdict_count[0]++;
-}
-
-/* Both readers on one body, the reader fed whole, bytewise (short bodies)
- * and in two random splits: the same error or the same solved position. */
-static void compare(const char *body, size_t len, const long *lim, uint64_t *rng)
-{
-    gj_error want_e;
-    gj_error_clear(&want_e);
-    gw_position *want = read_tree(body, len, lim, &want_e);
-    if (want != NULL)
-        ck_assert_int_eq(gw_solve(want, &want_e), 0);
-    count_verdict(want != NULL ? NULL : &want_e);
-    const size_t pieces[] = {0, 1, 7, 300};
-    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
-        if (pieces[p] == 1 && len > 4000)
-            continue;
-        gj_error got_e;
-        gj_error_clear(&got_e);
-        gw_position *got = read_fed(body, len, lim, pieces[p], rng, &got_e);
-        if (want == NULL) {
-            ck_assert_msg(got == NULL, "the tree says \"%s\", the reader took it (piece %zu): %.*s",
-                          want_e.message, pieces[p], (int)(len < 300 ? len : 300), body);
-            ck_assert_msg(strcmp(got_e.message, want_e.message) == 0 &&
-                              strcmp(got_e.field, want_e.field) == 0 && got_e.kind == want_e.kind &&
-                              got_e.line == want_e.line && got_e.column == want_e.column,
-                          "tree: [%s] %s (%ld:%ld)\nreader: [%s] %s (%ld:%ld)\npiece %zu: %.*s",
-                          want_e.field, want_e.message, want_e.line, want_e.column, got_e.field,
-                          got_e.message, got_e.line, got_e.column, pieces[p],
-                          (int)(len < 300 ? len : 300), body);
-            continue;
-        }
-        ck_assert_msg(got != NULL, "the reader says \"%s\" of a body the tree takes: %.*s",
-                      got_e.message, (int)(len < 300 ? len : 300), body);
-        ck_assert_int_eq(got->rows, want->rows);
-        ck_assert_int_eq(got->cols, want->cols);
-        ck_assert_int_eq(got->width, want->width);
-        size_t cells = (size_t)(want->rows + 2) * (size_t)want->width;
-        ck_assert(memcmp(got->open, want->open, cells) == 0);
-        ck_assert_int_eq(gw_solve(got, &got_e), 0);
-        ck_assert_int_eq(got->nwinners, want->nwinners);
-        ck_assert(memcmp(got->winners, want->winners,
-                         (size_t)want->nwinners * sizeof *want->winners) == 0);
-        gw_free_position(got);
-    }
-    gw_free_position(want);
-}
+/* The game's reader against its tree. */
+static const rd_game diff = {
+    .game = &game_grid_walk,
+    .read_tree = read_tree,
+    .settle = settle,
+    .same = same,
+    .verdicts = verdicts,
+    .nverdicts = NVERDICTS,
+    .count = verdict_count,
+};
 
 /* ---- generated bodies ---- */
 
-typedef struct gen {
-    uint64_t rng;
-    gj_buf b;
-} gen;
-
-/* True with probability 1/n. */
-static int one_in(gen *g, uint64_t n)
-{
-    return rng_below(&g->rng, n) == 0;
-}
-
-/* Blanks between tokens: mostly none or one space, sometimes a run of
- * every kind JSON allows. */
-static void blanks(gen *g, int often)
-{
-    if (!often && !one_in(g, 6))
-        return;
-    static const char kinds[] = " \t\n\r";
-    long count = one_in(g, 3) ? 1 : (long)rng_below(&g->rng, 4);
-    for (long c = 0; c < count; c++)
-        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
-}
-
-/* A value that is no row: each type a check can meet, and some that jansson
- * refuses. */
-static void odd_value(gen *g)
-{
-    static const char *const values[] = {
-        "0",
-        "-7",
-        "2.5",
-        "1e0",
-        "-0.0",
-        "null",
-        "true",
-        "false",
-        "[\"..\"]",
-        "[]",
-        "{\"a\": [\".\"]}",
-        "{}",
-        "1e400",
-        "92233720368547758080",
-        "\"\\u0000\"",
-        "\"\\ud800\"",
-    };
-    buf_puts(&g->b, values[rng_below(&g->rng, sizeof values / sizeof values[0])]);
-}
-
-/* A cell that is no cell, as the body spells it: plain bytes, escapes,
- * multi-byte UTF-8 (the quote of a stranger byte is cut at a character). */
-static void odd_cell(gen *g)
-{
-    static const char *const cells[] = {
-        "x",
-        "X",
-        "-",
-        " ",
-        "0",
-        "\\t",
-        "\\n",
-        "\\\"",
-        "\\\\",
-        "\\/",
-        "\\u00e9",
-        "\xc3\xa9",
-        "\xe2\x80\x93",
-        "\\u2013",
-        "\xf0\x9f\x98\x80",
-        "\\ud83d\\ude00",
-        "\\u002e",
-    };
-    buf_puts(&g->b, cells[rng_below(&g->rng, sizeof cells / sizeof cells[0])]);
-}
-
-/* Row i, `width` cells, mostly '.' and '#' (some spelled as escapes), with
- * a stranger cell at rate about 1 in `odd` a row (0: none). */
-static void row(gen *g, long width, uint64_t odd)
-{
-    if (odd > 0 && one_in(g, odd * 4)) {
-        odd_value(g);
-        return;
-    }
-    long wrong = odd > 0 && one_in(g, odd * 2) ? (long)rng_below(&g->rng, (uint64_t)width + 1) : -1;
-    buf_putc(&g->b, '"');
-    for (long j = 0; j < width; j++) {
-        if (j == wrong)
-            odd_cell(g);
-        int free_cell = !one_in(g, 4);
-        if (one_in(g, 40))
-            buf_puts(&g->b, free_cell ? "\\u002E" : "\\u0023");
-        else
-            buf_putc(&g->b, free_cell ? '.' : '#');
-    }
-    if (wrong == width)
-        odd_cell(g);
-    buf_putc(&g->b, '"');
-}
-
-/* The member "grid": rows rows of (mostly) cols cells each. */
-static void grid(gen *g, long rows, long cols, uint64_t odd)
-{
-    if (odd > 0 && one_in(g, odd * 8)) {
-        if (one_in(g, 3))
-            buf_puts(&g->b, one_in(g, 2) ? "\"..#\"" : "\"\"");
-        else
-            odd_value(g);
-        return;
-    }
-    buf_putc(&g->b, '[');
-    blanks(g, 1);
-    for (long i = 0; i < rows; i++) {
-        if (i > 0) {
-            buf_putc(&g->b, ',');
-            blanks(g, 1);
-        }
-        long width = cols;
-        if (odd > 0 && one_in(g, odd * 3 * (uint64_t)rows)) {
-            switch (rng_below(&g->rng, 4)) {
-            case 0:
-                width = cols + 1;
-                break;
-            case 1:
-                width = cols - 1;
-                break;
-            case 2:
-                width = 0;
-                break;
-            default:
-                width = cols + 1 + (long)rng_below(&g->rng, 40);
-                break;
-            }
-        }
-        row(g, width, odd > 0 ? odd * (uint64_t)rows : 0);
-        blanks(g, 0);
-    }
-    buf_putc(&g->b, ']');
-}
-
-/* A key no position has: short, empty, escaped, longer than an error
- * quotes (cut inside a UTF-8 character). */
-static void odd_key(gen *g)
-{
-    static const char *const keys[] = {
-        "\"rows\"",
-        "\"Grid\"",
-        "\"\"",
-        "\"grid \"",
-        "\"gridd\"",
-        "\"\\u00e9t\\u00e9\"",
-        "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x\xc3\xa9"
-        "\xc3\xa9\xc3\xa9\"",
-    };
-    buf_puts(&g->b, keys[rng_below(&g->rng, sizeof keys / sizeof keys[0])]);
-}
-
-/* One body: "grid" and perhaps keys no position has, in a random order,
- * each mistake at rate 1 in `odd` (0: none). */
-static void body(gen *g, long rows, long cols, uint64_t odd)
-{
-    /* The members in writing order: 1 is "grid", 0 a key no position has;
-     * "grid" may be missing or written twice. */
-    int list[8], len = 0;
-    list[len++] = 1;
-    if (odd > 0 && one_in(g, odd * 6))
-        len = 0;
-    for (int extra = 0; odd > 0 && extra < 2 && one_in(g, odd * 3); extra++) {
-        int at = (int)rng_below(&g->rng, (uint64_t)len + 1);
-        memmove(list + at + 1, list + at, (size_t)(len - at) * sizeof *list);
-        list[at] = 0;
-        len++;
-    }
-    if (odd > 0 && len > 0 && one_in(g, odd * 8)) {
-        int again = list[rng_below(&g->rng, (uint64_t)len)];
-        list[len++] = again;
-    }
-    blanks(g, 0);
-    buf_putc(&g->b, '{');
-    blanks(g, 1);
-    for (int m = 0; m < len; m++) {
-        if (m > 0) {
-            buf_putc(&g->b, ',');
-            blanks(g, 1);
-        }
-        if (list[m] == 0)
-            odd_key(g);
-        else
-            buf_puts(&g->b, one_in(g, 8) ? "\"gri\\u0064\"" : "\"grid\"");
-        blanks(g, 0);
-        buf_putc(&g->b, ':');
-        blanks(g, 0);
-        if (list[m] == 1)
-            grid(g, rows, cols, odd);
-        else if (one_in(g, 2))
-            odd_value(g);
-        else
-            grid(g, 2, 2, 0);
-        blanks(g, 0);
-    }
-    buf_putc(&g->b, '}');
-    blanks(g, 0);
-}
-
-/* A body broken as JSON: cut short, a byte put in, or something after. */
-static void break_json(gen *g)
-{
-    static const char bytes[] = "{}[],:\"x0-.e \x01\xff\\";
-    size_t at = (size_t)rng_below(&g->rng, g->b.len + 1);
-    switch (rng_below(&g->rng, 3)) {
-    case 0:
-        g->b.len = at;
-        break;
-    case 1: {
-        char c = bytes[rng_below(&g->rng, sizeof bytes - 1)];
-        buf_putc(&g->b, ' ');
-        memmove(g->b.data + at + 1, g->b.data + at, g->b.len - 1 - at);
-        g->b.data[at] = c;
-        break;
-    }
-    default:
-        buf_puts(&g->b, one_in(g, 2) ? " x" : "{}");
-        break;
-    }
-}
+/* The cells of a grid-walk grid: '.' free, '#' walls. */
+static const rd_cells cells = {
+    .cell = {'#', '.'},
+    .escaped = {"\\u0023", "\\u002E"},
+    .alt = {NULL, NULL},
+    .short_row = "\"..#\"",
+    .strangers = {"X", "-", "\xe2\x80\x93", "\\u2013"},
+};
 
 /* Bodies from seed `seed`: `count` of them, sides up to max_side, mistakes
  * at rate 1 in odd (0: every body valid), limits drawn from a few. */
@@ -367,7 +108,7 @@ static void run_bodies(uint64_t seed, int count, long max_side, uint64_t odd)
 {
     static const long limits[] = {1, 2, 3, 5, 8, 40, 2000};
     enum { NLIMITS = sizeof limits / sizeof limits[0] };
-    gen g = {seed, {0}};
+    rd_gen g = {seed, {0}};
     for (int c = 0; c < count; c++) {
         long rows = 1 + (long)rng_below(&g.rng, (uint64_t)max_side);
         long cols = 1 + (long)rng_below(&g.rng, (uint64_t)max_side);
@@ -375,20 +116,17 @@ static void run_bodies(uint64_t seed, int count, long max_side, uint64_t odd)
         if (odd > 0) {
             lim[0] = limits[rng_below(&g.rng, NLIMITS)];
             lim[1] = limits[rng_below(&g.rng, NLIMITS)];
-            if (one_in(&g, odd * 4))
+            if (rd_one_in(&g, odd * 4))
                 rows = 0;
         }
         buf_init(&g.b);
-        if (odd > 0 && one_in(&g, odd * 12)) {
+        if (odd > 0 && rd_one_in(&g, odd * 12)) {
             static const char *const tops[] = {"[]", " 1", "\"x\"", "null", "[\"..\"]", "1.5"};
             buf_puts(&g.b, tops[rng_below(&g.rng, sizeof tops / sizeof tops[0])]);
         } else {
-            body(&g, rows, cols, odd);
+            rd_grid_body(&g, &cells, rows, cols, odd);
         }
-        if (odd > 0 && one_in(&g, odd * 2))
-            break_json(&g);
-        compare(g.b.data != NULL ? g.b.data : "", g.b.len, lim, &g.rng);
-        buf_free(&g.b);
+        rd_finish_body(&diff, &g, odd, lim);
     }
 }
 
@@ -406,14 +144,12 @@ END_TEST
  * in gw_parse_grid's order is the one both report. */
 START_TEST(test_mistakes)
 {
-    memset(verdict_count, 0, sizeof verdict_count);
+    rd_clear(&diff);
     run_bodies(0x9a1d0002, 4000, 12, 2);
     run_bodies(0x9a1d0003, 3000, 6, 1);
     run_bodies(0x9a1d0004, 1000, 30, 4);
     run_bodies(0x9a1d0005, 1000, 20, 16);
-    for (int v = 0; v < NVERDICTS; v++)
-        ck_assert_msg(verdict_count[v] >= 10, "only %ld bodies ended \"%s\"", verdict_count[v],
-                      verdicts[v]);
+    rd_require(&diff, 10);
 }
 END_TEST
 
@@ -441,7 +177,7 @@ START_TEST(test_named)
     const long lim[2] = {3, 3};
     uint64_t rng = 1;
     for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
-        compare(bodies[b], strlen(bodies[b]), lim, &rng);
+        rd_compare(&diff, bodies[b], strlen(bodies[b]), lim, &rng);
 }
 END_TEST
 

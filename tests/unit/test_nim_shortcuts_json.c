@@ -18,30 +18,10 @@
 #include "buf.h"
 #include "games.h"
 #include "harness.h"
+#include "reader_diff.h"
 #include "nim_shortcuts_core.h"
 
 /* ---- the two readers ---- */
-
-/* The body read by the reader under test, fed in pieces: piece 0 means the
- * whole body at once, 1 one byte at a time, else random sizes up to it. */
-static void *read_fed(const char *body, size_t len, const long *lim, size_t piece, uint64_t *rng,
-                      gj_error *e)
-{
-    nim_json_reader *r = nim_json_open(lim, e);
-    ck_assert_ptr_nonnull(r);
-    size_t at = 0;
-    while (at < len) {
-        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
-        if (n > len - at)
-            n = len - at;
-        if (nim_json_feed(r, body + at, n, e) != 0) {
-            nim_json_close(r);
-            return NULL;
-        }
-        at += n;
-    }
-    return nim_json_finish(r, e);
-}
 
 /* The position's key and, once solved, its JSON answer, into out. */
 static void describe(void *pos, gj_buf *out)
@@ -76,88 +56,20 @@ static const char *const verdicts[] = {
 enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
 static long verdict_count[NVERDICTS];
 
-/* Note which verdict an error (or NULL: a position) is. */
-static void count_verdict(const gj_error *e)
-{
-    for (int v = 1; e != NULL && v < NVERDICTS; v++) {
-        if (strstr(e->message, verdicts[v]) != NULL) {
-            verdict_count[v]++;
-            return;
-        }
-    }
-    ck_assert_msg(e == NULL, "a verdict the table does not name: %s", e ? e->message : "");
-    verdict_count[0]++;
-}
-
-/* Both readers on one body, the reader fed whole, bytewise (short bodies)
- * and in two random splits: the same error or the same position. */
-static void compare(const char *body, size_t len, const long *lim, uint64_t *rng)
-{
-    gj_error want_e;
-    gj_error_clear(&want_e);
-    void *want = nim_shortcuts_parse_tree(body, len, lim, &want_e);
-    gj_buf want_d = {0};
-    if (want != NULL)
-        describe(want, &want_d);
-    count_verdict(want != NULL ? NULL : &want_e);
-    const size_t pieces[] = {0, 1, 7, 300};
-    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
-        if (pieces[p] == 1 && len > 4000)
-            continue;
-        gj_error got_e;
-        gj_error_clear(&got_e);
-        void *got = read_fed(body, len, lim, pieces[p], rng, &got_e);
-        if (want == NULL) {
-            ck_assert_msg(got == NULL, "the tree says \"%s\", the reader took it (piece %zu): %.*s",
-                          want_e.message, pieces[p], (int)(len < 300 ? len : 300), body);
-            ck_assert_msg(strcmp(got_e.message, want_e.message) == 0 &&
-                              strcmp(got_e.field, want_e.field) == 0 && got_e.kind == want_e.kind &&
-                              got_e.line == want_e.line && got_e.column == want_e.column,
-                          "tree: [%s] %s (%ld:%ld)\nreader: [%s] %s (%ld:%ld)\npiece %zu: %.*s",
-                          want_e.field, want_e.message, want_e.line, want_e.column, got_e.field,
-                          got_e.message, got_e.line, got_e.column, pieces[p],
-                          (int)(len < 300 ? len : 300), body);
-            continue;
-        }
-        ck_assert_msg(got != NULL, "the reader says \"%s\" of a body the tree takes: %.*s",
-                      got_e.message, (int)(len < 300 ? len : 300), body);
-        gj_buf got_d;
-        describe(got, &got_d);
-        ck_assert(got_d.len == want_d.len && memcmp(got_d.data, want_d.data, got_d.len) == 0);
-        buf_free(&got_d);
-        game_nim_shortcuts.free_position(got);
-    }
-    buf_free(&want_d);
-    game_nim_shortcuts.free_position(want);
-}
+/* The game's reader against its tree. */
+static const rd_game diff = {
+    .game = &game_nim_shortcuts,
+    .read_tree = nim_shortcuts_parse_tree,
+    .describe = describe,
+    .verdicts = verdicts,
+    .nverdicts = NVERDICTS,
+    .count = verdict_count,
+};
 
 /* ---- generated bodies ---- */
 
-typedef struct gen {
-    uint64_t rng;
-    gj_buf b;
-} gen;
-
-/* True with probability 1/n. */
-static int one_in(gen *g, uint64_t n)
-{
-    return rng_below(&g->rng, n) == 0;
-}
-
-/* Blanks between tokens: mostly none, sometimes a run of every kind JSON
- * allows. */
-static void blanks(gen *g)
-{
-    if (!one_in(g, 5))
-        return;
-    static const char kinds[] = " \t\n\r";
-    long count = 1 + (long)rng_below(&g->rng, 3);
-    for (long c = 0; c < count; c++)
-        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
-}
-
 /* A value that is not a coordinate: each kind a check can meet. */
-static void odd_value(gen *g)
+static void odd_value(rd_gen *g)
 {
     static const char *const odd[] = {
         "-1",
@@ -185,56 +97,56 @@ static void odd_value(gen *g)
 }
 
 /* A coordinate: small (so points repeat) or anywhere up to the maximum. */
-static void coord(gen *g, long range)
+static void coord(rd_gen *g, long range)
 {
-    if (one_in(g, 20))
-        buf_put_long(&g->b, one_in(g, 2) ? 0 : NIM_MAX_COORD);
+    if (rd_one_in(g, 20))
+        buf_put_long(&g->b, rd_one_in(g, 2) ? 0 : NIM_MAX_COORD);
     else
         buf_put_long(&g->b, (long)rng_below(&g->rng, (uint64_t)range));
 }
 
 /* A list of count points, mistakes at rate 1 in odd (0: none). */
-static void points(gen *g, long count, long range, uint64_t odd)
+static void points(rd_gen *g, long count, long range, uint64_t odd)
 {
-    if (odd > 0 && one_in(g, odd * 6)) {
+    if (odd > 0 && rd_one_in(g, odd * 6)) {
         odd_value(g);
         return;
     }
     buf_putc(&g->b, '[');
-    blanks(g);
+    rd_blanks_rare(g);
     for (long i = 0; i < count; i++) {
         if (i > 0) {
             buf_putc(&g->b, ',');
-            blanks(g);
+            rd_blanks_rare(g);
         }
-        if (odd > 0 && one_in(g, odd * (uint64_t)count + 1)) {
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)count + 1)) {
             odd_value(g);
             continue;
         }
         buf_putc(&g->b, '[');
-        blanks(g);
-        if (odd > 0 && one_in(g, odd * (uint64_t)count * 2 + 1))
+        rd_blanks_rare(g);
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             odd_value(g);
         else
             coord(g, range);
         buf_putc(&g->b, ',');
-        blanks(g);
-        if (odd > 0 && one_in(g, odd * (uint64_t)count * 2 + 1))
+        rd_blanks_rare(g);
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             odd_value(g);
         else
             coord(g, range);
-        if (odd > 0 && one_in(g, odd * (uint64_t)count * 2 + 1))
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             buf_puts(&g->b, ",1");
-        blanks(g);
+        rd_blanks_rare(g);
         buf_putc(&g->b, ']');
     }
-    blanks(g);
+    rd_blanks_rare(g);
     buf_putc(&g->b, ']');
 }
 
 /* A key no position has: short, empty, escaped, longer than an error
  * quotes. */
-static void odd_key(gen *g)
+static void odd_key(rd_gen *g)
 {
     static const char *const keys[] = {
         "\"n\"",
@@ -248,72 +160,50 @@ static void odd_key(gen *g)
 }
 
 /* One body: the members in a random order, each mistake at rate 1 in odd. */
-static void body(gen *g, long n, long m, long range, uint64_t odd)
+static void body(rd_gen *g, long n, long m, long range, uint64_t odd)
 {
     int list[8], len = 0; /* 1 "shortcuts", 2 "queries", 0 a key no position has */
-    list[len++] = one_in(g, 2) ? 1 : 2;
+    list[len++] = rd_one_in(g, 2) ? 1 : 2;
     list[len++] = 3 - list[0];
-    if (odd > 0 && one_in(g, odd * 4)) {
+    if (odd > 0 && rd_one_in(g, odd * 4)) {
         len = 1;
         list[0] = (int)rng_below(&g->rng, 2) + 1;
     }
-    if (odd > 0 && one_in(g, odd * 3)) {
+    if (odd > 0 && rd_one_in(g, odd * 3)) {
         int at = (int)rng_below(&g->rng, (uint64_t)len + 1);
         memmove(list + at + 1, list + at, (size_t)(len - at) * sizeof *list);
         list[at] = 0;
         len++;
     }
-    if (odd > 0 && one_in(g, odd * 8)) {
+    if (odd > 0 && rd_one_in(g, odd * 8)) {
         int again = list[rng_below(&g->rng, (uint64_t)len)];
         list[len++] = again;
     }
-    blanks(g);
+    rd_blanks_rare(g);
     buf_putc(&g->b, '{');
     for (int k = 0; k < len; k++) {
         if (k > 0)
             buf_putc(&g->b, ',');
-        blanks(g);
+        rd_blanks_rare(g);
         if (list[k] == 0)
             odd_key(g);
         else if (list[k] == 1)
-            buf_puts(&g->b, one_in(g, 8) ? "\"shortcut\\u0073\"" : "\"shortcuts\"");
+            buf_puts(&g->b, rd_one_in(g, 8) ? "\"shortcut\\u0073\"" : "\"shortcuts\"");
         else
-            buf_puts(&g->b, one_in(g, 8) ? "\"\\u0071ueries\"" : "\"queries\"");
-        blanks(g);
+            buf_puts(&g->b, rd_one_in(g, 8) ? "\"\\u0071ueries\"" : "\"queries\"");
+        rd_blanks_rare(g);
         buf_putc(&g->b, ':');
-        blanks(g);
+        rd_blanks_rare(g);
         if (list[k] == 1)
             points(g, n, range, odd);
         else if (list[k] == 2)
             points(g, m, range, odd);
         else
             odd_value(g);
-        blanks(g);
+        rd_blanks_rare(g);
     }
     buf_putc(&g->b, '}');
-    blanks(g);
-}
-
-/* A body broken as JSON: cut short, a byte put in, or something after. */
-static void break_json(gen *g)
-{
-    static const char bytes[] = "{}[],:\"x0-.e \x01\xff\\";
-    size_t at = (size_t)rng_below(&g->rng, g->b.len + 1);
-    switch (rng_below(&g->rng, 3)) {
-    case 0:
-        g->b.len = at;
-        break;
-    case 1: {
-        char c = bytes[rng_below(&g->rng, sizeof bytes - 1)];
-        buf_putc(&g->b, ' ');
-        memmove(g->b.data + at + 1, g->b.data + at, g->b.len - 1 - at);
-        g->b.data[at] = c;
-        break;
-    }
-    default:
-        buf_puts(&g->b, one_in(g, 2) ? " x" : "{}");
-        break;
-    }
+    rd_blanks_rare(g);
 }
 
 /* Bodies from seed `seed`: count of them, up to max points a list, mistakes
@@ -322,28 +212,25 @@ static void break_json(gen *g)
 static void run_bodies(uint64_t seed, int count, long max, uint64_t odd)
 {
     static const long limits[] = {0, 1, 2, 5, 30, 100000};
-    gen g = {seed, {0}};
+    rd_gen g = {seed, {0}};
     for (int c = 0; c < count; c++) {
         long n = (long)rng_below(&g.rng, (uint64_t)max + 1);
         long m = 1 + (long)rng_below(&g.rng, (uint64_t)max);
         long lim[2] = {100000, 100000};
-        if (odd > 0 && one_in(&g, 3)) {
+        if (odd > 0 && rd_one_in(&g, 3)) {
             lim[0] = limits[rng_below(&g.rng, sizeof limits / sizeof limits[0])];
             lim[1] = 1 + limits[rng_below(&g.rng, sizeof limits / sizeof limits[0])];
         }
         /* A small range makes repeated shortcuts likely, a large one rare. */
-        long range = odd > 0 && one_in(&g, 2) ? 4 + n : NIM_MAX_COORD + 1;
+        long range = odd > 0 && rd_one_in(&g, 2) ? 4 + n : NIM_MAX_COORD + 1;
         buf_init(&g.b);
-        if (odd > 0 && one_in(&g, odd * 12)) {
+        if (odd > 0 && rd_one_in(&g, odd * 12)) {
             static const char *const tops[] = {"[]", " 1", "\"x\"", "null", "[[1,2]]", "1.5"};
             buf_puts(&g.b, tops[rng_below(&g.rng, sizeof tops / sizeof tops[0])]);
         } else {
             body(&g, n, m, range, odd);
         }
-        if (odd > 0 && one_in(&g, odd * 2))
-            break_json(&g);
-        compare(g.b.data != NULL ? g.b.data : "", g.b.len, lim, &g.rng);
-        buf_free(&g.b);
+        rd_finish_body(&diff, &g, odd, lim);
     }
 }
 
@@ -352,7 +239,7 @@ static void run_bodies(uint64_t seed, int count, long max, uint64_t odd)
 /* Valid lists of up to 60 points in every whitespace and member order. */
 START_TEST(test_valid)
 {
-    memset(verdict_count, 0, sizeof verdict_count);
+    rd_clear(&diff);
     run_bodies(0x5eed0101, 1500, 60, 0);
     ck_assert_int_eq(verdict_count[0], 1500);
 }
@@ -362,14 +249,12 @@ END_TEST
  * in the tree's order is the one both report. */
 START_TEST(test_mistakes)
 {
-    memset(verdict_count, 0, sizeof verdict_count);
+    rd_clear(&diff);
     run_bodies(0x5eed0102, 4000, 8, 2);
     run_bodies(0x5eed0103, 3000, 4, 1);
     run_bodies(0x5eed0104, 1500, 40, 4);
     run_bodies(0x5eed0105, 1000, 30, 16);
-    for (int v = 0; v < NVERDICTS; v++)
-        ck_assert_msg(verdict_count[v] >= 10, "only %ld bodies ended \"%s\"", verdict_count[v],
-                      verdicts[v]);
+    rd_require(&diff, 10);
 }
 END_TEST
 
@@ -391,7 +276,7 @@ START_TEST(test_named)
     const long lim[2] = {100000, 100000};
     uint64_t rng = 1;
     for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
-        compare(bodies[b], strlen(bodies[b]), lim, &rng);
+        rd_compare(&diff, bodies[b], strlen(bodies[b]), lim, &rng);
 }
 END_TEST
 

@@ -17,30 +17,10 @@
 #include "buf.h"
 #include "games.h"
 #include "harness.h"
+#include "reader_diff.h"
 #include "staircase_chess_core.h"
 
 /* ---- the two readers ---- */
-
-/* The body read by the reader under test, fed in pieces: piece 0 means the
- * whole body at once, 1 one byte at a time, else random sizes up to it. */
-static void *read_fed(const char *body, size_t len, const long *lim, size_t piece, uint64_t *rng,
-                      gj_error *e)
-{
-    sc_json_reader *r = sc_json_open(lim, e);
-    ck_assert_ptr_nonnull(r);
-    size_t at = 0;
-    while (at < len) {
-        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
-        if (n > len - at)
-            n = len - at;
-        if (sc_json_feed(r, body + at, n, e) != 0) {
-            sc_json_close(r);
-            return NULL;
-        }
-        at += n;
-    }
-    return sc_json_finish(r, e);
-}
 
 /* The position's key and, once solved, its JSON answer, into out. */
 static void describe(void *pos, gj_buf *out)
@@ -77,88 +57,20 @@ static const char *const verdicts[] = {
 enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
 static long verdict_count[NVERDICTS];
 
-/* Note which verdict an error (or NULL: a position) is. */
-static void count_verdict(const gj_error *e)
-{
-    for (int v = 1; e != NULL && v < NVERDICTS; v++) {
-        if (strstr(e->message, verdicts[v]) != NULL) {
-            verdict_count[v]++;
-            return;
-        }
-    }
-    ck_assert_msg(e == NULL, "a verdict the table does not name: %s", e ? e->message : "");
-    verdict_count[0]++;
-}
-
-/* Both readers on one body, the reader fed whole, bytewise (short bodies)
- * and in two random splits: the same error or the same position. */
-static void compare(const char *body, size_t len, const long *lim, uint64_t *rng)
-{
-    gj_error want_e;
-    gj_error_clear(&want_e);
-    void *want = sc_parse_tree(body, len, lim, &want_e);
-    gj_buf want_d = {0};
-    if (want != NULL)
-        describe(want, &want_d);
-    count_verdict(want != NULL ? NULL : &want_e);
-    const size_t pieces[] = {0, 1, 7, 300};
-    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
-        if (pieces[p] == 1 && len > 4000)
-            continue;
-        gj_error got_e;
-        gj_error_clear(&got_e);
-        void *got = read_fed(body, len, lim, pieces[p], rng, &got_e);
-        if (want == NULL) {
-            ck_assert_msg(got == NULL, "the tree says \"%s\", the reader took it (piece %zu): %.*s",
-                          want_e.message, pieces[p], (int)(len < 300 ? len : 300), body);
-            ck_assert_msg(strcmp(got_e.message, want_e.message) == 0 &&
-                              strcmp(got_e.field, want_e.field) == 0 && got_e.kind == want_e.kind &&
-                              got_e.line == want_e.line && got_e.column == want_e.column,
-                          "tree: [%s] %s (%ld:%ld)\nreader: [%s] %s (%ld:%ld)\npiece %zu: %.*s",
-                          want_e.field, want_e.message, want_e.line, want_e.column, got_e.field,
-                          got_e.message, got_e.line, got_e.column, pieces[p],
-                          (int)(len < 300 ? len : 300), body);
-            continue;
-        }
-        ck_assert_msg(got != NULL, "the reader says \"%s\" of a body the tree takes: %.*s",
-                      got_e.message, (int)(len < 300 ? len : 300), body);
-        gj_buf got_d;
-        describe(got, &got_d);
-        ck_assert(got_d.len == want_d.len && memcmp(got_d.data, want_d.data, got_d.len) == 0);
-        buf_free(&got_d);
-        game_staircase_chess.free_position(got);
-    }
-    buf_free(&want_d);
-    game_staircase_chess.free_position(want);
-}
+/* The game's reader against its tree. */
+static const rd_game diff = {
+    .game = &game_staircase_chess,
+    .read_tree = sc_parse_tree,
+    .describe = describe,
+    .verdicts = verdicts,
+    .nverdicts = NVERDICTS,
+    .count = verdict_count,
+};
 
 /* ---- generated bodies ---- */
 
-typedef struct gen {
-    uint64_t rng;
-    gj_buf b;
-} gen;
-
-/* True with probability 1/n. */
-static int one_in(gen *g, uint64_t n)
-{
-    return rng_below(&g->rng, n) == 0;
-}
-
-/* Blanks between tokens: mostly none, sometimes a run of every kind JSON
- * allows. */
-static void blanks(gen *g)
-{
-    if (!one_in(g, 5))
-        return;
-    static const char kinds[] = " \t\n\r";
-    long count = 1 + (long)rng_below(&g->rng, 3);
-    for (long c = 0; c < count; c++)
-        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
-}
-
 /* A value that is not a cell's: each kind a check can meet. */
-static void odd_value(gen *g)
+static void odd_value(rd_gen *g)
 {
     static const char *const odd[] = {
         "-1",
@@ -187,46 +99,46 @@ static void odd_value(gen *g)
 
 /* A board of rows x cols values, a row's length sometimes off and mistakes
  * at rate 1 in odd (0: none). */
-static void board(gen *g, long rows, long cols, uint64_t odd)
+static void board(rd_gen *g, long rows, long cols, uint64_t odd)
 {
-    if (odd > 0 && one_in(g, odd * 8)) {
+    if (odd > 0 && rd_one_in(g, odd * 8)) {
         odd_value(g);
         return;
     }
     buf_putc(&g->b, '[');
-    blanks(g);
+    rd_blanks_rare(g);
     for (long i = 0; i < rows; i++) {
         if (i > 0) {
             buf_putc(&g->b, ',');
-            blanks(g);
+            rd_blanks_rare(g);
         }
-        if (odd > 0 && one_in(g, odd * (uint64_t)rows * 2 + 1)) {
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)rows * 2 + 1)) {
             odd_value(g);
             continue;
         }
         long width = cols;
-        if (odd > 0 && one_in(g, odd * (uint64_t)rows * 2 + 1))
-            width = one_in(g, 3) ? 0 : one_in(g, 2) ? cols + 1 : cols + 30;
+        if (odd > 0 && rd_one_in(g, odd * (uint64_t)rows * 2 + 1))
+            width = rd_one_in(g, 3) ? 0 : rd_one_in(g, 2) ? cols + 1 : cols + 30;
         buf_putc(&g->b, '[');
         for (long j = 0; j < width; j++) {
             if (j > 0)
                 buf_putc(&g->b, ',');
-            blanks(g);
-            if (odd > 0 && one_in(g, odd * (uint64_t)(rows * cols) + 1))
+            rd_blanks_rare(g);
+            if (odd > 0 && rd_one_in(g, odd * (uint64_t)(rows * cols) + 1))
                 odd_value(g);
             else
                 buf_put_long(&g->b, (long)rng_below(&g->rng, 100001));
         }
-        blanks(g);
+        rd_blanks_rare(g);
         buf_putc(&g->b, ']');
     }
-    blanks(g);
+    rd_blanks_rare(g);
     buf_putc(&g->b, ']');
 }
 
 /* A key no position has: short, empty, escaped, longer than an error
  * quotes. */
-static void odd_key(gen *g)
+static void odd_key(rd_gen *g)
 {
     static const char *const keys[] = {
         "\"n\"",
@@ -241,101 +153,76 @@ static void odd_key(gen *g)
 
 /* One body: the members in a random order, each mistake at rate 1 in odd;
  * b's shape sometimes differs from a's. */
-static void body(gen *g, long n, long m, uint64_t odd)
+static void body(rd_gen *g, long n, long m, uint64_t odd)
 {
     int list[8], len = 0; /* 1 "a", 2 "b", 0 a key no position has */
-    list[len++] = one_in(g, 2) ? 1 : 2;
+    list[len++] = rd_one_in(g, 2) ? 1 : 2;
     list[len++] = 3 - list[0];
-    if (odd > 0 && one_in(g, odd * 4)) {
+    if (odd > 0 && rd_one_in(g, odd * 4)) {
         len = 1;
         list[0] = (int)rng_below(&g->rng, 2) + 1;
     }
-    if (odd > 0 && one_in(g, odd * 3)) {
+    if (odd > 0 && rd_one_in(g, odd * 3)) {
         int at = (int)rng_below(&g->rng, (uint64_t)len + 1);
         memmove(list + at + 1, list + at, (size_t)(len - at) * sizeof *list);
         list[at] = 0;
         len++;
     }
-    if (odd > 0 && one_in(g, odd * 8)) {
+    if (odd > 0 && rd_one_in(g, odd * 8)) {
         int again = list[rng_below(&g->rng, (uint64_t)len)];
         list[len++] = again;
     }
-    blanks(g);
+    rd_blanks_rare(g);
     buf_putc(&g->b, '{');
     for (int k = 0; k < len; k++) {
         if (k > 0)
             buf_putc(&g->b, ',');
-        blanks(g);
+        rd_blanks_rare(g);
         if (list[k] == 0)
             odd_key(g);
         else if (list[k] == 1)
-            buf_puts(&g->b, one_in(g, 8) ? "\"\\u0061\"" : "\"a\"");
+            buf_puts(&g->b, rd_one_in(g, 8) ? "\"\\u0061\"" : "\"a\"");
         else
-            buf_puts(&g->b, one_in(g, 8) ? "\"\\u0062\"" : "\"b\"");
-        blanks(g);
+            buf_puts(&g->b, rd_one_in(g, 8) ? "\"\\u0062\"" : "\"b\"");
+        rd_blanks_rare(g);
         buf_putc(&g->b, ':');
-        blanks(g);
+        rd_blanks_rare(g);
         if (list[k] == 0) {
             odd_value(g);
         } else {
             long rows = n;
-            if (odd > 0 && one_in(g, odd * 4))
-                rows = one_in(g, 3) ? 0 : one_in(g, 2) ? n + 1 : n + 30;
+            if (odd > 0 && rd_one_in(g, odd * 4))
+                rows = rd_one_in(g, 3) ? 0 : rd_one_in(g, 2) ? n + 1 : n + 30;
             board(g, rows, m, odd);
         }
-        blanks(g);
+        rd_blanks_rare(g);
     }
     buf_putc(&g->b, '}');
-    blanks(g);
-}
-
-/* A body broken as JSON: cut short, a byte put in, or something after. */
-static void break_json(gen *g)
-{
-    static const char bytes[] = "{}[],:\"x0-.e \x01\xff\\";
-    size_t at = (size_t)rng_below(&g->rng, g->b.len + 1);
-    switch (rng_below(&g->rng, 3)) {
-    case 0:
-        g->b.len = at;
-        break;
-    case 1: {
-        char c = bytes[rng_below(&g->rng, sizeof bytes - 1)];
-        buf_putc(&g->b, ' ');
-        memmove(g->b.data + at + 1, g->b.data + at, g->b.len - 1 - at);
-        g->b.data[at] = c;
-        break;
-    }
-    default:
-        buf_puts(&g->b, one_in(g, 2) ? " x" : "{}");
-        break;
-    }
+    rd_blanks_rare(g);
 }
 
 /* Bodies from seed `seed`: count of them, sides up to max, mistakes at
  * rate 1 in odd (0: every body valid), limits drawn from a few. */
 static void run_bodies(uint64_t seed, int count, long max, uint64_t odd)
 {
-    gen g = {seed, {0}};
+    rd_gen g = {seed, {0}};
     for (int c = 0; c < count; c++) {
         long n = 1 + (long)rng_below(&g.rng, (uint64_t)max);
         long m = 1 + (long)rng_below(&g.rng, (uint64_t)max);
         long lim[3] = {26, 26, 28};
-        if (odd > 0 && one_in(&g, 2)) {
+        if (odd > 0 && rd_one_in(&g, 2)) {
             lim[0] = 1 + (long)rng_below(&g.rng, 26);
             lim[1] = 1 + (long)rng_below(&g.rng, 26);
             lim[2] = 2 + (long)rng_below(&g.rng, 27);
         }
         buf_init(&g.b);
-        if (odd > 0 && one_in(&g, odd * 12)) {
+        if (odd > 0 && rd_one_in(&g, odd * 12)) {
             static const char *const tops[] = {"[]", " 1", "\"x\"", "null", "[[1,2]]", "1.5"};
             buf_puts(&g.b, tops[rng_below(&g.rng, sizeof tops / sizeof tops[0])]);
         } else {
             body(&g, n, m, odd);
         }
-        if (odd > 0 && one_in(&g, odd * 2))
-            break_json(&g);
-        compare(g.b.data != NULL ? g.b.data : "", g.b.len, lim, &g.rng);
-        buf_free(&g.b);
+        rd_finish_body(&diff, &g, odd, lim);
     }
 }
 
@@ -344,7 +231,7 @@ static void run_bodies(uint64_t seed, int count, long max, uint64_t odd)
 /* Valid boards with n + m up to 14 in every whitespace and member order. */
 START_TEST(test_valid)
 {
-    memset(verdict_count, 0, sizeof verdict_count);
+    rd_clear(&diff);
     run_bodies(0x5eed0201, 1500, 7, 0);
     ck_assert_int_eq(verdict_count[0], 1500);
 }
@@ -354,14 +241,12 @@ END_TEST
  * in the tree's order is the one both report. */
 START_TEST(test_mistakes)
 {
-    memset(verdict_count, 0, sizeof verdict_count);
+    rd_clear(&diff);
     run_bodies(0x5eed0202, 4000, 4, 2);
     run_bodies(0x5eed0203, 3000, 3, 1);
     run_bodies(0x5eed0204, 1500, 10, 4);
     run_bodies(0x5eed0205, 1000, 9, 16);
-    for (int v = 0; v < NVERDICTS; v++)
-        ck_assert_msg(verdict_count[v] >= 10, "only %ld bodies ended \"%s\"", verdict_count[v],
-                      verdicts[v]);
+    rd_require(&diff, 10);
 }
 END_TEST
 
@@ -382,7 +267,7 @@ START_TEST(test_named)
     const long lim[3] = {10, 10, 20};
     uint64_t rng = 1;
     for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
-        compare(bodies[b], strlen(bodies[b]), lim, &rng);
+        rd_compare(&diff, bodies[b], strlen(bodies[b]), lim, &rng);
 }
 END_TEST
 

@@ -1,0 +1,352 @@
+/* reader_diff.c - the reader-against-tree driver of reader_diff.h. */
+#include "reader_diff.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* The body read by the reader under test, fed in pieces: piece 0 means the
+ * whole body at once, 1 one byte at a time, else random sizes up to it. */
+static void *read_fed(const rd_game *t, const char *body, size_t len, const long *lim, size_t piece,
+                      uint64_t *rng, gj_error *e)
+{
+    const gj_body_reader *rd = t->game->read_json;
+    void *r = rd->open(lim, e);
+    ck_assert_ptr_nonnull(r);
+    size_t at = 0;
+    while (at < len || (at == 0 && piece == 0 && t->feed_empty)) {
+        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
+        if (n > len - at)
+            n = len - at;
+        if (rd->feed(r, body + at, n, e) != 0) {
+            rd->close(r);
+            return NULL;
+        }
+        at += n;
+        if (piece == 0)
+            break;
+    }
+    return rd->finish(r, e);
+}
+
+/* Note which verdict an error (or NULL: a position) is. */
+static void count_verdict(const rd_game *t, const gj_error *e)
+{
+    for (int v = 1; e != NULL && v < t->nverdicts; v++) {
+        if (strstr(e->message, t->verdicts[v]) != NULL) {
+            t->count[v]++;
+            return;
+        }
+    }
+    ck_assert_msg(e == NULL, "a verdict the table does not name: %s", e ? e->message : "");
+    t->count[0]++;
+}
+
+/* rd_compare: the tree's verdict first, then the reader fed each way. */
+void rd_compare(const rd_game *t, const char *body, size_t len, const long *lim, uint64_t *rng)
+{
+    gj_error want_e;
+    gj_error_clear(&want_e);
+    void *want = t->read_tree(body, len, lim, &want_e);
+    gj_buf note = {0};
+    if (want != NULL && t->describe != NULL)
+        t->describe(want, &note);
+    else if (want != NULL)
+        t->settle(want);
+    count_verdict(t, want != NULL ? NULL : &want_e);
+    const int shown = (int)(len < 300 ? len : 300);
+    const size_t pieces[] = {0, 1, 7, 300};
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+        if (pieces[p] == 1 && len > 4000)
+            continue;
+        gj_error got_e;
+        gj_error_clear(&got_e);
+        void *got = read_fed(t, body, len, lim, pieces[p], rng, &got_e);
+        if (want == NULL) {
+            ck_assert_msg(got == NULL, "the tree says \"%s\", the reader took it (piece %zu): %.*s",
+                          want_e.message, pieces[p], shown, body);
+            ck_assert_msg(strcmp(got_e.message, want_e.message) == 0 &&
+                              strcmp(got_e.field, want_e.field) == 0 && got_e.kind == want_e.kind &&
+                              got_e.line == want_e.line && got_e.column == want_e.column,
+                          "tree: [%s] %s (%ld:%ld)\nreader: [%s] %s (%ld:%ld)\npiece %zu: %.*s",
+                          want_e.field, want_e.message, want_e.line, want_e.column, got_e.field,
+                          got_e.message, got_e.line, got_e.column, pieces[p], shown, body);
+            continue;
+        }
+        ck_assert_msg(got != NULL, "the reader says \"%s\" of a body the tree takes: %.*s",
+                      got_e.message, shown, body);
+        if (t->describe != NULL) {
+            gj_buf got_d;
+            t->describe(got, &got_d);
+            ck_assert_msg(got_d.len == note.len && memcmp(got_d.data, note.data, note.len) == 0,
+                          "the reader's position is not the tree's (piece %zu): %.*s", pieces[p],
+                          shown, body);
+            buf_free(&got_d);
+        } else {
+            t->same(got, want);
+        }
+        t->game->free_position(got);
+    }
+    buf_free(&note);
+    t->game->free_position(want);
+}
+
+/* rd_clear: every count back to 0. */
+void rd_clear(const rd_game *t)
+{
+    memset(t->count, 0, sizeof *t->count * (size_t)t->nverdicts);
+}
+
+/* rd_require: each count against the least. */
+void rd_require(const rd_game *t, long least)
+{
+    for (int v = 0; v < t->nverdicts; v++)
+        ck_assert_msg(t->count[v] >= least, "only %ld bodies ended \"%s\"", t->count[v],
+                      t->verdicts[v]);
+}
+
+/* rd_one_in: one draw below n. */
+int rd_one_in(rd_gen *g, uint64_t n)
+{
+    return rng_below(&g->rng, n) == 0;
+}
+
+/* rd_blanks: a run of 0..3 blanks, a single one a third of the time. */
+void rd_blanks(rd_gen *g, int often)
+{
+    if (!often && !rd_one_in(g, 6))
+        return;
+    static const char kinds[] = " \t\n\r";
+    long count = rd_one_in(g, 3) ? 1 : (long)rng_below(&g->rng, 4);
+    for (long c = 0; c < count; c++)
+        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
+}
+
+/* rd_blanks_rare: one time in five, a run of 1..3 blanks. */
+void rd_blanks_rare(rd_gen *g)
+{
+    if (!rd_one_in(g, 5))
+        return;
+    static const char kinds[] = " \t\n\r";
+    long count = 1 + (long)rng_below(&g->rng, 3);
+    for (long c = 0; c < count; c++)
+        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
+}
+
+/* rd_break_json: one of three breaks at a random place. */
+void rd_break_json(rd_gen *g)
+{
+    static const char bytes[] = "{}[],:\"x0-.e \x01\xff\\";
+    size_t at = (size_t)rng_below(&g->rng, g->b.len + 1);
+    switch (rng_below(&g->rng, 3)) {
+    case 0:
+        g->b.len = at;
+        break;
+    case 1: {
+        char c = bytes[rng_below(&g->rng, sizeof bytes - 1)];
+        buf_putc(&g->b, ' ');
+        memmove(g->b.data + at + 1, g->b.data + at, g->b.len - 1 - at);
+        g->b.data[at] = c;
+        break;
+    }
+    default:
+        buf_puts(&g->b, rd_one_in(g, 2) ? " x" : "{}");
+        break;
+    }
+}
+
+/* rd_finish_body: the break, the comparison, the buffer freed. */
+void rd_finish_body(const rd_game *t, rd_gen *g, uint64_t odd, const long *lim)
+{
+    if (odd > 0 && rd_one_in(g, odd * 2))
+        rd_break_json(g);
+    rd_compare(t, g->b.data != NULL ? g->b.data : "", g->b.len, lim, &g->rng);
+    buf_free(&g->b);
+}
+
+/* ---- a grid of strings ---- */
+
+/* A value that is no row: each type a check can meet, and some that jansson
+ * refuses. */
+static void odd_value(rd_gen *g)
+{
+    static const char *const values[] = {
+        "0",
+        "-7",
+        "2.5",
+        "1e0",
+        "-0.0",
+        "null",
+        "true",
+        "false",
+        "[\"..\"]",
+        "[]",
+        "{\"a\": [\".\"]}",
+        "{}",
+        "1e400",
+        "92233720368547758080",
+        "\"\\u0000\"",
+        "\"\\ud800\"",
+    };
+    buf_puts(&g->b, values[rng_below(&g->rng, sizeof values / sizeof values[0])]);
+}
+
+/* A cell that is no cell, as the body spells it: plain bytes, escapes,
+ * multi-byte UTF-8 (the quote of a stranger byte is cut at a character),
+ * and the game's own strangers. */
+static void odd_cell(rd_gen *g, const rd_cells *c)
+{
+    const char *const cells[] = {
+        "x",
+        c->strangers[0],
+        c->strangers[1],
+        " ",
+        "0",
+        "\\t",
+        "\\n",
+        "\\\"",
+        "\\\\",
+        "\\/",
+        "\\u00e9",
+        "\xc3\xa9",
+        c->strangers[2],
+        c->strangers[3],
+        "\xf0\x9f\x98\x80",
+        "\\ud83d\\ude00",
+        "\\u002e",
+    };
+    buf_puts(&g->b, cells[rng_below(&g->rng, sizeof cells / sizeof cells[0])]);
+}
+
+/* Row i, `width` cells spelled as c says, with a stranger cell at rate
+ * about 1 in `odd` a row (0: none). */
+static void row(rd_gen *g, const rd_cells *c, long width, uint64_t odd)
+{
+    if (odd > 0 && rd_one_in(g, odd * 4)) {
+        odd_value(g);
+        return;
+    }
+    long wrong =
+        odd > 0 && rd_one_in(g, odd * 2) ? (long)rng_below(&g->rng, (uint64_t)width + 1) : -1;
+    buf_putc(&g->b, '"');
+    for (long j = 0; j < width; j++) {
+        if (j == wrong)
+            odd_cell(g, c);
+        int most = !rd_one_in(g, 4);
+        if (rd_one_in(g, 40))
+            buf_puts(&g->b, c->escaped[most]);
+        else if (most && c->alt[0] != NULL && rd_one_in(g, 20))
+            buf_puts(&g->b, c->alt[rd_one_in(g, 2) ? 0 : 1]);
+        else
+            buf_putc(&g->b, c->cell[most]);
+    }
+    if (wrong == width)
+        odd_cell(g, c);
+    buf_putc(&g->b, '"');
+}
+
+/* The member "grid": rows rows of (mostly) cols cells each. */
+static void grid(rd_gen *g, const rd_cells *c, long rows, long cols, uint64_t odd)
+{
+    if (odd > 0 && rd_one_in(g, odd * 8)) {
+        if (rd_one_in(g, 3))
+            buf_puts(&g->b, rd_one_in(g, 2) ? c->short_row : "\"\"");
+        else
+            odd_value(g);
+        return;
+    }
+    buf_putc(&g->b, '[');
+    rd_blanks(g, 1);
+    for (long i = 0; i < rows; i++) {
+        if (i > 0) {
+            buf_putc(&g->b, ',');
+            rd_blanks(g, 1);
+        }
+        long width = cols;
+        if (odd > 0 && rd_one_in(g, odd * 3 * (uint64_t)rows)) {
+            switch (rng_below(&g->rng, 4)) {
+            case 0:
+                width = cols + 1;
+                break;
+            case 1:
+                width = cols - 1;
+                break;
+            case 2:
+                width = 0;
+                break;
+            default:
+                width = cols + 1 + (long)rng_below(&g->rng, 40);
+                break;
+            }
+        }
+        row(g, c, width, odd > 0 ? odd * (uint64_t)rows : 0);
+        rd_blanks(g, 0);
+    }
+    buf_putc(&g->b, ']');
+}
+
+/* A key no position has: short, empty, escaped, longer than an error
+ * quotes (cut inside a UTF-8 character). */
+static void odd_key(rd_gen *g)
+{
+    static const char *const keys[] = {
+        "\"rows\"",
+        "\"Grid\"",
+        "\"\"",
+        "\"grid \"",
+        "\"gridd\"",
+        "\"\\u00e9t\\u00e9\"",
+        "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x\xc3\xa9"
+        "\xc3\xa9\xc3\xa9\"",
+    };
+    buf_puts(&g->b, keys[rng_below(&g->rng, sizeof keys / sizeof keys[0])]);
+}
+
+/* rd_grid_body: "grid" and perhaps keys no position has, in a random
+ * order, each mistake at rate 1 in `odd` (0: none). */
+void rd_grid_body(rd_gen *g, const rd_cells *c, long rows, long cols, uint64_t odd)
+{
+    /* The members in writing order: 1 is "grid", 0 a key no position has;
+     * "grid" may be missing or written twice. */
+    int list[8], len = 0;
+    list[len++] = 1;
+    if (odd > 0 && rd_one_in(g, odd * 6))
+        len = 0;
+    for (int extra = 0; odd > 0 && extra < 2 && rd_one_in(g, odd * 3); extra++) {
+        int at = (int)rng_below(&g->rng, (uint64_t)len + 1);
+        memmove(list + at + 1, list + at, (size_t)(len - at) * sizeof *list);
+        list[at] = 0;
+        len++;
+    }
+    if (odd > 0 && len > 0 && rd_one_in(g, odd * 8)) {
+        int again = list[rng_below(&g->rng, (uint64_t)len)];
+        list[len++] = again;
+    }
+    rd_blanks(g, 0);
+    buf_putc(&g->b, '{');
+    rd_blanks(g, 1);
+    for (int m = 0; m < len; m++) {
+        if (m > 0) {
+            buf_putc(&g->b, ',');
+            rd_blanks(g, 1);
+        }
+        if (list[m] == 0)
+            odd_key(g);
+        else
+            buf_puts(&g->b, rd_one_in(g, 8) ? "\"gri\\u0064\"" : "\"grid\"");
+        rd_blanks(g, 0);
+        buf_putc(&g->b, ':');
+        rd_blanks(g, 0);
+        if (list[m] == 1)
+            grid(g, c, rows, cols, odd);
+        else if (rd_one_in(g, 2))
+            odd_value(g);
+        else
+            grid(g, c, 2, 2, 0);
+        rd_blanks(g, 0);
+    }
+    buf_putc(&g->b, '}');
+    rd_blanks(g, 0);
+}
