@@ -116,7 +116,9 @@ static const char *jseen_key_name(const char *listed)
     return listed[0] == '?' ? listed + 1 : listed;
 }
 
-int jseen_member(jseen_members *m, const char *s, size_t len)
+/* Key s (len bytes) of the body's object met: the index in keys of the
+ * member it names, or -1 for one not listed (the first such is noted). */
+static int jseen_member(jseen_members *m, const char *s, size_t len)
 {
     for (int k = 0; m->keys[k] != NULL; k++) {
         const char *name = jseen_key_name(m->keys[k]);
@@ -134,7 +136,9 @@ int jseen_member(jseen_members *m, const char *s, size_t len)
     return -1;
 }
 
-int jseen_members_check(const jseen_members *m, gj_error *e)
+/* The members met, checked as jin_load_object checks them: an unknown one
+ * first, then a missing one.  0, or -1 with *e. */
+static int jseen_members_check(const jseen_members *m, gj_error *e)
 {
     json_t *present = json_object();
     if (present == NULL)
@@ -155,7 +159,66 @@ int jseen_members_check(const jseen_members *m, gj_error *e)
     return status;
 }
 
-int jseen_members_go(const jseen_members *m, gj_error *e)
+/* What the consumer returns after a member's key: JPULL_STOP with *e once
+ * a member not listed has been met (that error holds whatever follows,
+ * short of a JSON error, which json_pull.h puts first), else JPULL_GO. */
+static int jseen_members_go(const jseen_members *m, gj_error *e)
 {
     return m->have_unknown && jseen_members_check(m, e) != 0 ? JPULL_STOP : JPULL_GO;
+}
+
+/* json_pull's consumer for a jseen_body: the members and their values
+ * kept here, the events inside an array-valued one handed to the game. */
+static int jseen_body_event(void *ctx, const jpull_event *ev, gj_error *e)
+{
+    jseen_body *b = ctx;
+    if (ev->depth == 0)
+        return JPULL_GO;
+    if (ev->depth == 1) {
+        if (ev->kind == JPULL_KEY) {
+            b->member = jseen_member(&b->members, ev->str, ev->len);
+            return jseen_members_go(&b->members, e);
+        }
+        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && b->member >= 0)
+            b->value[b->member] = jseen_of(ev);
+        return JPULL_GO;
+    }
+    if (b->member < 0 || b->value[b->member].type != JSON_ARRAY)
+        return JPULL_GO;
+    if (b->inner(b->ctx, b->member, ev) != 0) {
+        gj_fail_nomem(e);
+        return JPULL_ABORT;
+    }
+    return JPULL_GO;
+}
+
+int jseen_body_init(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx,
+                    gj_error *e)
+{
+    b->members = (jseen_members){.keys = keys};
+    b->member = -1;
+    for (int k = 0; k < JSEEN_MAX_KEYS; k++)
+        b->value[k] = (jseen){JSON_NULL, 0};
+    b->inner = inner;
+    b->ctx = ctx;
+    b->pull = jpull_new(jseen_body_event, b);
+    return b->pull != NULL ? 0 : gj_fail_nomem(e);
+}
+
+int jseen_body_feed(jseen_body *b, const char *p, size_t n, gj_error *e)
+{
+    return jpull_feed(b->pull, p, n, e);
+}
+
+int jseen_body_end(jseen_body *b, gj_error *e)
+{
+    if (jpull_end(b->pull, e) != 0)
+        return -1;
+    return jseen_members_check(&b->members, e);
+}
+
+void jseen_body_free(jseen_body *b)
+{
+    jpull_free(b->pull);
+    b->pull = NULL;
 }

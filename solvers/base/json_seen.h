@@ -5,8 +5,9 @@
  * with the words its tree reader (json_in.h over jansson) uses.  Of a value
  * it keeps only what those words need: its type, and an integer's value.
  * On the error path a jansson value of that type stands in for it, so the
- * message is json_in.c's own.  The body's members are checked as
- * jin_load_object checks them: an unknown one first, then a missing one. */
+ * message is json_in.c's own.  A jseen_body is the part of such a reader
+ * every game shares: the pull, and the body's members, checked as
+ * jin_load_object checks them (an unknown one first, then a missing one). */
 #ifndef GJ_JSON_SEEN_H
 #define GJ_JSON_SEEN_H
 
@@ -45,7 +46,7 @@ int jseen_long(const jseen *s, const char *name, long i, long j, long lo, long h
                gj_error *e);
 
 /* The body's members met so far, against the keys the body takes (listed
- * as jin_load_object takes them, at most 32).  Zero it, then set keys. */
+ * as jin_load_object takes them): jseen_body's bookkeeping. */
 typedef struct jseen_members {
     const char *const *keys;
     unsigned long present; /* bit k: keys[k] was met */
@@ -53,17 +54,40 @@ typedef struct jseen_members {
     char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
 } jseen_members;
 
-/* Key s (len bytes) of the body's object met: the index in keys of the
- * member it names, or -1 for one not listed (the first such is noted). */
-int jseen_member(jseen_members *m, const char *s, size_t len);
+/* The part of a game's chunk-fed body reader that is the same for every
+ * game: the pull, the body's members, and what each listed member's value
+ * is.  A game embeds one in its reader and sees only the events inside a
+ * listed member whose value is an array. */
+#define JSEEN_MAX_KEYS 8
 
-/* What a consumer returns after a member's key: JPULL_STOP with *e once
- * a member not listed has been met (that error holds whatever follows,
- * short of a JSON error, which json_pull.h puts first), else JPULL_GO. */
-int jseen_members_go(const jseen_members *m, gj_error *e);
+/* The game's part: an event at depth 2 or more inside listed member
+ * `member` (its index in keys), whose value is an array.  0, or -1 when
+ * memory is short (the reader then ends at once with that error). */
+typedef int (*jseen_inner_fn)(void *ctx, int member, const jpull_event *ev);
 
-/* The members met, checked as jin_load_object checks them: an unknown one
- * first, then a missing one.  0, or -1 with *e. */
-int jseen_members_check(const jseen_members *m, gj_error *e);
+typedef struct jseen_body {
+    jpull *pull;
+    jseen_members members;
+    int member;                  /* whose events come: its index in keys, -1 another */
+    jseen value[JSEEN_MAX_KEYS]; /* what each listed member is, JSON_NULL until met */
+    jseen_inner_fn inner;
+    void *ctx;
+} jseen_body;
+
+/* Begin reading a body whose members are `keys` (at most JSEEN_MAX_KEYS),
+ * the events inside them going to inner(ctx, ...): 0, or -1 with *e when
+ * memory is short.  b must stay where it is until jseen_body_free. */
+int jseen_body_init(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx,
+                    gj_error *e);
+
+/* jpull_feed on the body's next n bytes. */
+int jseen_body_feed(jseen_body *b, const char *p, size_t n, gj_error *e);
+
+/* The body has ended: 0 when it is JSON and its members are right (as
+ * jin_load_object judges them), or -1 with *e. */
+int jseen_body_end(jseen_body *b, gj_error *e);
+
+/* Free what jseen_body_init took (fine after a failed init of a zeroed b). */
+void jseen_body_free(jseen_body *b);
 
 #endif

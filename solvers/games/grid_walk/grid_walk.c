@@ -169,19 +169,13 @@ fail:
  * keeping; only the count of rows, which can still fail before it, is
  * judged at the end.  Rows past the limit are only counted. */
 
-/* Which member of the body the events below depth 1 belong to. */
-enum { GWJ_OTHER = -1, GWJ_GRID = 0 };
-
-/* The members the body takes, in the order of the enum above. */
+/* The members the body takes: "grid" alone. */
 static const char *const gwj_keys[] = {"grid", NULL};
 
 /* The reader between chunks. */
 typedef struct gw_json_reader {
-    jpull *pull;
+    jseen_body body; /* what "grid" is: body.value[0] */
     long lim_rows, lim_cols;
-    int member;
-    jseen_members members;
-    jseen grid;  /* what "grid" is */
     size_t rows; /* the grid's elements, every one counted */
     int broken;  /* row_error holds the first wrong row's error */
     gj_error row_error;
@@ -276,50 +270,31 @@ static int gwj_row(gw_json_reader *r, const jpull_event *ev)
     return 0;
 }
 
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int gwj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside "grid", the only member.
+ * A row is an event at depth 2; ends there close a row already judged, and
+ * deeper events are inside one.  0, or -1 when memory is short. */
+static int gwj_inner(void *ctx, int member, const jpull_event *ev)
 {
-    gw_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            r->member = jseen_member(&r->members, ev->str, ev->len);
-            return jseen_members_go(&r->members, e);
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member == GWJ_GRID)
-            r->grid = jseen_of(ev);
-        return JPULL_GO;
-    }
-    /* A row is an event at depth 2; ends there close a row already judged,
-     * and deeper events are inside one. */
-    if (r->member != GWJ_GRID || r->grid.type != JSON_ARRAY || ev->depth != 2 ||
-        ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
-        return JPULL_GO;
-    if (gwj_row(r, ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    (void)member;
+    if (ev->depth != 2 || ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+        return 0;
+    return gwj_row(ctx, ev);
 }
 
 /* A reader for a body under `lim`, or NULL with *e. */
 static gw_json_reader *gwj_open(const long *lim, gj_error *e)
 {
     gw_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(gwj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
+        return NULL;
+    }
+    if (jseen_body_init(&r->body, gwj_keys, gwj_inner, r, e) != 0) {
+        free(r);
         return NULL;
     }
     r->lim_rows = lim[GW_LIMIT_ROWS];
     r->lim_cols = lim[GW_LIMIT_COLS];
-    r->member = GWJ_OTHER;
-    r->members.keys = gwj_keys;
-    r->grid.type = JSON_NULL;
     return r;
 }
 
@@ -328,7 +303,7 @@ static void gwj_close(gw_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->open);
     free(r);
 }
@@ -337,9 +312,7 @@ static void gwj_close(gw_json_reader *r)
  * or NULL with *e. */
 static position *gwj_position(gw_json_reader *r, gj_error *e)
 {
-    if (jseen_members_check(&r->members, e) != 0)
-        return NULL;
-    if (jseen_array(&r->grid, r->rows, "grid", -1, 1, (size_t)r->lim_rows, e) != 0)
+    if (jseen_array(&r->body.value[0], r->rows, "grid", -1, 1, (size_t)r->lim_rows, e) != 0)
         return NULL;
     if (r->broken) {
         *e = r->row_error;
@@ -383,14 +356,14 @@ static void *read_open(const long *lim, gj_error *e)
 /* gj_body_reader's feed: the next n bytes to json_pull. */
 static int read_feed(void *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(((gw_json_reader *)r)->pull, p, n, e);
+    return jseen_body_feed(&((gw_json_reader *)r)->body, p, n, e);
 }
 
 /* gj_body_reader's finish: the position, the reader freed. */
 static void *read_finish(void *p, gj_error *e)
 {
     gw_json_reader *r = p;
-    position *pos = jpull_end(r->pull, e) == 0 ? gwj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? gwj_position(r, e) : NULL;
     gwj_close(r);
     return pos;
 }

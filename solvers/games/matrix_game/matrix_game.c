@@ -321,23 +321,19 @@ typedef struct mgj_row {
     jseen what; /* that value */
 } mgj_row;
 
-/* Which member of the body the events below depth 1 belong to: its index
- * in mgj_keys. */
-enum { MGJ_OTHER = -1, MGJ_K = 0, MGJ_MATRIX = 1 };
+/* The members' indices in mgj_keys (and the reader's body.value). */
+enum { MGJ_K = 0, MGJ_MATRIX = 1 };
 
 /* The members the body takes. */
 static const char *const mgj_keys[] = {"k", "matrix", NULL};
 
 /* The reader between chunks (matrix_game_core.h). */
 struct mg_json_reader {
-    jpull *pull;
+    jseen_body body; /* what "k" and "matrix" are: body.value[MGJ_K], [MGJ_MATRIX] */
     long lim_n;
     long long most; /* lim_n^2: a value above it is wrong for every n */
-    int member;
-    jseen_members members;
-    jseen k, matrix;
-    size_t rows;  /* the matrix's elements, every one counted */
-    mgj_row *row; /* the first nrow rows */
+    size_t rows;    /* the matrix's elements, every one counted */
+    mgj_row *row;   /* the first nrow rows */
     size_t nrow, cap_row;
     size_t broken;   /* the first row wrong for every n, SIZE_MAX while none */
     uint32_t *value; /* the kept rows' values, row after row */
@@ -437,64 +433,39 @@ static int mgj_matrix_event(mg_json_reader *r, const jpull_event *ev)
     return 0;
 }
 
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int mgj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: only the matrix's events are kept. */
+static int mgj_inner(void *ctx, int member, const jpull_event *ev)
 {
-    mg_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            r->member = jseen_member(&r->members, ev->str, ev->len);
-            return jseen_members_go(&r->members, e);
-        }
-        if (ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
-            return JPULL_GO;
-        if (r->member == MGJ_K)
-            r->k = jseen_of(ev);
-        else if (r->member == MGJ_MATRIX)
-            r->matrix = jseen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member != MGJ_MATRIX || r->matrix.type != JSON_ARRAY)
-        return JPULL_GO;
-    if (mgj_matrix_event(r, ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    return member == MGJ_MATRIX ? mgj_matrix_event(ctx, ev) : 0;
 }
 
 mg_json_reader *mg_json_open(const long *lim, gj_error *e)
 {
     mg_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(mgj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
+        return NULL;
+    }
+    if (jseen_body_init(&r->body, mgj_keys, mgj_inner, r, e) != 0) {
+        free(r);
         return NULL;
     }
     r->lim_n = lim[MG_LIMIT_N];
     r->most = (long long)r->lim_n * r->lim_n;
     r->broken = SIZE_MAX;
-    r->member = MGJ_OTHER;
-    r->members.keys = mgj_keys;
-    r->k.type = r->matrix.type = JSON_NULL;
     return r;
 }
 
 int mg_json_feed(mg_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 void mg_json_close(mg_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->row);
     free(r->value);
     free(r);
@@ -524,12 +495,10 @@ static int mgj_check_row(const mg_json_reader *r, long i, long n, gj_error *e)
  * NULL with *e. */
 static position *mgj_position(mg_json_reader *r, gj_error *e)
 {
-    if (jseen_members_check(&r->members, e) != 0)
-        return NULL;
-    if (jseen_array(&r->matrix, r->rows, "matrix", -1, 3, (size_t)r->lim_n, e) != 0)
+    if (jseen_array(&r->body.value[MGJ_MATRIX], r->rows, "matrix", -1, 3, (size_t)r->lim_n, e) != 0)
         return NULL;
     long n = (long)r->rows, k;
-    if (jseen_long(&r->k, "k", -1, -1, 1, n - 2, &k, e) != 0) {
+    if (jseen_long(&r->body.value[MGJ_K], "k", -1, -1, 1, n - 2, &k, e) != 0) {
         explain_k(e, n);
         return NULL;
     }
@@ -560,7 +529,7 @@ static position *mgj_position(mg_json_reader *r, gj_error *e)
 
 mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? mgj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? mgj_position(r, e) : NULL;
     mg_json_close(r);
     return pos;
 }

@@ -477,7 +477,6 @@ fail:
 typedef struct nimj_list {
     const char *name, *pair; /* "shortcuts" and "[x, y]", or the queries' */
     size_t lo, hi;           /* the element counts jin_array allows */
-    jseen as;                /* the member's value: an array, or what it is instead */
     size_t count;            /* its elements, every one counted */
     uint64_t *key;           /* the good points before the first bad one, packed */
     size_t cap;              /* room in key */
@@ -488,18 +487,12 @@ typedef struct nimj_list {
     jseen x, y;              /* its first two */
 } nimj_list;
 
-/* Which member the events below depth 1 belong to: its index in nimj_keys,
- * which is its list's. */
-enum { NIMJ_OTHER = -1, NIMJ_SHORTCUTS = 0, NIMJ_QUERIES = 1 };
-
-/* The members the body takes. */
+/* The members the body takes, each its list's index. */
 static const char *const nimj_keys[] = {"shortcuts", "queries", NULL};
 
 /* The reader between chunks (nim_shortcuts_core.h). */
 struct nim_json_reader {
-    jpull *pull;
-    int member;
-    jseen_members members;
+    jseen_body body; /* what the member values are: body.value[m] is list m's */
     nimj_list list[2];
 };
 
@@ -569,53 +562,28 @@ static int nimj_list_event(nimj_list *l, const jpull_event *ev)
     return 0;
 }
 
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int nimj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside list `member`. */
+static int nimj_inner(void *ctx, int member, const jpull_event *ev)
 {
     nim_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            r->member = jseen_member(&r->members, ev->str, ev->len);
-            return jseen_members_go(&r->members, e);
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member != NIMJ_OTHER)
-            r->list[r->member].as = jseen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member == NIMJ_OTHER || r->list[r->member].as.type != JSON_ARRAY)
-        return JPULL_GO;
-    if (nimj_list_event(&r->list[r->member], ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    return nimj_list_event(&r->list[member], ev);
 }
 
 nim_json_reader *nim_json_open(const long *lim, gj_error *e)
 {
     nim_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(nimj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
         return NULL;
     }
-    r->member = NIMJ_OTHER;
-    r->members.keys = nimj_keys;
-    const nimj_list shortcuts = {.name = "shortcuts",
-                                 .pair = "[x, y]",
-                                 .lo = 0,
-                                 .hi = (size_t)lim[NIM_LIMIT_SHORTCUTS],
-                                 .as = {JSON_NULL, 0}};
-    const nimj_list queries = {.name = "queries",
-                               .pair = "[a, b]",
-                               .lo = 1,
-                               .hi = (size_t)lim[NIM_LIMIT_QUERIES],
-                               .as = {JSON_NULL, 0}};
+    if (jseen_body_init(&r->body, nimj_keys, nimj_inner, r, e) != 0) {
+        free(r);
+        return NULL;
+    }
+    const nimj_list shortcuts = {
+        .name = "shortcuts", .pair = "[x, y]", .lo = 0, .hi = (size_t)lim[NIM_LIMIT_SHORTCUTS]};
+    const nimj_list queries = {
+        .name = "queries", .pair = "[a, b]", .lo = 1, .hi = (size_t)lim[NIM_LIMIT_QUERIES]};
     r->list[0] = shortcuts;
     r->list[1] = queries;
     return r;
@@ -623,14 +591,14 @@ nim_json_reader *nim_json_open(const long *lim, gj_error *e)
 
 int nim_json_feed(nim_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 void nim_json_close(nim_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->list[0].key);
     free(r->list[1].key);
     free(r);
@@ -655,10 +623,8 @@ static uint64_t *nimj_take(nimj_list *l)
 static position *nimj_position(nim_json_reader *r, gj_error *e)
 {
     nimj_list *s = &r->list[0], *q = &r->list[1];
-    if (jseen_members_check(&r->members, e) != 0)
-        return NULL;
-    if (jseen_array(&s->as, s->count, s->name, -1, s->lo, s->hi, e) != 0 ||
-        jseen_array(&q->as, q->count, q->name, -1, q->lo, q->hi, e) != 0)
+    if (jseen_array(&r->body.value[0], s->count, s->name, -1, s->lo, s->hi, e) != 0 ||
+        jseen_array(&r->body.value[1], q->count, q->name, -1, q->lo, q->hi, e) != 0)
         return NULL;
     for (int m = 0; m < 2; m++) {
         if (r->list[m].bad) {
@@ -709,7 +675,7 @@ static position *nimj_position(nim_json_reader *r, gj_error *e)
 
 void *nim_json_finish(nim_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? nimj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? nimj_position(r, e) : NULL;
     nim_json_close(r);
     return pos;
 }

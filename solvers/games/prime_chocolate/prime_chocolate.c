@@ -167,19 +167,13 @@ fail:
  * either n is not grid[0]'s width and grid[0] is the first wrong row, or
  * it is and that row is.  Rows past the limit are only counted. */
 
-/* Which member of the body the events below depth 1 belong to. */
-enum { PCJ_OTHER = -1, PCJ_GRID = 0 };
-
-/* The members the body takes, in the order of the enum above. */
+/* The members the body takes: "grid" alone. */
 static const char *const pcj_keys[] = {"grid", NULL};
 
 /* The reader between chunks. */
 typedef struct pc_json_reader {
-    jpull *pull;
+    jseen_body body; /* what "grid" is: body.value[0] */
     long lim_n;
-    int member;
-    jseen_members members;
-    jseen grid;  /* what "grid" is */
     size_t rows; /* the grid's elements, every one counted */
     int stopped; /* no more rows are kept: one below decides */
     int broken;  /* row_error holds the error of row `at` */
@@ -255,49 +249,30 @@ static int pcj_row(pc_json_reader *r, const jpull_event *ev)
     return 0;
 }
 
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int pcj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside "grid", the only member.
+ * A row is an event at depth 2; ends there close a row already judged, and
+ * deeper events are inside one.  0, or -1 when memory is short. */
+static int pcj_inner(void *ctx, int member, const jpull_event *ev)
 {
-    pc_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            r->member = jseen_member(&r->members, ev->str, ev->len);
-            return jseen_members_go(&r->members, e);
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member == PCJ_GRID)
-            r->grid = jseen_of(ev);
-        return JPULL_GO;
-    }
-    /* A row is an event at depth 2; ends there close a row already judged,
-     * and deeper events are inside one. */
-    if (r->member != PCJ_GRID || r->grid.type != JSON_ARRAY || ev->depth != 2 ||
-        ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
-        return JPULL_GO;
-    if (pcj_row(r, ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    (void)member;
+    if (ev->depth != 2 || ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+        return 0;
+    return pcj_row(ctx, ev);
 }
 
 /* A reader for a body under `lim`, or NULL with *e. */
 static pc_json_reader *pcj_open(const long *lim, gj_error *e)
 {
     pc_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(pcj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
         return NULL;
     }
+    if (jseen_body_init(&r->body, pcj_keys, pcj_inner, r, e) != 0) {
+        free(r);
+        return NULL;
+    }
     r->lim_n = lim[LIMIT_N];
-    r->member = PCJ_OTHER;
-    r->members.keys = pcj_keys;
-    r->grid.type = JSON_NULL;
     return r;
 }
 
@@ -306,7 +281,7 @@ static void pcj_close(pc_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->cell);
     free(r);
 }
@@ -324,9 +299,7 @@ static int pcj_fail_width(size_t i, long cells, long n, gj_error *e)
  * NULL with *e. */
 static position *pcj_position(pc_json_reader *r, gj_error *e)
 {
-    if (jseen_members_check(&r->members, e) != 0)
-        return NULL;
-    if (jseen_array(&r->grid, r->rows, "grid", -1, 1, (size_t)r->lim_n, e) != 0)
+    if (jseen_array(&r->body.value[0], r->rows, "grid", -1, 1, (size_t)r->lim_n, e) != 0)
         return NULL;
     long n = (long)r->rows;
     if (r->broken && r->at == 0) {
@@ -369,14 +342,14 @@ static void *read_open(const long *lim, gj_error *e)
 /* gj_body_reader's feed: the next n bytes to json_pull. */
 static int read_feed(void *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(((pc_json_reader *)r)->pull, p, n, e);
+    return jseen_body_feed(&((pc_json_reader *)r)->body, p, n, e);
 }
 
 /* gj_body_reader's finish: the position, the reader freed. */
 static void *read_finish(void *p, gj_error *e)
 {
     pc_json_reader *r = p;
-    position *pos = jpull_end(r->pull, e) == 0 ? pcj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? pcj_position(r, e) : NULL;
     pcj_close(r);
     return pos;
 }

@@ -230,7 +230,6 @@ void *sc_parse_tree(const char *buf, size_t len, const long *lim, gj_error *e)
 
 /* One matrix ("a" or "b") as the reader keeps it. */
 typedef struct scj_matrix {
-    jseen as;    /* the member's value: an array, or what it is instead */
     size_t rows; /* its elements, every one counted */
     jseen *row;  /* rows within the limit: what each is */
     size_t *len; /* and its elements, every one counted */
@@ -243,10 +242,8 @@ static const char *const scj_keys[] = {"a", "b", NULL};
 
 /* The reader between chunks (staircase_chess_core.h). */
 struct sc_json_reader {
-    jpull *pull;
+    jseen_body body; /* what the members are: body.value[x] is matrix x */
     long lim[3];
-    int member; /* 0 "a", 1 "b" (its index in scj_keys), -1 another */
-    jseen_members members;
     scj_matrix mat[2];
 };
 
@@ -274,32 +271,19 @@ static void scj_matrix_event(scj_matrix *x, const jpull_event *ev, const long *l
     }
 }
 
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int scj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside matrix `member`. */
+static int scj_inner(void *ctx, int member, const jpull_event *ev)
 {
     sc_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            r->member = jseen_member(&r->members, ev->str, ev->len);
-            return jseen_members_go(&r->members, e);
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member >= 0)
-            r->mat[r->member].as = jseen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member >= 0 && r->mat[r->member].as.type == JSON_ARRAY)
-        scj_matrix_event(&r->mat[r->member], ev, r->lim);
-    return JPULL_GO;
+    scj_matrix_event(&r->mat[member], ev, r->lim);
+    return 0;
 }
 
 void sc_json_close(sc_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     for (int x = 0; x < 2; x++) {
         free(r->mat[x].row);
         free(r->mat[x].len);
@@ -316,12 +300,9 @@ sc_json_reader *sc_json_open(const long *lim, gj_error *e)
         return NULL;
     }
     memcpy(r->lim, lim, sizeof r->lim);
-    r->member = -1;
-    r->members.keys = scj_keys;
     size_t rows = (size_t)lim[SC_LIMIT_ROWS], cols = (size_t)lim[SC_LIMIT_COLS];
-    int bad = (r->pull = jpull_new(scj_event, r)) == NULL;
+    int bad = jseen_body_init(&r->body, scj_keys, scj_inner, r, e) != 0;
     for (int x = 0; x < 2 && !bad; x++) {
-        r->mat[x].as.type = JSON_NULL;
         r->mat[x].row = calloc(rows, sizeof *r->mat[x].row);
         r->mat[x].len = calloc(rows, sizeof *r->mat[x].len);
         r->mat[x].cell = calloc(rows * cols, sizeof *r->mat[x].cell);
@@ -337,7 +318,7 @@ sc_json_reader *sc_json_open(const long *lim, gj_error *e)
 
 int sc_json_feed(sc_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 /* read_json_matrix on what the reader kept of matrix x (n x m, within the
@@ -350,7 +331,7 @@ static int scj_check_matrix(const sc_json_reader *r, int x, long n, long m, int3
     const char *why =
         x == 0 ? "all rows must have the same length" : "a and b must have the same shape";
     size_t cols = (size_t)r->lim[SC_LIMIT_COLS];
-    if (jseen_array(&w->as, w->rows, name, -1, 1, (size_t)r->lim[SC_LIMIT_ROWS], e) != 0)
+    if (jseen_array(&r->body.value[x], w->rows, name, -1, 1, (size_t)r->lim[SC_LIMIT_ROWS], e) != 0)
         return -1;
     if ((long)w->rows != n)
         return gj_fail_field(e, name, "has %zu row%s, expected %ld as in a; %s", w->rows,
@@ -381,8 +362,7 @@ static position *scj_position(const sc_json_reader *r, gj_error *e)
 {
     const scj_matrix *a = &r->mat[0];
     const long *lim = r->lim;
-    if (jseen_members_check(&r->members, e) != 0 ||
-        jseen_array(&a->as, a->rows, "a", -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0 ||
+    if (jseen_array(&r->body.value[0], a->rows, "a", -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0 ||
         jseen_array(&a->row[0], a->len[0], "a", 0, 1, (size_t)lim[SC_LIMIT_COLS], e) != 0)
         return NULL;
     long n = (long)a->rows, m = (long)a->len[0];
@@ -406,7 +386,7 @@ static position *scj_position(const sc_json_reader *r, gj_error *e)
 
 void *sc_json_finish(sc_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? scj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? scj_position(r, e) : NULL;
     sc_json_close(r);
     return pos;
 }
