@@ -36,6 +36,7 @@
 #include "grid_walk_matching.h"
 #include "json_in.h"
 #include "json_pull.h"
+#include "json_seen.h"
 #include "key.h"
 #include "reader.h"
 
@@ -168,19 +169,15 @@ fail:
  * keeping; only the count of rows, which can still fail before it, is
  * judged at the end.  Rows past the limit are only counted. */
 
-/* Which member of the body the events below depth 1 belong to. */
-enum { GWJ_OTHER, GWJ_GRID };
+/* The members the body takes: "grid" alone. */
+static const char *const gwj_keys[] = {"grid", NULL};
 
 /* The reader between chunks. */
 typedef struct gw_json_reader {
-    jpull *pull;
+    jseen_body body; /* what "grid" is: body.value[0] */
     long lim_rows, lim_cols;
-    int member;
-    int have_grid, have_unknown;
-    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
-    jpull_kind grid;  /* what "grid" is: the kind of its first event */
-    size_t rows;      /* the grid's elements, every one counted */
-    int broken;       /* row_error holds the first wrong row's error */
+    size_t rows; /* the grid's elements, every one counted */
+    int broken;  /* row_error holds the first wrong row's error */
     gj_error row_error;
     long cols;           /* the width of grid[0], once it is read */
     int width;           /* cols + 2 */
@@ -188,37 +185,12 @@ typedef struct gw_json_reader {
     size_t cap_rows;     /* padded rows open[] has room for */
 } gw_json_reader;
 
-/* A jansson value of the kind an event begins, so json_in.c's helpers say
- * of it what they say of the tree's (a string's text matters: it is
- * quoted).  NULL when memory is short. */
-static json_t *gwj_standin(const jpull_event *ev)
-{
-    switch (ev->kind) {
-    case JPULL_OBJECT_BEGIN:
-        return json_object();
-    case JPULL_ARRAY_BEGIN:
-        return json_array();
-    case JPULL_STRING:
-        return json_stringn_nocheck(ev->str, ev->len);
-    case JPULL_INTEGER:
-        return json_integer(ev->integer);
-    case JPULL_REAL:
-        return json_real(ev->real);
-    case JPULL_TRUE:
-        return json_true();
-    case JPULL_FALSE:
-        return json_false();
-    default:
-        return json_null();
-    }
-}
-
 /* grid_row_json's verdict on row i as the event gives it (no string, or
  * a stranger byte), into the reader's row error: 0, or -1 when memory is
  * short. */
 static int gwj_row_verdict(gw_json_reader *r, const jpull_event *ev, long i)
 {
-    json_t *v = gwj_standin(ev);
+    json_t *v = jseen_event_value(ev);
     if (v == NULL)
         return -1;
     r->broken = 1;
@@ -298,67 +270,31 @@ static int gwj_row(gw_json_reader *r, const jpull_event *ev)
     return 0;
 }
 
-static int gwj_keys(const gw_json_reader *r, gj_error *e);
-
-/* A member's key: which member follows, and the first unknown one. */
-static void gwj_key(gw_json_reader *r, const char *s, size_t len)
+/* jseen_body's inner function: an event inside "grid", the only member.
+ * A row is an event at depth 2; ends there close a row already judged, and
+ * deeper events are inside one.  0, or -1 when memory is short. */
+static int gwj_inner(void *ctx, int member, const jpull_event *ev)
 {
-    if (len == 4 && memcmp(s, "grid", 4) == 0) {
-        r->member = GWJ_GRID;
-        r->have_grid = 1;
-        return;
-    }
-    r->member = GWJ_OTHER;
-    if (!r->have_unknown) {
-        size_t cut = len < 40 ? len : 40;
-        memcpy(r->unknown, s, cut);
-        r->unknown[cut] = '\0';
-        r->have_unknown = 1;
-    }
-}
-
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int gwj_event(void *ctx, const jpull_event *ev, gj_error *e)
-{
-    gw_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            gwj_key(r, ev->str, ev->len);
-            return r->have_unknown && gwj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member == GWJ_GRID)
-            r->grid = ev->kind;
-        return JPULL_GO;
-    }
-    /* A row is an event at depth 2; ends there close a row already judged,
-     * and deeper events are inside one. */
-    if (r->member != GWJ_GRID || r->grid != JPULL_ARRAY_BEGIN || ev->depth != 2 ||
-        ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
-        return JPULL_GO;
-    if (gwj_row(r, ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    (void)member;
+    if (ev->depth != 2 || ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
+        return 0;
+    return gwj_row(ctx, ev);
 }
 
 /* A reader for a body under `lim`, or NULL with *e. */
 static gw_json_reader *gwj_open(const long *lim, gj_error *e)
 {
     gw_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(gwj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
+        return NULL;
+    }
+    if (jseen_body_init(&r->body, gwj_keys, gwj_inner, r, e) != 0) {
+        free(r);
         return NULL;
     }
     r->lim_rows = lim[GW_LIMIT_ROWS];
     r->lim_cols = lim[GW_LIMIT_COLS];
-    r->grid = JPULL_NULL;
     return r;
 }
 
@@ -367,53 +303,17 @@ static void gwj_close(gw_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->open);
     free(r);
-}
-
-/* The members checked as jin_load_object checks them: an unknown one
- * first, then a missing one.  0, or -1 with *e. */
-static int gwj_keys(const gw_json_reader *r, gj_error *e)
-{
-    static const char *const keys[] = {"grid", NULL};
-    json_t *present = json_object();
-    if (present == NULL)
-        return gj_fail_nomem(e);
-    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
-              (r->have_grid && json_object_set_new(present, "grid", json_null()));
-    int status;
-    if (bad)
-        status = gj_fail_nomem(e);
-    else if (jin_known_keys(present, keys, e) != 0)
-        status = -1;
-    else
-        status = jin_required_keys(present, keys, e);
-    json_decref(present);
-    return status;
 }
 
 /* What the reader kept, checked in gw_parse_grid's order: the position,
  * or NULL with *e. */
 static position *gwj_position(gw_json_reader *r, gj_error *e)
 {
-    if (gwj_keys(r, e) != 0)
+    if (jseen_array(&r->body.value[0], r->rows, "grid", -1, 1, (size_t)r->lim_rows, e) != 0)
         return NULL;
-    if (r->grid != JPULL_ARRAY_BEGIN) {
-        /* Only the type matters to the message: any value of it will do. */
-        const jpull_event seen = {.kind = r->grid, .str = ""};
-        json_t *v = gwj_standin(&seen);
-        if (v == NULL)
-            goto nomem;
-        jin_array(v, "grid", -1, 1, (size_t)r->lim_rows, e);
-        json_decref(v);
-        return NULL;
-    }
-    if (r->rows < 1 || r->rows > (size_t)r->lim_rows) {
-        gj_fail_field(e, "grid", "expected %zu to %zu elements, found %zu", (size_t)1,
-                      (size_t)r->lim_rows, r->rows);
-        return NULL;
-    }
     if (r->broken) {
         *e = r->row_error;
         return NULL;
@@ -456,14 +356,14 @@ static void *read_open(const long *lim, gj_error *e)
 /* gj_body_reader's feed: the next n bytes to json_pull. */
 static int read_feed(void *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(((gw_json_reader *)r)->pull, p, n, e);
+    return jseen_body_feed(&((gw_json_reader *)r)->body, p, n, e);
 }
 
 /* gj_body_reader's finish: the position, the reader freed. */
 static void *read_finish(void *p, gj_error *e)
 {
     gw_json_reader *r = p;
-    position *pos = jpull_end(r->pull, e) == 0 ? gwj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? gwj_position(r, e) : NULL;
     gwj_close(r);
     return pos;
 }

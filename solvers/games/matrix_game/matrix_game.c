@@ -42,6 +42,7 @@
 #include "generate.h"
 #include "json_in.h"
 #include "json_pull.h"
+#include "json_seen.h"
 #include "key.h"
 #include "matrix_game_core.h"
 #include "reader.h"
@@ -311,35 +312,28 @@ mg_position *mg_from_json(const json_t *root, const long *lim, gj_error *e)
  * past the limit on n are only counted: the size check fails before any
  * row is read. */
 
-/* A value, as much of it as an error message needs. */
-typedef struct mgj_seen {
-    json_type type;
-    long long integer; /* when type is JSON_INTEGER */
-} mgj_seen;
-
 /* What the reader keeps of one row of the matrix. */
 typedef struct mgj_row {
-    mgj_seen as;   /* the row itself: an array, or what it is instead */
-    size_t len;    /* its elements */
-    size_t off;    /* where its values start in the block */
-    size_t bad;    /* the first value no n admits, SIZE_MAX when none */
-    mgj_seen what; /* that value */
+    jseen as;   /* the row itself: an array, or what it is instead */
+    size_t len; /* its elements */
+    size_t off; /* where its values start in the block */
+    size_t bad; /* the first value no n admits, SIZE_MAX when none */
+    jseen what; /* that value */
 } mgj_row;
 
-/* Which member of the body the events below depth 1 belong to. */
-enum { MGJ_OTHER, MGJ_K, MGJ_MATRIX };
+/* The members' indices in mgj_keys (and the reader's body.value). */
+enum { MGJ_K = 0, MGJ_MATRIX = 1 };
+
+/* The members the body takes. */
+static const char *const mgj_keys[] = {"k", "matrix", NULL};
 
 /* The reader between chunks (matrix_game_core.h). */
 struct mg_json_reader {
-    jpull *pull;
+    jseen_body body; /* what "k" and "matrix" are: body.value[MGJ_K], [MGJ_MATRIX] */
     long lim_n;
     long long most; /* lim_n^2: a value above it is wrong for every n */
-    int member;
-    int have_k, have_matrix, have_unknown;
-    mgj_seen k, matrix;
-    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
-    size_t rows;      /* the matrix's elements, every one counted */
-    mgj_row *row;     /* the first nrow rows */
+    size_t rows;    /* the matrix's elements, every one counted */
+    mgj_row *row;   /* the first nrow rows */
     size_t nrow, cap_row;
     size_t broken;   /* the first row wrong for every n, SIZE_MAX while none */
     uint32_t *value; /* the kept rows' values, row after row */
@@ -364,42 +358,9 @@ static int mgj_reserve(mg_json_reader *r, size_t want)
     return 0;
 }
 
-/* What an event says a value is, for the messages. */
-static mgj_seen mgj_seen_of(const jpull_event *ev)
-{
-    mgj_seen s = {JSON_NULL, 0};
-    switch (ev->kind) {
-    case JPULL_OBJECT_BEGIN:
-        s.type = JSON_OBJECT;
-        break;
-    case JPULL_ARRAY_BEGIN:
-        s.type = JSON_ARRAY;
-        break;
-    case JPULL_STRING:
-        s.type = JSON_STRING;
-        break;
-    case JPULL_INTEGER:
-        s.type = JSON_INTEGER;
-        s.integer = ev->integer;
-        break;
-    case JPULL_REAL:
-        s.type = JSON_REAL;
-        break;
-    case JPULL_TRUE:
-        s.type = JSON_TRUE;
-        break;
-    case JPULL_FALSE:
-        s.type = JSON_FALSE;
-        break;
-    default:
-        break;
-    }
-    return s;
-}
-
 /* A row begins (element `rows` of the matrix): kept when under the limit
  * and no earlier row is wrong for every n.  0, or -1 when memory is short. */
-static int mgj_row_open(mg_json_reader *r, mgj_seen as)
+static int mgj_row_open(mg_json_reader *r, jseen as)
 {
     size_t i = r->rows++;
     if (i >= (size_t)r->lim_n || r->broken != SIZE_MAX)
@@ -436,7 +397,7 @@ static int mgj_row_close(mg_json_reader *r)
 
 /* A value of the current (kept, array) row: kept in the block, or noted as
  * the row's first value no n admits.  0, or -1 when memory is short. */
-static int mgj_cell(mg_json_reader *r, mgj_seen v)
+static int mgj_cell(mg_json_reader *r, jseen v)
 {
     mgj_row *w = &r->row[r->nrow - 1];
     size_t j = w->len++;
@@ -455,26 +416,6 @@ static int mgj_cell(mg_json_reader *r, mgj_seen v)
     return 0;
 }
 
-/* A member's key: which member follows, and the first unknown one. */
-static void mgj_key(mg_json_reader *r, const char *s, size_t len)
-{
-    if (len == 1 && s[0] == 'k') {
-        r->member = MGJ_K;
-        r->have_k = 1;
-    } else if (len == 6 && memcmp(s, "matrix", 6) == 0) {
-        r->member = MGJ_MATRIX;
-        r->have_matrix = 1;
-    } else {
-        r->member = MGJ_OTHER;
-        if (!r->have_unknown) {
-            size_t cut = len < 40 ? len : 40;
-            memcpy(r->unknown, s, cut);
-            r->unknown[cut] = '\0';
-            r->have_unknown = 1;
-        }
-    }
-}
-
 /* The matrix's own events: a row at depth 2, its values at depth 3, deeper
  * ones only inside a value already judged.  0, or -1 when memory is short. */
 static int mgj_matrix_event(mg_json_reader *r, const jpull_event *ev)
@@ -485,145 +426,49 @@ static int mgj_matrix_event(mg_json_reader *r, const jpull_event *ev)
             return kept ? mgj_row_close(r) : 0;
         if (ev->kind == JPULL_OBJECT_END)
             return 0;
-        return mgj_row_open(r, mgj_seen_of(ev));
+        return mgj_row_open(r, jseen_of(ev));
     }
     if (ev->depth == 3 && kept && ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END)
-        return mgj_cell(r, mgj_seen_of(ev));
+        return mgj_cell(r, jseen_of(ev));
     return 0;
 }
 
-static int mgj_keys(const struct mg_json_reader *r, gj_error *e);
-
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int mgj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: only the matrix's events are kept. */
+static int mgj_inner(void *ctx, int member, const jpull_event *ev)
 {
-    mg_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            mgj_key(r, ev->str, ev->len);
-            return r->have_unknown && mgj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
-        }
-        if (ev->kind == JPULL_ARRAY_END || ev->kind == JPULL_OBJECT_END)
-            return JPULL_GO;
-        if (r->member == MGJ_K)
-            r->k = mgj_seen_of(ev);
-        else if (r->member == MGJ_MATRIX)
-            r->matrix = mgj_seen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member != MGJ_MATRIX || r->matrix.type != JSON_ARRAY)
-        return JPULL_GO;
-    if (mgj_matrix_event(r, ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    return member == MGJ_MATRIX ? mgj_matrix_event(ctx, ev) : 0;
 }
 
 mg_json_reader *mg_json_open(const long *lim, gj_error *e)
 {
     mg_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(mgj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
+        return NULL;
+    }
+    if (jseen_body_init(&r->body, mgj_keys, mgj_inner, r, e) != 0) {
+        free(r);
         return NULL;
     }
     r->lim_n = lim[MG_LIMIT_N];
     r->most = (long long)r->lim_n * r->lim_n;
     r->broken = SIZE_MAX;
-    r->k.type = r->matrix.type = JSON_NULL;
     return r;
 }
 
 int mg_json_feed(mg_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 void mg_json_close(mg_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->row);
     free(r->value);
     free(r);
-}
-
-/* A jansson value standing for what the reader saw, so json_in.c's helpers
- * say of it exactly what they say of the tree's: NULL when memory is short. */
-static json_t *mgj_standin(const mgj_seen *s)
-{
-    switch (s->type) {
-    case JSON_OBJECT:
-        return json_object();
-    case JSON_ARRAY:
-        return json_array();
-    case JSON_STRING:
-        return json_string("");
-    case JSON_INTEGER:
-        return json_integer(s->integer);
-    case JSON_REAL:
-        return json_real(0.5);
-    case JSON_TRUE:
-        return json_true();
-    case JSON_FALSE:
-        return json_false();
-    case JSON_NULL:
-        break;
-    }
-    return json_null();
-}
-
-/* jin_long on what the reader saw (field name[i][j]): 0, or -1 with *e. */
-static int mgj_long(const mgj_seen *s, const char *name, long i, long j, long lo, long hi,
-                    long *out, gj_error *e)
-{
-    json_t *v = mgj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    int status = jin_long(v, name, i, j, lo, hi, out, e);
-    json_decref(v);
-    return status;
-}
-
-/* jin_array's verdict on a value the reader saw not to be an array: -1
- * with *e. */
-static int mgj_not_array(const mgj_seen *s, const char *name, long i, gj_error *e)
-{
-    json_t *v = mgj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    jin_array(v, name, i, 0, SIZE_MAX, e);
-    json_decref(v);
-    return -1;
-}
-
-/* The members checked as jin_load_object checks them: an unknown one
- * first, then a missing one.  0, or -1 with *e. */
-static int mgj_keys(const mg_json_reader *r, gj_error *e)
-{
-    static const char *const keys[] = {"k", "matrix", NULL};
-    json_t *present = json_object();
-    if (present == NULL)
-        return gj_fail_nomem(e);
-    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
-              (r->have_k && json_object_set_new(present, "k", json_null())) ||
-              (r->have_matrix && json_object_set_new(present, "matrix", json_null()));
-    int status;
-    if (bad)
-        status = gj_fail_nomem(e);
-    else if (jin_known_keys(present, keys, e) != 0)
-        status = -1;
-    else
-        status = jin_required_keys(present, keys, e);
-    json_decref(present);
-    return status;
 }
 
 /* Row i of an n x n matrix as read_row_json judges it: 0, or -1 with *e. */
@@ -632,16 +477,16 @@ static int mgj_check_row(const mg_json_reader *r, long i, long n, gj_error *e)
     const mgj_row *w = &r->row[i];
     long nn = n * n;
     if (w->as.type != JSON_ARRAY)
-        return mgj_not_array(&w->as, "matrix", i, e);
+        return jseen_array(&w->as, 0, "matrix", i, 0, SIZE_MAX, e);
     if (w->len != (size_t)n)
         return fail_row_length(i, w->len, n, e);
     for (long j = 0; j < n; j++) {
         long v;
         if ((size_t)j == w->bad)
-            return mgj_long(&w->what, "matrix", i, j, 1, nn, &v, e);
-        mgj_seen s = {JSON_INTEGER, r->value[w->off + (size_t)j]};
+            return jseen_long(&w->what, "matrix", i, j, 1, nn, &v, e);
+        jseen s = {JSON_INTEGER, r->value[w->off + (size_t)j]};
         if (s.integer > nn)
-            return mgj_long(&s, "matrix", i, j, 1, nn, &v, e);
+            return jseen_long(&s, "matrix", i, j, 1, nn, &v, e);
     }
     return 0;
 }
@@ -650,19 +495,10 @@ static int mgj_check_row(const mg_json_reader *r, long i, long n, gj_error *e)
  * NULL with *e. */
 static position *mgj_position(mg_json_reader *r, gj_error *e)
 {
-    if (mgj_keys(r, e) != 0)
+    if (jseen_array(&r->body.value[MGJ_MATRIX], r->rows, "matrix", -1, 3, (size_t)r->lim_n, e) != 0)
         return NULL;
-    if (r->matrix.type != JSON_ARRAY) {
-        mgj_not_array(&r->matrix, "matrix", -1, e);
-        return NULL;
-    }
-    if (r->rows < 3 || r->rows > (size_t)r->lim_n) {
-        gj_fail_field(e, "matrix", "expected %zu to %zu elements, found %zu", (size_t)3,
-                      (size_t)r->lim_n, r->rows);
-        return NULL;
-    }
     long n = (long)r->rows, k;
-    if (mgj_long(&r->k, "k", -1, -1, 1, n - 2, &k, e) != 0) {
+    if (jseen_long(&r->body.value[MGJ_K], "k", -1, -1, 1, n - 2, &k, e) != 0) {
         explain_k(e, n);
         return NULL;
     }
@@ -693,7 +529,7 @@ static position *mgj_position(mg_json_reader *r, gj_error *e)
 
 mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? mgj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? mgj_position(r, e) : NULL;
     mg_json_close(r);
     return pos;
 }

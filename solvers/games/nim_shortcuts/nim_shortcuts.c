@@ -43,6 +43,7 @@
 #include "generate.h"
 #include "json_in.h"
 #include "json_pull.h"
+#include "json_seen.h"
 #include "key.h"
 #include "nim_shortcuts_core.h"
 #include "radix_sort.h"
@@ -472,133 +473,28 @@ fail:
  * before those errors, as the tree's path checks them.  Points past a
  * list's limit are only counted: the size check fails first. */
 
-/* A value, as much of it as an error message needs. */
-typedef struct nimj_seen {
-    json_type type;
-    long long integer; /* when type is JSON_INTEGER */
-} nimj_seen;
-
 /* One of the two lists ("shortcuts" or "queries") as the reader keeps it. */
 typedef struct nimj_list {
     const char *name, *pair; /* "shortcuts" and "[x, y]", or the queries' */
     size_t lo, hi;           /* the element counts jin_array allows */
-    int present;
-    nimj_seen as;   /* the member's value: an array, or what it is instead */
-    size_t count;   /* its elements, every one counted */
-    uint64_t *key;  /* the good points before the first bad one, packed */
-    size_t cap;     /* room in key */
-    int bad;        /* a point is wrong: `first` says how */
-    gj_error first; /* that point's error */
-    int in_pair;    /* inside an element that is an array */
-    size_t elems;   /* that element's elements so far */
-    nimj_seen x, y; /* its first two */
+    size_t count;            /* its elements, every one counted */
+    uint64_t *key;           /* the good points before the first bad one, packed */
+    size_t cap;              /* room in key */
+    int bad;                 /* a point is wrong: `first` says how */
+    gj_error first;          /* that point's error */
+    int in_pair;             /* inside an element that is an array */
+    size_t elems;            /* that element's elements so far */
+    jseen x, y;              /* its first two */
 } nimj_list;
 
-/* Which member the events below depth 1 belong to. */
-enum { NIMJ_OTHER = -1, NIMJ_SHORTCUTS = 0, NIMJ_QUERIES = 1 };
+/* The members the body takes, each its list's index. */
+static const char *const nimj_keys[] = {"shortcuts", "queries", NULL};
 
 /* The reader between chunks (nim_shortcuts_core.h). */
 struct nim_json_reader {
-    jpull *pull;
-    int member;
-    int have_unknown;
-    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
+    jseen_body body; /* what the member values are: body.value[m] is list m's */
     nimj_list list[2];
 };
-
-/* What an event says a value is, for the messages. */
-static nimj_seen nimj_seen_of(const jpull_event *ev)
-{
-    nimj_seen s = {JSON_NULL, 0};
-    switch (ev->kind) {
-    case JPULL_OBJECT_BEGIN:
-        s.type = JSON_OBJECT;
-        break;
-    case JPULL_ARRAY_BEGIN:
-        s.type = JSON_ARRAY;
-        break;
-    case JPULL_STRING:
-        s.type = JSON_STRING;
-        break;
-    case JPULL_INTEGER:
-        s.type = JSON_INTEGER;
-        s.integer = ev->integer;
-        break;
-    case JPULL_REAL:
-        s.type = JSON_REAL;
-        break;
-    case JPULL_TRUE:
-        s.type = JSON_TRUE;
-        break;
-    case JPULL_FALSE:
-        s.type = JSON_FALSE;
-        break;
-    default:
-        break;
-    }
-    return s;
-}
-
-/* A jansson value standing for what the reader saw, so json_in.c's helpers
- * say of it exactly what they say of the tree's: NULL when memory is short. */
-static json_t *nimj_standin(const nimj_seen *s)
-{
-    switch (s->type) {
-    case JSON_OBJECT:
-        return json_object();
-    case JSON_ARRAY:
-        return json_array();
-    case JSON_STRING:
-        return json_string("");
-    case JSON_INTEGER:
-        return json_integer(s->integer);
-    case JSON_REAL:
-        return json_real(0.5);
-    case JSON_TRUE:
-        return json_true();
-    case JSON_FALSE:
-        return json_false();
-    case JSON_NULL:
-        break;
-    }
-    return json_null();
-}
-
-/* jin_array(v, name, i, lo, hi) on what the reader saw, v being of size
- * `size` when an array: 0, or -1 with *e. */
-static int nimj_array(const nimj_seen *s, size_t size, const char *name, long i, size_t lo,
-                      size_t hi, gj_error *e)
-{
-    if (s->type == JSON_ARRAY) {
-        if (size >= lo && size <= hi)
-            return 0;
-        char field[sizeof e->field];
-        jin_field_name(field, sizeof field, name, i, -1);
-        return gj_fail_field(e, field, "expected %zu to %zu elements, found %zu", lo, hi, size);
-    }
-    json_t *v = nimj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    jin_array(v, name, i, lo, hi, e);
-    json_decref(v);
-    return -1;
-}
-
-/* jin_long(v, name, i, j, 0, NIM_MAX_COORD) on what the reader saw: 0 with
- * *out, or -1 with *e. */
-static int nimj_coord(const nimj_seen *s, const char *name, long i, long j, long *out, gj_error *e)
-{
-    if (s->type == JSON_INTEGER && s->integer >= 0 && s->integer <= NIM_MAX_COORD) {
-        *out = (long)s->integer;
-        return 0;
-    }
-    json_t *v = nimj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    int status = jin_long(v, name, i, j, 0, NIM_MAX_COORD, out, e);
-    json_decref(v);
-    return status == 0 ? gj_fail(e, GJ_INTERNAL, "nim-shortcuts: a coordinate judged twice") : -1;
-}
 
 /* Element i of the list ended as a pair of `elems` values, x and y: judged
  * as json_point judges it, kept when good.  0, or -1 when memory is short. */
@@ -615,8 +511,8 @@ static int nimj_pair(nimj_list *l)
         l->bad = 1;
         return 0;
     }
-    if (nimj_coord(&l->x, l->name, i, 0, &x, &l->first) != 0 ||
-        nimj_coord(&l->y, l->name, i, 1, &y, &l->first) != 0) {
+    if (jseen_long(&l->x, l->name, i, 0, 0, NIM_MAX_COORD, &x, &l->first) != 0 ||
+        jseen_long(&l->y, l->name, i, 1, 0, NIM_MAX_COORD, &y, &l->first) != 0) {
         l->bad = 1;
         return 0;
     }
@@ -650,8 +546,8 @@ static int nimj_list_event(nimj_list *l, const jpull_event *ev)
             l->in_pair = 1;
             l->elems = 0;
         } else if (!l->bad && l->count <= l->hi) {
-            nimj_seen s = nimj_seen_of(ev);
-            nimj_array(&s, 0, l->name, (long)l->count - 1, 0, SIZE_MAX, &l->first);
+            jseen s = jseen_of(ev);
+            jseen_array(&s, 0, l->name, (long)l->count - 1, 0, SIZE_MAX, &l->first);
             l->bad = 1;
         }
         return 0;
@@ -659,100 +555,35 @@ static int nimj_list_event(nimj_list *l, const jpull_event *ev)
     if (ev->depth == 3 && l->in_pair && !end) {
         l->elems++;
         if (l->elems == 1)
-            l->x = nimj_seen_of(ev);
+            l->x = jseen_of(ev);
         else if (l->elems == 2)
-            l->y = nimj_seen_of(ev);
+            l->y = jseen_of(ev);
     }
     return 0;
 }
 
-/* The members checked as jin_load_object checks them: an unknown one
- * first, then a missing one.  0, or -1 with *e. */
-static int nimj_keys(const nim_json_reader *r, gj_error *e)
-{
-    static const char *const keys[] = {"shortcuts", "queries", NULL};
-    json_t *present = json_object();
-    if (present == NULL)
-        return gj_fail_nomem(e);
-    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
-              (r->list[0].present && json_object_set_new(present, "shortcuts", json_null())) ||
-              (r->list[1].present && json_object_set_new(present, "queries", json_null()));
-    int status;
-    if (bad)
-        status = gj_fail_nomem(e);
-    else if (jin_known_keys(present, keys, e) != 0)
-        status = -1;
-    else
-        status = jin_required_keys(present, keys, e);
-    json_decref(present);
-    return status;
-}
-
-/* A member's key: which member follows, and the first unknown one. */
-static void nimj_key(nim_json_reader *r, const char *s, size_t len)
-{
-    r->member = NIMJ_OTHER;
-    for (int m = 0; m < 2; m++) {
-        if (strlen(r->list[m].name) == len && memcmp(s, r->list[m].name, len) == 0) {
-            r->member = m;
-            r->list[m].present = 1;
-            return;
-        }
-    }
-    if (!r->have_unknown) {
-        size_t cut = len < 40 ? len : 40;
-        memcpy(r->unknown, s, cut);
-        r->unknown[cut] = '\0';
-        r->have_unknown = 1;
-    }
-}
-
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int nimj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside list `member`. */
+static int nimj_inner(void *ctx, int member, const jpull_event *ev)
 {
     nim_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            nimj_key(r, ev->str, ev->len);
-            return r->have_unknown && nimj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member != NIMJ_OTHER)
-            r->list[r->member].as = nimj_seen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member == NIMJ_OTHER || r->list[r->member].as.type != JSON_ARRAY)
-        return JPULL_GO;
-    if (nimj_list_event(&r->list[r->member], ev) != 0) {
-        gj_fail_nomem(e);
-        return JPULL_ABORT;
-    }
-    return JPULL_GO;
+    return nimj_list_event(&r->list[member], ev);
 }
 
 nim_json_reader *nim_json_open(const long *lim, gj_error *e)
 {
     nim_json_reader *r = calloc(1, sizeof *r);
-    if (r != NULL)
-        r->pull = jpull_new(nimj_event, r);
-    if (r == NULL || r->pull == NULL) {
-        free(r);
+    if (r == NULL) {
         gj_fail_nomem(e);
         return NULL;
     }
-    r->member = NIMJ_OTHER;
-    const nimj_list shortcuts = {.name = "shortcuts",
-                                 .pair = "[x, y]",
-                                 .lo = 0,
-                                 .hi = (size_t)lim[NIM_LIMIT_SHORTCUTS],
-                                 .as = {JSON_NULL, 0}};
-    const nimj_list queries = {.name = "queries",
-                               .pair = "[a, b]",
-                               .lo = 1,
-                               .hi = (size_t)lim[NIM_LIMIT_QUERIES],
-                               .as = {JSON_NULL, 0}};
+    if (jseen_body_init(&r->body, nimj_keys, nimj_inner, r, e) != 0) {
+        free(r);
+        return NULL;
+    }
+    const nimj_list shortcuts = {
+        .name = "shortcuts", .pair = "[x, y]", .lo = 0, .hi = (size_t)lim[NIM_LIMIT_SHORTCUTS]};
+    const nimj_list queries = {
+        .name = "queries", .pair = "[a, b]", .lo = 1, .hi = (size_t)lim[NIM_LIMIT_QUERIES]};
     r->list[0] = shortcuts;
     r->list[1] = queries;
     return r;
@@ -760,14 +591,14 @@ nim_json_reader *nim_json_open(const long *lim, gj_error *e)
 
 int nim_json_feed(nim_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 void nim_json_close(nim_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     free(r->list[0].key);
     free(r->list[1].key);
     free(r);
@@ -792,10 +623,8 @@ static uint64_t *nimj_take(nimj_list *l)
 static position *nimj_position(nim_json_reader *r, gj_error *e)
 {
     nimj_list *s = &r->list[0], *q = &r->list[1];
-    if (nimj_keys(r, e) != 0)
-        return NULL;
-    if (nimj_array(&s->as, s->count, s->name, -1, s->lo, s->hi, e) != 0 ||
-        nimj_array(&q->as, q->count, q->name, -1, q->lo, q->hi, e) != 0)
+    if (jseen_array(&r->body.value[0], s->count, s->name, -1, s->lo, s->hi, e) != 0 ||
+        jseen_array(&r->body.value[1], q->count, q->name, -1, q->lo, q->hi, e) != 0)
         return NULL;
     for (int m = 0; m < 2; m++) {
         if (r->list[m].bad) {
@@ -846,7 +675,7 @@ static position *nimj_position(nim_json_reader *r, gj_error *e)
 
 void *nim_json_finish(nim_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? nimj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? nimj_position(r, e) : NULL;
     nim_json_close(r);
     return pos;
 }

@@ -30,6 +30,7 @@
 #include "generate.h"
 #include "json_in.h"
 #include "json_pull.h"
+#include "json_seen.h"
 #include "key.h"
 #include "reader.h"
 #include "staircase_chess_core.h"
@@ -227,126 +228,24 @@ void *sc_parse_tree(const char *buf, size_t len, const long *lim, gj_error *e)
  * each row within the row limit its type, its length and its cells within
  * the column limit; the checks run on those at the end. */
 
-/* A value, as much of it as an error message needs. */
-typedef struct scj_seen {
-    json_type type;
-    long long integer; /* when type is JSON_INTEGER */
-} scj_seen;
-
 /* One matrix ("a" or "b") as the reader keeps it. */
 typedef struct scj_matrix {
-    int present;
-    scj_seen as;    /* the member's value: an array, or what it is instead */
-    size_t rows;    /* its elements, every one counted */
-    scj_seen *row;  /* rows within the limit: what each is */
-    size_t *len;    /* and its elements, every one counted */
-    scj_seen *cell; /* their cells within the column limit, row after row */
-    int in_row;     /* inside a kept row that is an array */
+    size_t rows; /* its elements, every one counted */
+    jseen *row;  /* rows within the limit: what each is */
+    size_t *len; /* and its elements, every one counted */
+    jseen *cell; /* their cells within the column limit, row after row */
+    int in_row;  /* inside a kept row that is an array */
 } scj_matrix;
+
+/* The members the body takes. */
+static const char *const scj_keys[] = {"a", "b", NULL};
 
 /* The reader between chunks (staircase_chess_core.h). */
 struct sc_json_reader {
-    jpull *pull;
+    jseen_body body; /* what the members are: body.value[x] is matrix x */
     long lim[3];
-    int member; /* 0 "a", 1 "b", -1 another */
-    int have_unknown;
-    char unknown[48]; /* the first member not listed, as jin_known_keys cuts it */
     scj_matrix mat[2];
 };
-
-/* What an event says a value is, for the messages. */
-static scj_seen scj_seen_of(const jpull_event *ev)
-{
-    scj_seen s = {JSON_NULL, 0};
-    switch (ev->kind) {
-    case JPULL_OBJECT_BEGIN:
-        s.type = JSON_OBJECT;
-        break;
-    case JPULL_ARRAY_BEGIN:
-        s.type = JSON_ARRAY;
-        break;
-    case JPULL_STRING:
-        s.type = JSON_STRING;
-        break;
-    case JPULL_INTEGER:
-        s.type = JSON_INTEGER;
-        s.integer = ev->integer;
-        break;
-    case JPULL_REAL:
-        s.type = JSON_REAL;
-        break;
-    case JPULL_TRUE:
-        s.type = JSON_TRUE;
-        break;
-    case JPULL_FALSE:
-        s.type = JSON_FALSE;
-        break;
-    default:
-        break;
-    }
-    return s;
-}
-
-/* A jansson value standing for what the reader saw, so json_in.c's helpers
- * say of it exactly what they say of the tree's: NULL when memory is short. */
-static json_t *scj_standin(const scj_seen *s)
-{
-    switch (s->type) {
-    case JSON_OBJECT:
-        return json_object();
-    case JSON_ARRAY:
-        return json_array();
-    case JSON_STRING:
-        return json_string("");
-    case JSON_INTEGER:
-        return json_integer(s->integer);
-    case JSON_REAL:
-        return json_real(0.5);
-    case JSON_TRUE:
-        return json_true();
-    case JSON_FALSE:
-        return json_false();
-    case JSON_NULL:
-        break;
-    }
-    return json_null();
-}
-
-/* jin_array(v, name, i, lo, hi) on what the reader saw, v having `size`
- * elements when an array: 0, or -1 with *e. */
-static int scj_array(const scj_seen *s, size_t size, const char *name, long i, size_t lo, size_t hi,
-                     gj_error *e)
-{
-    if (s->type == JSON_ARRAY) {
-        if (size >= lo && size <= hi)
-            return 0;
-        char field[sizeof e->field];
-        jin_field_name(field, sizeof field, name, i, -1);
-        return gj_fail_field(e, field, "expected %zu to %zu elements, found %zu", lo, hi, size);
-    }
-    json_t *v = scj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    jin_array(v, name, i, lo, hi, e);
-    json_decref(v);
-    return -1;
-}
-
-/* jin_long(v, name, i, j, 0, MAX_VALUE) on what the reader saw: 0 with
- * *out, or -1 with *e. */
-static int scj_value(const scj_seen *s, const char *name, long i, long j, long *out, gj_error *e)
-{
-    if (s->type == JSON_INTEGER && s->integer >= 0 && s->integer <= MAX_VALUE) {
-        *out = (long)s->integer;
-        return 0;
-    }
-    json_t *v = scj_standin(s);
-    if (v == NULL)
-        return gj_fail_nomem(e);
-    int status = jin_long(v, name, i, j, 0, MAX_VALUE, out, e);
-    json_decref(v);
-    return status == 0 ? gj_fail(e, GJ_INTERNAL, "staircase-chess: a value judged twice") : -1;
-}
 
 /* An event inside a matrix's array (depth 2 or more). */
 static void scj_matrix_event(scj_matrix *x, const jpull_event *ev, const long *lim)
@@ -360,7 +259,7 @@ static void scj_matrix_event(scj_matrix *x, const jpull_event *ev, const long *l
         }
         x->rows++;
         if (x->rows <= most_rows) {
-            x->row[x->rows - 1] = scj_seen_of(ev);
+            x->row[x->rows - 1] = jseen_of(ev);
             x->in_row = ev->kind == JPULL_ARRAY_BEGIN;
         }
         return;
@@ -368,72 +267,23 @@ static void scj_matrix_event(scj_matrix *x, const jpull_event *ev, const long *l
     if (ev->depth == 3 && x->in_row && !end) {
         size_t i = x->rows - 1, j = x->len[i]++;
         if (j < most_cols)
-            x->cell[i * most_cols + j] = scj_seen_of(ev);
+            x->cell[i * most_cols + j] = jseen_of(ev);
     }
 }
 
-/* The members checked as jin_load_object checks them: an unknown one
- * first, then a missing one.  0, or -1 with *e. */
-static int scj_keys(const sc_json_reader *r, gj_error *e)
-{
-    static const char *const keys[] = {"a", "b", NULL};
-    json_t *present = json_object();
-    if (present == NULL)
-        return gj_fail_nomem(e);
-    int bad = (r->have_unknown && json_object_set_new_nocheck(present, r->unknown, json_null())) ||
-              (r->mat[0].present && json_object_set_new(present, "a", json_null())) ||
-              (r->mat[1].present && json_object_set_new(present, "b", json_null()));
-    int status;
-    if (bad)
-        status = gj_fail_nomem(e);
-    else if (jin_known_keys(present, keys, e) != 0)
-        status = -1;
-    else
-        status = jin_required_keys(present, keys, e);
-    json_decref(present);
-    return status;
-}
-
-/* A member's key: which member follows, and the first unknown one. */
-static void scj_key(sc_json_reader *r, const char *s, size_t len)
-{
-    r->member = len == 1 && s[0] == 'a' ? 0 : len == 1 && s[0] == 'b' ? 1 : -1;
-    if (r->member >= 0) {
-        r->mat[r->member].present = 1;
-    } else if (!r->have_unknown) {
-        size_t cut = len < 40 ? len : 40;
-        memcpy(r->unknown, s, cut);
-        r->unknown[cut] = '\0';
-        r->have_unknown = 1;
-    }
-}
-
-/* json_pull's consumer: each event into the reader's state.  An unknown
- * member stops it, since only the body's JSON errors come before that one. */
-static int scj_event(void *ctx, const jpull_event *ev, gj_error *e)
+/* jseen_body's inner function: an event inside matrix `member`. */
+static int scj_inner(void *ctx, int member, const jpull_event *ev)
 {
     sc_json_reader *r = ctx;
-    if (ev->depth == 0)
-        return JPULL_GO;
-    if (ev->depth == 1) {
-        if (ev->kind == JPULL_KEY) {
-            scj_key(r, ev->str, ev->len);
-            return r->have_unknown && scj_keys(r, e) != 0 ? JPULL_STOP : JPULL_GO;
-        }
-        if (ev->kind != JPULL_ARRAY_END && ev->kind != JPULL_OBJECT_END && r->member >= 0)
-            r->mat[r->member].as = scj_seen_of(ev);
-        return JPULL_GO;
-    }
-    if (r->member >= 0 && r->mat[r->member].as.type == JSON_ARRAY)
-        scj_matrix_event(&r->mat[r->member], ev, r->lim);
-    return JPULL_GO;
+    scj_matrix_event(&r->mat[member], ev, r->lim);
+    return 0;
 }
 
 void sc_json_close(sc_json_reader *r)
 {
     if (r == NULL)
         return;
-    jpull_free(r->pull);
+    jseen_body_free(&r->body);
     for (int x = 0; x < 2; x++) {
         free(r->mat[x].row);
         free(r->mat[x].len);
@@ -450,11 +300,9 @@ sc_json_reader *sc_json_open(const long *lim, gj_error *e)
         return NULL;
     }
     memcpy(r->lim, lim, sizeof r->lim);
-    r->member = -1;
     size_t rows = (size_t)lim[SC_LIMIT_ROWS], cols = (size_t)lim[SC_LIMIT_COLS];
-    int bad = (r->pull = jpull_new(scj_event, r)) == NULL;
+    int bad = jseen_body_init(&r->body, scj_keys, scj_inner, r, e) != 0;
     for (int x = 0; x < 2 && !bad; x++) {
-        r->mat[x].as.type = JSON_NULL;
         r->mat[x].row = calloc(rows, sizeof *r->mat[x].row);
         r->mat[x].len = calloc(rows, sizeof *r->mat[x].len);
         r->mat[x].cell = calloc(rows * cols, sizeof *r->mat[x].cell);
@@ -470,7 +318,7 @@ sc_json_reader *sc_json_open(const long *lim, gj_error *e)
 
 int sc_json_feed(sc_json_reader *r, const char *p, size_t n, gj_error *e)
 {
-    return jpull_feed(r->pull, p, n, e);
+    return jseen_body_feed(&r->body, p, n, e);
 }
 
 /* read_json_matrix on what the reader kept of matrix x (n x m, within the
@@ -483,13 +331,13 @@ static int scj_check_matrix(const sc_json_reader *r, int x, long n, long m, int3
     const char *why =
         x == 0 ? "all rows must have the same length" : "a and b must have the same shape";
     size_t cols = (size_t)r->lim[SC_LIMIT_COLS];
-    if (scj_array(&w->as, w->rows, name, -1, 1, (size_t)r->lim[SC_LIMIT_ROWS], e) != 0)
+    if (jseen_array(&r->body.value[x], w->rows, name, -1, 1, (size_t)r->lim[SC_LIMIT_ROWS], e) != 0)
         return -1;
     if ((long)w->rows != n)
         return gj_fail_field(e, name, "has %zu row%s, expected %ld as in a; %s", w->rows,
                              plural(w->rows), n, why);
     for (long i = 0; i < n; i++) {
-        if (scj_array(&w->row[i], w->len[i], name, i, 1, cols, e) != 0)
+        if (jseen_array(&w->row[i], w->len[i], name, i, 1, cols, e) != 0)
             return -1;
         if ((long)w->len[i] != m) {
             char field[32];
@@ -499,7 +347,8 @@ static int scj_check_matrix(const sc_json_reader *r, int x, long n, long m, int3
         }
         for (long j = 0; j < m; j++) {
             long v;
-            if (scj_value(&w->cell[(size_t)i * cols + (size_t)j], name, i, j, &v, e) != 0)
+            if (jseen_long(&w->cell[(size_t)i * cols + (size_t)j], name, i, j, 0, MAX_VALUE, &v,
+                           e) != 0)
                 return -1;
             out[i * m + j] = (int32_t)v;
         }
@@ -513,9 +362,8 @@ static position *scj_position(const sc_json_reader *r, gj_error *e)
 {
     const scj_matrix *a = &r->mat[0];
     const long *lim = r->lim;
-    if (scj_keys(r, e) != 0 ||
-        scj_array(&a->as, a->rows, "a", -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0 ||
-        scj_array(&a->row[0], a->len[0], "a", 0, 1, (size_t)lim[SC_LIMIT_COLS], e) != 0)
+    if (jseen_array(&r->body.value[0], a->rows, "a", -1, 1, (size_t)lim[SC_LIMIT_ROWS], e) != 0 ||
+        jseen_array(&a->row[0], a->len[0], "a", 0, 1, (size_t)lim[SC_LIMIT_COLS], e) != 0)
         return NULL;
     long n = (long)a->rows, m = (long)a->len[0];
     if (n + m > lim[SC_LIMIT_SIZE]) {
@@ -538,7 +386,7 @@ static position *scj_position(const sc_json_reader *r, gj_error *e)
 
 void *sc_json_finish(sc_json_reader *r, gj_error *e)
 {
-    position *pos = jpull_end(r->pull, e) == 0 ? scj_position(r, e) : NULL;
+    position *pos = jseen_body_end(&r->body, e) == 0 ? scj_position(r, e) : NULL;
     sc_json_close(r);
     return pos;
 }
