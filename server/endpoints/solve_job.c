@@ -1,6 +1,7 @@
 /* solve_job.c - POST and GET /solve/{game} (endpoints.h): one position
  * through the game, parsed ahead on the I/O thread when the body is small
- * so that its cost decides where it is solved.
+ * (or read as it arrived, jobs.h's body_read) so that its cost decides
+ * where it is solved.
  *
  * The parse ahead is this route's own state (jobs.h, route_state): a
  * solve_ahead that the estimate allocates and the handler takes; a job
@@ -29,13 +30,28 @@ static void ahead_free(job *j)
     j->route_state = NULL;
 }
 
+/* The position the body gave as it arrived (jobs.h's body_read), taken
+ * from the job with its time and error; NULL when there is none. */
+static void *take_read(job *j, double *ms, gj_error *e)
+{
+    if (!j->body_read)
+        return NULL;
+    void *pos = j->pos;
+    j->pos = NULL;
+    *ms = j->body_read_ms;
+    *e = j->body_error;
+    return pos;
+}
+
 job_lane solve_estimate(job *j)
 {
     const gj_game *g = j->game;
     solve_ahead *a = malloc(sizeof *a);
     if (a == NULL)
         return JOB_HEAVY; /* the handler parses it, and says what ran out */
-    a->pos = solve_parse(g, jobs_limits(j, g), j->input, j->body, j->len, &a->ms, &a->error);
+    a->pos = j->body_read
+                 ? take_read(j, &a->ms, &a->error)
+                 : solve_parse(g, jobs_limits(j, g), j->input, j->body, j->len, &a->ms, &a->error);
     j->route_state = a;
     j->route_free = ahead_free;
     if (a->pos == NULL)
@@ -44,11 +60,14 @@ job_lane solve_estimate(job *j)
 }
 
 /* The position to solve: the one parsed ahead (taken from the job's
- * state, with its time and error), or parsed now.  NULL with j->error. */
+ * state, with its time and error), else the one read as the body arrived,
+ * else parsed now.  NULL with j->error. */
 static void *take_position(job *j)
 {
     const gj_game *g = j->game;
     solve_ahead *a = j->route_state;
+    if (a == NULL && j->body_read)
+        return take_read(j, &j->t.parse_ms, &j->error);
     if (a == NULL)
         return solve_parse(g, jobs_limits(j, g), j->input, j->body, j->len, &j->t.parse_ms,
                            &j->error);

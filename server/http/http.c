@@ -148,9 +148,10 @@ static int read_format(const request *req, const char **format, gj_error *e)
 }
 
 /* How the memory budget charges the request's body: JSON is read with no
- * tree only by a game with read_json (game.h), and only where the route
- * hands the body whole to the game's parse_json; any other JSON body is
- * parsed into a tree first. */
+ * tree only by a game with read_json (game.h), and only where the body is
+ * the position alone (reads_as_it_arrives, or the query form's body handed
+ * whole to the game's parse_json); any other JSON body is parsed into a
+ * tree first. */
 static budget_body charged_kind(const request *req)
 {
     if (req->input == MEDIA_TEXT)
@@ -160,6 +161,25 @@ static budget_body charged_kind(const request *req)
     if (row != NULL && row->json_position && g != NULL && g->read_json != NULL)
         return BUDGET_JSON_READ;
     return BUDGET_JSON_TREE;
+}
+
+/* True when req's body is read as it arrives into the game's position
+ * (game.h's read_json): a JSON body POSTed to a route whose body is the
+ * position alone.  No copy of the body is kept; the parse is done when its
+ * last byte is. */
+static bool reads_as_it_arrives(const request *req)
+{
+    const gj_game *g = req->match.game;
+    return wants_body(req) && !request_is_query_form(req) && req->input == MEDIA_JSON &&
+           req->match.row->json_position && g != NULL && g->read_json != NULL;
+}
+
+/* Close req's body reader, if one is open. */
+static void close_reader(request *req)
+{
+    if (req->reader != NULL)
+        req->match.game->read_json->close(req->reader);
+    req->reader = NULL;
 }
 
 /* Check what can be checked before a byte of the body is read. */
@@ -203,6 +223,16 @@ static enum MHD_Result begin_job(request *req)
         /* The memory budget: the announced body's peak, before a byte of it. */
         if (admission_memory(h->admission, &req->admit, charged_kind(req), (size_t)n, &e) != 0)
             return respond_error(req, &e);
+    }
+    if (reads_as_it_arrives(req)) {
+        const gj_game *g = req->match.game;
+        gj_error_clear(&req->read_error);
+        req->reader = g->read_json->open(config_game_limits(h->rt->cfg, g), &e);
+        if (req->reader == NULL)
+            return respond_error(req, &e);
+        req->reading = true;
+    } else if (length != NULL) {
+        unsigned long long n = strtoull(length, NULL, 10);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
          * grows as bytes really arrive, so a client cannot make us hold
          * --max-body for a body it never sends. */
@@ -281,6 +311,7 @@ static int grow_body(request *req, size_t need)
  * Over TLS the socket belongs to GnuTLS: the connection is only closed. */
 static enum MHD_Result drop_body(request *req, const gj_error *e)
 {
+    close_reader(req);
     free(req->body);
     req->body = NULL;
     req->len = req->cap = 0;
@@ -313,6 +344,39 @@ static enum MHD_Result drop_body(request *req, const gj_error *e)
     return MHD_NO;
 }
 
+/* Feed one chunk of the body to its reader, timing it.  A refusal is kept
+ * for the answer and the rest of the body only counted, so that a body
+ * that goes on past --max-body is still a 413, as when it is read whole. */
+static enum MHD_Result read_upload(request *req, const char *data, size_t n)
+{
+    if (req->reader == NULL)
+        return MHD_YES; /* refused already */
+    unsigned long long start = clock_ns();
+    if (req->match.game->read_json->feed(req->reader, data, n, &req->read_error) != 0)
+        close_reader(req);
+    req->read_ns += clock_ns() - start;
+    return MHD_YES;
+}
+
+/* The body has ended: the position its reader gives (or why not) goes to
+ * the job, with the reader's time as the answer's parse time. */
+static void finish_reading(request *req)
+{
+    job *j = &req->job;
+    unsigned long long start = clock_ns();
+    j->body_read = true;
+    j->pos = NULL;
+    j->body_error = req->read_error;
+    if (req->reader != NULL)
+        j->pos = req->match.game->read_json->finish(req->reader, &j->body_error);
+    req->reader = NULL;
+    if (j->pos == NULL && j->body_error.kind == GJ_OK)
+        gj_fail(&j->body_error, GJ_INTERNAL, "%s: the reader failed without saying why",
+                req->match.game->name);
+    req->read_ns += clock_ns() - start;
+    j->body_read_ms = (double)req->read_ns / 1e6;
+}
+
 /* Take one chunk of the body: kept for a pool route, counted and dropped
  * otherwise; past --max-body the body is dropped and 413 follows, past the
  * memory budget 503. */
@@ -320,20 +384,23 @@ static enum MHD_Result take_upload(request *req, const char *data, size_t *size)
 {
     size_t n = *size;
     *size = 0;
-    req->received += n;
     size_t max = (size_t)req->http->cfg->max_body;
     gj_error e;
-    if (n > max - req->len) {
+    if (n > max - req->received) {
+        req->received += n;
         gj_fail(&e, GJ_TOO_LARGE, "the body exceeds the limit of %zu bytes (--max-body)", max);
         return drop_body(req, &e);
     }
+    req->received += n;
     if (!wants_body(req)) {
         req->len += n; /* no other route reads a body: count it, drop it */
         return MHD_YES;
     }
     /* A body without Content-Length is charged as it grows. */
-    if (admission_memory(req->http->admission, &req->admit, charged_kind(req), req->len + n, &e))
+    if (admission_memory(req->http->admission, &req->admit, charged_kind(req), req->received, &e))
         return drop_body(req, &e);
+    if (req->reading)
+        return read_upload(req, data, n);
     if (req->len + n > req->cap && grow_body(req, req->len + n) != 0) {
         /* Mid-body libmicrohttpd would refuse a queued answer: cut it. */
         gj_fail(&e, GJ_INTERNAL, "out of memory while reading the body");
@@ -499,6 +566,8 @@ static enum MHD_Result dispatch(request *req)
     req->body[req->len] = '\0'; /* a guard for parsers; never part of the input */
     gj_runtime *rt = req->http->rt;
     prepare_job(req, answered_on_io);
+    if (req->reading)
+        finish_reading(req);
     job_lane lane = jobs_triage(&req->job, req->match.row->estimate);
     metrics_job_event(rt->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                    : lane == JOB_FAST ? JOB_LANE_FAST
@@ -913,6 +982,7 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     /* The job's work is charged even when no answer was sent (the client
      * hung up), and its memory charge released, once each. */
     admission_end(h->admission, &req->admit, req->job.work_ms);
+    close_reader(req); /* the client left mid-body */
     buf_free(&req->job.answer);
     request_put(req);
     *con_cls = NULL;

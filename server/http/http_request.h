@@ -13,7 +13,8 @@
  * docs/ARCHITECTURE.md tells the whole path, "The life of POST
  * /solve/grid-walk"):
  *
- *   READING    headers checked, body arriving into req->body (a body that
+ *   READING    headers checked, body arriving into req->body, or into the
+ *              game's position when it is read as it arrives (a body that
  *              passes --max-body or the memory budget is refused there and
  *              then, and the connection closed: drop_body)
  *   QUEUED     the connection is suspended and a worker owns the request
@@ -87,8 +88,15 @@ typedef struct request {
 
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
-    size_t received;    /* body bytes read, kept or not */
-    admit_ticket admit; /* quota and memory budget (admission.h) */
+    size_t received; /* body bytes read, kept or not */
+    /* A JSON position read as it arrives (reads_as_it_arrives in http.c):
+     * body stays empty; reader is the game's open reader until the body
+     * ends or the reader refuses it (read_error says why). */
+    bool reading;
+    void *reader;
+    gj_error read_error;
+    unsigned long long read_ns; /* the reader's time so far */
+    admit_ticket admit;         /* quota and memory budget (admission.h) */
 
     /* The route's work: inputs set here, the answer filled by the handler. */
     job job;

@@ -99,7 +99,8 @@ job_lane jobs_lane_for(double cost_us)
 job_lane jobs_triage(job *j, job_estimate estimate)
 {
     j->estimate_ms = 0;
-    if (estimate == NULL || j->rt->hold_fifo != NULL || j->len > JOBS_TRIAGE_MAX_BODY)
+    if (estimate == NULL || j->rt->hold_fifo != NULL ||
+        (j->len > JOBS_TRIAGE_MAX_BODY && !j->body_read))
         return JOB_HEAVY;
     unsigned long long start = clock_ns();
     job_lane lane = estimate(j);
@@ -113,6 +114,9 @@ void jobs_release(job *j)
         j->route_free(j);
     j->route_state = NULL;
     j->route_free = NULL;
+    if (j->pos != NULL)
+        j->game->free_position(j->pos);
+    j->pos = NULL;
 }
 
 /* done() as jobs_start installs it: what the route left of its state is
@@ -130,8 +134,9 @@ void jobs_start(job *j, job_handler handler)
     j->then = j->done;
     j->done = settle;
     j->own_ns = clock_ns();
-    /* The I/O thread's estimate (jobs_triage) is work for the request too. */
-    j->work_ms = j->estimate_ms;
+    /* The I/O thread's estimate (jobs_triage) and its reading of the body
+     * into a position (body_read) are work for the request too. */
+    j->work_ms = j->estimate_ms + (j->body_read ? j->body_read_ms : 0);
     buf_init(&j->answer);
     gj_error_clear(&j->error);
     j->ok_status = 200;

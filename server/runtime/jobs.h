@@ -68,6 +68,14 @@ struct job {
     job_done done;
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
+    /* A body read as it arrived by the game's reader (game.h's read_json):
+     * body is then empty, and the route takes pos instead of parsing it
+     * (NULL: body_error says why; body_read_ms is the reader's time).
+     * jobs_release frees a position left untaken. */
+    bool body_read;
+    void *pos;
+    gj_error body_error;
+    double body_read_ms;
 
     /* Kept by the lifecycle (jobs.c). */
     double estimate_ms;        /* the I/O thread's time on the route's estimate (jobs_triage) */
@@ -117,14 +125,16 @@ typedef job_lane (*job_estimate)(job *j);
 
 /* Choose j's lane with the route's `estimate` (NULL: none), within the
  * bounds above, timing the estimate into j->estimate_ms.  The job's inputs
- * must be set. */
+ * must be set.  A body already read into a position (body_read) is
+ * estimated whatever its size: its parse is done. */
 job_lane jobs_triage(job *j, job_estimate estimate);
 
 /* The lane of a job estimated at cost_us microseconds. */
 job_lane jobs_lane_for(double cost_us);
 
-/* End the route's state that is left (route_free), for a job that will
- * not be started or whose handler did not take it. */
+/* End the route's state that is left (route_free) and free a read
+ * position left untaken, for a job that will not be started or whose
+ * handler did not take them. */
 void jobs_release(job *j);
 
 /* Run `handler` on j (see above). */

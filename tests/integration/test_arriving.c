@@ -1,0 +1,390 @@
+/* test_arriving.c - a JSON body POSTed to /solve is read as it arrives,
+ * into the game's position (http.c's reads_as_it_arrives), and the answer
+ * is byte for byte the one the whole-body parse gives.
+ *
+ * The oracle is the pipeline in this process: solve_position over the
+ * whole body (the game's parse_json), its answer or its error rendered as
+ * the daemon renders errors (http_error_render, with the request's id).
+ * The bodies are seeded: each game's positions of random sizes, half of
+ * them then damaged (a byte inserted, deleted or replaced, a span doubled,
+ * the end cut off), some padded with whitespace; each is sent once with
+ * Content-Length and once chunked in random pieces (libmicrohttpd hands a
+ * chunked body over chunk by chunk, so the reader sees those splits).
+ * Then the limits that hold while the body arrives: a body refused early
+ * by the reader that goes on past --max-body is still a 413, an empty body
+ * is the parse's own error, and a client that hangs up mid-body leaves the
+ * daemon answering. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "daemon.h"
+#include "client.h"
+#include "games.h"
+#include "http_error.h"
+#include "media.h"
+#include "rawhttp.h"
+#include "solve.h"
+
+#define BODIES_PER_GAME 300
+
+static unsigned long long seed;
+
+/* The next value of a fixed-seed generator, below n (n > 0). */
+static unsigned long long below(unsigned long long n)
+{
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+}
+
+/* Append printf's text of fmt to b (each piece here is short). */
+static void put(gj_buf *b, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    ck_assert(n >= 0 && (size_t)n < sizeof text);
+    buf_append(b, text, (size_t)n);
+}
+
+/* A position of g of seeded size as a JSON body, into b. */
+static void grow_position(const gj_game *g, gj_buf *b)
+{
+    if (strcmp(g->name, "matrix-game") == 0) {
+        int n = 1 + (int)below(30);
+        put(b, "{\"k\": %d, \"matrix\": [", 1 + (int)below(3));
+        for (int r = 0; r < n; r++) {
+            buf_puts(b, r ? ", [" : "[");
+            for (int c = 0; c < n; c++)
+                put(b, c ? ",%d" : "%d", r * n + c + 1 + (int)below(2) * n * n);
+            buf_putc(b, ']');
+        }
+        buf_puts(b, "]}");
+    } else if (strcmp(g->name, "grid-walk") == 0 || strcmp(g->name, "prime-chocolate") == 0) {
+        bool grid = g->name[0] == 'g';
+        int rows = 1 + (int)below(30), cols = grid ? 1 + (int)below(30) : rows;
+        buf_puts(b, "{\"grid\": [");
+        for (int r = 0; r < rows; r++) {
+            buf_puts(b, r ? ", \"" : "\"");
+            for (int c = 0; c < cols; c++)
+                buf_putc(b, grid ? (below(5) ? '.' : '#') : (below(6) ? '-' : 'X'));
+            buf_putc(b, '"');
+        }
+        buf_puts(b, "]}");
+    } else if (strcmp(g->name, "nim-shortcuts") == 0) {
+        const char *names[2] = {"shortcuts", "queries"};
+        buf_putc(b, '{');
+        for (int k = 0; k < 2; k++) {
+            int n = (int)below(60);
+            put(b, "%s\"%s\": [", k ? ", " : "", names[k]);
+            for (int i = 0; i < n; i++) /* repeated shortcuts are refused: kept */
+                put(b, "%s[%d,%d]", i ? "," : "", (int)below(400), (int)below(400));
+            buf_putc(b, ']');
+        }
+        buf_putc(b, '}');
+    } else if (strcmp(g->name, "staircase-chess") == 0) {
+        int rows = 1 + (int)below(9), cols = 1 + (int)below(9);
+        buf_putc(b, '{');
+        for (int k = 0; k < 2; k++) {
+            put(b, "%s\"%c\": [", k ? ", " : "", "ab"[k]);
+            for (int r = 0; r < rows; r++) {
+                buf_puts(b, r ? ",[" : "[");
+                for (int c = 0; c < cols; c++)
+                    put(b, c ? ",%d" : "%d", (int)below(10));
+                buf_putc(b, ']');
+            }
+            buf_putc(b, ']');
+        }
+        buf_putc(b, '}');
+    } else {
+        buf_puts(b, g->example_json); /* a game this test does not know: its sample */
+    }
+}
+
+/* Damage body b once: a byte inserted, deleted or replaced, a span
+ * doubled, or the end cut off. */
+static void damage(gj_buf *b)
+{
+    static const char bytes[] = " \t\n{}[],:\"-.eE0123456789\\uxX#";
+    if (b->len == 0)
+        return;
+    size_t at = (size_t)below(b->len);
+    gj_buf out;
+    buf_init(&out);
+    switch (below(5)) {
+    case 0: /* insert */
+        buf_append(&out, b->data, at);
+        buf_putc(&out, bytes[below(sizeof bytes - 1)]);
+        buf_append(&out, b->data + at, b->len - at);
+        break;
+    case 1: /* delete */
+        buf_append(&out, b->data, at);
+        buf_append(&out, b->data + at + 1, b->len - at - 1);
+        break;
+    case 2: /* replace */
+        buf_append(&out, b->data, b->len);
+        out.data[at] = bytes[below(sizeof bytes - 1)];
+        break;
+    case 3: { /* double a span */
+        size_t n = (size_t)below(b->len - at) + 1;
+        buf_append(&out, b->data, at + n);
+        buf_append(&out, b->data + at, b->len - at);
+        break;
+    }
+    default: /* cut */
+        buf_append(&out, b->data, at);
+        break;
+    }
+    ck_assert(!out.failed);
+    buf_free(b);
+    *b = out;
+}
+
+/* Pad b with n blanks before or after. */
+static void pad(gj_buf *b, size_t n, int before)
+{
+    gj_buf out;
+    buf_init(&out);
+    for (size_t i = 0; before && i < n; i++)
+        buf_putc(&out, " \n\t\r"[below(4)]);
+    buf_append(&out, b->data, b->len);
+    for (size_t i = 0; !before && i < n; i++)
+        buf_putc(&out, " \n\t\r"[below(4)]);
+    ck_assert(!out.failed);
+    buf_free(b);
+    *b = out;
+}
+
+/* The answer the daemon must give to body as POST /solve/{g}: its status
+ * and bytes (an error as http_error.c renders it for request id `id`). */
+static int expected(const gj_game *g, const char *body, size_t len, media_kind output,
+                    const char *id, gj_buf *want)
+{
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    char *copy = malloc(len + 1); /* with the NUL guard the daemon's parse has */
+    ck_assert(copy != NULL);
+    memcpy(copy, body, len);
+    copy[len] = '\0';
+    solve_timing t;
+    gj_error e;
+    buf_init(want);
+    int rc = solve_position(g, limits, MEDIA_JSON, copy, len, output, want, &t, &e);
+    free(copy);
+    if (rc == 0)
+        return 200;
+    buf_free(want);
+    buf_init(want);
+    size_t n;
+    char *text = http_error_render(&e, id, &n);
+    ck_assert(text != NULL);
+    buf_append(want, text, n);
+    free(text);
+    return http_error_status(e.kind);
+}
+
+/* POST body to /solve/{g} on port, with Content-Length or chunked in
+ * pieces of at most `piece` bytes, and check the answer against the
+ * oracle.  Returns the status. */
+static int post_and_check(unsigned port, const gj_game *g, const char *body, size_t len,
+                          int chunked, size_t piece, media_kind output, int n)
+{
+    char id[32];
+    snprintf(id, sizeof id, "arr-%d%s", n, chunked ? "c" : "l");
+    gj_buf req;
+    buf_init(&req);
+    put(&req,
+        "POST /solve/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: "
+        "%s\r\nContent-Type: application/json\r\nAccept: %s\r\n",
+        g->name, id, output == MEDIA_JSON ? "application/json" : "text/plain");
+    if (!chunked) {
+        put(&req, "Content-Length: %zu\r\n\r\n", len);
+        buf_append(&req, body, len);
+    } else {
+        buf_puts(&req, "Transfer-Encoding: chunked\r\n\r\n");
+        for (size_t at = 0; at < len;) {
+            size_t k = (size_t)below(piece) + 1;
+            if (k > len - at)
+                k = len - at;
+            put(&req, "%zx\r\n", k);
+            buf_append(&req, body + at, k);
+            buf_puts(&req, "\r\n");
+            at += k;
+        }
+        buf_puts(&req, "0\r\n\r\n");
+    }
+    ck_assert(!req.failed);
+    raw_reply r = raw_exchange(port, req.data, req.len);
+    gj_buf want;
+    int status = expected(g, body, len, output, id, &want);
+    if (r.status != status || r.len != want.len || memcmp(r.body, want.data, want.len) != 0)
+        ck_abort_msg("POST /solve/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: "
+                     "%.400s",
+                     g->name, id, len, chunked ? "chunked" : "Content-Length", r.status,
+                     r.body ? r.body : "", status, want.data ? want.data : "", body);
+    buf_free(&want);
+    raw_reply_free(&r);
+    buf_free(&req);
+    return status;
+}
+
+/* Seeded bodies of every game, both framings: the daemon's answers are
+ * the whole-body parse's, and both answers and refusals are met. */
+START_TEST(test_bodies)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    long ok = 0, refused = 0;
+    int n = 0;
+    for (size_t gi = 0; gi < ngames; gi++) {
+        const gj_game *g = games[gi];
+        if (g->read_json == NULL)
+            continue;
+        seed = 0xa771e000ull + gi;
+        for (int i = 0; i < BODIES_PER_GAME; i++) {
+            gj_buf b;
+            buf_init(&b);
+            if (i == 0)
+                buf_puts(&b, g->example_json);
+            else
+                grow_position(g, &b);
+            for (int k = i % 2 ? 1 + (int)below(3) : 0; k > 0; k--)
+                damage(&b);
+            if (below(8) == 0)
+                pad(&b, (size_t)below(6000), (int)below(2));
+            ck_assert(!b.failed);
+            media_kind output = below(2) ? MEDIA_JSON : MEDIA_TEXT;
+            size_t piece = below(3) == 0 ? 7 : 300;
+            for (int chunked = 0; chunked < 2; chunked++) {
+                int status = post_and_check(d.port, g, b.data ? b.data : "", b.len, chunked, piece,
+                                            output, n);
+                status == 200 ? ok++ : refused++;
+            }
+            n++;
+            buf_free(&b);
+        }
+    }
+    printf("arriving: %d bodies, twice each: %ld answered, %ld refused, as the whole parse\n", n,
+           ok, refused);
+    ck_assert_int_gt(ok, 1000);
+    ck_assert_int_gt(refused, 1000);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* An empty JSON body, with Content-Length: 0 and chunked: the parse's own
+ * error, as for the whole body. */
+START_TEST(test_empty)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    for (size_t gi = 0; gi < ngames; gi++)
+        for (int chunked = 0; chunked < 2; chunked++)
+            ck_assert_int_eq(
+                post_and_check(d.port, games[gi], "", 0, chunked, 1, MEDIA_JSON, (int)gi), 400);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* A body the reader refuses at its second byte that goes on past
+ * --max-body: still the 413 of a body read whole, for both framings. */
+START_TEST(test_refused_then_too_large)
+{
+    const char *const args[] = {"--max-body", "4096", NULL};
+    test_daemon d;
+    daemon_start(&d, args);
+    static char body[6000];
+    memset(body, ' ', sizeof body);
+    body[0] = '{';
+    body[1] = 'x';
+    for (int chunked = 0; chunked < 2; chunked++) {
+        gj_buf req;
+        buf_init(&req);
+        buf_puts(&req, "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nConnection: "
+                       "close\r\nContent-Type: application/json\r\n");
+        if (chunked) {
+            buf_puts(&req, "Transfer-Encoding: chunked\r\n\r\n");
+            for (size_t at = 0; at < sizeof body; at += 1000) {
+                buf_puts(&req, "3e8\r\n");
+                buf_append(&req, body + at, 1000);
+                buf_puts(&req, "\r\n");
+            }
+            buf_puts(&req, "0\r\n\r\n");
+        } else {
+            put(&req, "Content-Length: %zu\r\n\r\n", sizeof body);
+            buf_append(&req, body, sizeof body);
+        }
+        raw_reply r = raw_exchange(d.port, req.data, req.len);
+        ck_assert_msg(r.status == 413, "%s: got %d %s", chunked ? "chunked" : "Content-Length",
+                      r.status, r.body ? r.body : "");
+        ck_assert_ptr_nonnull(strstr(r.body, "--max-body"));
+        raw_reply_free(&r);
+        buf_free(&req);
+    }
+    /* Under the limit the same mistake is the reader's 400, naming where. */
+    seed = 1;
+    ck_assert_int_eq(
+        post_and_check(d.port, games_find("matrix-game", 11), body, 3000, 1, 300, MEDIA_JSON, 0),
+        400);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* Clients that hang up mid-body, their reader open (in a position, in a
+ * string, after a refusal): the daemon frees it and answers the next. */
+START_TEST(test_hang_up)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    static const char *const parts[] = {
+        "{\"k\": 1, \"matrix\": [[1,2],[3,",
+        "{\"grid\": [\"..#\", \"..",
+        "{\"k\": 1, \"matrix\": [[1,2],[3,x",
+    };
+    for (int round = 0; round < 20; round++)
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            const char *game = parts[i][2] == 'g' ? "grid-walk" : "matrix-game";
+            char req[512];
+            int n = snprintf(req, sizeof req,
+                             "POST /solve/%s HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                             "application/json\r\nContent-Length: 900\r\n\r\n%s",
+                             game, parts[i]);
+            raw_hang_up(d.port, req, (size_t)n);
+        }
+    seed = 2;
+    const gj_game *g = games_find("matrix-game", 11);
+    ck_assert_int_eq(
+        post_and_check(d.port, g, g->example_json, strlen(g->example_json), 1, 5, MEDIA_TEXT, 0),
+        200);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
+/* The suite. */
+static Suite *arriving_suite(void)
+{
+    Suite *s = suite_create("arriving");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_bodies);
+    tcase_add_test(tc, test_empty);
+    tcase_add_test(tc, test_refused_then_too_large);
+    tcase_add_test(tc, test_hang_up);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+/* Runs the suite. */
+int main(void)
+{
+    return run_suite(arriving_suite());
+}
