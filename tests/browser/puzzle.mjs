@@ -259,6 +259,8 @@ try {
       expect(data.id, `a puzzle: ${got.body.slice(0, 200)}`);
       const info = await page.$eval('[data-testid=puzzle-info]', (e) => ({ ...e.dataset, text: e.textContent }));
       expect(info.id === data.id && info.band === data.band && +info.depth === data.depth, `the page shows the puzzle's band and depth: ${JSON.stringify(info)}`);
+      // How far from the end is said once the puzzle is over, never the last puzzle's meanwhile.
+      expect(info.remoteness === undefined, `before the end the page says a remoteness: ${JSON.stringify(info)}`);
       expect(info.text.includes(data.band) && info.text.includes(data.difficulty.toFixed(2)) && info.text.includes(`${data.depth} solving move`),
         `the band, difficulty and depth are said: '${info.text}'`);
       // The solution, asked from Node, to play and to look for in what the page received.
