@@ -487,6 +487,19 @@ log "store: bench/store.sh"
     bench/store.sh "$BIN" "$DIR" || echo "(bench/store.sh failed; see its log above)"
 } >> "$OUT"
 
+# ---- peak memory per body (issue 34) ---------------------------------------
+log "peak: bench/peak.sh"
+{
+    echo
+    echo "## 8. Peak memory per body: judge text against JSON (issue 34)"
+    echo
+    echo "\`make bench-peak\` (bench/peak.sh): a fresh daemon per request (\`--cache-bytes 0"
+    echo "--memory-budget 0\`), its VmHWM after one POST /solve of a seeded matrix as text and as"
+    echo "JSON.  Target (issue 34): the 31 MB JSON matrix at most 1.5x its body."
+    echo
+    bench/peak.sh "$BIN" "$DIR" || echo "(bench/peak.sh failed; see its log above)"
+} >> "$OUT"
+
 # ---- plots ----------------------------------------------------------------
 log "plots: time against input size"
 # series GAME SIZE:NAME... : data file with size, ours, reference, parse limit (ms).

@@ -16,7 +16,7 @@ REFERENCE_BINS := $(if $(wildcard $(REFERENCE_DIR)/*.cpp),\
 BENCH_APT := wrk gnuplot-nox g++ curl
 BENCH_CMDS := wrk gnuplot g++ curl
 
-.PHONY: bench bench-deps bench-tools bench-tiny bench-large bench-store
+.PHONY: bench bench-deps bench-tools bench-tiny bench-large bench-store bench-peak
 
 bench-deps:
 	@missing=""; for c in $(BENCH_CMDS); do command -v $$c >/dev/null || missing=1; done; \
@@ -115,6 +115,12 @@ bench-store: test-deps
 bench-tiny: bench-deps
 	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server
 	bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server
+
+# The daemon's peak memory per body, judge text against JSON at about 1, 8
+# and 31 MB (bench/peak.sh; PEAK_ROUNDS).
+bench-peak: bench-deps
+	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/gen
+	bench/peak.sh $(BIN) $(BENCH_DIR)
 
 # Table 2 alone (issue 22): the large inputs through HTTP against the solve
 # command in the same rounds, with the daemon's split of each request
