@@ -30,17 +30,49 @@ static void *read_fed(const rd_game *t, const char *body, size_t len, const long
     return rd->finish(r, e);
 }
 
-/* Note which verdict an error (or NULL: a position) is. */
+/* The verdicts every game has, first in each game's count, so that its
+ * own need not repeat them. */
+static const char *const common_verdicts[] = {
+    "solved",
+    "invalid JSON",
+    "the JSON body must be an object",
+    ": unknown field",
+    ": missing required field",
+};
+enum { NCOMMON_VERDICTS = sizeof common_verdicts / sizeof common_verdicts[0], MAX_VERDICTS = 32 };
+
+/* The bodies of each verdict so far: one process runs one test, of one
+ * game, so one array serves every game. */
+static long verdict_count[MAX_VERDICTS];
+
+/* How many verdicts t has, the common ones and its own. */
+static int nverdicts(const rd_game *t)
+{
+    int n = NCOMMON_VERDICTS;
+    while (t->verdicts[n - NCOMMON_VERDICTS] != NULL)
+        n++;
+    ck_assert_int_le(n, MAX_VERDICTS);
+    return n;
+}
+
+/* Verdict v of t's, the common ones numbered first, "solved" 0. */
+static const char *verdict(const rd_game *t, int v)
+{
+    return v < NCOMMON_VERDICTS ? common_verdicts[v] : t->verdicts[v - NCOMMON_VERDICTS];
+}
+
+/* Note which verdict an error (or NULL: a position) is: the first whose
+ * words the message holds, in the game's order. */
 static void count_verdict(const rd_game *t, const gj_error *e)
 {
-    for (int v = 1; e != NULL && v < t->nverdicts; v++) {
-        if (strstr(e->message, t->verdicts[v]) != NULL) {
-            t->count[v]++;
+    for (int v = 1; e != NULL && v < nverdicts(t); v++) {
+        if (strstr(e->message, verdict(t, v)) != NULL) {
+            verdict_count[v]++;
             return;
         }
     }
     ck_assert_msg(e == NULL, "a verdict the table does not name: %s", e ? e->message : "");
-    t->count[0]++;
+    verdict_count[0]++;
 }
 
 /* Both readers on body under lim: the same error or the same position,
@@ -98,16 +130,16 @@ static void rd_compare(const rd_game *t, const char *body, size_t len, const lon
 /* Forget the verdicts counted so far, so a test counts only its own. */
 static void rd_clear(const rd_game *t)
 {
-    memset(t->count, 0, sizeof *t->count * (size_t)t->nverdicts);
+    memset(verdict_count, 0, sizeof *verdict_count * (size_t)nverdicts(t));
 }
 
 /* Fail the test unless every verdict was met at least `least` times: a
  * check no body reached is a check the test did not compare. */
 static void rd_require(const rd_game *t, long least)
 {
-    for (int v = 0; v < t->nverdicts; v++)
-        ck_assert_msg(t->count[v] >= least, "only %ld bodies ended \"%s\"", t->count[v],
-                      t->verdicts[v]);
+    for (int v = 0; v < nverdicts(t); v++)
+        ck_assert_msg(verdict_count[v] >= least, "only %ld bodies ended \"%s\"", verdict_count[v],
+                      verdict(t, v));
 }
 
 /* rd_one_in: one draw below n. */
@@ -116,15 +148,21 @@ int rd_one_in(rd_gen *g, uint64_t n)
     return rng_below(&g->rng, n) == 0;
 }
 
+/* count blanks, each of any of the four kinds JSON allows, so the reader
+ * meets every one wherever a body has room for blanks. */
+static void blank_run(rd_gen *g, long count)
+{
+    static const char kinds[] = " \t\n\r";
+    for (long c = 0; c < count; c++)
+        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
+}
+
 /* rd_blanks: a run of 0..3 blanks, a single one a third of the time. */
 void rd_blanks(rd_gen *g, int often)
 {
     if (!often && !rd_one_in(g, 6))
         return;
-    static const char kinds[] = " \t\n\r";
-    long count = rd_one_in(g, 3) ? 1 : (long)rng_below(&g->rng, 4);
-    for (long c = 0; c < count; c++)
-        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
+    blank_run(g, rd_one_in(g, 3) ? 1 : (long)rng_below(&g->rng, 4));
 }
 
 /* rd_blanks_rare: one time in five, a run of 1..3 blanks. */
@@ -132,10 +170,7 @@ void rd_blanks_rare(rd_gen *g)
 {
     if (!rd_one_in(g, 5))
         return;
-    static const char kinds[] = " \t\n\r";
-    long count = 1 + (long)rng_below(&g->rng, 3);
-    for (long c = 0; c < count; c++)
-        buf_putc(&g->b, kinds[rng_below(&g->rng, 4)]);
+    blank_run(g, 1 + (long)rng_below(&g->rng, 3));
 }
 
 /* The body broken as JSON at a random place: cut short, a byte put in, or
@@ -437,7 +472,7 @@ START_TEST(test_valid)
 {
     rd_clear(table->diff);
     run_bodies(&table->valid);
-    ck_assert_int_eq(table->diff->count[0], table->valid.count);
+    ck_assert_int_eq(verdict_count[0], table->valid.count);
 }
 END_TEST
 

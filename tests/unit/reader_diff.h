@@ -42,11 +42,10 @@ typedef struct rd_game {
     void (*describe)(void *pos, gj_buf *out);
     void (*settle)(void *want);
     void (*same)(void *got, void *want);
-    /* The verdicts, by words of the message, "solved" first; count has
-     * nverdicts entries, one per verdict. */
+    /* The game's own verdicts, by words of the message, NULL after the
+     * last: the driver counts them after those every game has ("solved",
+     * invalid JSON, no object, an unknown or a missing field). */
     const char *const *verdicts;
-    int nverdicts;
-    long *count;
 } rd_game;
 
 /* A body being generated: the random state and the bytes so far. */

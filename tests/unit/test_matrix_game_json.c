@@ -59,14 +59,9 @@ static void same(void *got_pos, void *want_pos)
     ck_assert(memcmp(got->outcome, want->outcome, nn + (size_t)want->n) == 0);
 }
 
-/* The verdicts seen, by the first words of the message (or "solved"),
- * so the test can tell that the bodies reached every check. */
+/* The game's own verdicts, by words of the message, so the test can tell
+ * that the bodies reached every check. */
 static const char *const verdicts[] = {
-    "solved",
-    "invalid JSON",
-    "the JSON body must be an object",
-    ": unknown field",
-    ": missing required field",
     "matrix: expected an array",
     "matrix: expected 3 to",
     "k: expected an integer",
@@ -76,9 +71,8 @@ static const char *const verdicts[] = {
     "]: expected an integer",
     "]: must be between",
     "appears twice",
+    NULL,
 };
-enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
-static long verdict_count[NVERDICTS];
 
 /* The game's reader against its tree; an empty body, fed whole, is fed
  * as one piece of 0 bytes. */
@@ -89,8 +83,6 @@ static const rd_game diff = {
     .settle = settle,
     .same = same,
     .verdicts = verdicts,
-    .nverdicts = NVERDICTS,
-    .count = verdict_count,
 };
 
 /* ---- generated bodies ---- */

@@ -35,14 +35,9 @@ static void describe(void *pos, gj_buf *out)
     ck_assert(!out->failed);
 }
 
-/* The verdicts seen, by the first words of the message (or "solved"), so
- * the test can tell that the bodies reached every check. */
+/* The game's own verdicts, by words of the message, so the test can tell
+ * that the bodies reached every check. */
 static const char *const verdicts[] = {
-    "solved",
-    "invalid JSON",
-    "the JSON body must be an object",
-    ": unknown field",
-    ": missing required field",
     "shortcuts: expected an array",
     "shortcuts: expected 0 to",
     "queries: expected an array",
@@ -52,9 +47,8 @@ static const char *const verdicts[] = {
     "]: expected an integer",
     "]: must be between",
     "shortcuts must be pairwise distinct",
+    NULL,
 };
-enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
-static long verdict_count[NVERDICTS];
 
 /* The game's reader against its tree. */
 static const rd_game diff = {
@@ -62,8 +56,6 @@ static const rd_game diff = {
     .read_tree = nim_shortcuts_parse_tree,
     .describe = describe,
     .verdicts = verdicts,
-    .nverdicts = NVERDICTS,
-    .count = verdict_count,
 };
 
 /* ---- generated bodies ---- */

@@ -68,22 +68,12 @@ static void describe(void *pos, gj_buf *out)
     ck_assert(!out->failed);
 }
 
-/* The verdicts seen, by words of the message (or "solved"), so the test
- * can tell that the bodies reached every check. */
+/* The game's own verdicts, by words of the message, so the test can tell
+ * that the bodies reached every check. */
 static const char *const verdicts[] = {
-    "solved",
-    "invalid JSON",
-    "the JSON body must be an object",
-    ": unknown field",
-    ": missing required field",
-    "grid: expected an array",
-    "grid: expected 1 to",
-    "]: expected a string",
-    "]: unexpected character",
-    "(the bar is square)",
+    "grid: expected an array", "grid: expected 1 to", "]: expected a string",
+    "]: unexpected character", "(the bar is square)", NULL,
 };
-enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
-static long verdict_count[NVERDICTS];
 
 /* The game's reader against its tree. */
 static const rd_game diff = {
@@ -91,8 +81,6 @@ static const rd_game diff = {
     .read_tree = read_tree,
     .describe = describe,
     .verdicts = verdicts,
-    .nverdicts = NVERDICTS,
-    .count = verdict_count,
 };
 
 /* ---- generated bodies ---- */

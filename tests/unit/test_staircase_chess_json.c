@@ -34,14 +34,9 @@ static void describe(void *pos, gj_buf *out)
     ck_assert(!out->failed);
 }
 
-/* The verdicts seen, by the first words of the message (or "solved"), so
- * the test can tell that the bodies reached every check. */
+/* The game's own verdicts, by words of the message, so the test can tell
+ * that the bodies reached every check. */
 static const char *const verdicts[] = {
-    "solved",
-    "invalid JSON",
-    "the JSON body must be an object",
-    ": unknown field",
-    ": missing required field",
     "a: expected an array",
     "a: expected 1 to",
     "a[0]: expected",
@@ -53,9 +48,8 @@ static const char *const verdicts[] = {
     "]: must be between",
     "b: expected",
     "as in a; a and b",
+    NULL,
 };
-enum { NVERDICTS = sizeof verdicts / sizeof verdicts[0] };
-static long verdict_count[NVERDICTS];
 
 /* The game's reader against its tree. */
 static const rd_game diff = {
@@ -63,8 +57,6 @@ static const rd_game diff = {
     .read_tree = sc_parse_tree,
     .describe = describe,
     .verdicts = verdicts,
-    .nverdicts = NVERDICTS,
-    .count = verdict_count,
 };
 
 /* ---- generated bodies ---- */
