@@ -11,7 +11,7 @@
 # zeroed, and the next 6 s of requests are dumped.  The request count is
 # the calls to http_on_completed in the dump.  Valgrind counts each byte of
 # a `rep stosb` memset as one instruction, so libmicrohttpd's reset of its
-# 32 KiB connection pool (the bare server pays it alike) is shown apart.
+# connection pool (16 KiB by default, 32 KiB in the bare server) is shown apart.
 # Output: one line per share, thousands of instructions per request.
 set -u
 BIN=$(realpath "$1")

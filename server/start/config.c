@@ -77,7 +77,7 @@ static const gj_option options[] = {
     {"--io-threads", "GAMEJUDGE_IO_THREADS", "N", "HTTP polling threads", NULL, "online CPUs",
      "io_threads", NUMBER(OPT_INTEGER, io_threads, 1, 64), .compute = io_threads_default},
     {"--connection-memory", "GAMEJUDGE_CONNECTION_MEMORY", "BYTES",
-     "HTTP header memory per connection", "32K", NULL, "connection_memory",
+     "HTTP header memory per connection", "16K", NULL, "connection_memory",
      NUMBER(OPT_BYTES, connection_memory, 8L << 10, 16L << 20)},
     {"--grace", "GAMEJUDGE_GRACE", "S", "seconds a stop waits for requests in progress", "30", NULL,
      "grace", NUMBER(OPT_INTEGER, grace, 0, 3600)},

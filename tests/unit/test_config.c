@@ -41,7 +41,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.queue, 64);
     ck_assert_int_eq(c.max_body, 64L << 20);
     ck_assert_int_eq(c.timeout, 30);
-    ck_assert_int_eq(c.connection_memory, 32L << 10);
+    ck_assert_int_eq(c.connection_memory, 16L << 10);
     ck_assert_int_eq(c.grace, 30);
     ck_assert_int_eq(c.log_json, 0);
     ck_assert_int_eq(c.judge_max_cases, 1000);
@@ -117,7 +117,7 @@ static const struct {
      "--trusted-proxies: 'proxy.local' is not an IP address or CIDR block"},
     {"--trusted-proxies", "127.0.0.1/40", "--trusted-proxies: '127.0.0.1/40' is not an IP"},
     {"--max-query", "100", "--max-query must be a size in bytes (K/M/G allowed) from 256 to"},
-    {"--max-query", "17K", "--max-query (17408 bytes) must be at most half of --connection-memory"},
+    {"--max-query", "9K", "--max-query (9216 bytes) must be at most half of --connection-memory"},
     {"--cache-max-age", "-1", "--cache-max-age must be an integer from 0 to 31536000, not '-1'"},
     {"--tls-cert", "", "--tls-cert: the file name must be 1 to 1023 characters"},
     {"--tls-cert", "cert.pem",
@@ -173,9 +173,10 @@ START_TEST(test_query_bounds)
     ck_assert_int_eq(load(&c, NULL, args, &e), 0);
     ck_assert_int_eq(c.max_query, 64L << 10);
     ck_assert_int_eq(c.cache_max_age, 0);
-    const char *env[] = {"GAMEJUDGE_MAX_QUERY", "16K", "GAMEJUDGE_CACHE_MAX_AGE", "60", NULL};
+    /* Half of the default --connection-memory (16K) is the most it may be alone. */
+    const char *env[] = {"GAMEJUDGE_MAX_QUERY", "6K", "GAMEJUDGE_CACHE_MAX_AGE", "60", NULL};
     ck_assert_int_eq(load(&c, env, NULL, &e), 0);
-    ck_assert_int_eq(c.max_query, 16L << 10);
+    ck_assert_int_eq(c.max_query, 6L << 10);
     ck_assert_int_eq(c.cache_max_age, 60);
 }
 END_TEST
