@@ -22,7 +22,11 @@
 # divided by wrk's request count.
 #
 # Output (stdout): one line per spec and game with the medians, then the
-# ratio lines; TINY_RAW names a file that receives every run.
+# ratio lines; TINY_RAW names a file that receives every run.  With
+# GAME_LOOP naming bench/game_loop, each game's own in-process cost is
+# measured first and a last table gives issue 34's CPU target per server
+# and game: the bare server's CPU per request plus the game's own plus a
+# quarter of the bare server's, against the server's median.
 set -u
 BIN=$(realpath "$1")
 BARE=$(realpath "$2")
@@ -96,6 +100,16 @@ run() {
         END { printf "%s %.2f %.2f\n", rps, p99, (n > 0 ? ms * 1000 / n : 0) }'
 }
 
+# The games' own CPU per request in process, "game=us,...", when asked.
+OWN=
+if [ -n "${GAME_LOOP:-}" ]; then
+    for g in $GAMES; do
+        read -r _ us < <("$GAME_LOOP" "$g" "bench/samples/$g.txt" 1)
+        OWN="$OWN$g=$us,"
+        echo "tiny: $g in process: $us us CPU per parse, solve and write" >&2
+    done
+fi
+
 for round in $(seq "$ROUNDS"); do
     for spec in "$@"; do
         label=${spec%%=*} args=${spec#*=}
@@ -118,7 +132,7 @@ for round in $(seq "$ROUNDS"); do
 done
 
 # Medians per label and game, then each round's ratio to its bare server.
-awk '
+awk -v own="$OWN" '
     function median(key,   n, i, j, t, v) {
         n = split(vals[key], v, " ")
         for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
@@ -141,5 +155,16 @@ awk '
             printf "%-12s %-16s %10.0f %8.2f %8.2f %8s %8s\n", lg[1], lg[2], median("rps " k), median("p99 " k),
                 median("cpu " k), lg[1] == "bare" ? "1" : sprintf("%.2f", median("ratio " k)),
                 lg[1] == "bare" ? "1" : sprintf("%.2f", median("cpur " k))
+        }
+        if (own == "" || !(("cpu bare matrix-game") in vals)) exit
+        n = split(own, pairs, ",")
+        for (i = 1; i <= n; i++) if (split(pairs[i], kv, "=") == 2) us[kv[1]] = kv[2]
+        bare = median("cpu bare matrix-game")
+        printf "\n%-12s %-16s %8s %8s %8s %8s %8s\n", "server", "game", "bare us", "game us", "target", "CPU us", "verdict"
+        for (i = 1; i <= nk; i++) {
+            k = order[i]; split(k, lg, " ")
+            if (lg[1] == "bare" || !(lg[2] in us)) continue
+            t = bare * 1.25 + us[lg[2]]; c = median("cpu " k)
+            printf "%-12s %-16s %8.2f %8.2f %8.2f %8.2f %8s\n", lg[1], lg[2], bare, us[lg[2]], t, c, c <= t ? "met" : "missed"
         }
     }' "$RAW"

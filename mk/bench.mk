@@ -7,7 +7,7 @@
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_TOOLS := $(addprefix $(BENCH_DIR)/,gen measure parse_limit bare_server cost_fit levels line_rate \
-                 puzzle_time store_bench mg_json_rate)
+                 puzzle_time store_bench mg_json_rate game_loop)
 REFERENCE_DIR ?= ../shared/reference
 # The games' URL names, from the one list (solvers/registry/games.def).
 REFERENCE_GAMES := $(shell scripts/games)
@@ -86,6 +86,11 @@ $(BENCH_DIR)/store_bench: bench/store_bench.c $(SERVER_LIB) $(SOLVER_LIB)
 	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $(TEST_CFLAGS) $< $(SERVER_LIB) $(SOLVER_LIB) \
 	  $(PKG_LIBS) $(TEST_LIBS) -lm -o $@
 
+# A game's own cost per tiny request, in process (bench/tiny.sh's target line).
+$(BENCH_DIR)/game_loop: bench/game_loop.c $(SERVER_LIB) $(SOLVER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_ALL) $(PKG_CFLAGS) $< $(SERVER_LIB) $(SOLVER_LIB) $(PKG_LIBS) -lm -o $@
+
 $(BENCH_DIR)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_ALL) $< -o $@
@@ -113,8 +118,8 @@ bench-store: test-deps
 # in its default configuration, interleaved round by round, with CPU per
 # request (bench/tiny.sh; TINY_ROUNDS, TINY_SECONDS, TINY_GAMES).
 bench-tiny: bench-deps
-	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server
-	bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server
+	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server $(BENCH_DIR)/game_loop
+	GAME_LOOP=$(BENCH_DIR)/game_loop bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server
 
 # The daemon's peak memory per body, judge text against JSON at about 1, 8
 # and 31 MB (bench/peak.sh; PEAK_ROUNDS).
