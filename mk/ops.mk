@@ -18,8 +18,10 @@ EXTRA_CHECKS += tests/integration/k8s_manifests.mjs
 # pg_restore on a throwaway cluster; the restored store answers the same.
 EXTRA_CHECKS += tests/integration/store_backup.sh
 
-# The API suite, and the one for /analyze, /judge, /batch and the cache,
-# once more with every daemon and CLI run under valgrind memcheck
+# The API suite, the one for /analyze, /judge, /batch and the cache, and
+# the JSON bodies read as they arrive (a reader held from one piece of the
+# body to the next, and clients that leave mid-body), once more with every
+# daemon and CLI run under valgrind memcheck
 # (scripts/valgrind-daemon): any memory error or leak fails it.  The
 # document the daemon serves is the one built beside the real binary, not
 # beside the wrapper (GJ_SPEC, tests/integration/daemon.h).
@@ -28,3 +30,4 @@ valgrind: test-deps
 	@$(SUBMAKE) tests
 	GJ_BIN=scripts/valgrind-daemon GJ_SPEC=$(BUILD)/openapi.yaml $(BUILD)/tests/itest_api
 	GJ_BIN=scripts/valgrind-daemon GJ_SPEC=$(BUILD)/openapi.yaml $(BUILD)/tests/itest_beyond
+	GJ_BIN=scripts/valgrind-daemon GJ_SPEC=$(BUILD)/openapi.yaml $(BUILD)/tests/itest_arriving
