@@ -698,7 +698,9 @@ START_TEST(test_stop_and_abort)
     ck_assert_int_eq(jpull_end(jp, &e), -1);
     ck_assert_str_eq(e.message, "invalid JSON at line 1, column 19: end of file expected near 'x'");
     jpull_free(jp);
+    buf_free(&s.out);
     s = (sink){.stop_at = 1, .how = JPULL_ABORT};
+    buf_init(&s.out);
     jp = jpull_new(collect, &s);
     ck_assert_int_eq(jpull_feed(jp, body, 10, &e), -1);
     ck_assert_str_eq(e.message, "stopped at event 1");
