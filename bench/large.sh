@@ -19,8 +19,8 @@
 # to the answer sent): "waiting" is that duration less the work, the time
 # the request spent receiving its body and sending its answer, and "outside
 # the daemon" is curl's time less that duration (curl's start, reading its
-# input, connecting, its exit).  An input named *.json (LARGE_INPUTS may
-# name matrix-2000-k1.json) is sent as application/json, which the daemon
+# input, connecting, its exit).  An input whose name ends in .json (the
+# JSON twin of the 2000 x 2000 matrix, generated here) is sent as application/json, which the daemon
 # reads as it arrives: its parse then runs during the waiting, which the
 # split counts once, as parse.  "overlap
 # bound" is what a perfect overlap of the parse with the upload could at
