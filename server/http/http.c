@@ -149,7 +149,7 @@ static int read_format(const request *req, const char **format, gj_error *e)
 
 /* How the memory budget charges the request's body: JSON is read with no
  * tree only by a game with read_json (game.h), and only where the body is
- * the position alone (reads_as_it_arrives, or the query form's body handed
+ * the position alone (arriving_reader, or the query form's body handed
  * whole to the game's parse_json); any other JSON body is parsed into a
  * tree first. */
 static budget_body charged_kind(const request *req)
@@ -158,27 +158,30 @@ static budget_body charged_kind(const request *req)
         return BUDGET_TEXT;
     const route_row *row = req->match.row;
     const gj_game *g = req->match.game;
-    if (row != NULL && row->json_position && g != NULL && g->read_json != NULL)
+    if (row != NULL && row->position_body && g != NULL && g->read_json != NULL)
         return BUDGET_JSON_READ;
     return BUDGET_JSON_TREE;
 }
 
-/* True when req's body is read as it arrives into the game's position
- * (game.h's read_json): a JSON body POSTed to a route whose body is the
- * position alone.  No copy of the body is kept; the parse is done when its
- * last byte is. */
-static bool reads_as_it_arrives(const request *req)
+/* The game's reader of req's body as it arrives (game.h's read_json or
+ * read_text), or NULL when the body is kept whole: a JSON or judge-text
+ * body POSTed to a route whose body is the position alone.  No copy of a
+ * JSON body is kept; a text reader keeps the bytes itself.  Either way the
+ * parse is done when the last byte is. */
+static const gj_body_reader *arriving_reader(const request *req)
 {
     const gj_game *g = req->match.game;
-    return wants_body(req) && !request_is_query_form(req) && req->input == MEDIA_JSON &&
-           req->match.row->json_position && g != NULL && g->read_json != NULL;
+    if (!wants_body(req) || request_is_query_form(req) || !req->match.row->position_body ||
+        g == NULL)
+        return NULL;
+    return req->input == MEDIA_JSON ? g->read_json : g->read_text;
 }
 
 /* Close req's body reader, if one is open. */
 static void close_reader(request *req)
 {
     if (req->reader != NULL)
-        req->match.game->read_json->close(req->reader);
+        req->body_reader->close(req->reader);
     req->reader = NULL;
 }
 
@@ -224,10 +227,11 @@ static enum MHD_Result begin_job(request *req)
         if (admission_memory(h->admission, &req->admit, charged_kind(req), (size_t)n, &e) != 0)
             return respond_error(req, &e);
     }
-    if (reads_as_it_arrives(req)) {
+    req->body_reader = arriving_reader(req);
+    if (req->body_reader != NULL) {
         const gj_game *g = req->match.game;
         gj_error_clear(&req->read_error);
-        req->reader = g->read_json->open(config_game_limits(h->rt->cfg, g), &e);
+        req->reader = req->body_reader->open(config_game_limits(h->rt->cfg, g), &e);
         if (req->reader == NULL)
             return respond_error(req, &e);
         req->reading = true;
@@ -352,7 +356,7 @@ static enum MHD_Result read_upload(request *req, const char *data, size_t n)
     if (req->reader == NULL)
         return MHD_YES; /* refused already */
     unsigned long long start = clock_ns();
-    if (req->match.game->read_json->feed(req->reader, data, n, &req->read_error) != 0)
+    if (req->body_reader->feed(req->reader, data, n, &req->read_error) != 0)
         close_reader(req);
     req->read_ns += clock_ns() - start;
     return MHD_YES;
@@ -368,7 +372,7 @@ static void finish_reading(request *req)
     j->pos = NULL;
     j->body_error = req->read_error;
     if (req->reader != NULL)
-        j->pos = req->match.game->read_json->finish(req->reader, &j->body_error);
+        j->pos = req->body_reader->finish(req->reader, &j->body_error);
     req->reader = NULL;
     if (j->pos == NULL && j->body_error.kind == GJ_OK)
         gj_fail(&j->body_error, GJ_INTERNAL, "%s: the reader failed without saying why",

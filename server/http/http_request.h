@@ -89,10 +89,12 @@ typedef struct request {
     char *body; /* the upload, at most cfg->max_body bytes */
     size_t len, cap;
     size_t received; /* body bytes read, kept or not */
-    /* A JSON position read as it arrives (reads_as_it_arrives in http.c):
-     * body stays empty; reader is the game's open reader until the body
-     * ends or the reader refuses it (read_error says why). */
+    /* A position read as it arrives (arriving_reader in http.c): body
+     * stays empty; reader is open by the game's read_json or read_text
+     * (body_reader) until the body ends or the reader refuses it
+     * (read_error says why). */
     bool reading;
+    const gj_body_reader *body_reader;
     void *reader;
     gj_error read_error;
     unsigned long long read_ns; /* the reader's time so far */

@@ -49,9 +49,9 @@ typedef struct route_row {
     route_lane lane;
     job_handler handler;
     bool text_answer;      /* may answer judge text (?format=text, Accept); others JSON only */
-    bool json_position;    /* a JSON body is the game's position alone, read by its parse_json:
-                            * a game with read_json reads it with no tree (the budget's
-                            * charge, budget.h) */
+    bool position_body;    /* the body is the game's position alone, JSON or judge text: read
+                            * as it arrives by the game's read_json or read_text (game.h),
+                            * a JSON one with no tree (the budget's charge, budget.h) */
     bool game_metrics;     /* counted per game in the request metrics (its metrics label) */
     bool cacheable;        /* its answers are tagged (its job gets a job_tag, jobs.h), and its
                             * tagged GET answers may be kept by shared caches (etag.h) */

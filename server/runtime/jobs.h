@@ -68,9 +68,10 @@ struct job {
     job_done done;
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
-    /* A body read as it arrived by the game's reader (game.h's read_json):
-     * body is then empty, and the route takes pos instead of parsing it
-     * (NULL: body_error says why; body_read_ms is the reader's time).
+    /* A body read as it arrived by the game's reader (game.h's read_json
+     * or read_text): body is then empty, and the route takes pos instead of
+     * parsing it (NULL: body_error says why; body_read_ms is the reader's
+     * time).
      * jobs_release frees a position left untaken. */
     bool body_read;
     void *pos;

@@ -203,6 +203,9 @@ typedef struct gj_game {
     /* The JSON body read as it arrives (gj_body_reader), giving exactly what
      * parse_json gives; NULL while the game reads JSON only whole. */
     const gj_body_reader *read_json;
+    /* Judge text read as it arrives, giving exactly what parse_text gives
+     * (text_read.h: both are the same steps); NULL: read only whole. */
+    const gj_body_reader *read_text;
     /* Compute the answer into the position: 0, or -1 with *e filled. */
     int (*solve)(void *pos, gj_error *e);
     /* Append the answer; allocation failure shows in out->failed. */

@@ -1,9 +1,10 @@
-/* test_arriving.c - a JSON body POSTed to /solve is read as it arrives,
- * into the game's position (http.c's reads_as_it_arrives), and the answer
- * is byte for byte the one the whole-body parse gives.
+/* test_arriving.c - a JSON or judge-text body POSTed to /solve is read as
+ * it arrives, into the game's position (http.c's arriving_reader), and the
+ * answer is byte for byte the one the whole-body parse gives.
  *
  * The oracle is the pipeline in this process: solve_position over the
- * whole body (the game's parse_json), its answer or its error rendered as
+ * whole body (the game's parse_json or parse_text), its answer or its
+ * error rendered as
  * the daemon renders errors (http_error_render, with the request's id).
  * The bodies are seeded: each game's positions of random sizes, half of
  * them then damaged (a byte inserted, deleted or replaced, a span doubled,
@@ -106,6 +107,53 @@ static void grow_position(const gj_game *g, gj_buf *b)
     }
 }
 
+/* A position of g of seeded size as a judge-text body, into b, its
+ * blanks drawn from every kind the reader skips. */
+static void grow_text(const gj_game *g, gj_buf *b)
+{
+    static const char *const blanks[] = {" ", " ", "\n", "\t", "\r\n", "  "};
+#define BLANK() buf_puts(b, blanks[below(6)])
+    if (strcmp(g->name, "matrix-game") == 0) {
+        int n = 1 + (int)below(30);
+        put(b, "%d %d\n", n, 1 + (int)below(3));
+        for (int i = 0; i < n * n; i++) {
+            put(b, "%d", i + 1 + (int)below(2) * n * n);
+            BLANK();
+        }
+    } else if (strcmp(g->name, "grid-walk") == 0 || strcmp(g->name, "prime-chocolate") == 0) {
+        bool grid = g->name[0] == 'g';
+        int rows = 1 + (int)below(30), cols = grid ? 1 + (int)below(30) : rows;
+        if (grid)
+            put(b, "%d %d\n", rows, cols);
+        else
+            put(b, "%d\n", rows);
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < cols; c++)
+                buf_putc(b, grid ? (below(5) ? '.' : '#') : (below(6) ? '-' : 'X'));
+            BLANK();
+        }
+    } else if (strcmp(g->name, "nim-shortcuts") == 0) {
+        int n = (int)below(60), m = (int)below(60);
+        put(b, "%d %d\n", n, m);
+        for (int i = 0; i < n + m; i++) { /* repeated shortcuts are refused: kept */
+            put(b, "%d", (int)below(400));
+            BLANK();
+            put(b, "%d", (int)below(400));
+            BLANK();
+        }
+    } else if (strcmp(g->name, "staircase-chess") == 0) {
+        int rows = 1 + (int)below(9), cols = 1 + (int)below(9);
+        put(b, "%d %d\n", rows, cols);
+        for (int i = 0; i < 2 * rows * cols; i++) {
+            put(b, "%d", (int)below(10));
+            BLANK();
+        }
+    } else {
+        buf_puts(b, g->example_text); /* a game this test does not know: its sample */
+    }
+#undef BLANK
+}
+
 /* Damage body b once: a byte inserted, deleted or replaced, a span
  * doubled, or the end cut off. */
 static void damage(gj_buf *b)
@@ -162,8 +210,8 @@ static void pad(gj_buf *b, size_t n, int before)
 
 /* The answer the daemon must give to body as POST /solve/{g}: its status
  * and bytes (an error as http_error.c renders it for request id `id`). */
-static int expected(const gj_game *g, const char *body, size_t len, media_kind output,
-                    const char *id, gj_buf *want)
+static int expected(const gj_game *g, media_kind input, const char *body, size_t len,
+                    media_kind output, const char *id, gj_buf *want)
 {
     long limits[GJ_MAX_LIMITS];
     game_default_limits(g, limits);
@@ -174,7 +222,7 @@ static int expected(const gj_game *g, const char *body, size_t len, media_kind o
     solve_timing t;
     gj_error e;
     buf_init(want);
-    int rc = solve_position(g, limits, MEDIA_JSON, copy, len, output, want, &t, &e);
+    int rc = solve_position(g, limits, input, copy, len, output, want, &t, &e);
     free(copy);
     if (rc == 0)
         return 200;
@@ -188,20 +236,21 @@ static int expected(const gj_game *g, const char *body, size_t len, media_kind o
     return http_error_status(e.kind);
 }
 
-/* POST body to /solve/{g} on port, with Content-Length or chunked in
- * pieces of at most `piece` bytes, and check the answer against the
- * oracle.  Returns the status. */
-static int post_and_check(unsigned port, const gj_game *g, const char *body, size_t len,
-                          int chunked, size_t piece, media_kind output, int n)
+/* POST body (JSON or judge text, as `input` says) to /solve/{g} on port,
+ * with Content-Length or chunked in pieces of at most `piece` bytes, and
+ * check the answer against the oracle.  Returns the status. */
+static int post_and_check(unsigned port, const gj_game *g, media_kind input, const char *body,
+                          size_t len, int chunked, size_t piece, media_kind output, int n)
 {
     char id[32];
-    snprintf(id, sizeof id, "arr-%d%s", n, chunked ? "c" : "l");
+    snprintf(id, sizeof id, "arr-%d%s%s", n, input == MEDIA_JSON ? "j" : "t", chunked ? "c" : "l");
     gj_buf req;
     buf_init(&req);
     put(&req,
         "POST /solve/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: "
-        "%s\r\nContent-Type: application/json\r\nAccept: %s\r\n",
-        g->name, id, output == MEDIA_JSON ? "application/json" : "text/plain");
+        "%s\r\nContent-Type: %s\r\nAccept: %s\r\n",
+        g->name, id, input == MEDIA_JSON ? "application/json" : "text/plain",
+        output == MEDIA_JSON ? "application/json" : "text/plain");
     if (!chunked) {
         put(&req, "Content-Length: %zu\r\n\r\n", len);
         buf_append(&req, body, len);
@@ -221,7 +270,7 @@ static int post_and_check(unsigned port, const gj_game *g, const char *body, siz
     ck_assert(!req.failed);
     raw_reply r = raw_exchange(port, req.data, req.len);
     gj_buf want;
-    int status = expected(g, body, len, output, id, &want);
+    int status = expected(g, input, body, len, output, id, &want);
     if (r.status != status || r.len != want.len || memcmp(r.body, want.data, want.len) != 0)
         ck_abort_msg("POST /solve/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: "
                      "%.400s",
@@ -233,9 +282,10 @@ static int post_and_check(unsigned port, const gj_game *g, const char *body, siz
     return status;
 }
 
-/* Seeded bodies of every game, both framings: the daemon's answers are
- * the whole-body parse's, and both answers and refusals are met. */
-START_TEST(test_bodies)
+/* Seeded bodies of every game as `input` (JSON or judge text), both
+ * framings: the daemon's answers are the whole-body parse's, and both
+ * answers and refusals are met. */
+static void post_bodies(media_kind input)
 {
     test_daemon d;
     daemon_start(&d, NULL);
@@ -245,16 +295,18 @@ START_TEST(test_bodies)
     int n = 0;
     for (size_t gi = 0; gi < ngames; gi++) {
         const gj_game *g = games[gi];
-        if (g->read_json == NULL)
+        if ((input == MEDIA_JSON ? g->read_json : g->read_text) == NULL)
             continue;
-        seed = 0xa771e000ull + gi;
+        seed = (input == MEDIA_JSON ? 0xa771e000ull : 0x7e471000ull) + gi;
         for (int i = 0; i < BODIES_PER_GAME; i++) {
             gj_buf b;
             buf_init(&b);
             if (i == 0)
-                buf_puts(&b, g->example_json);
-            else
+                buf_puts(&b, input == MEDIA_JSON ? g->example_json : g->example_text);
+            else if (input == MEDIA_JSON)
                 grow_position(g, &b);
+            else
+                grow_text(g, &b);
             for (int k = i % 2 ? 1 + (int)below(3) : 0; k > 0; k--)
                 damage(&b);
             if (below(8) == 0)
@@ -263,24 +315,37 @@ START_TEST(test_bodies)
             media_kind output = below(2) ? MEDIA_JSON : MEDIA_TEXT;
             size_t piece = below(3) == 0 ? 7 : 300;
             for (int chunked = 0; chunked < 2; chunked++) {
-                int status = post_and_check(d.port, g, b.data ? b.data : "", b.len, chunked, piece,
-                                            output, n);
+                int status = post_and_check(d.port, g, input, b.data ? b.data : "", b.len, chunked,
+                                            piece, output, n);
                 status == 200 ? ok++ : refused++;
             }
             n++;
             buf_free(&b);
         }
     }
-    printf("arriving: %d bodies, twice each: %ld answered, %ld refused, as the whole parse\n", n,
-           ok, refused);
+    printf("arriving %s: %d bodies, twice each: %ld answered, %ld refused, as the whole parse\n",
+           input == MEDIA_JSON ? "JSON" : "text", n, ok, refused);
     ck_assert_int_gt(ok, 1000);
     ck_assert_int_gt(refused, 1000);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
+
+/* JSON bodies (game.h's read_json). */
+START_TEST(test_bodies)
+{
+    post_bodies(MEDIA_JSON);
+}
 END_TEST
 
-/* An empty JSON body, with Content-Length: 0 and chunked: the parse's own
- * error, as for the whole body. */
+/* Judge-text bodies (game.h's read_text). */
+START_TEST(test_text_bodies)
+{
+    post_bodies(MEDIA_TEXT);
+}
+END_TEST
+
+/* An empty body, JSON or text, with Content-Length: 0 and chunked: the
+ * parse's own error, as for the whole body. */
 START_TEST(test_empty)
 {
     test_daemon d;
@@ -288,29 +353,33 @@ START_TEST(test_empty)
     size_t ngames;
     const gj_game *const *games = games_all(&ngames);
     for (size_t gi = 0; gi < ngames; gi++)
-        for (int chunked = 0; chunked < 2; chunked++)
-            ck_assert_int_eq(
-                post_and_check(d.port, games[gi], "", 0, chunked, 1, MEDIA_JSON, (int)gi), 400);
+        for (int k = 0; k < 4; k++)
+            ck_assert_int_eq(post_and_check(d.port, games[gi], k < 2 ? MEDIA_JSON : MEDIA_TEXT, "",
+                                            0, k % 2, 1, MEDIA_JSON, (int)gi),
+                             400);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
 
-/* A body the reader refuses at its second byte that goes on past
- * --max-body: still the 413 of a body read whole, for both framings. */
+/* A body the reader refuses at its first token that goes on past
+ * --max-body, JSON and judge text: still the 413 of a body read whole, for
+ * both framings. */
 START_TEST(test_refused_then_too_large)
 {
     const char *const args[] = {"--max-body", "4096", NULL};
     test_daemon d;
     daemon_start(&d, args);
     static char body[6000];
-    memset(body, ' ', sizeof body);
-    body[0] = '{';
-    body[1] = 'x';
-    for (int chunked = 0; chunked < 2; chunked++) {
+    for (int k = 0; k < 4; k++) {
+        bool json = k < 2, chunked = k % 2;
+        memset(body, ' ', sizeof body);
+        memcpy(body, json ? "{x" : "x ", 2);
         gj_buf req;
         buf_init(&req);
-        buf_puts(&req, "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nConnection: "
-                       "close\r\nContent-Type: application/json\r\n");
+        put(&req,
+            "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nConnection: "
+            "close\r\nContent-Type: %s\r\n",
+            json ? "application/json" : "text/plain");
         if (chunked) {
             buf_puts(&req, "Transfer-Encoding: chunked\r\n\r\n");
             for (size_t at = 0; at < sizeof body; at += 1000) {
@@ -324,47 +393,56 @@ START_TEST(test_refused_then_too_large)
             buf_append(&req, body, sizeof body);
         }
         raw_reply r = raw_exchange(d.port, req.data, req.len);
-        ck_assert_msg(r.status == 413, "%s: got %d %s", chunked ? "chunked" : "Content-Length",
-                      r.status, r.body ? r.body : "");
+        ck_assert_msg(r.status == 413, "%s, %s: got %d %s", json ? "JSON" : "text",
+                      chunked ? "chunked" : "Content-Length", r.status, r.body ? r.body : "");
         ck_assert_ptr_nonnull(strstr(r.body, "--max-body"));
         raw_reply_free(&r);
         buf_free(&req);
+        /* Under the limit the same mistake is the reader's 400, naming where. */
+        seed = 1;
+        ck_assert_int_eq(post_and_check(d.port, games_find("matrix-game", 11),
+                                        json ? MEDIA_JSON : MEDIA_TEXT, body, 3000, chunked, 300,
+                                        MEDIA_JSON, k),
+                         400);
     }
-    /* Under the limit the same mistake is the reader's 400, naming where. */
-    seed = 1;
-    ck_assert_int_eq(
-        post_and_check(d.port, games_find("matrix-game", 11), body, 3000, 1, 300, MEDIA_JSON, 0),
-        400);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
 
 /* Clients that hang up mid-body, their reader open (in a position, in a
- * string, after a refusal): the daemon frees it and answers the next. */
+ * string or a token, after a refusal): the daemon frees it and answers the
+ * next. */
 START_TEST(test_hang_up)
 {
     test_daemon d;
     daemon_start(&d, NULL);
-    static const char *const parts[] = {
-        "{\"k\": 1, \"matrix\": [[1,2],[3,",
-        "{\"grid\": [\"..#\", \"..",
-        "{\"k\": 1, \"matrix\": [[1,2],[3,x",
+    static const struct {
+        const char *game, *type, *part;
+    } parts[] = {
+        {"matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,"},
+        {"grid-walk", "application/json", "{\"grid\": [\"..#\", \".."},
+        {"matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,x"},
+        {"matrix-game", "text/plain", "3 1\n1 2 3\n4 5"},
+        {"grid-walk", "text/plain", "2 3\n..#\n.."},
+        {"nim-shortcuts", "text/plain", "2 1\n1 2\n3 x"},
     };
     for (int round = 0; round < 20; round++)
         for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-            const char *game = parts[i][2] == 'g' ? "grid-walk" : "matrix-game";
             char req[512];
             int n = snprintf(req, sizeof req,
                              "POST /solve/%s HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                             "application/json\r\nContent-Length: 900\r\n\r\n%s",
-                             game, parts[i]);
+                             "%s\r\nContent-Length: 900\r\n\r\n%s",
+                             parts[i].game, parts[i].type, parts[i].part);
             raw_hang_up(d.port, req, (size_t)n);
         }
     seed = 2;
     const gj_game *g = games_find("matrix-game", 11);
-    ck_assert_int_eq(
-        post_and_check(d.port, g, g->example_json, strlen(g->example_json), 1, 5, MEDIA_TEXT, 0),
-        200);
+    ck_assert_int_eq(post_and_check(d.port, g, MEDIA_JSON, g->example_json, strlen(g->example_json),
+                                    1, 5, MEDIA_TEXT, 0),
+                     200);
+    ck_assert_int_eq(post_and_check(d.port, g, MEDIA_TEXT, g->example_text, strlen(g->example_text),
+                                    1, 5, MEDIA_TEXT, 1),
+                     200);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
@@ -376,6 +454,7 @@ static Suite *arriving_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_bodies);
+    tcase_add_test(tc, test_text_bodies);
     tcase_add_test(tc, test_empty);
     tcase_add_test(tc, test_refused_then_too_large);
     tcase_add_test(tc, test_hang_up);

@@ -39,6 +39,7 @@
 #include "json_seen.h"
 #include "key.h"
 #include "reader.h"
+#include "text_read.h"
 
 #define MAX_SIDE 2000
 
@@ -93,28 +94,64 @@ static unsigned char *row_cells(position *pos, long i)
 /* A grid-walk row: '.' is a free cell (1), '#' a blocked one (0). */
 static const grid_alphabet row_alphabet = {'.', '#', NULL, "'.' (free) or '#' (blocked)", 1};
 
-/* game.h's parse_text: "N M", then N rows of M cells. */
-static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+/* Where a judge-text parse is (text_read.h): "N M", the rows, the end. */
+enum { GWT_ROWS, GWT_COLS, GWT_GRID, GWT_END, GWT_DONE };
+
+typedef struct gw_text {
+    gj_text_made made; /* the position */
+    int phase;
+    long rows, cols, row; /* the size, and the next row's index */
+} gw_text;
+
+/* text_read.h's step: "N M", then N rows of M cells. */
+static int step_text(void *state, const text_pull *t, gj_reader *r, const long *lim, gj_error *e)
 {
-    gj_reader r;
-    long rows, cols;
-    reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of rows N", 1, lim[GW_LIMIT_ROWS], &rows, e) != 0 ||
-        reader_long(&r, "the number of columns M", 1, lim[GW_LIMIT_COLS], &cols, e) != 0)
-        return NULL;
-    position *pos = new_position(rows, cols, e);
-    if (pos == NULL)
-        return NULL;
-    for (long i = 0; i < rows; i++)
-        if (grid_row_text(&r, &row_alphabet, i, rows, row_cells(pos, i), cols, e) != 0)
-            goto fail;
-    if (reader_end(&r, e) != 0)
-        goto fail;
-    return pos;
-fail:
-    gw_free_position(pos);
-    return NULL;
+    gw_text *s = state;
+    switch (s->phase) {
+    case GWT_ROWS:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the number of rows N", 1, lim[GW_LIMIT_ROWS], &s->rows, e) != 0)
+            return -1;
+        s->phase = GWT_COLS;
+        /* fall through */
+    case GWT_COLS:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the number of columns M", 1, lim[GW_LIMIT_COLS], &s->cols, e) != 0)
+            return -1;
+        s->made.pos = new_position(s->rows, s->cols, e);
+        if (s->made.pos == NULL)
+            return -1;
+        s->phase = GWT_GRID;
+        /* fall through */
+    case GWT_GRID:
+        for (; s->row < s->rows; s->row++) {
+            if (!text_pull_has(t, r, 1))
+                return 0;
+            if (grid_row_text(r, &row_alphabet, s->row, s->rows, row_cells(s->made.pos, s->row),
+                              s->cols, e) != 0)
+                return -1;
+        }
+        s->phase = GWT_END;
+        /* fall through */
+    case GWT_END:
+        if (!t->ended)
+            return 0;
+        if (reader_end(r, e) != 0)
+            return -1;
+        s->phase = GWT_DONE;
+        s->made.done = true;
+        return 0;
+    default:
+        return 0;
+    }
 }
+
+static const gj_text_steps text_steps = {sizeof(gw_text), step_text, gw_free_position, NULL};
+
+/* Judge text read as it arrives (read_text) and whole (parse_text). */
+GJ_TEXT_READER(text_steps)
 
 /* The width comes from grid[0], so check that row before allocating. */
 static int json_width(const json_t *grid, const long *lim, long *cols, gj_error *e)
@@ -507,6 +544,7 @@ const gj_game game_grid_walk = {
     .limits = limits,
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
+    .read_text = &read_text,
     .parse_json = parse_json,
     .read_json = &read_json,
     .solve = gw_solve,

@@ -46,6 +46,7 @@
 #include "key.h"
 #include "matrix_game_core.h"
 #include "reader.h"
+#include "text_read.h"
 
 /* A cell packs each coordinate + 1 into 16 bits, so max must stay below 65536. */
 static const gj_limit_def limits[] = {
@@ -169,23 +170,6 @@ static int fail_value_text(gj_reader *r, long i, long j, long n, gj_error *e)
     return -1;
 }
 
-/* The n x n values from judge text: 0, or -1 with *e naming the cell. */
-static int read_cells_text(gj_reader *r, position *pos, gj_error *e)
-{
-    long n = pos->n, nn = n * n;
-    uint32_t *value = pos->value;
-    for (long i = 0; i < n; i++) {
-        for (long j = 0; j < n; j++) {
-            gj_reader before = *r;
-            long v;
-            if (reader_long(r, "a matrix value", 1, nn, &v, e) != 0)
-                return fail_value_text(&before, i, j, n, e);
-            value[i * n + j] = (uint32_t)v;
-        }
-    }
-    return 0;
-}
-
 /* index_cells, a repeat reported by its lines and columns: 0, or -1 with *e. */
 static int index_cells_text(const char *buf, size_t len, position *pos, gj_error *e)
 {
@@ -204,29 +188,85 @@ static int index_cells_text(const char *buf, size_t len, position *pos, gj_error
                       first_col, second / n + 1, second % n + 1, n * n);
 }
 
-/* game.h's parse_text: "n k", then the n x n values. */
-static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+/* Where a judge-text parse is (text_read.h): "n k", then the n x n values,
+ * then the repeat check and the end. */
+enum { MGT_N, MGT_K, MGT_CELLS, MGT_END, MGT_DONE };
+
+typedef struct mg_text {
+    gj_text_made made; /* the position */
+    int phase;
+    long n, cell; /* the side, and the next value's index */
+} mg_text;
+
+/* The values from cell s->cell on, while whole tokens are there: 0, or -1
+ * with *e naming the cell. */
+static int step_cells(mg_text *s, const text_pull *t, gj_reader *r, gj_error *e)
 {
-    gj_reader r;
-    long n, k;
-    reader_init(&r, buf, len);
-    if (reader_long(&r, "the side n", 3, lim[MG_LIMIT_N], &n, e) != 0)
-        return NULL;
-    if (reader_long(&r, "k", 1, n - 2, &k, e) != 0) {
-        explain_k(e, n);
-        return NULL;
+    long n = s->n, nn = n * n, cell = s->cell;
+    uint32_t *value = ((position *)s->made.pos)->value;
+    for (; cell < nn && text_pull_has(t, r, 1); cell++) {
+        gj_reader before = *r;
+        long v;
+        if (reader_long(r, "a matrix value", 1, nn, &v, e) != 0)
+            return fail_value_text(&before, cell / n, cell % n, n, e);
+        value[cell] = (uint32_t)v;
     }
-    position *pos = new_position(n, k, e);
-    if (pos == NULL)
-        return NULL;
-    /* A repeat is reported before trailing garbage: it comes first in the input. */
-    if (read_cells_text(&r, pos, e) != 0 || index_cells_text(buf, len, pos, e) != 0 ||
-        reader_end(&r, e) != 0) {
-        mg_free(pos);
-        return NULL;
-    }
-    return pos;
+    s->cell = cell;
+    return 0;
 }
+
+/* text_read.h's step: "n k", then the n x n values. */
+static int step_text(void *state, const text_pull *t, gj_reader *r, const long *lim, gj_error *e)
+{
+    mg_text *s = state;
+    long k;
+    switch (s->phase) {
+    case MGT_N:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the side n", 3, lim[MG_LIMIT_N], &s->n, e) != 0)
+            return -1;
+        s->phase = MGT_K;
+        /* fall through */
+    case MGT_K:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "k", 1, s->n - 2, &k, e) != 0) {
+            explain_k(e, s->n);
+            return -1;
+        }
+        s->made.pos = new_position(s->n, k, e);
+        if (s->made.pos == NULL)
+            return -1;
+        s->phase = MGT_CELLS;
+        /* fall through */
+    case MGT_CELLS:
+        if (step_cells(s, t, r, e) != 0)
+            return -1;
+        if (s->cell < s->n * s->n)
+            return 0;
+        s->phase = MGT_END;
+        /* fall through */
+    case MGT_END:
+        if (!t->ended)
+            return 0;
+        /* A repeat is reported before trailing garbage: it comes first in
+         * the input. */
+        if (index_cells_text(t->base, t->len, s->made.pos, e) != 0 || reader_end(r, e) != 0)
+            return -1;
+        s->phase = MGT_DONE;
+        s->made.done = true;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void free_position(void *p);
+static const gj_text_steps text_steps = {sizeof(mg_text), step_text, free_position, NULL};
+
+/* Judge text read as it arrives (read_text) and whole (parse_text). */
+GJ_TEXT_READER(text_steps)
 
 /* "matrix[i]: row i + 1 has len values, expected n": always -1. */
 static int fail_row_length(long i, size_t len, long n, gj_error *e)
@@ -695,6 +735,7 @@ const gj_game game_matrix_game = {
     .limits = limits,
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
+    .read_text = &read_text,
     .parse_json = parse_json,
     .read_json = &read_json,
     .solve = solve,

@@ -48,6 +48,7 @@
 #include "nim_shortcuts_core.h"
 #include "radix_sort.h"
 #include "reader.h"
+#include "text_read.h"
 
 static const gj_limit_def limits[] = {
     {"shortcuts", "number of shortcut positions n", 100000, 0, 4000000},
@@ -324,36 +325,89 @@ static int fail_text_repeat(const char *buf, size_t len, long n, gj_error *e)
                       second + 1, nim_high(key), nim_low(key), first + 1, line1, col1);
 }
 
-/* game.h's parse_text: "n m", n shortcuts, then m queries. */
-static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+/* Where a judge-text parse is (text_read.h): "n m", the shortcuts, the
+ * queries, the end and the repeat check. */
+enum { NIMT_N, NIMT_M, NIMT_SHORTCUTS, NIMT_QUERIES, NIMT_END, NIMT_DONE };
+
+typedef struct nim_text {
+    gj_text_made made; /* the position */
+    int phase;
+    long n, m, i; /* the counts, and the next point's index in its list */
+} nim_text;
+
+/* Points of a list (shortcuts or queries) from s->i on, while both tokens
+ * of the next one are whole: 0, or -1 with *e. */
+static int step_points(nim_text *s, const text_pull *t, gj_reader *r, const char *kind,
+                       const char *const axes[2], long count, uint64_t *key, gj_error *e)
 {
-    gj_reader r;
-    long n, m;
-    reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of shortcuts n", 0, lim[NIM_LIMIT_SHORTCUTS], &n, e) != 0 ||
-        reader_long(&r, "the number of queries m", 1, lim[NIM_LIMIT_QUERIES], &m, e) != 0)
-        return NULL;
-    position *pos = new_position(n, m, e);
-    if (pos == NULL)
-        return NULL;
-    for (long i = 0; i < n; i++)
-        if (read_point(&r, "shortcut", shortcut_axes, i, &pos->b.shortcut[i], e) != 0)
-            goto fail;
-    for (long i = 0; i < m; i++)
-        if (read_point(&r, "query", query_axes, i, &pos->query[i], e) != 0)
-            goto fail;
-    if (reader_end(&r, e) != 0)
-        goto fail;
-    gj_repeat repeat = sort_shortcuts(&pos->b, e);
-    if (repeat == GJ_REPEAT_FOUND)
-        fail_text_repeat(buf, len, n, e);
-    if (repeat != GJ_NO_REPEAT)
-        goto fail;
-    return pos;
-fail:
-    free_position(pos);
-    return NULL;
+    for (; s->i < count && text_pull_has(t, r, 2); s->i++)
+        if (read_point(r, kind, axes, s->i, &key[s->i], e) != 0)
+            return -1;
+    return 0;
 }
+
+/* text_read.h's step: "n m", n shortcuts, then m queries. */
+static int step_text(void *state, const text_pull *t, gj_reader *r, const long *lim, gj_error *e)
+{
+    nim_text *s = state;
+    switch (s->phase) {
+    case NIMT_N:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the number of shortcuts n", 0, lim[NIM_LIMIT_SHORTCUTS], &s->n, e) != 0)
+            return -1;
+        s->phase = NIMT_M;
+        /* fall through */
+    case NIMT_M:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the number of queries m", 1, lim[NIM_LIMIT_QUERIES], &s->m, e) != 0)
+            return -1;
+        s->made.pos = new_position(s->n, s->m, e);
+        if (s->made.pos == NULL)
+            return -1;
+        s->phase = NIMT_SHORTCUTS;
+        /* fall through */
+    case NIMT_SHORTCUTS:
+        if (step_points(s, t, r, "shortcut", shortcut_axes, s->n,
+                        ((position *)s->made.pos)->b.shortcut, e) != 0)
+            return -1;
+        if (s->i < s->n)
+            return 0;
+        s->i = 0;
+        s->phase = NIMT_QUERIES;
+        /* fall through */
+    case NIMT_QUERIES:
+        if (step_points(s, t, r, "query", query_axes, s->m, ((position *)s->made.pos)->query, e) !=
+            0)
+            return -1;
+        if (s->i < s->m)
+            return 0;
+        s->phase = NIMT_END;
+        /* fall through */
+    case NIMT_END: {
+        if (!t->ended)
+            return 0;
+        if (reader_end(r, e) != 0)
+            return -1;
+        gj_repeat repeat = sort_shortcuts(&((position *)s->made.pos)->b, e);
+        if (repeat == GJ_REPEAT_FOUND)
+            fail_text_repeat(t->base, t->len, s->n, e);
+        if (repeat != GJ_NO_REPEAT)
+            return -1;
+        s->phase = NIMT_DONE;
+        s->made.done = true;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static const gj_text_steps text_steps = {sizeof(nim_text), step_text, free_position, NULL};
+
+/* Judge text read as it arrives (read_text) and whole (parse_text). */
+GJ_TEXT_READER(text_steps)
 
 /* ---- JSON twin ---------------------------------------------------------- */
 
@@ -951,6 +1005,7 @@ const gj_game game_nim_shortcuts = {
     .limits = limits,
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
+    .read_text = &read_text,
     .parse_json = parse_json,
     .read_json = &read_json,
     .solve = solve,

@@ -32,6 +32,7 @@
 #include "key.h"
 #include "prime_chocolate_core.h"
 #include "reader.h"
+#include "text_read.h"
 
 enum { LIMIT_N };
 
@@ -65,21 +66,6 @@ static void free_position(void *p)
     free(pos);
 }
 
-/* A position with room for n x n cells, or NULL with *e. */
-static position *new_position(long n, gj_error *e)
-{
-    position *pos = calloc(1, sizeof *pos);
-    if (pos != NULL)
-        pos->cell = malloc((size_t)n * (size_t)n);
-    if (pos == NULL || pos->cell == NULL) {
-        free_position(pos);
-        gj_fail_nomem(e);
-        return NULL;
-    }
-    pos->n = n;
-    return pos;
-}
-
 #define EVERY_BYTE(b) (0x0101010101010101ULL * (uint64_t)(b))
 
 /* A bar's row: '-' (or the en dash, UTF-8 e2 80 93) is chocolate (1),
@@ -87,44 +73,94 @@ static position *new_position(long n, gj_error *e)
 static const grid_alphabet row_alphabet = {'-', 'X', "\xe2\x80\x93",
                                            "'X' (eaten) or '-' (chocolate)", 0};
 
-/* game.h's parse_text: "n", then n rows of n cells. */
-static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+/* Where a judge-text parse is (text_read.h): "n", the rows, the end. */
+enum { PCT_N, PCT_ROWS, PCT_END, PCT_DONE };
+
+typedef struct pc_text {
+    gj_text_made made; /* the position, made of the rows at the end */
+    int phase;
+    long n, row;         /* the side, and the next row's index */
+    unsigned char *cell; /* the rows so far, n cells each */
+    size_t cap_rows;     /* rows cell has room for */
+} pc_text;
+
+/* Room in s->cell for row s->row: 0, or -1 with *e.  A row needs n bytes of
+ * the body, so the rows held never outgrow the bytes there: a small body
+ * naming a large n cannot make us allocate n x n. */
+static int room_for_row(pc_text *s, const gj_reader *r, gj_error *e)
 {
-    gj_reader r;
-    long n;
-    reader_init(&r, buf, len);
-    if (reader_long(&r, "the side n", 1, lim[LIMIT_N], &n, e) != 0)
-        return NULL;
-    /* A bar needs at least n*n bytes.  When fewer follow the parse must fail;
-     * decode into one scratch row so the error is still precise but a tiny
-     * body cannot make us allocate n*n. */
-    int complete = (size_t)(r.end - r.p) >= (size_t)n * (size_t)n;
-    position *pos = new_position(complete ? n : 1, e);
-    unsigned char *scratch = complete ? NULL : malloc((size_t)n);
-    if (pos == NULL || (!complete && scratch == NULL)) {
-        free_position(pos);
-        free(scratch);
-        if (pos != NULL)
-            gj_fail_nomem(e);
-        return NULL;
-    }
-    pos->n = n;
-    for (long i = 0; i < n; i++)
-        if (grid_row_text(&r, &row_alphabet, i, n, complete ? pos->cell + i * n : scratch, n, e) !=
-            0)
-            goto fail;
-    if (reader_end(&r, e) != 0)
-        goto fail;
-    if (!complete) { /* cannot happen: n rows of n cells are n*n bytes */
-        gj_fail(e, GJ_INTERNAL, "prime-chocolate: input shorter than its cells");
-        goto fail;
-    }
-    return pos;
-fail:
-    free(scratch);
-    free_position(pos);
-    return NULL;
+    size_t n = (size_t)s->n, row = (size_t)s->row;
+    if (row < s->cap_rows)
+        return 0;
+    size_t fits = (size_t)(r->end - r->p) / n; /* rows the bytes here could hold */
+    size_t want = s->cap_rows * 2;
+    if (want < row + (fits > 0 ? fits : 1))
+        want = row + (fits > 0 ? fits : 1);
+    if (want > n)
+        want = n;
+    unsigned char *more = realloc(s->cell, want * n);
+    if (more == NULL)
+        return gj_fail_nomem(e);
+    s->cell = more;
+    s->cap_rows = want;
+    return 0;
 }
+
+/* text_read.h's step: "n", then n rows of n cells. */
+static int step_text(void *state, const text_pull *t, gj_reader *r, const long *lim, gj_error *e)
+{
+    pc_text *s = state;
+    switch (s->phase) {
+    case PCT_N:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the side n", 1, lim[LIMIT_N], &s->n, e) != 0)
+            return -1;
+        s->phase = PCT_ROWS;
+        /* fall through */
+    case PCT_ROWS:
+        for (; s->row < s->n; s->row++) {
+            if (!text_pull_has(t, r, 1))
+                return 0;
+            if (room_for_row(s, r, e) != 0 || grid_row_text(r, &row_alphabet, s->row, s->n,
+                                                            s->cell + s->row * s->n, s->n, e) != 0)
+                return -1;
+        }
+        s->phase = PCT_END;
+        /* fall through */
+    case PCT_END: {
+        if (!t->ended)
+            return 0;
+        if (reader_end(r, e) != 0)
+            return -1;
+        position *pos = calloc(1, sizeof *pos);
+        if (pos == NULL)
+            return gj_fail_nomem(e);
+        pos->n = s->n;
+        pos->cell = s->cell;
+        s->cell = NULL;
+        s->made.pos = pos;
+        s->made.done = true;
+        s->phase = PCT_DONE;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* text_read.h's drop: the rows of a bar not made a position. */
+static void drop_text(void *state)
+{
+    pc_text *s = state;
+    free(s->cell);
+    s->cell = NULL;
+}
+
+static const gj_text_steps text_steps = {sizeof(pc_text), step_text, free_position, drop_text};
+
+/* Judge text read as it arrives (read_text) and whole (parse_text). */
+GJ_TEXT_READER(text_steps)
 
 unsigned char *pc_read_grid(const json_t *grid, long max_n, long *n_out, gj_error *e)
 {
@@ -611,6 +647,7 @@ const gj_game game_prime_chocolate = {
     .limits = limits,
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
+    .read_text = &read_text,
     .parse_json = parse_json,
     .read_json = &read_json,
     .solve = solve,

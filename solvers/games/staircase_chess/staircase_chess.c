@@ -33,6 +33,7 @@
 #include "json_seen.h"
 #include "key.h"
 #include "reader.h"
+#include "text_read.h"
 #include "staircase_chess_core.h"
 
 #define MAX_VALUE 100000
@@ -99,47 +100,87 @@ static int read_columns(gj_reader *r, long n, const long *lim, long *m, gj_error
     return 0;
 }
 
-/* Board `name` (A or B), n x m values, from judge text into out: 0, or -1 with *e. */
-static int read_text_matrix(gj_reader *r, char name, long n, long m, int32_t *out, gj_error *e)
+/* Where a judge-text parse is (text_read.h): "n m", A's and B's values,
+ * the end. */
+enum { SCT_N, SCT_M, SCT_CELLS, SCT_END, SCT_DONE };
+
+typedef struct sc_text {
+    gj_text_made made; /* the position */
+    int phase;
+    long n, m, cell; /* the shape, and the next value's index over A then B */
+} sc_text;
+
+/* A's values then B's from s->cell on, while whole tokens are there: 0, or
+ * -1 with *e naming the cell. */
+static int step_cells(sc_text *s, const text_pull *t, gj_reader *r, gj_error *e)
 {
-    for (long i = 0; i < n; i++) {
-        for (long j = 0; j < m; j++) {
-            gj_reader at = *r;
-            long v;
-            if (reader_long(r, "a value", 0, MAX_VALUE, &v, e) != 0) {
-                /* Name the cell only now: formatting the name of every value
-                 * would cost more than reading it. */
-                char what[64];
-                snprintf(what, sizeof what, "row %ld, column %ld of %c", i + 1, j + 1, name);
-                *r = at;
-                return reader_long(r, what, 0, MAX_VALUE, &v, e);
-            }
-            out[i * m + j] = (int32_t)v;
+    long nm = s->n * s->m, cell = s->cell;
+    int32_t *value = ((position *)s->made.pos)->a;
+    for (; cell < 2 * nm && text_pull_has(t, r, 1); cell++) {
+        gj_reader at = *r;
+        long v;
+        if (reader_long(r, "a value", 0, MAX_VALUE, &v, e) != 0) {
+            /* Name the cell only now: formatting the name of every value
+             * would cost more than reading it. */
+            long in = cell % nm;
+            char what[64];
+            snprintf(what, sizeof what, "row %ld, column %ld of %c", in / s->m + 1, in % s->m + 1,
+                     cell < nm ? 'A' : 'B');
+            *r = at;
+            return reader_long(r, what, 0, MAX_VALUE, &v, e);
         }
+        value[cell] = (int32_t)v; /* b follows a in the same block */
     }
+    s->cell = cell;
     return 0;
 }
 
-/* game.h's parse_text: "n m", then A and B. */
-static void *parse_text(const char *buf, size_t len, const long *lim, gj_error *e)
+/* text_read.h's step: "n m", then A and B. */
+static int step_text(void *state, const text_pull *t, gj_reader *r, const long *lim, gj_error *e)
 {
-    gj_reader r;
-    long n, m;
-    reader_init(&r, buf, len);
-    if (reader_long(&r, "the number of rows n", 1, lim[SC_LIMIT_ROWS], &n, e) != 0)
-        return NULL;
-    if (read_columns(&r, n, lim, &m, e) != 0)
-        return NULL;
-    position *pos = new_position(n, m, e);
-    if (pos == NULL)
-        return NULL;
-    if (read_text_matrix(&r, 'A', n, m, pos->a, e) != 0 ||
-        read_text_matrix(&r, 'B', n, m, pos->b, e) != 0 || reader_end(&r, e) != 0) {
-        sc_board_free(pos);
-        return NULL;
+    sc_text *s = state;
+    switch (s->phase) {
+    case SCT_N:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (reader_long(r, "the number of rows n", 1, lim[SC_LIMIT_ROWS], &s->n, e) != 0)
+            return -1;
+        s->phase = SCT_M;
+        /* fall through */
+    case SCT_M:
+        if (!text_pull_has(t, r, 1))
+            return 0;
+        if (read_columns(r, s->n, lim, &s->m, e) != 0)
+            return -1;
+        s->made.pos = new_position(s->n, s->m, e);
+        if (s->made.pos == NULL)
+            return -1;
+        s->phase = SCT_CELLS;
+        /* fall through */
+    case SCT_CELLS:
+        if (step_cells(s, t, r, e) != 0)
+            return -1;
+        if (s->cell < 2 * s->n * s->m)
+            return 0;
+        s->phase = SCT_END;
+        /* fall through */
+    case SCT_END:
+        if (!t->ended)
+            return 0;
+        if (reader_end(r, e) != 0)
+            return -1;
+        s->phase = SCT_DONE;
+        s->made.done = true;
+        return 0;
+    default:
+        return 0;
     }
-    return pos;
 }
+
+static const gj_text_steps text_steps = {sizeof(sc_text), step_text, sc_board_free, NULL};
+
+/* Judge text read as it arrives (read_text) and whole (parse_text). */
+GJ_TEXT_READER(text_steps)
 
 /* "" for one, "s" for any other count: for the messages. */
 static const char *plural(size_t count)
@@ -677,6 +718,7 @@ const gj_game game_staircase_chess = {
     .limits = limits,
     .nlimits = GJ_NLIMITS(limits),
     .parse_text = parse_text,
+    .read_text = &read_text,
     .parse_json = parse_json,
     .read_json = &read_json,
     .solve = solve,
