@@ -231,7 +231,10 @@ static enum MHD_Result begin_job(request *req)
     if (req->body_reader != NULL) {
         const gj_game *g = req->match.game;
         gj_error_clear(&req->read_error);
-        req->reader = req->body_reader->open(config_game_limits(h->rt->cfg, g), &e);
+        /* The announced length (checked against --max-body and charged to
+         * the budget above) lets a text reader copy the body once. */
+        size_t expect = length != NULL ? (size_t)strtoull(length, NULL, 10) : 0;
+        req->reader = req->body_reader->open(config_game_limits(h->rt->cfg, g), expect, &e);
         if (req->reader == NULL)
             return respond_error(req, &e);
         req->reading = true;

@@ -3,17 +3,21 @@
 
 #include <string.h>
 
-void text_pull_init(text_pull *t)
+int text_pull_init(text_pull *t, size_t expect, gj_error *e)
 {
     memset(t, 0, sizeof *t);
     buf_init(&t->kept);
     t->base = "";
     t->line = 1;
+    t->expect = expect;
+    if (expect > 0 && buf_reserve(&t->kept, expect) != 0)
+        return gj_fail_nomem(e);
+    return 0;
 }
 
 void text_pull_over(text_pull *t, const char *buf, size_t len)
 {
-    text_pull_init(t);
+    (void)text_pull_init(t, 0, NULL); /* reserves nothing, cannot fail */
     t->base = len > 0 ? buf : "";
     t->len = t->whole = len;
     t->ended = true;

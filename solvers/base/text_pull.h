@@ -28,11 +28,14 @@ typedef struct text_pull {
     bool ended;       /* the body has ended: whole == len */
     size_t at;        /* the reader's place between pieces, as offsets ... */
     size_t line_start;
-    long line; /* ... and its line */
+    long line;     /* ... and its line */
+    size_t expect; /* the length the body announced, 0: unknown (a hint) */
 } text_pull;
 
-/* An empty body that pieces will be fed to. */
-void text_pull_init(text_pull *t);
+/* An empty body that pieces will be fed to; room is made at once for the
+ * `expect` bytes it announced (0: none), so a body of known length is
+ * copied once, never moved as it grows: 0, or -1 with *e. */
+int text_pull_init(text_pull *t, size_t expect, gj_error *e);
 /* The whole body buf[0..len), borrowed (it must outlive t's use), ended. */
 void text_pull_over(text_pull *t, const char *buf, size_t len);
 /* Append the next n bytes: 0, or -1 with *e when memory is short. */
@@ -47,6 +50,16 @@ void text_pull_free(text_pull *t);
 void text_pull_begin(const text_pull *t, gj_reader *r);
 /* Remember r's place in t. */
 void text_pull_keep(text_pull *t, const gj_reader *r);
+
+/* The bytes from r's place to the body's end as far as it is known: the
+ * whole tokens here, or the rest of the announced length when that is
+ * more.  A hint for the room a step makes, never a bound on what it reads. */
+static inline size_t text_pull_ahead(const text_pull *t, const gj_reader *r)
+{
+    size_t here = (size_t)(r->end - r->p), done = (size_t)(r->p - t->base);
+    size_t announced = t->expect > done ? t->expect - done : 0;
+    return announced > here ? announced : here;
+}
 
 /* True when the next `count` tokens can be read from r: they are whole
  * before r->end, or the body has ended (and a read then meets the end

@@ -22,7 +22,7 @@ void game_json_open(gj_buf *out, const gj_game *g, const char *member)
 void *game_read_whole(const gj_body_reader *r, const char *buf, size_t len, const long *limits,
                       gj_error *e)
 {
-    void *rd = r->open(limits, e);
+    void *rd = r->open(limits, len, e);
     if (rd == NULL)
         return NULL;
     if (r->feed(rd, buf, len, e) != 0) {

@@ -169,7 +169,9 @@ enum { GJ_BAND_EASY, GJ_BAND_MEDIUM, GJ_BAND_HARD, GJ_NBANDS };
 
 /* A body read as it arrives, chunk by chunk, into the game's own arrays,
  * with no copy of the body and no tree of it:
- *   open    a reader for a body under `limits`, or NULL with *e;
+ *   open    a reader for a body under `limits`, or NULL with *e; `expect`
+ *           is the length the body announced (0: unknown), a hint for the
+ *           room to make at once, never a bound on what is read;
  *   feed    the next n bytes (any split, down to single bytes): 0, or -1
  *           with *e; the reader is then only closed;
  *   finish  the body has ended: the position the game's whole-body parse
@@ -177,7 +179,7 @@ enum { GJ_BAND_EASY, GJ_BAND_MEDIUM, GJ_BAND_HARD, GJ_NBANDS };
  *           when it refuses them), or NULL with *e; frees the reader;
  *   close   free a reader that was not finished (NULL is fine). */
 typedef struct gj_body_reader {
-    void *(*open)(const long *limits, gj_error *e);
+    void *(*open)(const long *limits, size_t expect, gj_error *e);
     int (*feed)(void *reader, const char *p, size_t n, gj_error *e);
     void *(*finish)(void *reader, gj_error *e);
     void (*close)(void *reader);

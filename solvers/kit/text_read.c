@@ -11,8 +11,10 @@ typedef struct text_read {
     void *state;
 } text_read;
 
-/* A reader of no bytes yet, its state zeroed, or NULL with *e. */
-static text_read *new_reader(const gj_text_steps *steps, const long *limits, gj_error *e)
+/* A reader of no bytes yet, with room for the `expect` bytes announced,
+ * its state zeroed, or NULL with *e. */
+static text_read *new_reader(const gj_text_steps *steps, const long *limits, size_t expect,
+                             gj_error *e)
 {
     text_read *r = calloc(1, sizeof *r);
     void *state = calloc(1, steps->size ? steps->size : 1);
@@ -25,7 +27,10 @@ static text_read *new_reader(const gj_text_steps *steps, const long *limits, gj_
     r->steps = steps;
     r->limits = limits;
     r->state = state;
-    text_pull_init(&r->t);
+    if (text_pull_init(&r->t, expect, e) != 0) {
+        text_read_close(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -39,9 +44,9 @@ static int run_steps(text_read *r, gj_error *e)
     return rc;
 }
 
-void *text_read_open(const gj_text_steps *steps, const long *limits, gj_error *e)
+void *text_read_open(const gj_text_steps *steps, const long *limits, size_t expect, gj_error *e)
 {
-    return new_reader(steps, limits, e);
+    return new_reader(steps, limits, expect, e);
 }
 
 int text_read_feed(void *reader, const char *p, size_t n, gj_error *e)
@@ -89,7 +94,7 @@ void text_read_close(void *reader)
 void *text_read_whole(const gj_text_steps *steps, const char *buf, size_t len, const long *limits,
                       gj_error *e)
 {
-    text_read *r = new_reader(steps, limits, e);
+    text_read *r = new_reader(steps, limits, 0, e);
     if (r == NULL)
         return NULL;
     text_pull_over(&r->t, buf, len);

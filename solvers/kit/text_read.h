@@ -36,8 +36,9 @@ typedef struct gj_text_steps {
 } gj_text_steps;
 
 /* A reader of a body in pieces by `steps` under `limits` (which must
- * outlive it), or NULL with *e: gj_body_reader's open. */
-void *text_read_open(const gj_text_steps *steps, const long *limits, gj_error *e);
+ * outlive it), with room made for the `expect` bytes announced, or NULL
+ * with *e: gj_body_reader's open. */
+void *text_read_open(const gj_text_steps *steps, const long *limits, size_t expect, gj_error *e);
 /* gj_body_reader's feed, finish and close for any text_read_open reader. */
 int text_read_feed(void *reader, const char *p, size_t n, gj_error *e);
 void *text_read_finish(void *reader, gj_error *e);
@@ -50,9 +51,9 @@ void *text_read_whole(const gj_text_steps *steps, const char *buf, size_t len, c
 /* A game's `static const gj_body_reader read_text` and its parse_text,
  * both over the steps `steps` (with open_text, the reader's open). */
 #define GJ_TEXT_READER(steps)                                                                      \
-    static void *open_text(const long *lim, gj_error *e)                                           \
+    static void *open_text(const long *lim, size_t expect, gj_error *e)                            \
     {                                                                                              \
-        return text_read_open(&(steps), lim, e);                                                   \
+        return text_read_open(&(steps), lim, expect, e);                                           \
     }                                                                                              \
     static const gj_body_reader read_text = {open_text, text_read_feed, text_read_finish,          \
                                              text_read_close};                                     \

@@ -12,7 +12,7 @@ static void *read_fed(const rd_game *t, const char *body, size_t len, const long
                       uint64_t *rng, gj_error *e)
 {
     const gj_body_reader *rd = t->game->read_json;
-    void *r = rd->open(lim, e);
+    void *r = rd->open(lim, len, e);
     ck_assert_ptr_nonnull(r);
     size_t at = 0;
     while (at < len || (at == 0 && piece == 0 && t->feed_empty)) {

@@ -63,12 +63,16 @@ static char *generated_text(const gj_game *g, long seed, size_t *len)
 
 /* The position read by g's read_text from body fed in pieces: piece 0 is
  * the whole body in one feed, 1 a byte at a time, else random sizes up to
- * it drawn from *rng.  NULL with *e when the reader refuses. */
+ * it drawn from *rng.  The length announced at open is drawn too: none
+ * (chunked), the true one, or a false one shorter or longer, since it is a
+ * hint that must not change what is read.  NULL with *e when the reader
+ * refuses. */
 static void *read_fed(const gj_game *g, const char *body, size_t len, const long *lim, size_t piece,
                       uint64_t *rng, gj_error *e)
 {
     const gj_body_reader *rd = g->read_text;
-    void *r = rd->open(lim, e);
+    size_t announced[] = {0, len, len / 2, 2 * len + 7};
+    void *r = rd->open(lim, announced[rng_below(rng, 4)], e);
     ck_assert_ptr_nonnull(r);
     for (size_t at = 0; at < len;) {
         size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);

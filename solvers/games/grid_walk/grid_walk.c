@@ -385,8 +385,9 @@ nomem:
 }
 
 /* gj_body_reader's open. */
-static void *read_open(const long *lim, gj_error *e)
+static void *read_open(const long *lim, size_t expect, gj_error *e)
 {
+    (void)expect; /* the JSON reader keeps no copy of the body */
     return gwj_open(lim, e);
 }
 

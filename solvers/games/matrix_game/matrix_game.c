@@ -575,8 +575,9 @@ mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
 }
 
 /* gj_body_reader's open over mg_json_open. */
-static void *read_open(const long *lim, gj_error *e)
+static void *read_open(const long *lim, size_t expect, gj_error *e)
 {
+    (void)expect; /* the JSON reader keeps no copy of the body */
     return mg_json_open(lim, e);
 }
 

@@ -735,8 +735,9 @@ void *nim_json_finish(nim_json_reader *r, gj_error *e)
 }
 
 /* gj_body_reader's open over nim_json_open. */
-static void *read_open(const long *lim, gj_error *e)
+static void *read_open(const long *lim, size_t expect, gj_error *e)
 {
+    (void)expect; /* the JSON reader keeps no copy of the body */
     return nim_json_open(lim, e);
 }
 

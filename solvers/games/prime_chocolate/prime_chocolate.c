@@ -85,14 +85,15 @@ typedef struct pc_text {
 } pc_text;
 
 /* Room in s->cell for row s->row: 0, or -1 with *e.  A row needs n bytes of
- * the body, so the rows held never outgrow the bytes there: a small body
- * naming a large n cannot make us allocate n x n. */
-static int room_for_row(pc_text *s, const gj_reader *r, gj_error *e)
+ * the body, so the rows held never outgrow the bytes there or announced (a
+ * small body naming a large n cannot make us allocate n x n), and a body of
+ * known length gets its rows at once, never moved as they grow. */
+static int room_for_row(pc_text *s, const text_pull *t, const gj_reader *r, gj_error *e)
 {
     size_t n = (size_t)s->n, row = (size_t)s->row;
     if (row < s->cap_rows)
         return 0;
-    size_t fits = (size_t)(r->end - r->p) / n; /* rows the bytes here could hold */
+    size_t fits = text_pull_ahead(t, r) / n; /* rows the bytes ahead could hold */
     size_t want = s->cap_rows * 2;
     if (want < row + (fits > 0 ? fits : 1))
         want = row + (fits > 0 ? fits : 1);
@@ -122,8 +123,10 @@ static int step_text(void *state, const text_pull *t, gj_reader *r, const long *
         for (; s->row < s->n; s->row++) {
             if (!text_pull_has(t, r, 1))
                 return 0;
-            if (room_for_row(s, r, e) != 0 || grid_row_text(r, &row_alphabet, s->row, s->n,
-                                                            s->cell + s->row * s->n, s->n, e) != 0)
+            if (room_for_row(s, t, r, e) != 0)
+                return -1;
+            unsigned char *cells = s->cell + s->row * s->n;
+            if (grid_row_text(r, &row_alphabet, s->row, s->n, cells, s->n, e) != 0)
                 return -1;
         }
         s->phase = PCT_END;
@@ -370,8 +373,9 @@ static position *pcj_position(pc_json_reader *r, gj_error *e)
 }
 
 /* gj_body_reader's open. */
-static void *read_open(const long *lim, gj_error *e)
+static void *read_open(const long *lim, size_t expect, gj_error *e)
 {
+    (void)expect; /* the JSON reader keeps no copy of the body */
     return pcj_open(lim, e);
 }
 

@@ -433,8 +433,9 @@ void *sc_json_finish(sc_json_reader *r, gj_error *e)
 }
 
 /* gj_body_reader's open over sc_json_open. */
-static void *read_open(const long *lim, gj_error *e)
+static void *read_open(const long *lim, size_t expect, gj_error *e)
 {
+    (void)expect; /* the JSON reader keeps no copy of the body */
     return sc_json_open(lim, e);
 }
 
