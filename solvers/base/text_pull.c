@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int text_pull_init(text_pull *t, size_t expect, gj_error *e)
+void text_pull_init(text_pull *t, size_t expect)
 {
     memset(t, 0, sizeof *t);
     buf_init(&t->kept);
@@ -11,13 +11,12 @@ int text_pull_init(text_pull *t, size_t expect, gj_error *e)
     t->line = 1;
     t->expect = expect;
     if (expect > 0 && buf_reserve(&t->kept, expect) != 0)
-        return gj_fail_nomem(e);
-    return 0;
+        buf_free(&t->kept); /* the room could not be had: grow as bytes come */
 }
 
 void text_pull_over(text_pull *t, const char *buf, size_t len)
 {
-    (void)text_pull_init(t, 0, NULL); /* reserves nothing, cannot fail */
+    text_pull_init(t, 0);
     t->base = len > 0 ? buf : "";
     t->len = t->whole = len;
     t->ended = true;

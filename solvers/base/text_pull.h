@@ -32,10 +32,11 @@ typedef struct text_pull {
     size_t expect; /* the length the body announced, 0: unknown (a hint) */
 } text_pull;
 
-/* An empty body that pieces will be fed to; room is made at once for the
+/* An empty body that pieces will be fed to, with room made at once for the
  * `expect` bytes it announced (0: none), so a body of known length is
- * copied once, never moved as it grows: 0, or -1 with *e. */
-int text_pull_init(text_pull *t, size_t expect, gj_error *e);
+ * copied once, never moved as it grows.  Room that cannot be had now is
+ * not an error: the bytes then get room as they come. */
+void text_pull_init(text_pull *t, size_t expect);
 /* The whole body buf[0..len), borrowed (it must outlive t's use), ended. */
 void text_pull_over(text_pull *t, const char *buf, size_t len);
 /* Append the next n bytes: 0, or -1 with *e when memory is short. */

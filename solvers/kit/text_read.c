@@ -27,10 +27,7 @@ static text_read *new_reader(const gj_text_steps *steps, const long *limits, siz
     r->steps = steps;
     r->limits = limits;
     r->state = state;
-    if (text_pull_init(&r->t, expect, e) != 0) {
-        text_read_close(r);
-        return NULL;
-    }
+    text_pull_init(&r->t, expect);
     return r;
 }
 

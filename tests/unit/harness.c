@@ -124,6 +124,28 @@ uint64_t rng_below(uint64_t *state, uint64_t n)
     return rng_next(state) % n;
 }
 
+void *harness_read_fed(const gj_body_reader *rd, const char *body, size_t len, const long *lim,
+                       size_t piece, int feed_empty, uint64_t *rng, gj_error *e)
+{
+    size_t announced[] = {0, len, len / 2, 2 * len + 7, SIZE_MAX};
+    void *r = rd->open(lim, announced[rng_below(rng, 5)], e);
+    ck_assert_ptr_nonnull(r);
+    size_t at = 0;
+    while (at < len || (at == 0 && piece == 0 && feed_empty)) {
+        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
+        if (n > len - at)
+            n = len - at;
+        if (rd->feed(r, body + at, n, e) != 0) {
+            rd->close(r);
+            return NULL;
+        }
+        at += n;
+        if (piece == 0)
+            break;
+    }
+    return rd->finish(r, e);
+}
+
 /* A test case with the timeout the caller asked for, if any. */
 static TCase *new_tcase(const char *name, double timeout)
 {

@@ -54,6 +54,16 @@ uint64_t rng_next(uint64_t *state);
 /* Uniform in [0, n), n > 0. */
 uint64_t rng_below(uint64_t *state, uint64_t n);
 
+/* The position body[0..len) gives read by rd (game.h's gj_body_reader)
+ * fed in pieces: piece 0 means the whole body in one feed (an empty body
+ * too, when feed_empty), 1 one byte at a time, else random sizes up to
+ * piece drawn from *rng.  The length announced at open is drawn too: none
+ * (chunked), the true one, a false one shorter or longer, or one no memory
+ * could hold, since it is a hint that must not change what is read.  NULL
+ * with *e when the reader refuses. */
+void *harness_read_fed(const gj_body_reader *rd, const char *body, size_t len, const long *lim,
+                       size_t piece, int feed_empty, uint64_t *rng, gj_error *e);
+
 /* One named test of a table-built suite. */
 typedef struct harness_case {
     const char *name;

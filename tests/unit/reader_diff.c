@@ -6,30 +6,6 @@
 
 #include "harness.h"
 
-/* The body read by the reader under test, fed in pieces: piece 0 means the
- * whole body at once, 1 one byte at a time, else random sizes up to it. */
-static void *read_fed(const rd_game *t, const char *body, size_t len, const long *lim, size_t piece,
-                      uint64_t *rng, gj_error *e)
-{
-    const gj_body_reader *rd = t->game->read_json;
-    void *r = rd->open(lim, len, e);
-    ck_assert_ptr_nonnull(r);
-    size_t at = 0;
-    while (at < len || (at == 0 && piece == 0 && t->feed_empty)) {
-        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
-        if (n > len - at)
-            n = len - at;
-        if (rd->feed(r, body + at, n, e) != 0) {
-            rd->close(r);
-            return NULL;
-        }
-        at += n;
-        if (piece == 0)
-            break;
-    }
-    return rd->finish(r, e);
-}
-
 /* The verdicts every game has, first in each game's count, so that its
  * own need not repeat them. */
 static const char *const common_verdicts[] = {
@@ -97,7 +73,8 @@ static void rd_compare(const rd_game *t, const char *body, size_t len, const lon
             continue;
         gj_error got_e;
         gj_error_clear(&got_e);
-        void *got = read_fed(t, body, len, lim, pieces[p], rng, &got_e);
+        void *got = harness_read_fed(t->game->read_json, body, len, lim, pieces[p], t->feed_empty,
+                                     rng, &got_e);
         if (want == NULL) {
             ck_assert_msg(got == NULL, "the tree says \"%s\", the reader took it (piece %zu): %.*s",
                           want_e.message, pieces[p], shown, body);

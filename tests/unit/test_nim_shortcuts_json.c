@@ -67,16 +67,19 @@ static const rd_odd_values odd_values = {
     .more = {"[1,2,3]", "[[1,2]]", "2.5", NULL},
 };
 
-/* A coordinate: small (so points repeat) or anywhere up to the maximum. */
-static void coord(rd_gen *g, long range)
+/* A coordinate: small (so points repeat) or anywhere up to the maximum,
+ * sometimes at either end when `ends` allows. */
+static void coord(rd_gen *g, long range, int ends)
 {
-    if (rd_one_in(g, 20))
+    if (ends && rd_one_in(g, 20))
         buf_put_long(&g->b, rd_one_in(g, 2) ? 0 : NIM_MAX_COORD);
     else
         buf_put_long(&g->b, (long)rng_below(&g->rng, (uint64_t)range));
 }
 
-/* A list of count points, mistakes at rate 1 in odd (0: none). */
+/* A list of count points, mistakes at rate 1 in odd (0: none).  Without
+ * mistakes only the first point may lie at the ends, so that no two of a
+ * valid body's shortcuts repeat. */
 static void points(rd_gen *g, long count, long range, uint64_t odd)
 {
     if (odd > 0 && rd_one_in(g, odd * 6)) {
@@ -99,13 +102,13 @@ static void points(rd_gen *g, long count, long range, uint64_t odd)
         if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             rd_odd_value(g, &odd_values);
         else
-            coord(g, range);
+            coord(g, range, odd > 0 || i == 0);
         buf_putc(&g->b, ',');
         rd_blanks_rare(g);
         if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             rd_odd_value(g, &odd_values);
         else
-            coord(g, range);
+            coord(g, range, odd > 0 || i == 0);
         if (odd > 0 && rd_one_in(g, odd * (uint64_t)count * 2 + 1))
             buf_puts(&g->b, ",1");
         rd_blanks_rare(g);

@@ -11,6 +11,7 @@
  * column) every time.  Limits are sometimes lowered so the size checks
  * refuse too. */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,32 +62,6 @@ static char *generated_text(const gj_game *g, long seed, size_t *len)
     return text;
 }
 
-/* The position read by g's read_text from body fed in pieces: piece 0 is
- * the whole body in one feed, 1 a byte at a time, else random sizes up to
- * it drawn from *rng.  The length announced at open is drawn too: none
- * (chunked), the true one, or a false one shorter or longer, since it is a
- * hint that must not change what is read.  NULL with *e when the reader
- * refuses. */
-static void *read_fed(const gj_game *g, const char *body, size_t len, const long *lim, size_t piece,
-                      uint64_t *rng, gj_error *e)
-{
-    const gj_body_reader *rd = g->read_text;
-    size_t announced[] = {0, len, len / 2, 2 * len + 7};
-    void *r = rd->open(lim, announced[rng_below(rng, 4)], e);
-    ck_assert_ptr_nonnull(r);
-    for (size_t at = 0; at < len;) {
-        size_t n = piece == 0 ? len : piece == 1 ? 1 : 1 + (size_t)rng_below(rng, piece);
-        if (n > len - at)
-            n = len - at;
-        if (rd->feed(r, body + at, n, e) != 0) {
-            rd->close(r);
-            return NULL;
-        }
-        at += n;
-    }
-    return rd->finish(r, e);
-}
-
 /* pos's cache key (equal exactly when the positions are), malloc'd. */
 static char *key_of(const gj_game *g, const void *pos, size_t *len)
 {
@@ -119,7 +94,7 @@ static void compare(const gj_game *g, const char *body, size_t len, const long *
             continue;
         gj_error got_e;
         gj_error_clear(&got_e);
-        void *got = read_fed(g, body, len, lim, pieces[p], rng, &got_e);
+        void *got = harness_read_fed(g->read_text, body, len, lim, pieces[p], 0, rng, &got_e);
         if (want == NULL) {
             ck_assert_msg(got == NULL, "%s: whole \"%s\", fed in pieces of %zu it was taken: %.*s",
                           g->name, want_e.message, pieces[p], shown, body);
