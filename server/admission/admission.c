@@ -140,6 +140,26 @@ int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t bo
                    budget_charged(a->budget), budget_limit(a->budget));
 }
 
+int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
+{
+    if (bytes == 0 || budget_charge(a->budget, bytes) == 0) {
+        t->working += bytes;
+        return 0;
+    }
+    size_t limit = budget_limit(a->budget);
+    if (bytes > limit || t->charged > limit - bytes)
+        return gj_fail(e, GJ_TOO_LARGE,
+                       "solving this position holds about %zu bytes besides its %zu-byte body's "
+                       "charge, more than the whole memory budget of %zu bytes "
+                       "(--memory-budget); send a smaller position",
+                       bytes, t->charged, limit);
+    return gj_fail(e, GJ_OVERLOADED,
+                   "solving this position holds about %zu bytes besides its body, and the "
+                   "requests in progress hold %zu of the %zu-byte memory budget "
+                   "(--memory-budget); retry shortly",
+                   bytes, budget_charged(a->budget), limit);
+}
+
 /* Take the request's worker time from its client's bucket, once. */
 static void take_cost(gj_admission *a, admit_ticket *t, double cost_ms)
 {
@@ -177,8 +197,8 @@ void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_
 void admission_end(gj_admission *a, admit_ticket *t, double cost_ms)
 {
     take_cost(a, t, cost_ms); /* the client left before its answer: it still pays */
-    budget_release(a->budget, t->charged);
-    t->charged = 0;
+    budget_release(a->budget, t->charged + t->working);
+    t->charged = t->working = 0;
 }
 
 void admission_render(gj_admission *a, gj_buf *out)

@@ -56,6 +56,7 @@ job_lane solve_estimate(job *j)
     j->route_free = ahead_free;
     if (a->pos == NULL)
         return JOB_HERE; /* the parse error is answered at once */
+    j->work_bytes = g->work_bytes != NULL ? g->work_bytes(a->pos) : 0;
     return jobs_lane_for(g->cost_us != NULL ? g->cost_us(a->pos) : INFINITY);
 }
 

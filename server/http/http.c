@@ -576,6 +576,11 @@ static enum MHD_Result dispatch(request *req)
     if (req->reading)
         finish_reading(req);
     job_lane lane = jobs_triage(&req->job, req->match.row->estimate);
+    gj_error e;
+    if (admission_work(req->http->admission, &req->admit, req->job.work_bytes, &e) != 0) {
+        jobs_release(&req->job);
+        return respond_error(req, &e);
+    }
     metrics_job_event(rt->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                    : lane == JOB_FAST ? JOB_LANE_FAST
                                                       : JOB_LANE_HEAVY);

@@ -91,6 +91,10 @@ struct job {
      * nothing. */
     void *route_state;
     job_route_free route_free;
+    /* The bytes the handler's solve will hold beyond the body, found by
+     * the route's estimate (game.h's work_bytes), 0 when unknown: the
+     * front charges them to the memory budget before the job runs. */
+    size_t work_bytes;
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */

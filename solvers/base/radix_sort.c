@@ -24,6 +24,12 @@ void radix_free(radix_sort *s)
     free(s->count);
 }
 
+size_t radix_scratch_bytes(size_t n, int tagged)
+{
+    size_t each = sizeof(uint64_t) + (tagged ? sizeof(uint32_t) : 0);
+    return (n + 1) * each + RADIX_DIGITS * RADIX_SIZE * sizeof(size_t);
+}
+
 /* The scratch buffers and the histograms of digits from..to-1, from one
  * read of the keys. */
 int radix_init(radix_sort *s, uint64_t *key, uint32_t *tag, size_t n, int from, int to, gj_error *e)

@@ -33,6 +33,8 @@ typedef struct radix_sort {
  * to free then, and key and tag are untouched). */
 int radix_init(radix_sort *s, uint64_t *key, uint32_t *tag, size_t n, int from, int to,
                gj_error *e);
+/* The most radix_init allocates for n keys, with tags or not. */
+size_t radix_scratch_bytes(size_t n, int tagged);
 /* Sort stably on digits from..to-1: digits given to radix_init, each
  * passed at most once (a pass uses up its histogram). */
 void radix_passes(radix_sort *s, int from, int to);

@@ -228,6 +228,13 @@ typedef struct gj_game {
      * without a thread hand-off and keeps heavy ones off the lane that cheap
      * ones use.  NULL: the position is taken as heavy. */
     double (*cost_us)(const void *pos);
+    /* A bound on the bytes solve() and the answer's writing hold for this
+     * parsed position beyond the position itself: the solver's scratch and
+     * the answer.  The server charges it to the memory budget before the
+     * solve, as the body's own charge covers only reading it (a grid-walk
+     * matching holds about 15x its body, a staircase board C(n+m, n)
+     * states whatever its body).  NULL: nothing beyond the body's charge. */
+    size_t (*work_bytes)(const void *pos);
 
     /* Analyse a position in the middle of play, given as JSON (see
      * analysis.h for the answer's shape): 0, or -1 with *e filled. */

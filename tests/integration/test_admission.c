@@ -283,21 +283,14 @@ static http_reply post_json(const test_daemon *d, const char *path, const char *
  * bound that gives, in a budget its old 8x charge could never fit, and
  * refused one byte past it; /analyze and /move still parse a tree and are
  * charged 8x.  The bound is hit exactly by padding the body with the
- * whitespace JSON allows after its value. */
+ * whitespace JSON allows after its value; the solve's own work (game.h's
+ * work_bytes, charged beside the body) is learnt from the text's charge. */
 START_TEST(test_json_bodies_charged_by_how_they_are_read)
 {
     size_t text_len, json_len;
     char *text = matrix(600, 77, &text_len);
     char *json = matrix_as(600, 77, 1, &json_len);
-    size_t budget = 5 * json_len;                      /* between 3x and 8x of the body */
-    size_t fit = (budget - BUDGET_OVERHEAD_BYTES) / 3; /* the largest body admitted */
-    ck_assert_uint_gt(fit, json_len);
-    ck_assert_uint_gt(8 * fit + BUDGET_OVERHEAD_BYTES, budget); /* 8x would refuse it */
-    char *padded = malloc(fit + 2);
-    ck_assert_ptr_nonnull(padded);
-    memcpy(padded, json, json_len);
-    memset(padded + json_len, ' ', fit + 1 - json_len);
-
+    size_t budget = 5 * json_len; /* between 3x and 8x of the body */
     char flag[32];
     snprintf(flag, sizeof flag, "%zu", budget);
     test_daemon d;
@@ -306,6 +299,17 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
     http_reply want = post(&d, NULL, text, text_len, NULL);
     ck_assert_int_eq(want.status, 200);
     wait_uncharged(&d);
+    size_t held = (size_t)daemon_metric(&d, "gamejudge_memory_charged_peak_bytes");
+    size_t work = held - (3 * text_len + BUDGET_OVERHEAD_BYTES);
+    ck_assert_uint_lt(work, text_len); /* an n x n matrix's answer rows */
+
+    size_t fit = (budget - BUDGET_OVERHEAD_BYTES - work) / 3; /* the largest body admitted */
+    ck_assert_uint_gt(fit, json_len);
+    ck_assert_uint_gt(8 * fit + BUDGET_OVERHEAD_BYTES, budget); /* 8x would refuse it */
+    char *padded = malloc(fit + 2);
+    ck_assert_ptr_nonnull(padded);
+    memcpy(padded, json, json_len);
+    memset(padded + json_len, ' ', fit + 1 - json_len);
 
     int refused = 0;
     for (int chunked = 0; chunked <= 1; chunked++) {
@@ -348,6 +352,113 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
     free(padded);
     free(json);
     free(text);
+}
+END_TEST
+
+/* A staircase-chess board n x n of values below 100000 (judge text): it
+ * holds C(2n, n) states while solved, whatever its body. */
+static char *chess_board(int n, uint64_t seed, size_t *len)
+{
+    char *s = malloc(2 * (size_t)n * (size_t)n * 7 + 32);
+    ck_assert_ptr_nonnull(s);
+    size_t o = (size_t)sprintf(s, "%d %d\n", n, n);
+    for (int i = 0; i < 2 * n * n; i++)
+        o += (size_t)sprintf(s + o, "%u%c", (unsigned)(next(&seed) % 100000),
+                             (i + 1) % n ? ' ' : '\n');
+    *len = o;
+    return s;
+}
+
+/* A grid-walk grid n x n, about one cell in twelve blocked (judge text):
+ * its matching holds several times its body while solved. */
+static char *walk_grid(int n, uint64_t seed, size_t *len)
+{
+    char *s = malloc((size_t)n * ((size_t)n + 1) + 32);
+    ck_assert_ptr_nonnull(s);
+    size_t o = (size_t)sprintf(s, "%d %d\n", n, n);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            s[o++] = next(&seed) % 12 == 0 ? '#' : '.';
+        s[o++] = '\n';
+    }
+    *len = o;
+    return s;
+}
+
+/* POST body to /solve/GAME on a fresh daemon with `flags` (and the
+ * raised limits), returning the reply; *held gets the daemon's charged
+ * peak and *grew its VmHWM's growth over the request, in bytes. */
+static http_reply solve_on_fresh(const char *game, const char *body, size_t len, const char *budget,
+                                 double *held, long *grew)
+{
+    const char *flags[] = {"--memory-budget",
+                           budget,
+                           "--cache-bytes",
+                           "0",
+                           "--limit",
+                           "grid-walk.rows=600,grid-walk.cols=600,staircase-chess.rows=12,"
+                           "staircase-chess.cols=12,staircase-chess.size=24",
+                           NULL};
+    test_daemon d;
+    daemon_start(&d, flags);
+    char url[160];
+    snprintf(url, sizeof url, "%s/solve/%s", d.direct, game);
+    long idle = proc_kib(d.pid, "VmHWM");
+    http_call c = {"POST", url, NULL, body, len, 0};
+    http_reply r = http_do(&c);
+    wait_uncharged(&d);
+    *held = daemon_metric(&d, "gamejudge_memory_charged_peak_bytes");
+    *grew = (proc_kib(d.pid, "VmHWM") - idle) * 1024;
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    return r;
+}
+
+/* A solve's own memory is charged once its position is parsed (game.h's
+ * work_bytes), beside its body's: a staircase board holds C(2n, n) states
+ * and a grid's matching many times its body, so the body's 3x alone would
+ * let them pass the budget.  With no bound the charge covers what the
+ * process grew by (less a fresh process's slack); a budget one byte short of it refuses the
+ * position 413 after its body was admitted; a budget of exactly it answers as before. */
+START_TEST(test_solve_work_charged)
+{
+    const char *games[] = {"staircase-chess", "grid-walk"};
+    for (int g = 0; g < 2; g++) {
+        size_t len;
+        char *body = g == 0 ? chess_board(12, 901, &len) : walk_grid(600, 902, &len);
+        double held;
+        long grew;
+        http_reply free_run = solve_on_fresh(games[g], body, len, "0", &held, &grew);
+        ck_assert_msg(free_run.status == 200, "%s: %ld %s", games[g], free_run.status,
+                      free_run.body);
+        /* More than the body's own charge: the work is in it. */
+        ck_assert_msg(held > 3.0 * (double)len + 2 * BUDGET_OVERHEAD_BYTES,
+                      "%s: %zu-byte body, %.0f bytes charged", games[g], len, held);
+        fprintf(stderr, "%s: %zu-byte body charged %.0f bytes; the process grew by %ld\n", games[g],
+                len, held, grew);
+        /* A fresh daemon's first solve also touches its threads' stacks and
+         * malloc arenas: 1 MiB of slack, where the work alone is 10 MB or
+         * more.  The sanitizers' shadow memory is not the daemon's. */
+        if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
+            ck_assert_msg((double)grew <= held + (1 << 20), "%s: grew by %ld, charged %.0f",
+                          games[g], grew, held);
+        char budget[32];
+        snprintf(budget, sizeof budget, "%.0f", held - 1);
+        double unused;
+        http_reply short_run = solve_on_fresh(games[g], body, len, budget, &unused, &grew);
+        ck_assert_msg(short_run.status == 413, "%s in %s bytes: %ld %s", games[g], budget,
+                      short_run.status, short_run.body);
+        ck_assert_ptr_nonnull(strstr(short_run.body, "solving this position holds about"));
+        ck_assert_ptr_nonnull(strstr(short_run.body, "--memory-budget"));
+        snprintf(budget, sizeof budget, "%.0f", held);
+        http_reply exact_run = solve_on_fresh(games[g], body, len, budget, &unused, &grew);
+        ck_assert_msg(exact_run.status == 200, "%s in %s bytes: %ld %s", games[g], budget,
+                      exact_run.status, exact_run.body);
+        ck_assert_str_eq(exact_run.body, free_run.body);
+        http_reply_free(&free_run);
+        http_reply_free(&short_run);
+        http_reply_free(&exact_run);
+        free(body);
+    }
 }
 END_TEST
 
@@ -574,6 +685,7 @@ int main(void)
     tcase_add_unchecked_fixture(tc, load_sample, NULL);
     tcase_add_test(tc, test_memory_budget_bounds_the_process);
     tcase_add_test(tc, test_json_bodies_charged_by_how_they_are_read);
+    tcase_add_test(tc, test_solve_work_charged);
     tcase_add_test(tc, test_heavy_client_throttled_light_client_served);
     tcase_add_test(tc, test_trusted_proxy_names_the_client);
     tcase_add_test(tc, test_api_keys_have_their_own_budgets);

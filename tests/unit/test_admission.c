@@ -130,6 +130,21 @@ START_TEST(test_hangup_charged_and_shared_answer_bare)
 }
 END_TEST
 
+/* Every charge of a released, `refused` refusals counted; frees a. */
+static void expect_released(gj_admission *a, int refused)
+{
+    gj_buf out;
+    buf_init(&out);
+    admission_render(a, &out);
+    buf_putc(&out, '\0');
+    char want[64];
+    snprintf(want, sizeof want, "\ngamejudge_memory_refused_total %d\n", refused);
+    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_charged_bytes 0\n"));
+    ck_assert_msg(strstr(out.data, want) != NULL, "%s", out.data);
+    buf_free(&out);
+    admission_free(a);
+}
+
 /* A body whose peak the whole budget could never hold is a 413 (no retry
  * helps), not a 503 that tells the client to come back. */
 START_TEST(test_never_fits_is_413)
@@ -144,6 +159,52 @@ START_TEST(test_never_fits_is_413)
     ck_assert_ptr_nonnull(strstr(e.message, "--memory-budget"));
     admission_end(a, &t, 0);
     admission_free(a);
+}
+END_TEST
+
+/* An admission with a 1 MiB budget and no quota, and two fresh tickets. */
+static gj_admission *one_mib(admit_ticket *t1, admit_ticket *t2)
+{
+    gj_config c = config(0, 100);
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    ck_assert_ptr_nonnull(a);
+    memset(t1, 0, sizeof *t1);
+    memset(t2, 0, sizeof *t2);
+    return a;
+}
+
+/* A solve's work is charged beside its body: 503 while others hold the
+ * room, 413 when the body and the work together pass the whole budget;
+ * the end releases both, once. */
+START_TEST(test_work_charged_beside_the_body)
+{
+    gj_error e;
+    admit_ticket t1, t2;
+    gj_admission *a = one_mib(&t1, &t2);
+    ck_assert_int_eq(admission_memory(a, &t1, BUDGET_TEXT, 10000, &e), 0);
+    size_t body = t1.charged;
+    ck_assert_int_eq(admission_work(a, &t1, 0, &e), 0); /* a game without a model */
+    ck_assert_int_eq(admission_work(a, &t1, 500000, &e), 0);
+    ck_assert_uint_eq(t1.charged, body); /* the body's charge, apart from the work's */
+    ck_assert_uint_eq(t1.working, 500000);
+    ck_assert_int_eq(admission_memory(a, &t2, BUDGET_TEXT, 10000, &e), 0);
+    ck_assert_int_eq(admission_work(a, &t2, 500000, &e), -1); /* t1 holds the room */
+    ck_assert_int_eq(e.kind, GJ_OVERLOADED);
+    ck_assert_ptr_nonnull(strstr(e.message, "retry shortly"));
+    ck_assert_uint_eq(t2.working, 0);
+    /* Body and work together past the whole budget: no retry helps. */
+    ck_assert_int_eq(admission_work(a, &t2, (1u << 20) - body + 1, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than the whole memory budget"));
+    ck_assert_int_eq(admission_work(a, &t2, SIZE_MAX, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
+    admission_end(a, &t1, 0);
+    admission_end(a, &t1, 0); /* a second end releases nothing */
+    /* Exactly what is left after t2's body fits. */
+    ck_assert_int_eq(admission_work(a, &t2, (1u << 20) - body, &e), 0);
+    admission_end(a, &t2, 0);
+    expect_released(a, 3);
 }
 END_TEST
 
@@ -192,12 +253,9 @@ END_TEST
 
 START_TEST(test_memory_charged_and_released_once)
 {
-    gj_config c = config(0, 100); /* a 1 MiB budget */
     gj_error e;
-    gj_admission *a = admission_create(&c, &e);
     admit_ticket t1, t2;
-    memset(&t1, 0, sizeof t1);
-    memset(&t2, 0, sizeof t2);
+    gj_admission *a = one_mib(&t1, &t2);
     ck_assert_int_eq(admission_memory(a, &t1, BUDGET_TEXT, 200000, &e), 0);
     ck_assert_int_eq(admission_memory(a, &t1, BUDGET_TEXT, 300000, &e), 0); /* grows */
     ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 50000, &e),
@@ -211,14 +269,7 @@ START_TEST(test_memory_charged_and_released_once)
     admission_end(a, &t2, 0);
     ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 50000, &e), 0);
     admission_end(a, &t2, 0);
-    gj_buf out;
-    buf_init(&out);
-    admission_render(a, &out);
-    buf_putc(&out, '\0');
-    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_charged_bytes 0\n"));
-    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_refused_total 2\n"));
-    buf_free(&out);
-    admission_free(a);
+    expect_released(a, 2);
 }
 END_TEST
 
@@ -240,6 +291,7 @@ static Suite *admission_suite(void)
         {"admission", test_metered_headers_and_cost_once},
         {"admission", test_hangup_charged_and_shared_answer_bare},
         {"admission", test_never_fits_is_413},
+        {"admission", test_work_charged_beside_the_body},
         {"admission", test_keys_win_and_unknown_key_refused},
         {"admission", test_memory_charged_and_released_once},
         {"admission", test_missing_key_file_fails_create},

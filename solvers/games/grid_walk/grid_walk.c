@@ -535,6 +535,27 @@ static double cost_us(const void *p)
     return 5.0 + 0.080 * cells * phases;
 }
 
+/* The decimal digits of v >= 0. */
+static size_t decimal_digits(long v)
+{
+    size_t d = 1;
+    for (; v >= 10; v /= 10)
+        d++;
+    return d;
+}
+
+/* game.h's work_bytes: the matching, the marks and the winners of
+ * gw_solve_with, and the answer: a line or "[r,c]," per winning cell, at
+ * most every cell, twice over for the buffer's growth. */
+static size_t work_bytes(const void *p)
+{
+    const position *pos = p;
+    size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
+    size_t most = (size_t)pos->rows * (size_t)pos->cols;
+    size_t each = decimal_digits(pos->rows) + decimal_digits(pos->cols) + 4;
+    return gw_matching_bytes(pos) + cells + (most + 1) * sizeof(int) + 2 * (most * each + 64);
+}
+
 const gj_game game_grid_walk = {
     .name = "grid-walk",
     .display_name = "Grid walk",
@@ -550,6 +571,7 @@ const gj_game game_grid_walk = {
     .read_json = &read_json,
     .solve = gw_solve,
     .cost_us = cost_us,
+    .work_bytes = work_bytes,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = gw_free_position,

@@ -522,6 +522,16 @@ struct gw_matching {
     int cells; /* padded cells */
 };
 
+size_t gw_matching_bytes(const gw_position *pos)
+{
+    /* build_graph's arrays: per padded cell a node, next and degree; per
+     * free cell (at most rows x cols, one spare) a side entry, a queue slot
+     * and a stack slot. */
+    size_t cells = (size_t)(pos->rows + 2) * (size_t)pos->width;
+    size_t n = (size_t)pos->rows * (size_t)pos->cols + 1;
+    return sizeof(gw_matching) + cells * (sizeof(node) + 2) + n * 3 * sizeof(int);
+}
+
 void gw_free_matching(gw_matching *m)
 {
     if (m == NULL)

@@ -28,6 +28,9 @@ gw_matching *gw_match(const gw_position *pos, gj_error *e);
 
 void gw_free_matching(gw_matching *m);
 
+/* The bytes gw_match_with allocates for pos, at most (its graph's arrays). */
+size_t gw_matching_bytes(const gw_position *pos);
+
 /* The number of matched pairs. */
 long gw_matching_size(const gw_matching *m);
 

@@ -727,6 +727,15 @@ static double cost_us(const void *p)
     return 2.0 + 0.020 * (double)pos->n * (double)pos->n;
 }
 
+/* game.h's work_bytes: mg_solve's outcome rows, and the answer: those
+ * rows again as text, or quoted as JSON. */
+static size_t work_bytes(const void *p)
+{
+    const position *pos = p;
+    size_t n = (size_t)pos->n;
+    return n * (n + 1) + n * (n + 3) + 64;
+}
+
 const gj_game game_matrix_game = {
     .name = "matrix-game",
     .display_name = "Matrix game",
@@ -741,6 +750,7 @@ const gj_game game_matrix_game = {
     .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
+    .work_bytes = work_bytes,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,

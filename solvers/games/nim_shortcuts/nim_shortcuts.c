@@ -996,6 +996,17 @@ static double cost_us(const void *p)
     return 5.0 + 0.200 * (double)(pos->b.n + pos->m);
 }
 
+/* game.h's work_bytes: solve's sorted queries and their indices with the
+ * radix sort's scratch, the segments (at most n + 1), and the answer, at
+ * most 7 bytes a query ("LOSE", quoted, a comma). */
+static size_t work_bytes(const void *p)
+{
+    const position *pos = p;
+    size_t n = (size_t)pos->b.n, m = (size_t)pos->m;
+    return m * (sizeof(uint64_t) + sizeof(uint32_t)) + radix_scratch_bytes(m, 1) +
+           3 * (n + 1) * sizeof(long) + m * 7 + 64;
+}
+
 const gj_game game_nim_shortcuts = {
     .name = "nim-shortcuts",
     .display_name = "Nim with shortcuts",
@@ -1011,6 +1022,7 @@ const gj_game game_nim_shortcuts = {
     .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
+    .work_bytes = work_bytes,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,

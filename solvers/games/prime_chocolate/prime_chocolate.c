@@ -642,6 +642,15 @@ static double cost_us(const void *p)
     return 2.0 + 0.006 * (double)pos->n * (double)pos->n;
 }
 
+/* game.h's work_bytes: solve's pair row, the sieve and the DP's two rows
+ * of sides (the answer is one word). */
+static size_t work_bytes(const void *p)
+{
+    const position *pos = p;
+    size_t n = (size_t)pos->n;
+    return n + (n + 1) * (sizeof(long) + 1) + 2 * (n + 1) * sizeof(int) + 64;
+}
+
 const gj_game game_prime_chocolate = {
     .name = "prime-chocolate",
     .display_name = "Prime chocolate",
@@ -656,6 +665,7 @@ const gj_game game_prime_chocolate = {
     .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
+    .work_bytes = work_bytes,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = free_position,

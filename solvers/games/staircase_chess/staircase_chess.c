@@ -696,6 +696,17 @@ static void write_key(const void *p, gj_buf *out)
     }
 }
 
+/* The states the sweep visits: C(n+m, n), exact in a double up to
+ * SC_MAX_SIZE. */
+static double states_of(const position *pos)
+{
+    long small = pos->n < pos->m ? pos->n : pos->m, size = pos->n + pos->m;
+    double states = 1;
+    for (long i = 1; i <= small; i++)
+        states = states * (double)(size - small + i) / (double)i; /* C(size, small) */
+    return states;
+}
+
 /* game.h's cost_us.  Model: 15 us (the move tables) + 12 ns per state and
  * row: the sweep visits C(n+m, n) states and tries at most min(n, m) moves
  * in each.  Measured (cost_fit, bench/NOTES.md): measured / estimate
@@ -703,11 +714,15 @@ static void write_key(const void *p, gj_buf *out)
 static double cost_us(const void *p)
 {
     const position *pos = p;
-    long small = pos->n < pos->m ? pos->n : pos->m, size = pos->n + pos->m;
-    double states = 1;
-    for (long i = 1; i <= small; i++)
-        states = states * (double)(size - small + i) / (double)i; /* C(size, small) */
-    return 15.0 + 0.012 * states * (double)small;
+    long small = pos->n < pos->m ? pos->n : pos->m;
+    return 15.0 + 0.012 * states_of(pos) * (double)small;
+}
+
+/* game.h's work_bytes: solve's move tables and one value per state (the
+ * answer is one number). */
+static size_t work_bytes(const void *p)
+{
+    return sizeof(moves) + (size_t)states_of(p) * sizeof(int32_t) + 64;
 }
 
 const gj_game game_staircase_chess = {
@@ -724,6 +739,7 @@ const gj_game game_staircase_chess = {
     .read_json = &read_json,
     .solve = solve,
     .cost_us = cost_us,
+    .work_bytes = work_bytes,
     .write_text = write_text,
     .write_json = write_json,
     .free_position = sc_board_free,
