@@ -25,7 +25,10 @@
 # split counts once, as parse.  "overlap
 # bound" is what a perfect overlap of the parse with the upload could at
 # best give: curl less the smaller of the parse and the waiting, over the
-# solve command.  Output (stdout): one markdown row per input.
+# solve command.  "daemon / command" is issue 34's target (at most 1.15):
+# the daemon's own time (the access log's duration) over the solve
+# command's parse + solve + write, which `solve --timing` prints.
+# Output (stdout): one markdown row per input.
 set -u
 BIN=$(realpath "$1")
 DIR=$(realpath "$2")
@@ -90,14 +93,16 @@ for round in $(seq "$ROUNDS"); do
         f=$IN/$name
         read -r floor _ _ _ < <("$DIR/measure" 1 "$f" /dev/null curl -sS -f --data-binary @- \
             "http://127.0.0.1:$BARE_PORT/")
-        read -r solo _ _ _ < <("$DIR/measure" 1 "$f" /dev/null "$BIN" solve "$g")
+        read -r solo _ _ _ < <("$DIR/measure" 1 "$f" /dev/null "$BIN" solve "$g" --timing \
+            2> "$WORK/cli")
+        cli=$(sed 's/[a-z]*;dur=//g; s/,//g' "$WORK/cli") # the command's parse solve write
         type=text/plain
         [ "${name%.json}" = "$name" ] || type=application/json
         read -r http _ _ _ < <("$DIR/measure" 1 "$f" /dev/null curl -sS -f -D "$WORK/head" \
             -H "Content-Type: $type" --data-binary @- "http://127.0.0.1:$PORT/solve/$g?format=text")
         timing=$(tr -d '\r' < "$WORK/head" | sed -n 's/^[Ss]erver-[Tt]iming: //p')
         split=$(echo "$timing" | sed 's/[a-z]*;dur=//g; s/,//g') # queue parse solve write
-        echo "$name $round $floor $solo $http $split" >> "$WORK/runs"
+        echo "$name $round $floor $solo $http $split $cli" >> "$WORK/runs"
     done
 done
 kill "$DAEMON_PID" && wait "$DAEMON_PID" 2> /dev/null # the stop flushes the access log
@@ -107,8 +112,9 @@ grep '"path":"/solve/' "$WORK/log" | sed 's/.*"duration_us":\([0-9]*\).*/\1/' > 
 paste -d' ' "$WORK/runs" "$WORK/durations" > "$WORK/all"
 
 echo "| input | solve ms | curl ms | curl / solve | curl floor ms | daemon queue ms | parse ms |" \
-    "solve ms | write ms | waiting ms | outside the daemon ms | overlap bound |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    "solve ms | write ms | waiting ms | outside the daemon ms | overlap bound | daemon ms |" \
+    "command's parse + solve + write ms | daemon / command |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for name in $INPUTS; do
     awk -v n="$name" '
         function median(a, k,    i, j, t) {
@@ -121,16 +127,20 @@ for name in $INPUTS; do
             k++
             floor[k] = $3 * 1000; solo[k] = $4 * 1000; http[k] = $5 * 1000
             queue[k] = $6; parse[k] = $7; solve[k] = $8; write[k] = $9
-            outside[k] = http[k] - $10 / 1000
-            waitv[k] = $10 / 1000 - $6 - $7 - $8 - $9
+            outside[k] = http[k] - $13 / 1000
+            waitv[k] = $13 / 1000 - $6 - $7 - $8 - $9
             hide = $7 < waitv[k] ? $7 : waitv[k]
             ratio[k] = http[k] / solo[k]
             best[k] = (http[k] - hide) / solo[k]
+            own[k] = $13 / 1000
+            work[k] = $10 + $11 + $12
+            mine[k] = own[k] / work[k]
         }
         END {
-            printf "| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n",
+            printf "| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
                 n, median(solo, k), median(http, k), median(ratio, k), median(floor, k),
                 median(queue, k), median(parse, k), median(solve, k), median(write, k),
-                median(waitv, k), median(outside, k), median(best, k)
+                median(waitv, k), median(outside, k), median(best, k), median(own, k),
+                median(work, k), median(mine, k)
         }' "$WORK/all"
 done

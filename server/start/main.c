@@ -116,11 +116,13 @@ static void print_serve_help(void)
 /* `solve --help`. */
 static void print_solve_help(void)
 {
-    puts("usage: gamejudge solve GAME [--json] [--limit GAME.NAME=V[,...]]\n\n"
+    puts("usage: gamejudge solve GAME [--json] [--timing] [--limit GAME.NAME=V[,...]]\n\n"
          "Read one position of GAME from stdin (judge format, or its JSON twin when the\n"
          "input starts with '{') and write the answer to stdout: the judge output, or\n"
          "the JSON answer of the HTTP API with --json.  Bad input: one line on stderr\n"
-         "naming the line and the problem, exit status 2.\n");
+         "naming the line and the problem, exit status 2.  --timing: after the answer,\n"
+         "one line on stderr with the parse, solve and write times in milliseconds, as\n"
+         "the service's Server-Timing header gives them.\n");
     print_games(stdout);
     print_limits(stdout);
 }
@@ -249,12 +251,14 @@ static int solve(int argc, char **argv)
 
     gj_config cfg;
     gj_error e;
-    int json_out = 0, rest = 0;
+    int json_out = 0, timing = 0, rest = 0;
     char *limit_args[64];
     config_defaults(&cfg);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json_out = 1;
+        } else if (strcmp(argv[i], "--timing") == 0) {
+            timing = 1;
         } else if ((strcmp(argv[i], "--limit") == 0 && i + 1 < argc) ||
                    strncmp(argv[i], "--limit=", 8) == 0) {
             if (rest + 2 > 64) {
@@ -299,6 +303,9 @@ static int solve(int argc, char **argv)
         fputs("gamejudge: cannot write the answer to stdout\n", stderr);
         return 1;
     }
+    if (timing)
+        fprintf(stderr, "parse;dur=%.3f, solve;dur=%.3f, write;dur=%.3f\n", t.parse_ms, t.solve_ms,
+                t.write_ms);
     return 0;
 }
 

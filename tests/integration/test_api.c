@@ -553,6 +553,18 @@ START_TEST(test_cli)
     free(out);
     free(err);
 
+    /* --timing: the answer as without it, then the three times on stderr. */
+    const char *timed[] = {"solve", "prime-chocolate", "--timing", NULL};
+    ck_assert_int_eq(run_cli(timed, "1\n-\n", 4, &out, &err), 0);
+    ck_assert_str_eq(out, "RUBY\n");
+    double parse_ms = -1, solve_ms = -1, write_ms = -1;
+    int took = sscanf(err, "parse;dur=%lf, solve;dur=%lf, write;dur=%lf\n", &parse_ms, &solve_ms,
+                      &write_ms);
+    ck_assert_msg(took == 3 && parse_ms >= 0 && solve_ms >= 0 && write_ms >= 0, "%s", err);
+    ck_assert_ptr_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
+    free(out);
+    free(err);
+
     const char *unknown[] = {"solve", "chess", NULL};
     ck_assert_int_eq(run_cli(unknown, "", 0, &out, &err), 2);
     ck_assert(strstr(err, "unknown game 'chess'") != NULL);
