@@ -26,13 +26,24 @@ static int analyze_cached(job *j, line_request *q)
     return rc;
 }
 
+/* The request read once: the tree its body was read into as it arrived,
+ * else its body (a query's, or one kept whole) parsed now.  0, or -1 with
+ * j->error (*q is then not to be freed). */
+static int prepare(job *j, line_request *q)
+{
+    if (!j->body_read)
+        return line_prepare(j->body, j->len, q, &j->error);
+    json_t *tree = jobs_take_tree(j);
+    return tree != NULL ? line_prepare_tree(tree, q, &j->error) : -1;
+}
+
 /* The request parsed, its analysis answered and its tag matched: 0, or -1
  * with j->error (and no tag). */
 static int analyze(job *j, void *arg)
 {
     (void)arg;
     line_request q;
-    int rc = line_prepare(j->body, j->len, &q, &j->error);
+    int rc = prepare(j, &q);
     if (rc == 0) {
         rc = analyze_cached(j, &q);
         line_request_free(&q);

@@ -20,6 +20,7 @@
 
 #include "admission.h"
 #include "buf.h"
+#include "json_tree.h"
 #include "client_id.h"
 #include "clock.h"
 #include "conntrack.h"
@@ -163,16 +164,51 @@ static budget_body charged_kind(const request *req)
     return BUDGET_JSON_TREE;
 }
 
+/* json_tree (json_tree.h) in gj_body_reader's shape, for a tree_body row
+ * (router.h): its "position" is the body's tree, which no limit bounds
+ * beyond --max-body and the budget's charge. */
+static void *tree_open(const long *limits, size_t expect, gj_error *e)
+{
+    (void)limits;
+    (void)expect; /* nothing is kept to make room for */
+    return json_tree_open(e);
+}
+
+/* gj_body_reader's feed over json_tree. */
+static int tree_feed(void *r, const char *p, size_t n, gj_error *e)
+{
+    return json_tree_feed(r, p, n, e);
+}
+
+/* gj_body_reader's finish over json_tree: the tree. */
+static void *tree_finish(void *r, gj_error *e)
+{
+    return json_tree_finish(r, e);
+}
+
+/* gj_body_reader's close over json_tree. */
+static void tree_close(void *r)
+{
+    json_tree_close(r);
+}
+
+static const gj_body_reader tree_reader = {tree_open, tree_feed, tree_finish, tree_close};
+
 /* The game's reader of req's body as it arrives (game.h's read_json or
- * read_text), or NULL when the body is kept whole: a JSON or judge-text
- * body POSTed to a route whose body is the position alone.  No copy of a
+ * read_text), the tree reader on a tree_body row, or NULL when the body is
+ * kept whole: a JSON or judge-text body POSTed to a route whose body is
+ * the position alone, or a JSON one to a route that takes its tree.  No copy of a
  * JSON body is kept; a text reader keeps the bytes itself.  Either way the
  * parse is done when the last byte is. */
 static const gj_body_reader *arriving_reader(const request *req)
 {
     const gj_game *g = req->match.game;
-    if (!wants_body(req) || request_is_query_form(req) || !req->match.row->position_body ||
-        g == NULL)
+    const route_row *row = req->match.row;
+    if (!wants_body(req) || request_is_query_form(req) || g == NULL)
+        return NULL;
+    if (row->tree_body)
+        return req->input == MEDIA_JSON ? &tree_reader : NULL;
+    if (!row->position_body)
         return NULL;
     return req->input == MEDIA_JSON ? g->read_json : g->read_text;
 }
@@ -374,10 +410,15 @@ static void finish_reading(request *req)
     j->body_read = true;
     j->pos = NULL;
     j->body_error = req->read_error;
+    void *made = NULL;
     if (req->reader != NULL)
-        j->pos = req->body_reader->finish(req->reader, &j->body_error);
+        made = req->body_reader->finish(req->reader, &j->body_error);
     req->reader = NULL;
-    if (j->pos == NULL && j->body_error.kind == GJ_OK)
+    if (req->body_reader == &tree_reader)
+        j->tree = made;
+    else
+        j->pos = made;
+    if (made == NULL && j->body_error.kind == GJ_OK)
         gj_fail(&j->body_error, GJ_INTERNAL, "%s: the reader failed without saying why",
                 req->match.game->name);
     req->read_ns += clock_ns() - start;

@@ -52,6 +52,8 @@ typedef struct route_row {
     bool position_body;    /* the body is the game's position alone, JSON or judge text: read
                             * as it arrives by the game's read_json or read_text (game.h),
                             * a JSON one with no tree (the budget's charge, budget.h) */
+    bool tree_body;        /* a JSON body is read as it arrives into its tree (json_tree.h),
+                            * which the handler takes as the job's tree (jobs.h) */
     bool game_metrics;     /* counted per game in the request metrics (its metrics label) */
     bool cacheable;        /* its answers are tagged (its job gets a job_tag, jobs.h), and its
                             * tagged GET answers may be kept by shared caches (etag.h) */

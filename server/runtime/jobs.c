@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 /* The job failed with j->error: drop any partial answer. */
 static void fail(job *j)
 {
@@ -117,6 +119,17 @@ void jobs_release(job *j)
     if (j->pos != NULL)
         j->game->free_position(j->pos);
     j->pos = NULL;
+    json_decref(j->tree);
+    j->tree = NULL;
+}
+
+json_t *jobs_take_tree(job *j)
+{
+    json_t *tree = j->tree;
+    j->tree = NULL;
+    if (tree == NULL)
+        j->error = j->body_error;
+    return tree;
 }
 
 /* done() as jobs_start installs it: what the route left of its state is

@@ -69,12 +69,13 @@ struct job {
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
     /* A body read as it arrived by the game's reader (game.h's read_json
-     * or read_text): body is then empty, and the route takes pos instead of
+     * or read_text), or into its JSON tree on a tree_body row (router.h):
+     * body is then empty, and the route takes pos or tree instead of
      * parsing it (NULL: body_error says why; body_read_ms is the reader's
-     * time).
-     * jobs_release frees a position left untaken. */
+     * time).  jobs_release frees a position or tree left untaken. */
     bool body_read;
     void *pos;
+    struct json_t *tree;
     gj_error body_error;
     double body_read_ms;
 
@@ -138,9 +139,13 @@ job_lane jobs_triage(job *j, job_estimate estimate);
 job_lane jobs_lane_for(double cost_us);
 
 /* End the route's state that is left (route_free) and free a read
- * position left untaken, for a job that will not be started or whose
- * handler did not take them. */
+ * position or tree left untaken, for a job that will not be started or
+ * whose handler did not take them. */
 void jobs_release(job *j);
+
+/* The body's tree read as it arrived (body_read on a tree_body row), the
+ * caller's to release; NULL with j->error set to the reader's refusal. */
+struct json_t *jobs_take_tree(job *j);
 
 /* Run `handler` on j (see above). */
 void jobs_start(job *j, job_handler handler);

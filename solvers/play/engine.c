@@ -217,6 +217,12 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     json_t *root = jin_load_object(buf, len, NULL, e);
     if (root == NULL)
         return -1;
+    return engine_move_tree(g, root, limits, fallback_seed, out, e);
+}
+
+int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_t fallback_seed,
+                     gj_buf *out, gj_error *e)
+{
     move_request q = {0};
     int rc = take_options(g, root, fallback_seed, &q, e);
     if (rc == 0)

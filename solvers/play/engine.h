@@ -74,6 +74,10 @@ int engine_level_named(const char *name);
  * (GJ_UNMET) for a position with no legal move. */
 int engine_move(const gj_game *g, const char *buf, size_t len, const long *limits,
                 uint64_t fallback_seed, gj_buf *out, gj_error *e);
+/* engine_move over a body already read into its tree (json_tree.h), which
+ * it releases. */
+int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_t fallback_seed,
+                     gj_buf *out, gj_error *e);
 
 /* The index the engine picks in game g among n ranked moves with losses
  * q[0..n) (0..16, q[0] = 0) at `level`, drawing from the generator seeded

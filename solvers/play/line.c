@@ -84,10 +84,18 @@ static int write_canonical(line_request *q, gj_error *e)
 
 int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
 {
-    memset(q, 0, sizeof *q);
-    q->root = jin_load_object(buf, len, NULL, e);
-    if (q->root == NULL)
+    json_t *root = jin_load_object(buf, len, NULL, e);
+    if (root == NULL) {
+        memset(q, 0, sizeof *q);
         return -1;
+    }
+    return line_prepare_tree(root, q, e);
+}
+
+int line_prepare_tree(json_t *root, line_request *q, gj_error *e)
+{
+    memset(q, 0, sizeof *q);
+    q->root = root;
     if (take_options(q, e) != 0 || write_canonical(q, e) != 0) {
         line_request_free(q);
         return -1;

@@ -80,6 +80,9 @@ typedef struct line_request {
  * (invalid JSON, a bad line option) and *q holding nothing.  The game's
  * own members are checked when it runs (line_run). */
 int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e);
+/* line_prepare over a body already read into its tree (json_tree.h), which
+ * *q takes (it is released with q, or at once on failure). */
+int line_prepare_tree(json_t *root, line_request *q, gj_error *e);
 
 /* The analysis of a prepared request, with its line when asked for, into
  * out: 0, or -1 with *e.  The line is played on q->root, so a prepared

@@ -11,7 +11,9 @@
  * the end cut off), some padded with whitespace; each is sent once with
  * Content-Length and once chunked in random pieces (libmicrohttpd hands a
  * chunked body over chunk by chunk, so the reader sees those splits).
- * Then the limits that hold while the body arrives: a body refused early
+ * /analyze and /move bodies are read the same way into their JSON tree
+ * (json_tree.h), their oracle line_analyze and engine_move over the whole
+ * body.  Then the limits that hold while the body arrives: a body refused early
  * by the reader that goes on past --max-body is still a 413, an empty body
  * is the parse's own error, and a client that hangs up mid-body leaves the
  * daemon answering. */
@@ -21,16 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "daemon.h"
 #include "client.h"
+#include "engine.h"
 #include "games.h"
 #include "http_error.h"
+#include "line.h"
 #include "media.h"
 #include "rawhttp.h"
 #include "solve.h"
 
-#define BODIES_PER_GAME 300
+#define BODIES_PER_GAME      300
+#define PLAY_BODIES_PER_GAME 200
 
 static unsigned long long seed;
 
@@ -208,6 +215,31 @@ static void pad(gj_buf *b, size_t n, int before)
     *b = out;
 }
 
+/* Body i of a run: damaged one to three times when i is odd, padded with
+ * blanks before or after one time in eight. */
+static void vary(gj_buf *b, int i)
+{
+    for (int k = i % 2 ? 1 + (int)below(3) : 0; k > 0; k--)
+        damage(b);
+    if (below(8) == 0)
+        pad(b, (size_t)below(6000), (int)below(2));
+    ck_assert(!b->failed);
+}
+
+/* The status of error e, and want (emptied) holding it as http_error.c
+ * renders it for request id `id`. */
+static int rendered(const gj_error *e, const char *id, gj_buf *want)
+{
+    buf_free(want);
+    buf_init(want);
+    size_t n;
+    char *text = http_error_render(e, id, &n);
+    ck_assert(text != NULL);
+    buf_append(want, text, n);
+    free(text);
+    return http_error_status(e->kind);
+}
+
 /* The answer the daemon must give to body as POST /solve/{g}: its status
  * and bytes (an error as http_error.c renders it for request id `id`). */
 static int expected(const gj_game *g, media_kind input, const char *body, size_t len,
@@ -224,16 +256,30 @@ static int expected(const gj_game *g, media_kind input, const char *body, size_t
     buf_init(want);
     int rc = solve_position(g, limits, input, copy, len, output, want, &t, &e);
     free(copy);
-    if (rc == 0)
-        return 200;
-    buf_free(want);
-    buf_init(want);
-    size_t n;
-    char *text = http_error_render(&e, id, &n);
-    ck_assert(text != NULL);
-    buf_append(want, text, n);
-    free(text);
-    return http_error_status(e.kind);
+    return rc == 0 ? 200 : rendered(&e, id, want);
+}
+
+/* End the head in req and append body: with Content-Length, or chunked in
+ * random pieces of at most `piece` bytes. */
+static void frame(gj_buf *req, const char *body, size_t len, int chunked, size_t piece)
+{
+    if (!chunked) {
+        put(req, "Content-Length: %zu\r\n\r\n", len);
+        buf_append(req, body, len);
+    } else {
+        buf_puts(req, "Transfer-Encoding: chunked\r\n\r\n");
+        for (size_t at = 0; at < len;) {
+            size_t k = (size_t)below(piece) + 1;
+            if (k > len - at)
+                k = len - at;
+            put(req, "%zx\r\n", k);
+            buf_append(req, body + at, k);
+            buf_puts(req, "\r\n");
+            at += k;
+        }
+        buf_puts(req, "0\r\n\r\n");
+    }
+    ck_assert(!req->failed);
 }
 
 /* POST body (JSON or judge text, as `input` says) to /solve/{g} on port,
@@ -251,23 +297,7 @@ static int post_and_check(unsigned port, const gj_game *g, media_kind input, con
         "%s\r\nContent-Type: %s\r\nAccept: %s\r\n",
         g->name, id, input == MEDIA_JSON ? "application/json" : "text/plain",
         output == MEDIA_JSON ? "application/json" : "text/plain");
-    if (!chunked) {
-        put(&req, "Content-Length: %zu\r\n\r\n", len);
-        buf_append(&req, body, len);
-    } else {
-        buf_puts(&req, "Transfer-Encoding: chunked\r\n\r\n");
-        for (size_t at = 0; at < len;) {
-            size_t k = (size_t)below(piece) + 1;
-            if (k > len - at)
-                k = len - at;
-            put(&req, "%zx\r\n", k);
-            buf_append(&req, body + at, k);
-            buf_puts(&req, "\r\n");
-            at += k;
-        }
-        buf_puts(&req, "0\r\n\r\n");
-    }
-    ck_assert(!req.failed);
+    frame(&req, body, len, chunked, piece);
     raw_reply r = raw_exchange(port, req.data, req.len);
     gj_buf want;
     int status = expected(g, input, body, len, output, id, &want);
@@ -307,11 +337,7 @@ static void post_bodies(media_kind input)
                 grow_position(g, &b);
             else
                 grow_text(g, &b);
-            for (int k = i % 2 ? 1 + (int)below(3) : 0; k > 0; k--)
-                damage(&b);
-            if (below(8) == 0)
-                pad(&b, (size_t)below(6000), (int)below(2));
-            ck_assert(!b.failed);
+            vary(&b, i);
             media_kind output = below(2) ? MEDIA_JSON : MEDIA_TEXT;
             size_t piece = below(3) == 0 ? 7 : 300;
             for (int chunked = 0; chunked < 2; chunked++) {
@@ -344,6 +370,116 @@ START_TEST(test_text_bodies)
 }
 END_TEST
 
+/* The answer the daemon must give to body as POST /{route}/{g} (analyze or
+ * move) on a request id `id`: the whole body through line_analyze or
+ * engine_move in this process, an error rendered as http_error.c does. */
+static int expected_play(const gj_game *g, const char *route, const char *body, size_t len,
+                         const char *id, gj_buf *want)
+{
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    gj_error e;
+    buf_init(want);
+    int rc = strcmp(route, "analyze") == 0 ? line_analyze(g, body, len, limits, want, &e)
+                                           : engine_move(g, body, len, limits, 1, want, &e);
+    return rc == 0 ? 200 : rendered(&e, id, want);
+}
+
+/* POST body to /{route}/{g} on port with Content-Length or chunked in
+ * pieces of at most `piece` bytes: the answer must be the whole body's.
+ * Returns the status. */
+static int post_play(unsigned port, const gj_game *g, const char *route, const char *body,
+                     size_t len, int chunked, size_t piece, int n)
+{
+    char id[32];
+    snprintf(id, sizeof id, "play-%d%c%s", n, route[0], chunked ? "c" : "l");
+    gj_buf req;
+    buf_init(&req);
+    put(&req,
+        "POST /%s/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: %s\r\n"
+        "Content-Type: application/json\r\n",
+        route, g->name, id);
+    frame(&req, body, len, chunked, piece);
+    raw_reply r = raw_exchange(port, req.data, req.len);
+    gj_buf want;
+    int status = expected_play(g, route, body, len, id, &want);
+    if (r.status != status || r.len != want.len || memcmp(r.body, want.data, want.len) != 0)
+        ck_abort_msg("POST /%s/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: %.400s",
+                     route, g->name, id, len, chunked ? "chunked" : "Content-Length", r.status,
+                     r.body ? r.body : "", status, want.data ? want.data : "", body);
+    buf_free(&want);
+    raw_reply_free(&r);
+    buf_free(&req);
+    return status;
+}
+
+/* A /move body from g's analysis example: no max_moves (/move refuses it),
+ * a level and a seed drawn here, so that the move is the same in this
+ * process and in the daemon. */
+static void move_body(const gj_game *g, gj_buf *b)
+{
+    json_t *root = json_loads(g->example_analyze, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    json_object_del(root, "max_moves");
+    json_object_set_new(root, "level", json_integer(1 + (json_int_t)below(5)));
+    json_object_set_new(root, "seed", json_integer((json_int_t)below(1000000)));
+    char *text = json_dumps(root, below(2) ? JSON_COMPACT : JSON_INDENT(2));
+    ck_assert_ptr_nonnull(text);
+    buf_puts(b, text);
+    free(text);
+    json_decref(root);
+}
+
+/* /analyze and /move bodies are read as they arrive into their tree
+ * (router.h's tree_body, json_tree.h): each game's analysis example and
+ * a move request made of it, damaged one to three times in half of them,
+ * some padded, each sent with Content-Length and chunked.  Answers and
+ * refusals are byte for byte the whole body's.  A damaged /move body that
+ * lost its seed would be answered with a seed of the daemon's: skipped. */
+START_TEST(test_play_bodies)
+{
+    test_daemon d;
+    daemon_start(&d, NULL);
+    size_t ngames;
+    const gj_game *const *games = games_all(&ngames);
+    long ok = 0, refused = 0;
+    int n = 0;
+    for (size_t gi = 0; gi < ngames; gi++) {
+        const gj_game *g = games[gi];
+        if (g->example_analyze == NULL)
+            continue;
+        seed = 0x91a40000ull + gi;
+        for (int i = 0; i < PLAY_BODIES_PER_GAME; i++) {
+            const char *route = i % 4 < 2 ? "analyze" : "move";
+            gj_buf b;
+            buf_init(&b);
+            if (route[0] == 'a')
+                buf_puts(&b, g->example_analyze);
+            else
+                move_body(g, &b);
+            vary(&b, i);
+            json_t *parsed = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
+            int unseeded = route[0] == 'm' && json_is_object(parsed) &&
+                           json_object_get(parsed, "seed") == NULL;
+            json_decref(parsed);
+            size_t piece = below(3) == 0 ? 7 : 300;
+            for (int chunked = 0; chunked < 2 && !unseeded; chunked++) {
+                int status =
+                    post_play(d.port, g, route, b.data ? b.data : "", b.len, chunked, piece, n);
+                status == 200 ? ok++ : refused++;
+            }
+            n++;
+            buf_free(&b);
+        }
+    }
+    printf("arriving play: %d bodies, twice each: %ld answered, %ld refused, as the whole body\n",
+           n, ok, refused);
+    ck_assert_int_gt(ok, 400);
+    ck_assert_int_gt(refused, 400);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+}
+END_TEST
+
 /* An empty body, JSON or text, with Content-Length: 0 and chunked: the
  * parse's own error, as for the whole body. */
 START_TEST(test_empty)
@@ -362,24 +498,24 @@ START_TEST(test_empty)
 END_TEST
 
 /* A body the reader refuses at its first token that goes on past
- * --max-body, JSON and judge text: still the 413 of a body read whole, for
- * both framings. */
+ * --max-body, JSON and judge text to /solve and JSON to /analyze: still the
+ * 413 of a body read whole, for both framings. */
 START_TEST(test_refused_then_too_large)
 {
     const char *const args[] = {"--max-body", "4096", NULL};
     test_daemon d;
     daemon_start(&d, args);
     static char body[6000];
-    for (int k = 0; k < 4; k++) {
-        bool json = k < 2, chunked = k % 2;
+    for (int k = 0; k < 6; k++) {
+        bool json = k < 2 || k >= 4, chunked = k % 2, tree = k >= 4; /* 4, 5: /analyze */
         memset(body, ' ', sizeof body);
         memcpy(body, json ? "{x" : "x ", 2);
         gj_buf req;
         buf_init(&req);
         put(&req,
-            "POST /solve/matrix-game HTTP/1.1\r\nHost: x\r\nConnection: "
+            "POST /%s/matrix-game HTTP/1.1\r\nHost: x\r\nConnection: "
             "close\r\nContent-Type: %s\r\n",
-            json ? "application/json" : "text/plain");
+            tree ? "analyze" : "solve", json ? "application/json" : "text/plain");
         if (chunked) {
             buf_puts(&req, "Transfer-Encoding: chunked\r\n\r\n");
             for (size_t at = 0; at < sizeof body; at += 1000) {
@@ -400,39 +536,43 @@ START_TEST(test_refused_then_too_large)
         buf_free(&req);
         /* Under the limit the same mistake is the reader's 400, naming where. */
         seed = 1;
-        ck_assert_int_eq(post_and_check(d.port, games_find("matrix-game", 11),
-                                        json ? MEDIA_JSON : MEDIA_TEXT, body, 3000, chunked, 300,
-                                        MEDIA_JSON, k),
-                         400);
+        const gj_game *g = games_find("matrix-game", 11);
+        int status = tree ? post_play(d.port, g, "analyze", body, 3000, chunked, 300, k)
+                          : post_and_check(d.port, g, json ? MEDIA_JSON : MEDIA_TEXT, body, 3000,
+                                           chunked, 300, MEDIA_JSON, k);
+        ck_assert_int_eq(status, 400);
     }
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
 
 /* Clients that hang up mid-body, their reader open (in a position, in a
- * string or a token, after a refusal): the daemon frees it and answers the
- * next. */
+ * string or a token, after a refusal; a /solve's position or an analysis's
+ * tree): the daemon frees it and answers the next. */
 START_TEST(test_hang_up)
 {
     test_daemon d;
     daemon_start(&d, NULL);
     static const struct {
-        const char *game, *type, *part;
+        const char *route, *game, *type, *part;
     } parts[] = {
-        {"matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,"},
-        {"grid-walk", "application/json", "{\"grid\": [\"..#\", \".."},
-        {"matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,x"},
-        {"matrix-game", "text/plain", "3 1\n1 2 3\n4 5"},
-        {"grid-walk", "text/plain", "2 3\n..#\n.."},
-        {"nim-shortcuts", "text/plain", "2 1\n1 2\n3 x"},
+        {"solve", "matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,"},
+        {"solve", "grid-walk", "application/json", "{\"grid\": [\"..#\", \".."},
+        {"solve", "matrix-game", "application/json", "{\"k\": 1, \"matrix\": [[1,2],[3,x"},
+        {"solve", "matrix-game", "text/plain", "3 1\n1 2 3\n4 5"},
+        {"solve", "grid-walk", "text/plain", "2 3\n..#\n.."},
+        {"solve", "nim-shortcuts", "text/plain", "2 1\n1 2\n3 x"},
+        {"analyze", "matrix-game", "application/json", "{\"k\": 1, \"token\": [1, 1], \"matr"},
+        {"move", "grid-walk", "application/json", "{\"level\": 2, \"grid\": [\"..#\", \".."},
+        {"analyze", "nim-shortcuts", "application/json", "{\"heaps\": [2, 5], \"x\": tr"},
     };
     for (int round = 0; round < 20; round++)
         for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
             char req[512];
             int n = snprintf(req, sizeof req,
-                             "POST /solve/%s HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                             "POST /%s/%s HTTP/1.1\r\nHost: x\r\nContent-Type: "
                              "%s\r\nContent-Length: 900\r\n\r\n%s",
-                             parts[i].game, parts[i].type, parts[i].part);
+                             parts[i].route, parts[i].game, parts[i].type, parts[i].part);
             raw_hang_up(d.port, req, (size_t)n);
         }
     seed = 2;
@@ -443,6 +583,9 @@ START_TEST(test_hang_up)
     ck_assert_int_eq(post_and_check(d.port, g, MEDIA_TEXT, g->example_text, strlen(g->example_text),
                                     1, 5, MEDIA_TEXT, 1),
                      200);
+    ck_assert_int_eq(
+        post_play(d.port, g, "analyze", g->example_analyze, strlen(g->example_analyze), 1, 5, 2),
+        200);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
@@ -455,6 +598,7 @@ static Suite *arriving_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_bodies);
     tcase_add_test(tc, test_text_bodies);
+    tcase_add_test(tc, test_play_bodies);
     tcase_add_test(tc, test_empty);
     tcase_add_test(tc, test_refused_then_too_large);
     tcase_add_test(tc, test_hang_up);

@@ -8,7 +8,9 @@
  * NUL bytes).  Each is fed whole, a byte at a time and in random pieces;
  * every feeding must give jansson's verdict, the values of jansson's tree
  * in order (the events printed beside a walk of the tree) and, on a
- * refusal, the very message, line and column. */
+ * refusal, the very message, line and column.  json_tree (json_tree.h),
+ * fed the same ways, must build jansson's very tree, keys in order, or
+ * refuse with the same error. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -21,6 +23,7 @@
 #include "harness.h"
 #include "json_in.h"
 #include "json_pull.h"
+#include "json_tree.h"
 
 /* Print a string's bytes to out, escaped, with its length. */
 static void print_str(gj_buf *out, const char *s, size_t n)
@@ -155,6 +158,18 @@ static void walk(const json_t *root, gj_buf *out)
     }
 }
 
+/* The next piece's length, at most `left`: all of it (cut 0), one byte
+ * (cut 1), else a random length from *rng. */
+static size_t piece_len(size_t left, int cut, uint64_t *rng)
+{
+    size_t n = left;
+    if (cut == 1)
+        n = 1;
+    else if (cut > 1)
+        n = 1 + (size_t)rng_below(rng, rng_below(rng, 4) == 0 ? 64 : 8);
+    return n < left ? n : left;
+}
+
 /* Feed body to a reader in pieces (cut: 0 whole, 1 byte by byte, else
  * random lengths from *rng): the verdict, events in s->out, *e. */
 static int pull(const char *body, size_t len, int cut, uint64_t *rng, sink *s, gj_error *e)
@@ -164,13 +179,7 @@ static int pull(const char *body, size_t len, int cut, uint64_t *rng, sink *s, g
     size_t at = 0;
     int rc = 0;
     while (at < len && rc == 0) {
-        size_t n = len - at;
-        if (cut == 1)
-            n = 1;
-        else if (cut > 1)
-            n = 1 + (size_t)rng_below(rng, rng_below(rng, 4) == 0 ? 64 : 8);
-        if (n > len - at)
-            n = len - at;
+        size_t n = piece_len(len - at, cut, rng);
         rc = jpull_feed(jp, body + at, n, e);
         at += n;
     }
@@ -183,6 +192,29 @@ static int pull(const char *body, size_t len, int cut, uint64_t *rng, sink *s, g
     }
     jpull_free(jp);
     return rc;
+}
+
+/* body read by json_tree (json_tree.h) in pieces as pull cuts them: the
+ * tree as compact text (malloc'd), or NULL with *e. */
+static char *tree_fed(const char *body, size_t len, int cut, uint64_t *rng, gj_error *e)
+{
+    json_tree *t = json_tree_open(e);
+    ck_assert_ptr_nonnull(t);
+    for (size_t at = 0; at < len;) {
+        size_t n = piece_len(len - at, cut, rng);
+        if (json_tree_feed(t, body + at, n, e) != 0) {
+            json_tree_close(t);
+            return NULL;
+        }
+        at += n;
+    }
+    json_t *root = json_tree_finish(t, e);
+    if (root == NULL)
+        return NULL;
+    char *text = json_dumps(root, JSON_COMPACT);
+    ck_assert_ptr_nonnull(text);
+    json_decref(root);
+    return text;
 }
 
 /* The body, printable, for a failure message. */
@@ -204,6 +236,7 @@ static const char *shown(const char *body, size_t len)
 /* Counts over a run, to be sure each kind of body was met. */
 typedef struct tally {
     long accepted, refused, stopped;
+    long trees; /* accepted bodies json_tree built as jansson did */
 } tally;
 
 /* body must get jin_load_object's verdict, values and error from every
@@ -232,8 +265,25 @@ static void same_as_jansson(const char *body, size_t len, uint64_t *rng, tally *
                           "cut %d\n  got:  %s (%ld:%ld)\n  want: %s (%ld:%ld)\n  body: %s", cut,
                           got.message, got.line, got.column, want.message, want.line, want.column,
                           shown(body, len));
+            /* json_tree refuses it with the same error, fed the same way. */
+            gj_error_clear(&got);
+            ck_assert_ptr_null(tree_fed(body, len, cut, rng, &got));
+            ck_assert_msg(strcmp(got.message, want.message) == 0 && got.line == want.line &&
+                              got.column == want.column && got.kind == want.kind,
+                          "tree, cut %d\n  got:  %s (%ld:%ld)\n  want: %s (%ld:%ld)\n  body: %s",
+                          cut, got.message, got.line, got.column, want.message, want.line,
+                          want.column, shown(body, len));
         } else {
             ck_assert_msg(rc == 0, "refused: %s\n  body: %s", got.message, shown(body, len));
+            /* The tree built from the same pieces is jansson's, in order. */
+            char *want_text = json_dumps(root, JSON_COMPACT);
+            char *got_text = tree_fed(body, len, cut, rng, &got);
+            ck_assert_msg(got_text != NULL && strcmp(got_text, want_text) == 0,
+                          "cut %d: the tree differs\n  got:  %s\n  want: %s\n  body: %s", cut,
+                          got_text ? got_text : got.message, want_text, shown(body, len));
+            free(got_text);
+            free(want_text);
+            t->trees++;
             buf_putc(&s.out, '\0');
             buf_putc(&tree, '\0');
             ck_assert_msg(strcmp(s.out.data, tree.data) == 0,
@@ -527,6 +577,7 @@ START_TEST(test_generated_bodies)
     ck_assert_int_gt(t.accepted, 800);
     ck_assert_int_gt(t.refused, 2000);
     ck_assert_int_gt(t.stopped, 500);
+    ck_assert_int_gt(t.trees, 4 * 800);
 }
 END_TEST
 
