@@ -20,7 +20,6 @@
 
 #include "admission.h"
 #include "buf.h"
-#include "json_tree.h"
 #include "client_id.h"
 #include "clock.h"
 #include "conntrack.h"
@@ -29,6 +28,7 @@
 #include "framing.h"
 #include "http_error.h"
 #include "jobs.h"
+#include "json_tree.h"
 #include "log.h"
 #include "media.h"
 #include "query.h"
