@@ -28,11 +28,11 @@
 #include "framing.h"
 #include "http_error.h"
 #include "jobs.h"
-#include "json_tree.h"
 #include "log.h"
 #include "media.h"
 #include "query.h"
 #include "router.h"
+#include "tree_read.h"
 
 /* ---- request blocks, reused per I/O thread --------------------------- */
 
@@ -164,38 +164,8 @@ static budget_body charged_kind(const request *req)
     return BUDGET_JSON_TREE;
 }
 
-/* json_tree (json_tree.h) in gj_body_reader's shape, for a tree_body row
- * (router.h): its "position" is the body's tree, which no limit bounds
- * beyond --max-body and the budget's charge. */
-static void *tree_open(const long *limits, size_t expect, gj_error *e)
-{
-    (void)limits;
-    (void)expect; /* nothing is kept to make room for */
-    return json_tree_open(e);
-}
-
-/* gj_body_reader's feed over json_tree. */
-static int tree_feed(void *r, const char *p, size_t n, gj_error *e)
-{
-    return json_tree_feed(r, p, n, e);
-}
-
-/* gj_body_reader's finish over json_tree: the tree. */
-static void *tree_finish(void *r, gj_error *e)
-{
-    return json_tree_finish(r, e);
-}
-
-/* gj_body_reader's close over json_tree. */
-static void tree_close(void *r)
-{
-    json_tree_close(r);
-}
-
-static const gj_body_reader tree_reader = {tree_open, tree_feed, tree_finish, tree_close};
-
 /* The game's reader of req's body as it arrives (game.h's read_json or
- * read_text), the tree reader on a tree_body row, or NULL when the body is
+ * read_text), tree_read (tree_read.h) on a tree_body row, or NULL when the body is
  * kept whole: a JSON or judge-text body POSTed to a route whose body is
  * the position alone, or a JSON one to a route that takes its tree.  No copy of a
  * JSON body is kept; a text reader keeps the bytes itself.  Either way the
@@ -207,7 +177,7 @@ static const gj_body_reader *arriving_reader(const request *req)
     if (!wants_body(req) || request_is_query_form(req) || g == NULL)
         return NULL;
     if (row->tree_body)
-        return req->input == MEDIA_JSON ? &tree_reader : NULL;
+        return req->input == MEDIA_JSON ? &tree_read : NULL;
     if (!row->position_body)
         return NULL;
     return req->input == MEDIA_JSON ? g->read_json : g->read_text;
@@ -414,7 +384,7 @@ static void finish_reading(request *req)
     if (req->reader != NULL)
         made = req->body_reader->finish(req->reader, &j->body_error);
     req->reader = NULL;
-    if (req->body_reader == &tree_reader)
+    if (req->match.row->tree_body)
         j->tree = made;
     else
         j->pos = made;

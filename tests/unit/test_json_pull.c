@@ -9,8 +9,8 @@
  * every feeding must give jansson's verdict, the values of jansson's tree
  * in order (the events printed beside a walk of the tree) and, on a
  * refusal, the very message, line and column.  json_tree (json_tree.h),
- * fed the same ways, must build jansson's very tree, keys in order, or
- * refuse with the same error. */
+ * read through tree_read (tree_read.h) and fed the same ways, must build
+ * jansson's very tree, keys in order, or refuse with the same error. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -23,7 +23,7 @@
 #include "harness.h"
 #include "json_in.h"
 #include "json_pull.h"
-#include "json_tree.h"
+#include "tree_read.h"
 
 /* Print a string's bytes to out, escaped, with its length. */
 static void print_str(gj_buf *out, const char *s, size_t n)
@@ -194,21 +194,22 @@ static int pull(const char *body, size_t len, int cut, uint64_t *rng, sink *s, g
     return rc;
 }
 
-/* body read by json_tree (json_tree.h) in pieces as pull cuts them: the
- * tree as compact text (malloc'd), or NULL with *e. */
+/* body read by tree_read (tree_read.h, json_tree's gj_body_reader) in
+ * pieces as pull cuts them, its length announced: the tree as compact text
+ * (malloc'd), or NULL with *e. */
 static char *tree_fed(const char *body, size_t len, int cut, uint64_t *rng, gj_error *e)
 {
-    json_tree *t = json_tree_open(e);
+    void *t = tree_read.open(NULL, len, e);
     ck_assert_ptr_nonnull(t);
     for (size_t at = 0; at < len;) {
         size_t n = piece_len(len - at, cut, rng);
-        if (json_tree_feed(t, body + at, n, e) != 0) {
-            json_tree_close(t);
+        if (tree_read.feed(t, body + at, n, e) != 0) {
+            tree_read.close(t);
             return NULL;
         }
         at += n;
     }
-    json_t *root = json_tree_finish(t, e);
+    json_t *root = tree_read.finish(t, e);
     if (root == NULL)
         return NULL;
     char *text = json_dumps(root, JSON_COMPACT);
