@@ -12,11 +12,11 @@
  * Content-Length and once chunked in random pieces (libmicrohttpd hands a
  * chunked body over chunk by chunk, so the reader sees those splits).
  * /analyze and /move bodies are read the same way into their JSON tree
- * (json_tree.h), their oracle line_analyze and engine_move over the whole
- * body.  Then the limits that hold while the body arrives: a body refused early
- * by the reader that goes on past --max-body is still a 413, an empty body
- * is the parse's own error, and a client that hangs up mid-body leaves the
- * daemon answering. */
+ * (tree_read.h), their oracle line_analyze and engine_move over the whole
+ * body; one driver (send_bodies) sends every kind.  Then the limits that hold while the body
+ * arrives: a body refused early by the reader that goes on past --max-body is still a 413, an empty
+ * body is the parse's own error, and a client that hangs up mid-body leaves the daemon answering.
+ */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -240,25 +240,6 @@ static int rendered(const gj_error *e, const char *id, gj_buf *want)
     return http_error_status(e->kind);
 }
 
-/* The answer the daemon must give to body as POST /solve/{g}: its status
- * and bytes (an error as http_error.c renders it for request id `id`). */
-static int expected(const gj_game *g, media_kind input, const char *body, size_t len,
-                    media_kind output, const char *id, gj_buf *want)
-{
-    long limits[GJ_MAX_LIMITS];
-    game_default_limits(g, limits);
-    char *copy = malloc(len + 1); /* with the NUL guard the daemon's parse has */
-    ck_assert(copy != NULL);
-    memcpy(copy, body, len);
-    copy[len] = '\0';
-    solve_timing t;
-    gj_error e;
-    buf_init(want);
-    int rc = solve_position(g, limits, input, copy, len, output, want, &t, &e);
-    free(copy);
-    return rc == 0 ? 200 : rendered(&e, id, want);
-}
-
 /* End the head in req and append body: with Content-Length, or chunked in
  * random pieces of at most `piece` bytes. */
 static void frame(gj_buf *req, const char *body, size_t len, int chunked, size_t piece)
@@ -282,29 +263,64 @@ static void frame(gj_buf *req, const char *body, size_t len, int chunked, size_t
     ck_assert(!req->failed);
 }
 
-/* POST body (JSON or judge text, as `input` says) to /solve/{g} on port,
- * with Content-Length or chunked in pieces of at most `piece` bytes, and
- * check the answer against the oracle.  Returns the status. */
-static int post_and_check(unsigned port, const gj_game *g, media_kind input, const char *body,
-                          size_t len, int chunked, size_t piece, media_kind output, int n)
+/* Where a generated body goes and how it is typed. */
+typedef struct post {
+    const char *route; /* "solve", "analyze" or "move" */
+    media_kind input;  /* its Content-Type: JSON or judge text */
+    media_kind output; /* the answer's type asked (Accept) */
+} post;
+
+/* The answer the daemon must give to body posted as p for g on request id
+ * `id`: the whole body through this process's pipeline (solve_position,
+ * line_analyze or engine_move), an error rendered as http_error.c does.
+ * Its status, and its bytes in want. */
+static int expected(const gj_game *g, const post *p, const char *body, size_t len, const char *id,
+                    gj_buf *want)
 {
-    char id[32];
-    snprintf(id, sizeof id, "arr-%d%s%s", n, input == MEDIA_JSON ? "j" : "t", chunked ? "c" : "l");
+    long limits[GJ_MAX_LIMITS];
+    game_default_limits(g, limits);
+    gj_error e;
+    buf_init(want);
+    int rc;
+    if (strcmp(p->route, "analyze") == 0) {
+        rc = line_analyze(g, body, len, limits, want, &e);
+    } else if (strcmp(p->route, "move") == 0) {
+        rc = engine_move(g, body, len, limits, 1, want, &e);
+    } else {
+        char *copy = malloc(len + 1); /* with the NUL guard the daemon's parse has */
+        ck_assert(copy != NULL);
+        memcpy(copy, body, len);
+        copy[len] = '\0';
+        solve_timing t;
+        rc = solve_position(g, limits, p->input, copy, len, p->output, want, &t, &e);
+        free(copy);
+    }
+    return rc == 0 ? 200 : rendered(&e, id, want);
+}
+
+/* POST body to /{p->route}/{g} on port, with Content-Length or chunked in
+ * pieces of at most `piece` bytes, and check the answer against the
+ * whole body's (expected).  n numbers the request id.  Returns the status. */
+static int post_checked(unsigned port, const gj_game *g, const post *p, const char *body,
+                        size_t len, int chunked, size_t piece, int n)
+{
+    char id[48];
+    snprintf(id, sizeof id, "%s-%d%c%c", p->route, n, p->input == MEDIA_JSON ? 'j' : 't',
+             chunked ? 'c' : 'l');
     gj_buf req;
     buf_init(&req);
     put(&req,
-        "POST /solve/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: "
+        "POST /%s/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: "
         "%s\r\nContent-Type: %s\r\nAccept: %s\r\n",
-        g->name, id, input == MEDIA_JSON ? "application/json" : "text/plain",
-        output == MEDIA_JSON ? "application/json" : "text/plain");
+        p->route, g->name, id, p->input == MEDIA_JSON ? "application/json" : "text/plain",
+        p->output == MEDIA_JSON ? "application/json" : "text/plain");
     frame(&req, body, len, chunked, piece);
     raw_reply r = raw_exchange(port, req.data, req.len);
     gj_buf want;
-    int status = expected(g, input, body, len, output, id, &want);
+    int status = expected(g, p, body, len, id, &want);
     if (r.status != status || r.len != want.len || memcmp(r.body, want.data, want.len) != 0)
-        ck_abort_msg("POST /solve/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: "
-                     "%.400s",
-                     g->name, id, len, chunked ? "chunked" : "Content-Length", r.status,
+        ck_abort_msg("POST /%s/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: %.400s",
+                     p->route, g->name, id, len, chunked ? "chunked" : "Content-Length", r.status,
                      r.body ? r.body : "", status, want.data ? want.data : "", body);
     buf_free(&want);
     raw_reply_free(&r);
@@ -312,10 +328,24 @@ static int post_and_check(unsigned port, const gj_game *g, media_kind input, con
     return status;
 }
 
-/* Seeded bodies of every game as `input` (JSON or judge text), both
- * framings: the daemon's answers are the whole-body parse's, and both
- * answers and refusals are met. */
-static void post_bodies(media_kind input)
+/* A family of seeded bodies that send_bodies posts for every game. */
+typedef struct body_kind {
+    const char *name;        /* in the tally line */
+    unsigned long long seed; /* plus the game's index */
+    int per_game;
+    long at_least; /* answers, and refusals, over all the games */
+    /* Whether g takes bodies of this kind at all. */
+    int (*takes)(const gj_game *g);
+    /* Body i for g into b (empty) and where it goes into p: 1, or 0 when
+     * this one is not to be sent. */
+    int (*make)(const gj_game *g, int i, gj_buf *b, post *p);
+} body_kind;
+
+/* Every kind's bodies for every game that takes them, each sent with
+ * Content-Length and chunked to a fresh daemon: answers and refusals are
+ * the whole body's (post_checked), and each is met at least k->at_least
+ * times. */
+static void send_bodies(const body_kind *k)
 {
     test_daemon d;
     daemon_start(&d, NULL);
@@ -325,93 +355,88 @@ static void post_bodies(media_kind input)
     int n = 0;
     for (size_t gi = 0; gi < ngames; gi++) {
         const gj_game *g = games[gi];
-        if ((input == MEDIA_JSON ? g->read_json : g->read_text) == NULL)
+        if (!k->takes(g))
             continue;
-        seed = (input == MEDIA_JSON ? 0xa771e000ull : 0x7e471000ull) + gi;
-        for (int i = 0; i < BODIES_PER_GAME; i++) {
+        seed = k->seed + gi;
+        for (int i = 0; i < k->per_game; i++) {
             gj_buf b;
             buf_init(&b);
-            if (i == 0)
-                buf_puts(&b, input == MEDIA_JSON ? g->example_json : g->example_text);
-            else if (input == MEDIA_JSON)
-                grow_position(g, &b);
-            else
-                grow_text(g, &b);
-            vary(&b, i);
-            media_kind output = below(2) ? MEDIA_JSON : MEDIA_TEXT;
+            post p;
+            int send = k->make(g, i, &b, &p);
             size_t piece = below(3) == 0 ? 7 : 300;
-            for (int chunked = 0; chunked < 2; chunked++) {
-                int status = post_and_check(d.port, g, input, b.data ? b.data : "", b.len, chunked,
-                                            piece, output, n);
+            for (int chunked = 0; chunked < 2 && send; chunked++) {
+                int status =
+                    post_checked(d.port, g, &p, b.data ? b.data : "", b.len, chunked, piece, n);
                 status == 200 ? ok++ : refused++;
             }
             n++;
             buf_free(&b);
         }
     }
-    printf("arriving %s: %d bodies, twice each: %ld answered, %ld refused, as the whole parse\n",
-           input == MEDIA_JSON ? "JSON" : "text", n, ok, refused);
-    ck_assert_int_gt(ok, 1000);
-    ck_assert_int_gt(refused, 1000);
+    printf("arriving %s: %d bodies, twice each: %ld answered, %ld refused, as the whole body\n",
+           k->name, n, ok, refused);
+    ck_assert_int_gt(ok, k->at_least);
+    ck_assert_int_gt(refused, k->at_least);
     ck_assert_int_eq(daemon_stop(&d), 0);
+}
+
+/* A game that reads JSON /solve bodies as they arrive (game.h's read_json). */
+static int takes_json(const gj_game *g)
+{
+    return g->read_json != NULL;
+}
+
+/* A game that reads judge text as it arrives (game.h's read_text). */
+static int takes_text(const gj_game *g)
+{
+    return g->read_text != NULL;
+}
+
+/* A /solve body of g as `input`: the example first, then positions of
+ * random sizes, varied (vary); the answer asked as JSON or text. */
+static void solve_body(const gj_game *g, media_kind input, int i, gj_buf *b, post *p)
+{
+    if (i == 0)
+        buf_puts(b, input == MEDIA_JSON ? g->example_json : g->example_text);
+    else if (input == MEDIA_JSON)
+        grow_position(g, b);
+    else
+        grow_text(g, b);
+    vary(b, i);
+    *p = (post){"solve", input, below(2) ? MEDIA_JSON : MEDIA_TEXT};
+}
+
+/* body_kind's make for JSON /solve bodies. */
+static int make_json(const gj_game *g, int i, gj_buf *b, post *p)
+{
+    solve_body(g, MEDIA_JSON, i, b, p);
+    return 1;
+}
+
+/* body_kind's make for judge-text /solve bodies. */
+static int make_text(const gj_game *g, int i, gj_buf *b, post *p)
+{
+    solve_body(g, MEDIA_TEXT, i, b, p);
+    return 1;
 }
 
 /* JSON bodies (game.h's read_json). */
 START_TEST(test_bodies)
 {
-    post_bodies(MEDIA_JSON);
+    static const body_kind json = {"JSON", 0xa771e000ull, BODIES_PER_GAME,
+                                   1000,   takes_json,    make_json};
+    send_bodies(&json);
 }
 END_TEST
 
 /* Judge-text bodies (game.h's read_text). */
 START_TEST(test_text_bodies)
 {
-    post_bodies(MEDIA_TEXT);
+    static const body_kind text = {"text", 0x7e471000ull, BODIES_PER_GAME,
+                                   1000,   takes_text,    make_text};
+    send_bodies(&text);
 }
 END_TEST
-
-/* The answer the daemon must give to body as POST /{route}/{g} (analyze or
- * move) on a request id `id`: the whole body through line_analyze or
- * engine_move in this process, an error rendered as http_error.c does. */
-static int expected_play(const gj_game *g, const char *route, const char *body, size_t len,
-                         const char *id, gj_buf *want)
-{
-    long limits[GJ_MAX_LIMITS];
-    game_default_limits(g, limits);
-    gj_error e;
-    buf_init(want);
-    int rc = strcmp(route, "analyze") == 0 ? line_analyze(g, body, len, limits, want, &e)
-                                           : engine_move(g, body, len, limits, 1, want, &e);
-    return rc == 0 ? 200 : rendered(&e, id, want);
-}
-
-/* POST body to /{route}/{g} on port with Content-Length or chunked in
- * pieces of at most `piece` bytes: the answer must be the whole body's.
- * Returns the status. */
-static int post_play(unsigned port, const gj_game *g, const char *route, const char *body,
-                     size_t len, int chunked, size_t piece, int n)
-{
-    char id[32];
-    snprintf(id, sizeof id, "play-%d%c%s", n, route[0], chunked ? "c" : "l");
-    gj_buf req;
-    buf_init(&req);
-    put(&req,
-        "POST /%s/%s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: %s\r\n"
-        "Content-Type: application/json\r\n",
-        route, g->name, id);
-    frame(&req, body, len, chunked, piece);
-    raw_reply r = raw_exchange(port, req.data, req.len);
-    gj_buf want;
-    int status = expected_play(g, route, body, len, id, &want);
-    if (r.status != status || r.len != want.len || memcmp(r.body, want.data, want.len) != 0)
-        ck_abort_msg("POST /%s/%s %s (%zu bytes, %s): got %d %.300s; want %d %.300s\nbody: %.400s",
-                     route, g->name, id, len, chunked ? "chunked" : "Content-Length", r.status,
-                     r.body ? r.body : "", status, want.data ? want.data : "", body);
-    buf_free(&want);
-    raw_reply_free(&r);
-    buf_free(&req);
-    return status;
-}
 
 /* A /move body from g's analysis example: no max_moves (/move refuses it),
  * a level and a seed drawn here, so that the move is the same in this
@@ -430,53 +455,39 @@ static void move_body(const gj_game *g, gj_buf *b)
     json_decref(root);
 }
 
+/* A game with an analysis example takes /analyze and /move bodies. */
+static int takes_play(const gj_game *g)
+{
+    return g->example_analyze != NULL;
+}
+
+/* body_kind's make for /analyze and /move: each game's analysis example,
+ * or a move request made of it, varied (vary).  A damaged /move body that
+ * lost its seed would be answered with a seed of the daemon's: not sent. */
+static int make_play(const gj_game *g, int i, gj_buf *b, post *p)
+{
+    *p = (post){i % 4 < 2 ? "analyze" : "move", MEDIA_JSON, MEDIA_JSON};
+    if (p->route[0] == 'a')
+        buf_puts(b, g->example_analyze);
+    else
+        move_body(g, b);
+    vary(b, i);
+    json_t *parsed = json_loadb(b->data ? b->data : "", b->len, 0, NULL);
+    int unseeded =
+        p->route[0] == 'm' && json_is_object(parsed) && json_object_get(parsed, "seed") == NULL;
+    json_decref(parsed);
+    return !unseeded;
+}
+
 /* /analyze and /move bodies are read as they arrive into their tree
- * (router.h's tree_body, json_tree.h): each game's analysis example and
- * a move request made of it, damaged one to three times in half of them,
- * some padded, each sent with Content-Length and chunked.  Answers and
- * refusals are byte for byte the whole body's.  A damaged /move body that
- * lost its seed would be answered with a seed of the daemon's: skipped. */
+ * (router.h's tree_body, tree_read.h), damaged one to three times in half
+ * of them, some padded: answers and refusals byte for byte the whole
+ * body's. */
 START_TEST(test_play_bodies)
 {
-    test_daemon d;
-    daemon_start(&d, NULL);
-    size_t ngames;
-    const gj_game *const *games = games_all(&ngames);
-    long ok = 0, refused = 0;
-    int n = 0;
-    for (size_t gi = 0; gi < ngames; gi++) {
-        const gj_game *g = games[gi];
-        if (g->example_analyze == NULL)
-            continue;
-        seed = 0x91a40000ull + gi;
-        for (int i = 0; i < PLAY_BODIES_PER_GAME; i++) {
-            const char *route = i % 4 < 2 ? "analyze" : "move";
-            gj_buf b;
-            buf_init(&b);
-            if (route[0] == 'a')
-                buf_puts(&b, g->example_analyze);
-            else
-                move_body(g, &b);
-            vary(&b, i);
-            json_t *parsed = json_loadb(b.data ? b.data : "", b.len, 0, NULL);
-            int unseeded = route[0] == 'm' && json_is_object(parsed) &&
-                           json_object_get(parsed, "seed") == NULL;
-            json_decref(parsed);
-            size_t piece = below(3) == 0 ? 7 : 300;
-            for (int chunked = 0; chunked < 2 && !unseeded; chunked++) {
-                int status =
-                    post_play(d.port, g, route, b.data ? b.data : "", b.len, chunked, piece, n);
-                status == 200 ? ok++ : refused++;
-            }
-            n++;
-            buf_free(&b);
-        }
-    }
-    printf("arriving play: %d bodies, twice each: %ld answered, %ld refused, as the whole body\n",
-           n, ok, refused);
-    ck_assert_int_gt(ok, 400);
-    ck_assert_int_gt(refused, 400);
-    ck_assert_int_eq(daemon_stop(&d), 0);
+    static const body_kind play = {"play", 0x91a40000ull, PLAY_BODIES_PER_GAME,
+                                   400,    takes_play,    make_play};
+    send_bodies(&play);
 }
 END_TEST
 
@@ -490,9 +501,11 @@ START_TEST(test_empty)
     const gj_game *const *games = games_all(&ngames);
     for (size_t gi = 0; gi < ngames; gi++)
         for (int k = 0; k < 4; k++)
-            ck_assert_int_eq(post_and_check(d.port, games[gi], k < 2 ? MEDIA_JSON : MEDIA_TEXT, "",
-                                            0, k % 2, 1, MEDIA_JSON, (int)gi),
-                             400);
+            ck_assert_int_eq(
+                post_checked(d.port, games[gi],
+                             &(post){"solve", k < 2 ? MEDIA_JSON : MEDIA_TEXT, MEDIA_JSON}, "", 0,
+                             k % 2, 1, (int)gi),
+                400);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
 END_TEST
@@ -537,9 +550,8 @@ START_TEST(test_refused_then_too_large)
         /* Under the limit the same mistake is the reader's 400, naming where. */
         seed = 1;
         const gj_game *g = games_find("matrix-game", 11);
-        int status = tree ? post_play(d.port, g, "analyze", body, 3000, chunked, 300, k)
-                          : post_and_check(d.port, g, json ? MEDIA_JSON : MEDIA_TEXT, body, 3000,
-                                           chunked, 300, MEDIA_JSON, k);
+        post p = {tree ? "analyze" : "solve", json ? MEDIA_JSON : MEDIA_TEXT, MEDIA_JSON};
+        int status = post_checked(d.port, g, &p, body, 3000, chunked, 300, k);
         ck_assert_int_eq(status, 400);
     }
     ck_assert_int_eq(daemon_stop(&d), 0);
@@ -577,14 +589,14 @@ START_TEST(test_hang_up)
         }
     seed = 2;
     const gj_game *g = games_find("matrix-game", 11);
-    ck_assert_int_eq(post_and_check(d.port, g, MEDIA_JSON, g->example_json, strlen(g->example_json),
-                                    1, 5, MEDIA_TEXT, 0),
-                     200);
-    ck_assert_int_eq(post_and_check(d.port, g, MEDIA_TEXT, g->example_text, strlen(g->example_text),
-                                    1, 5, MEDIA_TEXT, 1),
-                     200);
+    const post json = {"solve", MEDIA_JSON, MEDIA_TEXT}, text = {"solve", MEDIA_TEXT, MEDIA_TEXT};
+    const post analyze = {"analyze", MEDIA_JSON, MEDIA_JSON};
     ck_assert_int_eq(
-        post_play(d.port, g, "analyze", g->example_analyze, strlen(g->example_analyze), 1, 5, 2),
+        post_checked(d.port, g, &json, g->example_json, strlen(g->example_json), 1, 5, 0), 200);
+    ck_assert_int_eq(
+        post_checked(d.port, g, &text, g->example_text, strlen(g->example_text), 1, 5, 1), 200);
+    ck_assert_int_eq(
+        post_checked(d.port, g, &analyze, g->example_analyze, strlen(g->example_analyze), 1, 5, 2),
         200);
     ck_assert_int_eq(daemon_stop(&d), 0);
 }
