@@ -140,24 +140,39 @@ int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t bo
                    budget_charged(a->budget), budget_limit(a->budget));
 }
 
-int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
+/* Charge `bytes` more for the request's own work (`what` holds them; `less`
+ * says how to ask for less): 0, or -1 with *e, nothing charged. */
+static int charge_work(gj_admission *a, admit_ticket *t, size_t bytes, const char *what,
+                       const char *less, gj_error *e)
 {
     if (bytes == 0 || budget_charge(a->budget, bytes) == 0) {
         t->working += bytes;
         return 0;
     }
     size_t limit = budget_limit(a->budget);
-    if (bytes > limit || t->charged > limit - bytes)
+    size_t held = t->working + bytes; /* no overflow: both were or are to be charged */
+    if (held < bytes || held > limit || t->charged > limit - held)
         return gj_fail(e, GJ_TOO_LARGE,
-                       "solving this position holds about %zu bytes besides its %zu-byte body's "
-                       "charge, more than the whole memory budget of %zu bytes "
-                       "(--memory-budget); send a smaller position",
-                       bytes, t->charged, limit);
+                       "%s holds about %zu bytes besides its %zu-byte body's charge, more than "
+                       "the whole memory budget of %zu bytes (--memory-budget); %s",
+                       what, held, t->charged, limit, less);
     return gj_fail(e, GJ_OVERLOADED,
-                   "solving this position holds about %zu bytes besides its body, and the "
-                   "requests in progress hold %zu of the %zu-byte memory budget "
-                   "(--memory-budget); retry shortly",
-                   bytes, budget_charged(a->budget), limit);
+                   "%s holds about %zu bytes besides its body, and the requests in progress "
+                   "hold %zu of the %zu-byte memory budget (--memory-budget); retry shortly",
+                   what, held, budget_charged(a->budget), limit);
+}
+
+int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
+{
+    return charge_work(a, t, bytes, "solving this position", "send a smaller position", e);
+}
+
+int admission_grow(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
+{
+    return charge_work(a, t, bytes, "the answer being written",
+                       "ask for a smaller answer (an analysis's \"after\": \"diff\", fewer "
+                       "moves)",
+                       e);
 }
 
 /* Take the request's worker time from its client's bucket, once. */

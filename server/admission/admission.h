@@ -1,6 +1,6 @@
 /* admission.h - admission control: who may be served, and how much memory
  * may be held, decided for the HTTP front (http.c, http_respond.c) in up
- * to five calls a request.
+ * to six calls a request.
  *
  *   admission_begin   headers in: the client (client_id.h, an API key from
  *                     api_keys.h) and its quota (quota.h): 429 when it is
@@ -12,6 +12,9 @@
  *   admission_work    a parsed position's solve: what it will hold beyond
  *                     the body (game.h's work_bytes), charged before it
  *                     runs, with the same 503 and 413
+ *   admission_grow    what the answer holds beyond both as the work writes
+ *                     it (grant.h), charged as it grows, with the same
+ *                     503 and 413
  *   admission_answer  the answer is being sent: its worker time is taken
  *                     from the client's bucket (once), and the RateLimit,
  *                     RateLimit-Policy and (429) Retry-After headers made,
@@ -43,7 +46,7 @@ typedef struct gj_admission gj_admission;
 
 typedef struct admit_ticket {
     size_t charged;  /* bytes charged to the memory budget for the body */
-    size_t working;  /* bytes charged for the solve's own work (admission_work) */
+    size_t working;  /* bytes charged for the work (admission_work, admission_grow) */
     int metered;     /* 1 when a bucket applies */
     int by_key;      /* 1 when the client is an API key */
     int cost_taken;  /* 1 once the answer's cost was taken */
@@ -82,6 +85,11 @@ int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t bo
  * (GJ_OVERLOADED, 503, or GJ_TOO_LARGE, 413, when the body and the work
  * together are more than the whole budget), nothing more charged. */
 int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e);
+
+/* Charge `bytes` more that the request's answer holds as the work writes it
+ * (grant.h: an analysis's whole "after" positions), on whichever thread
+ * runs the job: 0, or -1 with *e as admission_work; released with the rest. */
+int admission_grow(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e);
 
 /* A header for the answer: name and value, both only valid during the call. */
 typedef void (*admit_header)(void *ctx, const char *name, const char *value);

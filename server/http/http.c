@@ -148,36 +148,38 @@ static int read_format(const request *req, const char **format, gj_error *e)
     return 0;
 }
 
-/* How the memory budget charges the request's body: JSON is read with no
- * tree only by a game with read_json (game.h), and only where the body is
- * the position alone (arriving_reader, or the query form's body handed
- * whole to the game's parse_json); any other JSON body is parsed into a
- * tree first. */
+/* How the memory budget charges the request's body: judge text only where
+ * a route reads its body as the game's position (any other parses JSON
+ * whatever the label says); JSON with no tree only for a game with
+ * read_json (game.h) and where the body is the position alone
+ * (arriving_reader, or the query form's body handed whole to the game's
+ * parse_json); any other body is parsed into a tree. */
 static budget_body charged_kind(const request *req)
 {
-    if (req->input == MEDIA_TEXT)
-        return BUDGET_TEXT;
     const route_row *row = req->match.row;
     const gj_game *g = req->match.game;
-    if (row != NULL && row->position_body && g != NULL && g->read_json != NULL)
+    bool position = row == NULL || row->position_body;
+    if (position && req->input == MEDIA_TEXT)
+        return BUDGET_TEXT;
+    if (position && row != NULL && g != NULL && g->read_json != NULL)
         return BUDGET_JSON_READ;
     return BUDGET_JSON_TREE;
 }
 
-/* The game's reader of req's body as it arrives (game.h's read_json or
- * read_text), tree_read (tree_read.h) on a tree_body row, or NULL when the body is
- * kept whole: a JSON or judge-text body POSTed to a route whose body is
- * the position alone, or a JSON one to a route that takes its tree.  No copy of a
- * JSON body is kept; a text reader keeps the bytes itself.  Either way the
- * parse is done when the last byte is. */
+/* The reader of req's POSTed body as it arrives: the game's read_json or
+ * read_text (game.h), as the body is labelled, where the body is the
+ * position alone; tree_read (tree_read.h) on a tree_body row, whatever the
+ * label, as its handler parses JSON; else NULL, and the body is kept whole.
+ * No copy of a JSON body is kept; a text reader keeps the bytes itself.
+ * Either way the parse is done when the last byte is. */
 static const gj_body_reader *arriving_reader(const request *req)
 {
     const gj_game *g = req->match.game;
     const route_row *row = req->match.row;
     if (!wants_body(req) || request_is_query_form(req) || g == NULL)
         return NULL;
-    if (row->tree_body)
-        return req->input == MEDIA_JSON ? &tree_read : NULL;
+    if (row->tree_body) /* JSON whatever its label, as the handler would parse it */
+        return &tree_read;
     if (!row->position_body)
         return NULL;
     return req->input == MEDIA_JSON ? g->read_json : g->read_text;
@@ -508,6 +510,14 @@ static bool find_origin(request *req)
     return req->origin[0] != '\0';
 }
 
+/* gj_grant's take for req's job: the answer's growth charged to the
+ * request's memory ticket (admission_grow), released with the rest. */
+static int grow_answer(void *ctx, size_t bytes, gj_error *e)
+{
+    request *req = ctx;
+    return admission_grow(req->http->admission, &req->admit, bytes, e);
+}
+
 /* Fill the job's inputs from the request; a cacheable row's job gets the
  * request's tag state (its If-None-Match in, the tag and caching out). */
 static void prepare_job(request *req, job_done done)
@@ -536,6 +546,7 @@ static void prepare_job(request *req, job_done done)
                                                                     "Idempotency-Key")};
     req->job.origin_from_host = find_origin(req);
     req->job.origin = req->origin[0] != '\0' ? req->origin : NULL;
+    gj_grant_init(&req->job.grant, grow_answer, req);
 }
 
 /* A worker's entry: the route's handler through jobs_start. */

@@ -64,7 +64,9 @@ void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), voi
 {
     unsigned long long start = clock_ns();
     jobs_watch(j);
+    gj_grant_bind(j->grant.take != NULL ? &j->grant : NULL);
     int rc = step(j, arg);
+    gj_grant_bind(NULL);
     jobs_unwatch(j);
     j->t.solve_ms = (double)(clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "etag.h"
 #include "game.h"
+#include "grant.h"
 #include "media.h"
 #include "runtime.h"
 
@@ -68,6 +69,9 @@ struct job {
     job_done done;
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
+    /* The memory the work takes as it writes (grant.h), charged by the
+     * caller's take; take NULL: nothing is charged. */
+    gj_grant grant;
     /* A body read as it arrived by the game's reader (game.h's read_json
      * or read_text), or into its JSON tree on a tree_body row (router.h):
      * body is then empty, and the route takes pos or tree instead of
@@ -163,9 +167,9 @@ void jobs_unwatch(job *j);
  * an answer that ran out of memory fails too) and hand it back: done(). */
 void jobs_finish(job *j, int rc);
 
-/* A handler's one step, timed as the job's solve and watched: rc = step(j,
- * arg); a failure that said nothing becomes "GAME: the WHAT failed without
- * saying why"; then jobs_finish. */
+/* A handler's one step, timed as the job's solve, watched and under the
+ * job's grant (bound to this thread): rc = step(j, arg); a failure that said nothing becomes "GAME:
+ * the WHAT failed without saying why"; then jobs_finish. */
 void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg);
 
 /* The answer of `key` through the result cache: a hit is copied into

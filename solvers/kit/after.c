@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "grant.h"
 #include "json_in.h"
 
 int after_take(json_t *root, int *full, gj_error *e)
@@ -139,7 +140,10 @@ int after_count(after_writer *w, size_t bytes, gj_error *e)
 {
     w->bytes += bytes;
     if (w->bytes <= w->limit)
-        return 0;
+        /* The body's charge leaves these out.  Half again for the answer's
+         * buffer, which grows by moving: old and new are held at once (a
+         * matrix's afters: the process grew 1.19x their bytes). */
+        return gj_grant_grow(bytes + bytes / 2, e);
     gj_fail_field(e, "after",
                   "the whole positions of this answer's \"after\" members pass %d MiB, the "
                   "bound on one answer's (ANALYSIS_AFTER_BYTES_MAX): ask \"after\": \"diff\" "

@@ -19,7 +19,9 @@
  * into each entry; only the members the move changes are written per
  * entry.  The "after" bytes of one answer are bounded by
  * ANALYSIS_AFTER_BYTES_MAX (analysis.h): past it the answer is a 422 naming
- * the bound and the ways out, never a shortened answer. */
+ * the bound and the ways out, never a shortened answer.  Under it they are
+ * asked of the thread's memory grant as they are written (grant.h), since
+ * they can pass what the request's body was charged many times over. */
 #ifndef GJ_AFTER_H
 #define GJ_AFTER_H
 
@@ -63,7 +65,8 @@ int after_put_members(after_writer *w, const json_t *req, const json_t *entry, g
 
 /* Count `bytes` more of whole "after"s written into this answer by other
  * means (a game's parsed position, game.h's gj_play): 0, or -1 with *e as
- * after_put_members fails when the bound is passed. */
+ * after_put_members fails when the bound is passed, or with the grant's
+ * refusal (grant.h). */
 int after_count(after_writer *w, size_t bytes, gj_error *e);
 
 /* An analysis answer (parsed) of the position `req`, written with every

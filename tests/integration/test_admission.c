@@ -385,11 +385,12 @@ static char *walk_grid(int n, uint64_t seed, size_t *len)
     return s;
 }
 
-/* POST body to /solve/GAME on a fresh daemon with `flags` (and the
- * raised limits), returning the reply; *held gets the daemon's charged
- * peak and *grew its VmHWM's growth over the request, in bytes. */
-static http_reply solve_on_fresh(const char *game, const char *body, size_t len, const char *budget,
-                                 double *held, long *grew)
+/* POST body to /ROUTE/GAME on a fresh daemon with --memory-budget
+ * `budget` (and the raised limits), returning the reply; *held gets the
+ * daemon's charged peak and *grew its VmHWM's growth over the request, in
+ * bytes. */
+static http_reply post_on_fresh(const char *route, const char *game, const char *body, size_t len,
+                                const char *budget, double *held, long *grew)
 {
     const char *flags[] = {"--memory-budget",
                            budget,
@@ -402,7 +403,7 @@ static http_reply solve_on_fresh(const char *game, const char *body, size_t len,
     test_daemon d;
     daemon_start(&d, flags);
     char url[160];
-    snprintf(url, sizeof url, "%s/solve/%s", d.direct, game);
+    snprintf(url, sizeof url, "%s/%s/%s", d.direct, route, game);
     long idle = proc_kib(d.pid, "VmHWM");
     http_call c = {"POST", url, NULL, body, len, 0};
     http_reply r = http_do(&c);
@@ -411,6 +412,33 @@ static http_reply solve_on_fresh(const char *game, const char *body, size_t len,
     *grew = (proc_kib(d.pid, "VmHWM") - idle) * 1024;
     ck_assert_int_eq(daemon_stop(&d), 0);
     return r;
+}
+
+/* The budget's edges for body posted to /ROUTE/GAME, which a fresh daemon
+ * with no bound charged `held` bytes at its peak and answered `free_run`
+ * (freed here): a budget one byte short refuses it 413 saying `says` and
+ * naming --memory-budget, one of exactly `held` answers byte for byte as
+ * before. */
+static void budget_edges(const char *route, const char *game, const char *body, size_t len,
+                         double held, http_reply *free_run, const char *says)
+{
+    char budget[32];
+    double unused;
+    long grew;
+    snprintf(budget, sizeof budget, "%.0f", held - 1);
+    http_reply short_run = post_on_fresh(route, game, body, len, budget, &unused, &grew);
+    ck_assert_msg(short_run.status == 413, "/%s/%s in %s bytes: %ld %s", route, game, budget,
+                  short_run.status, short_run.body);
+    ck_assert_ptr_nonnull(strstr(short_run.body, says));
+    ck_assert_ptr_nonnull(strstr(short_run.body, "--memory-budget"));
+    snprintf(budget, sizeof budget, "%.0f", held);
+    http_reply exact_run = post_on_fresh(route, game, body, len, budget, &unused, &grew);
+    ck_assert_msg(exact_run.status == 200, "/%s/%s in %s bytes: %ld %s", route, game, budget,
+                  exact_run.status, exact_run.body);
+    ck_assert_str_eq(exact_run.body, free_run->body);
+    http_reply_free(free_run);
+    http_reply_free(&short_run);
+    http_reply_free(&exact_run);
 }
 
 /* A solve's own memory is charged once its position is parsed (game.h's
@@ -427,7 +455,7 @@ START_TEST(test_solve_work_charged)
         char *body = g == 0 ? chess_board(12, 901, &len) : walk_grid(600, 902, &len);
         double held;
         long grew;
-        http_reply free_run = solve_on_fresh(games[g], body, len, "0", &held, &grew);
+        http_reply free_run = post_on_fresh("solve", games[g], body, len, "0", &held, &grew);
         ck_assert_msg(free_run.status == 200, "%s: %ld %s", games[g], free_run.status,
                       free_run.body);
         /* More than the body's own charge: the work is in it. */
@@ -441,24 +469,52 @@ START_TEST(test_solve_work_charged)
         if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
             ck_assert_msg((double)grew <= held + (1 << 20), "%s: grew by %ld, charged %.0f",
                           games[g], grew, held);
-        char budget[32];
-        snprintf(budget, sizeof budget, "%.0f", held - 1);
-        double unused;
-        http_reply short_run = solve_on_fresh(games[g], body, len, budget, &unused, &grew);
-        ck_assert_msg(short_run.status == 413, "%s in %s bytes: %ld %s", games[g], budget,
-                      short_run.status, short_run.body);
-        ck_assert_ptr_nonnull(strstr(short_run.body, "solving this position holds about"));
-        ck_assert_ptr_nonnull(strstr(short_run.body, "--memory-budget"));
-        snprintf(budget, sizeof budget, "%.0f", held);
-        http_reply exact_run = solve_on_fresh(games[g], body, len, budget, &unused, &grew);
-        ck_assert_msg(exact_run.status == 200, "%s in %s bytes: %ld %s", games[g], budget,
-                      exact_run.status, exact_run.body);
-        ck_assert_str_eq(exact_run.body, free_run.body);
-        http_reply_free(&free_run);
-        http_reply_free(&short_run);
-        http_reply_free(&exact_run);
+        budget_edges("solve", games[g], body, len, held, &free_run,
+                     "solving this position holds about");
         free(body);
     }
+}
+END_TEST
+
+/* An /analyze body of matrix-game: matrix_as's JSON position with the
+ * token in a corner and `moves` moves asked. */
+static char *analysis_body(int n, int moves, uint64_t seed, size_t *len)
+{
+    size_t plen;
+    char *pos = matrix_as(n, seed, 1, &plen);
+    char *s = malloc(plen + 64);
+    ck_assert_ptr_nonnull(s);
+    /* The position's members after the added ones: its '{' is dropped. */
+    *len = (size_t)sprintf(s, "{\"token\": [1, 1], \"max_moves\": %d, %s", moves, pos + 1);
+    free(pos);
+    return s;
+}
+
+/* An analysis's whole "after" positions are charged as they are written
+ * (grant.h, admission_grow): 20 of a 300 x 300 matrix hold about 11 MB
+ * besides the 8x that its 0.5 MB body is charged.  With no bound the
+ * charge covers what the process grew by; a budget one byte short of it
+ * refuses the analysis 413 naming the answer; a budget of exactly it
+ * answers as before. */
+START_TEST(test_analysis_growth_charged)
+{
+    size_t len;
+    char *body = analysis_body(300, 20, 903, &len);
+    double held;
+    long grew;
+    http_reply free_run = post_on_fresh("analyze", "matrix-game", body, len, "0", &held, &grew);
+    ck_assert_msg(free_run.status == 200, "%ld %s", free_run.status, free_run.body);
+    fprintf(stderr, "analysis: %zu-byte body charged %.0f bytes; the process grew by %ld\n", len,
+            held, grew);
+    /* The body's 8x (it is JSON, though curl labels it otherwise) and
+     * 1.5x the afters, which are nearly all of the answer. */
+    ck_assert_msg(held > 8.0 * (double)len + 1.4 * (double)free_run.len,
+                  "%zu-byte body, %zu-byte answer, %.0f bytes charged", len, free_run.len, held);
+    if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
+        ck_assert_msg((double)grew <= held + (1 << 20), "grew by %ld, charged %.0f", grew, held);
+    budget_edges("analyze", "matrix-game", body, len, held, &free_run,
+                 "the answer being written holds about");
+    free(body);
 }
 END_TEST
 
@@ -686,6 +742,7 @@ int main(void)
     tcase_add_test(tc, test_memory_budget_bounds_the_process);
     tcase_add_test(tc, test_json_bodies_charged_by_how_they_are_read);
     tcase_add_test(tc, test_solve_work_charged);
+    tcase_add_test(tc, test_analysis_growth_charged);
     tcase_add_test(tc, test_heavy_client_throttled_light_client_served);
     tcase_add_test(tc, test_trusted_proxy_names_the_client);
     tcase_add_test(tc, test_api_keys_have_their_own_budgets);

@@ -462,11 +462,12 @@ static int takes_play(const gj_game *g)
 }
 
 /* body_kind's make for /analyze and /move: each game's analysis example,
- * or a move request made of it, varied (vary).  A damaged /move body that
+ * or a move request made of it, varied (vary), labelled JSON or text.  A damaged /move body that
  * lost its seed would be answered with a seed of the daemon's: not sent. */
 static int make_play(const gj_game *g, int i, gj_buf *b, post *p)
 {
-    *p = (post){i % 4 < 2 ? "analyze" : "move", MEDIA_JSON, MEDIA_JSON};
+    /* One in two labelled text/plain: read as JSON all the same. */
+    *p = (post){i % 4 < 2 ? "analyze" : "move", i % 8 < 4 ? MEDIA_JSON : MEDIA_TEXT, MEDIA_JSON};
     if (p->route[0] == 'a')
         buf_puts(b, g->example_analyze);
     else

@@ -5,10 +5,12 @@
  * through the handlers' entry points (line_analyze, engine_move) and must
  * be answered exactly as the position the move leads to, asked for with
  * "moves" from the original.  Then the option itself: "diff" keeps what the
- * move changed, any other value is refused, and past the bound on an
- * answer's after bytes the answer is a 422, never a shortened one. */
+ * move changed, any other value is refused, past the bound on an answer's
+ * after bytes the answer is a 422, never a shortened one, and under it the
+ * bytes are asked of the thread's memory grant (grant.h). */
 #include <check.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "engine.h"
 #include "games.h"
 #include "generate.h"
+#include "grant.h"
 #include "harness.h"
 #include "line.h"
 
@@ -285,6 +288,96 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/* A take that records what it charged and refuses past `cap` bytes. */
+typedef struct taker {
+    size_t charged, cap;
+    int calls;
+} taker;
+
+/* gj_grant's take over a taker. */
+static int take(void *ctx, size_t bytes, gj_error *e)
+{
+    taker *t = ctx;
+    t->calls++;
+    if (bytes > t->cap - t->charged)
+        return gj_fail(e, GJ_OVERLOADED, "refused %zu more bytes", bytes);
+    t->charged += bytes;
+    return 0;
+}
+
+/* The whole afters are asked of the thread's grant (grant.h) as they are
+ * written: in steps of at least GJ_GRANT_STEP, always covering what was
+ * used, and a refusal is the analysis's and the move's error, not a
+ * shortened answer.  Unbound, nothing is asked. */
+START_TEST(test_grant)
+{
+    const gj_game *g = games_find("matrix-game", strlen("matrix-game"));
+    json_t *req = big_matrix(700); /* each whole after ~3 MB */
+    json_object_set_new(req, "max_moves", json_integer(3));
+    taker t = {.cap = SIZE_MAX};
+    gj_grant grant;
+    gj_grant_init(&grant, take, &t);
+    gj_grant_bind(&grant);
+    gj_error e;
+    json_t *a = analyzed(g, req, &e);
+    ck_assert_msg(a != NULL, "%s", e.message);
+    size_t afters = 0;
+    json_t *m;
+    size_t i;
+    json_array_foreach(json_object_get(a, "moves"), i, m)
+    {
+        char *text = json_dumps(json_object_get(m, "after"), JSON_COMPACT);
+        afters += strlen(text);
+        free(text);
+    }
+    json_decref(a);
+    ck_assert_uint_ge(afters, 3 * 700 * 700);
+    ck_assert_uint_le(afters, 32 << 20);
+    /* Written compact as they are dumped: their bytes and half again for
+     * the buffer's moves, rounded down once per after. */
+    ck_assert_uint_le(grant.used, afters + afters / 2);
+    ck_assert_uint_ge(grant.used, afters + afters / 2 - 16);
+    ck_assert_uint_eq(t.charged, grant.taken);
+    ck_assert_uint_ge(grant.taken, grant.used);
+    ck_assert_uint_lt(grant.taken - grant.used, GJ_GRANT_STEP);
+    ck_assert_int_le(t.calls, 3);
+
+    /* Room for one step only: the analysis is refused with take's error. */
+    gj_grant_init(&grant, take, &t);
+    t = (taker){.cap = GJ_GRANT_STEP};
+    ck_assert_ptr_null(analyzed(g, req, &e));
+    ck_assert_int_eq(e.kind, GJ_OVERLOADED);
+    ck_assert_ptr_nonnull(strstr(e.message, "refused"));
+    /* So is the move, whose whole after passes it too. */
+    gj_grant_init(&grant, take, &t);
+    t = (taker){.cap = GJ_GRANT_STEP};
+    ck_assert_ptr_null(moved(g, req, 5, &e));
+    ck_assert_int_eq(e.kind, GJ_OVERLOADED);
+    /* With "diff" the same analysis asks for nothing. */
+    gj_grant_init(&grant, take, &t);
+    t = (taker){.cap = 0};
+    json_object_set_new(req, "after", json_string("diff"));
+    a = analyzed(g, req, &e);
+    ck_assert_msg(a != NULL, "%s", e.message);
+    json_decref(a);
+    ck_assert_int_eq(t.calls, 0);
+
+    /* Small growth is one step, and a grant unbound charges nothing. */
+    gj_grant_init(&grant, take, &t);
+    t = (taker){.cap = SIZE_MAX};
+    ck_assert_int_eq(gj_grant_grow(10, &e), 0);
+    ck_assert_int_eq(gj_grant_grow(GJ_GRANT_STEP - 10, &e), 0);
+    ck_assert_int_eq(t.calls, 1);
+    ck_assert_int_eq(gj_grant_grow(1, &e), 0);
+    ck_assert_int_eq(t.calls, 2);
+    ck_assert_uint_eq(t.charged, 2 * GJ_GRANT_STEP);
+    gj_grant_bind(NULL);
+    ck_assert_int_eq(gj_grant_grow(SIZE_MAX, &e), 0);
+    ck_assert_int_eq(t.calls, 2);
+    json_decref(req);
+}
+END_TEST
+
 int main(void)
 {
     size_t n;
@@ -294,5 +387,6 @@ int main(void)
     harness_add_loop(s, "diff", test_diff, (int)n, 60);
     harness_add_loop(s, "refused", test_refused, (int)n, 60);
     harness_add_loop(s, "bound", test_bound, 1, 120);
+    harness_add_loop(s, "grant", test_grant, 1, 120);
     return harness_main(s);
 }
