@@ -167,6 +167,17 @@ int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
     return charge_work(a, t, bytes, "solving this position", "send a smaller position", e);
 }
 
+int admission_hold(gj_admission *a, admit_ticket *t, size_t held, gj_error *e)
+{
+    size_t covered = t->charged + t->working;
+    if (held <= covered)
+        return 0;
+    size_t more = held - covered;
+    if (more < ADMISSION_HOLD_STEP)
+        more = ADMISSION_HOLD_STEP;
+    return charge_work(a, t, more, "reading this body", "send a smaller body", e);
+}
+
 int admission_grow(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
 {
     return charge_work(a, t, bytes, "the answer being written",

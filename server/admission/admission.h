@@ -1,6 +1,6 @@
 /* admission.h - admission control: who may be served, and how much memory
  * may be held, decided for the HTTP front (http.c, http_respond.c) in up
- * to six calls a request.
+ * to seven calls a request.
  *
  *   admission_begin   headers in: the client (client_id.h, an API key from
  *                     api_keys.h) and its quota (quota.h): 429 when it is
@@ -12,6 +12,8 @@
  *   admission_work    a parsed position's solve: what it will hold beyond
  *                     the body (game.h's work_bytes), charged before it
  *                     runs, with the same 503 and 413
+ *   admission_hold    what a body's tree holds past all that, measured as
+ *                     it is read, with the same 503 and 413
  *   admission_grow    what the answer holds beyond both as the work writes
  *                     it (grant.h), charged as it grows, with the same
  *                     503 and 413
@@ -85,6 +87,14 @@ int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t bo
  * (GJ_OVERLOADED, 503, or GJ_TOO_LARGE, 413, when the body and the work
  * together are more than the whole budget), nothing more charged. */
 int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e);
+
+/* The least admission_hold charges at once. */
+#define ADMISSION_HOLD_STEP ((size_t)1 << 20)
+
+/* The body's reader holds `held` bytes now (a JSON tree, measured as it is
+ * built): what passes everything charged so far is charged, in steps of
+ * at least ADMISSION_HOLD_STEP: 0, or -1 with *e as admission_work. */
+int admission_hold(gj_admission *a, admit_ticket *t, size_t held, gj_error *e);
 
 /* Charge `bytes` more that the request's answer holds as the work writes it
  * (grant.h: an analysis's whole "after" positions), on whichever thread

@@ -370,6 +370,11 @@ static enum MHD_Result read_upload(request *req, const char *data, size_t n)
     if (req->body_reader->feed(req->reader, data, n, &req->read_error) != 0)
         close_reader(req);
     req->read_ns += clock_ns() - start;
+    /* A tree's nodes outgrow any multiple of their text: charged as built. */
+    gj_error e;
+    if (req->reader != NULL && req->match.row->tree_body &&
+        admission_hold(req->http->admission, &req->admit, tree_read_held(req->reader), &e) != 0)
+        return drop_body(req, &e);
     return MHD_YES;
 }
 

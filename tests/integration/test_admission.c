@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "client.h"
 #include "daemon.h"
 
@@ -352,6 +353,79 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
     free(padded);
     free(json);
     free(text);
+}
+END_TEST
+
+/* An /analyze or /move body of nim-shortcuts with `pairs` distinct
+ * shortcuts of small numbers: about 25x its text as a tree (test_json_pull
+ * measures such shapes), past the 8x the budget charges JSON up front. */
+static char *small_pairs(long pairs, size_t *len)
+{
+    gj_buf b;
+    buf_init(&b);
+    buf_puts(&b, "{\"heaps\": [2, 5], \"shortcuts\": [");
+    for (long i = 0; i < pairs; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", 7 + i % 300, 7 + i / 300);
+        buf_puts(&b, v);
+    }
+    buf_puts(&b, "]}");
+    ck_assert(!b.failed);
+    *len = b.len;
+    return b.data;
+}
+
+/* A JSON tree is charged what it holds as it is built (json_tree_bytes,
+ * admission_hold), not only 8x its text: a 2.2 MB body of small pairs,
+ * whose 8x fits a 24 MiB budget and whose tree (25x) does not, is refused
+ * 413 while it is read, announced or chunked, to /analyze and /move, and
+ * the process never holds the tree; a tree the budget holds is admitted,
+ * charged more than 8x, and answered as on an unbounded daemon. */
+START_TEST(test_tree_charged_as_built)
+{
+    size_t len;
+    char *big = small_pairs(250000, &len);
+    test_daemon d;
+    /* One I/O thread: each refused tree is freed into the malloc arena the
+     * next one is built in, so the process's peak is one tree's. */
+    const char *flags[] = {
+        "--memory-budget", "24M", "--cache-bytes", "0", "--io-threads", "1", NULL};
+    daemon_start(&d, flags);
+    ck_assert_uint_lt(8 * len + BUDGET_OVERHEAD_BYTES, 24u << 20);
+    long idle = proc_kib(d.pid, "VmHWM");
+    const char *paths[] = {"/analyze/nim-shortcuts", "/move/nim-shortcuts"};
+    for (int k = 0; k < 4; k++) {
+        http_reply r = post_json(&d, paths[k / 2], big, len, k % 2);
+        ck_assert_msg(r.status == 413, "%s, %zu bytes (%s): %ld %s", paths[k / 2], len,
+                      k % 2 ? "chunked" : "announced", r.status, r.body);
+        ck_assert_ptr_nonnull(strstr(r.body, "reading this body holds about"));
+        ck_assert_ptr_nonnull(strstr(r.body, "--memory-budget"));
+        http_reply_free(&r);
+        wait_uncharged(&d);
+    }
+    long grew = (proc_kib(d.pid, "VmHWM") - idle) << 10;
+    fprintf(stderr, "tree budget: %zu-byte body refused; the process grew by %ld\n", len, grew);
+    if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
+        ck_assert_int_lt(grew, 24L << 20);
+    /* Fewer pairs: a tree the budget holds, charged what it holds. */
+    size_t small_len;
+    char *small = small_pairs(20000, &small_len);
+    http_reply r = post_json(&d, paths[0], small, small_len, 0);
+    wait_uncharged(&d);
+    double held = daemon_metric(&d, "gamejudge_memory_charged_peak_bytes");
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    ck_assert_msg(held > 8.0 * (double)small_len + BUDGET_OVERHEAD_BYTES,
+                  "%zu-byte body charged %.0f", small_len, held);
+    test_daemon free_d;
+    daemon_start(&free_d, NULL);
+    http_reply want = post_json(&free_d, paths[0], small, small_len, 0);
+    ck_assert_int_eq(daemon_stop(&free_d), 0);
+    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    ck_assert_str_eq(r.body, want.body);
+    http_reply_free(&r);
+    http_reply_free(&want);
+    free(small);
+    free(big);
 }
 END_TEST
 
@@ -743,6 +817,7 @@ int main(void)
     tcase_add_test(tc, test_json_bodies_charged_by_how_they_are_read);
     tcase_add_test(tc, test_solve_work_charged);
     tcase_add_test(tc, test_analysis_growth_charged);
+    tcase_add_test(tc, test_tree_charged_as_built);
     tcase_add_test(tc, test_heavy_client_throttled_light_client_served);
     tcase_add_test(tc, test_trusted_proxy_names_the_client);
     tcase_add_test(tc, test_api_keys_have_their_own_budgets);
