@@ -48,7 +48,7 @@ typedef struct gj_admission gj_admission;
 
 typedef struct admit_ticket {
     size_t charged;  /* bytes charged to the memory budget for the body */
-    size_t working;  /* bytes charged for the work (admission_work, admission_grow) */
+    size_t working;  /* bytes charged past the body's (admission_work, _hold, _grow) */
     int metered;     /* 1 when a bucket applies */
     int by_key;      /* 1 when the client is an API key */
     int cost_taken;  /* 1 once the answer's cost was taken */

@@ -167,9 +167,10 @@ void jobs_unwatch(job *j);
  * an answer that ran out of memory fails too) and hand it back: done(). */
 void jobs_finish(job *j, int rc);
 
-/* A handler's one step, timed as the job's solve, watched and under the
- * job's grant (bound to this thread): rc = step(j, arg); a failure that said nothing becomes "GAME:
- * the WHAT failed without saying why"; then jobs_finish. */
+/* A handler's one step, timed as the job's solve, watched, and under the
+ * job's grant (bound to this thread): rc = step(j, arg); a failure that
+ * said nothing becomes "GAME: the WHAT failed without saying why"; then
+ * jobs_finish. */
 void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), void *arg);
 
 /* The answer of `key` through the result cache: a hit is copied into

@@ -28,7 +28,7 @@ static size_t chunk(size_t n)
 }
 
 /* What jansson 2.14 allocates for the value an event is, by its structs:
- * an object (80 bytes) with its first 8 buckets, an array (40) with its
+ * an object (72 bytes) with its first 8 buckets, an array (40) with its
  * first 8 slots, a string (32) and its copy, a number (24); true, false
  * and null are shared.  Measured against malloc's own count in
  * test_json_pull. */

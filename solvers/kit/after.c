@@ -139,11 +139,12 @@ static int put_whole(after_writer *w, const json_t *req, const json_t *entry, gj
 int after_count(after_writer *w, size_t bytes, gj_error *e)
 {
     w->bytes += bytes;
-    if (w->bytes <= w->limit)
+    if (w->bytes <= w->limit) {
         /* The body's charge leaves these out.  Half again for the answer's
          * buffer, which grows by moving: old and new are held at once (a
          * matrix's afters: the process grew 1.19x their bytes). */
         return gj_grant_grow(bytes + bytes / 2, e);
+    }
     gj_fail_field(e, "after",
                   "the whole positions of this answer's \"after\" members pass %d MiB, the "
                   "bound on one answer's (ANALYSIS_AFTER_BYTES_MAX): ask \"after\": \"diff\" "
