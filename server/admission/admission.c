@@ -2,6 +2,7 @@
  * (admission.h). */
 #include "admission.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,19 +126,28 @@ int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const ch
 
 int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t body, gj_error *e)
 {
+    size_t need = budget_peak(in, body), limit = budget_limit(a->budget);
+    /* While a body is read, all its work charge is what its tree held past
+     * the body's charge (admission_hold): bytes the body's own growing
+     * charge now covers, so they move over rather than count twice. */
+    if (need > t->charged && t->working > 0) {
+        size_t move = need - t->charged < t->working ? need - t->charged : t->working;
+        t->working -= move;
+        t->charged += move;
+    }
     if (budget_cover(a->budget, &t->charged, in, body) == 0)
         return 0;
-    size_t need = budget_peak(in, body), limit = budget_limit(a->budget);
-    if (need > limit) /* no retry helps: 413, with no Retry-After to loop on */
+    if (need > limit || t->working > limit - need) /* no retry helps: 413, no Retry-After */
         return gj_fail(e, GJ_TOO_LARGE,
                        "a %zu-byte %s body needs about %zu bytes, more than the whole memory "
                        "budget of %zu bytes (--memory-budget); send a smaller position",
-                       body, in == BUDGET_TEXT ? "text" : "JSON", need, limit);
+                       body, in == BUDGET_TEXT ? "text" : "JSON",
+                       need > SIZE_MAX - t->working ? SIZE_MAX : need + t->working, limit);
     return gj_fail(e, GJ_OVERLOADED,
                    "a %zu-byte %s body needs about %zu bytes, and the requests in progress hold "
                    "%zu of the %zu-byte memory budget (--memory-budget); retry shortly",
-                   body, in == BUDGET_TEXT ? "text" : "JSON", budget_peak(in, body),
-                   budget_charged(a->budget), budget_limit(a->budget));
+                   body, in == BUDGET_TEXT ? "text" : "JSON", need + t->working,
+                   budget_charged(a->budget), limit);
 }
 
 /* Charge `bytes` more for the request's own work (`what` holds them; `less`

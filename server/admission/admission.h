@@ -13,7 +13,8 @@
  *                     the body (game.h's work_bytes), charged before it
  *                     runs, with the same 503 and 413
  *   admission_hold    what a body's tree holds past all that, measured as
- *                     it is read, with the same 503 and 413
+ *                     it is read or as its handler parses it (grant.h),
+ *                     with the same 503 and 413
  *   admission_grow    what the answer holds beyond both as the work writes
  *                     it (grant.h), charged as it grows, with the same
  *                     503 and 413
@@ -77,9 +78,10 @@ int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const ch
                     const char *key, gj_error *e);
 
 /* Cover a body of `body` bytes of kind `in` (budget.h; the caller knows
- * the route and the game that decide it): 0, or -1 with *e
- * (GJ_OVERLOADED, 503, or GJ_TOO_LARGE, 413, when the body's peak is more
- * than the whole budget), nothing more charged. */
+ * the route and the game that decide it), taking first what its tree's
+ * hold already charged: 0, or -1 with *e (GJ_OVERLOADED, 503, or
+ * GJ_TOO_LARGE, 413, when the body's peak, or its tree's, is more than the
+ * whole budget), nothing more charged. */
 int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t body, gj_error *e);
 
 /* Charge the `bytes` the request's solve will hold beyond its body's charge
@@ -91,9 +93,9 @@ int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e);
 /* The least admission_hold charges at once. */
 #define ADMISSION_HOLD_STEP ((size_t)1 << 20)
 
-/* The body's reader holds `held` bytes now (a JSON tree, measured as it is
- * built): what passes everything charged so far is charged, in steps of
- * at least ADMISSION_HOLD_STEP: 0, or -1 with *e as admission_work. */
+/* The body holds `held` bytes now (a JSON tree, measured as it is built,
+ * with the body itself when it is kept whole): what passes everything charged so far is charged, in
+ * steps of at least ADMISSION_HOLD_STEP: 0, or -1 with *e as admission_work. */
 int admission_hold(gj_admission *a, admit_ticket *t, size_t held, gj_error *e);
 
 /* Charge `bytes` more that the request's answer holds as the work writes it

@@ -193,6 +193,26 @@ static void close_reader(request *req)
     req->reader = NULL;
 }
 
+/* gj_grant's take for req's job: the answer's growth charged to the
+ * request's memory ticket (admission_grow), released with the rest. */
+static int grow_answer(void *ctx, size_t bytes, gj_error *e)
+{
+    request *req = ctx;
+    return admission_grow(req->http->admission, &req->admit, bytes, e);
+}
+
+/* gj_grant's hold for req: what jansson holds of the body, with the body
+ * itself when it is kept whole (req->len bytes; none while a reader reads
+ * it), charged past the body's own charge (admission_hold).  The tree a
+ * reader builds as the body arrives and the trees the handler parses are
+ * charged alike. */
+static int hold_tree(void *ctx, size_t held, gj_error *e)
+{
+    request *req = ctx;
+    size_t all = held > SIZE_MAX - req->len ? SIZE_MAX : held + req->len;
+    return admission_hold(req->http->admission, &req->admit, all, e);
+}
+
 /* Check what can be checked before a byte of the body is read. */
 static enum MHD_Result begin_job(request *req)
 {
@@ -246,6 +266,9 @@ static enum MHD_Result begin_job(request *req)
         if (req->reader == NULL)
             return respond_error(req, &e);
         req->reading = true;
+        /* The reader's parse is charged as it grows (read_upload); the job
+         * gets a fresh grant for its own work (prepare_job). */
+        gj_grant_init(&req->job.grant, grow_answer, hold_tree, req);
     } else if (length != NULL) {
         unsigned long long n = strtoull(length, NULL, 10);
         /* Reserve what is announced only up to 1 MiB; beyond, the buffer
@@ -367,14 +390,19 @@ static enum MHD_Result read_upload(request *req, const char *data, size_t n)
     if (req->reader == NULL)
         return MHD_YES; /* refused already */
     unsigned long long start = clock_ns();
-    if (req->body_reader->feed(req->reader, data, n, &req->read_error) != 0)
-        close_reader(req);
-    req->read_ns += clock_ns() - start;
-    /* A tree's nodes outgrow any multiple of their text: charged as built. */
+    /* What jansson builds of it (a tree's nodes outgrow any multiple of
+     * their text) is charged as it is built, through the job's grant. */
+    gj_grant *was = gj_grant_bind(&req->job.grant);
+    gj_grant_parse_begin();
+    int rc = req->body_reader->feed(req->reader, data, n, &req->read_error);
     gj_error e;
-    if (req->reader != NULL && req->match.row->tree_body &&
-        admission_hold(req->http->admission, &req->admit, tree_read_held(req->reader), &e) != 0)
+    int refused = gj_grant_parse_end(&e);
+    gj_grant_bind(was);
+    req->read_ns += clock_ns() - start;
+    if (refused != 0)
         return drop_body(req, &e);
+    if (rc != 0)
+        close_reader(req);
     return MHD_YES;
 }
 
@@ -515,14 +543,6 @@ static bool find_origin(request *req)
     return req->origin[0] != '\0';
 }
 
-/* gj_grant's take for req's job: the answer's growth charged to the
- * request's memory ticket (admission_grow), released with the rest. */
-static int grow_answer(void *ctx, size_t bytes, gj_error *e)
-{
-    request *req = ctx;
-    return admission_grow(req->http->admission, &req->admit, bytes, e);
-}
-
 /* Fill the job's inputs from the request; a cacheable row's job gets the
  * request's tag state (its If-None-Match in, the tag and caching out). */
 static void prepare_job(request *req, job_done done)
@@ -551,7 +571,7 @@ static void prepare_job(request *req, job_done done)
                                                                     "Idempotency-Key")};
     req->job.origin_from_host = find_origin(req);
     req->job.origin = req->origin[0] != '\0' ? req->origin : NULL;
-    gj_grant_init(&req->job.grant, grow_answer, req);
+    gj_grant_init(&req->job.grant, grow_answer, hold_tree, req);
 }
 
 /* A worker's entry: the route's handler through jobs_start. */

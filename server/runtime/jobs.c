@@ -64,9 +64,9 @@ void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), voi
 {
     unsigned long long start = clock_ns();
     jobs_watch(j);
-    gj_grant_bind(j->grant.take != NULL ? &j->grant : NULL);
+    gj_grant *was = gj_grant_bind(j->grant.take != NULL ? &j->grant : NULL);
     int rc = step(j, arg);
-    gj_grant_bind(NULL);
+    gj_grant_bind(was);
     jobs_unwatch(j);
     j->t.solve_ms = (double)(clock_ns() - start) / 1e6;
     if (rc != 0 && j->error.kind == GJ_OK)
@@ -139,6 +139,8 @@ json_t *jobs_take_tree(job *j)
  * counted it) joins work_ms, then the caller's done runs. */
 static void settle(job *j)
 {
+    if (gj_grant_bound() == &j->grant) /* the request may be freed once it is answered */
+        gj_grant_bind(NULL);
     jobs_release(j);
     j->work_ms += jobs_take_ms(&j->own_ns);
     j->then(j);
@@ -188,5 +190,10 @@ void jobs_start(job *j, job_handler handler)
     }
     gj_cancel_init(&j->cancel,
                    j->queued_ns ? j->queued_ns + (unsigned long long)limit * 1000000000ull : 0);
+    /* The handler's parse of the body is charged as it is built (grant.h);
+     * j may be answered and gone when the handler returns, so the binding
+     * is undone without it (settle undoes it first if j ends here). */
+    gj_grant *was = gj_grant_bind(j->grant.take != NULL ? &j->grant : NULL);
     handler(j);
+    gj_grant_bind(was);
 }

@@ -69,8 +69,9 @@ struct job {
     job_done done;
     void *ctx;
     tracked *peer; /* the client's connection, NULL when untracked */
-    /* The memory the work takes as it writes (grant.h), charged by the
-     * caller's take; take NULL: nothing is charged. */
+    /* The memory the work takes as it writes and parses (grant.h), bound
+     * while the handler and its steps run, charged by the caller's take
+     * and hold; take NULL: nothing is charged. */
     gj_grant grant;
     /* A body read as it arrived by the game's reader (game.h's read_json
      * or read_text), or into its JSON tree on a tree_body row (router.h):

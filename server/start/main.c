@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "config.h"
 #include "games.h"
+#include "grant.h"
 #include "log.h"
 #include "puzzles_cmd.h"
 #include "routes.h"
@@ -150,6 +151,10 @@ static int serve(int argc, char **argv)
 {
     gj_config cfg;
     gj_error e;
+    /* A body's JSON tree is charged to the memory budget as it is built,
+     * wherever a job parses it (grant.h); jansson's allocator is the
+     * process's, so it is set before anything allocates or starts a thread. */
+    gj_grant_count_jansson();
     config_defaults(&cfg);
     if (config_load(&cfg, env_lookup, argc, argv, &e) != 0) {
         fprintf(stderr, "gamejudge: %s\n", e.message);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grant.h"
 #include "json_scan.h"
 
 void jin_field_name(char *out, size_t cap, const char *name, long i, long j)
@@ -133,11 +134,28 @@ static json_t *checked_object(json_t *root, const char *const *keys, gj_error *e
     return root;
 }
 
+/* json_loadb, its tree counted against the thread's grant (grant.h) as
+ * it is built: the tree; or NULL with *jerr, *e cleared; or NULL with *e
+ * the grant's refusal. */
+static json_t *counted_load(const char *buf, size_t len, size_t flags, json_error_t *jerr,
+                            gj_error *e)
+{
+    gj_error_clear(e);
+    gj_grant_parse_begin();
+    json_t *v = json_loadb(buf, len, flags, jerr);
+    if (gj_grant_parse_end(e) == 0)
+        return v;
+    json_decref(v);
+    return NULL;
+}
+
 /* Parse and check one JSON object (json_in.h). */
 json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e)
 {
     json_error_t jerr;
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = counted_load(buf, len, JSON_REJECT_DUPLICATES, &jerr, e);
+    if (root == NULL && e->kind != GJ_OK)
+        return NULL;
     if (root == NULL)
         return fail_json(&jerr, e);
     return checked_object(root, keys, e);
@@ -219,8 +237,10 @@ static int load_elements(const char *buf, const jscan_array *a, json_t *array,
     for (size_t k = 0; k < a->n; k++) {
         const jscan_span *sp = &a->elems[k];
         json_error_t jerr;
-        json_t *v = json_loadb(buf + sp->begin, sp->end - sp->begin,
-                               JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+        json_t *v = counted_load(buf + sp->begin, sp->end - sp->begin,
+                                 JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr, e);
+        if (v == NULL && e->kind != GJ_OK)
+            return -1;
         if (v == NULL) {
             jin_refused *more = realloc(*refused, (*nrefused + 1) * sizeof *more);
             if (more == NULL)
@@ -248,9 +268,11 @@ json_t *jin_load_envelope(const char *buf, size_t len, const char *const *keys, 
     *refused = NULL;
     *nrefused = 0;
     json_error_t jerr;
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = counted_load(buf, len, JSON_REJECT_DUPLICATES, &jerr, e);
     if (root != NULL)
         return checked_object(root, keys, e);
+    if (e->kind != GJ_OK) /* the grant refused its tree */
+        return NULL;
     /* Is it JSON all the same, refused inside the member's array? */
     jscan_array a;
     jscan_result found = jscan_member_array(buf, len, member, &a);

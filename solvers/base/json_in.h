@@ -17,7 +17,9 @@
  * (NULL-terminated) and every listed key must be present, except those
  * listed as "?name", which are optional; keys NULL takes any key (a
  * wrapper that reads its own members first).  Duplicate keys,
- * trailing bytes and invalid UTF-8 are errors.  The caller json_decref()s. */
+ * trailing bytes and invalid UTF-8 are errors.  The caller json_decref()s.
+ * The tree is counted as it is built against the thread's grant (grant.h):
+ * when the grant refuses it, the error is the grant's. */
 json_t *jin_load_object(const char *buf, size_t len, const char *const *keys, gj_error *e);
 
 /* The error jin_load_object gives for a body jansson refused with *jerr:

@@ -16,46 +16,7 @@ struct json_tree {
     char *key;       /* the key whose value comes next, NUL-terminated */
     size_t key_cap;  /* room in key */
     bool not_object; /* the body is an array: json_pull refuses it at the end */
-    size_t bytes;    /* the tree's heap so far, by node_bytes and slot_bytes */
 };
-
-/* A heap block of n bytes as glibc's malloc holds it: 8 bytes of header,
- * rounded up to 16, at least 32. */
-static size_t chunk(size_t n)
-{
-    size_t c = (n + 8 + 15) & ~(size_t)15;
-    return c < 32 ? 32 : c;
-}
-
-/* What jansson 2.14 allocates for the value an event is, by its structs:
- * an object (72 bytes) with its first 8 buckets, an array (40) with its
- * first 8 slots, a string (32) and its copy, a number (24); true, false
- * and null are shared.  Measured against malloc's own count in
- * test_json_pull. */
-static size_t node_bytes(const jpull_event *ev)
-{
-    switch (ev->kind) {
-    case JPULL_OBJECT_BEGIN:
-        return chunk(72) + chunk(8 * 16);
-    case JPULL_ARRAY_BEGIN:
-        return chunk(40) + chunk(8 * 8);
-    case JPULL_STRING:
-        return chunk(32) + chunk(ev->len + 1);
-    case JPULL_INTEGER:
-    case JPULL_REAL:
-        return chunk(24);
-    default:
-        return 0;
-    }
-}
-
-/* What holding one more value costs its parent: an array's slot, or an
- * object's member (its pair with the key, and buckets), each with room for
- * the table's doubling. */
-static size_t slot_bytes(const json_tree *t, bool in_object)
-{
-    return in_object ? chunk(56 + strlen(t->key) + 1) + 2 * 16 : 2 * 8;
-}
 
 /* Remember the key ev names for the value that follows: 0, or -1 when
  * memory is short. */
@@ -106,7 +67,6 @@ static json_t *new_value(const jpull_event *ev)
 static int place(json_tree *t, json_t *v)
 {
     json_t *parent = t->open[t->depth - 1];
-    t->bytes += slot_bytes(t, json_is_object(parent));
     int rc = json_is_object(parent) ? json_object_set_new_nocheck(parent, t->key, v)
                                     : json_array_append_new(parent, v);
     if (rc != 0 || !(json_is_object(v) || json_is_array(v)))
@@ -146,12 +106,10 @@ static int on_event(void *ctx, const jpull_event *ev, gj_error *e)
             gj_fail_nomem(e);
             return JPULL_ABORT;
         }
-        t->bytes += node_bytes(ev);
         t->open[t->depth++] = t->root;
         return JPULL_GO;
     }
     json_t *v = new_value(ev);
-    t->bytes += node_bytes(ev);
     if (v == NULL || place(t, v) != 0) {
         gj_fail_nomem(e);
         return JPULL_ABORT;
@@ -178,11 +136,6 @@ json_tree *json_tree_open(gj_error *e)
 int json_tree_feed(json_tree *t, const char *p, size_t n, gj_error *e)
 {
     return jpull_feed(t->jp, p, n, e);
-}
-
-size_t json_tree_bytes(const json_tree *t)
-{
-    return t->bytes;
 }
 
 json_t *json_tree_finish(json_tree *t, gj_error *e)

@@ -26,10 +26,6 @@ typedef struct json_tree json_tree;
 json_tree *json_tree_open(gj_error *e);
 /* The next n bytes, split anywhere: 0, or -1 with *e. */
 int json_tree_feed(json_tree *t, const char *p, size_t n, gj_error *e);
-/* The bytes the tree built so far holds on the heap, by jansson's structs:
- * a tree of small numbers holds 30 times its text and more, which no
- * fixed multiple of the body covers. */
-size_t json_tree_bytes(const json_tree *t);
 /* The body has ended: its object, or NULL with *e.  Frees t. */
 json_t *json_tree_finish(json_tree *t, gj_error *e);
 /* Free a reader that was not finished (NULL is fine). */

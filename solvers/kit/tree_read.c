@@ -30,8 +30,3 @@ static void tree_close(void *r)
 }
 
 const gj_body_reader tree_read = {tree_open, tree_feed, tree_finish, tree_close};
-
-size_t tree_read_held(const void *reader)
-{
-    return json_tree_bytes(reader);
-}

@@ -14,9 +14,4 @@
 
 extern const gj_body_reader tree_read;
 
-/* The heap the tree read so far holds (json_tree_bytes), for a reader that
- * tree_read opened and has not finished: what the memory budget must
- * cover, since a tree of small numbers outgrows any multiple of its text. */
-size_t tree_read_held(const void *reader);
-
 #endif

@@ -316,7 +316,7 @@ START_TEST(test_grant)
     json_object_set_new(req, "max_moves", json_integer(3));
     taker t = {.cap = SIZE_MAX};
     gj_grant grant;
-    gj_grant_init(&grant, take, &t);
+    gj_grant_init(&grant, take, NULL, &t);
     gj_grant_bind(&grant);
     gj_error e;
     json_t *a = analyzed(g, req, &e);
@@ -343,18 +343,18 @@ START_TEST(test_grant)
     ck_assert_int_le(t.calls, 3);
 
     /* Room for one step only: the analysis is refused with take's error. */
-    gj_grant_init(&grant, take, &t);
+    gj_grant_init(&grant, take, NULL, &t);
     t = (taker){.cap = GJ_GRANT_STEP};
     ck_assert_ptr_null(analyzed(g, req, &e));
     ck_assert_int_eq(e.kind, GJ_OVERLOADED);
     ck_assert_ptr_nonnull(strstr(e.message, "refused"));
     /* So is the move, whose whole after passes it too. */
-    gj_grant_init(&grant, take, &t);
+    gj_grant_init(&grant, take, NULL, &t);
     t = (taker){.cap = GJ_GRANT_STEP};
     ck_assert_ptr_null(moved(g, req, 5, &e));
     ck_assert_int_eq(e.kind, GJ_OVERLOADED);
     /* With "diff" the same analysis asks for nothing. */
-    gj_grant_init(&grant, take, &t);
+    gj_grant_init(&grant, take, NULL, &t);
     t = (taker){.cap = 0};
     json_object_set_new(req, "after", json_string("diff"));
     a = analyzed(g, req, &e);
@@ -363,7 +363,7 @@ START_TEST(test_grant)
     ck_assert_int_eq(t.calls, 0);
 
     /* Small growth is one step, and a grant unbound charges nothing. */
-    gj_grant_init(&grant, take, &t);
+    gj_grant_init(&grant, take, NULL, &t);
     t = (taker){.cap = SIZE_MAX};
     ck_assert_int_eq(gj_grant_grow(10, &e), 0);
     ck_assert_int_eq(gj_grant_grow(GJ_GRANT_STEP - 10, &e), 0);

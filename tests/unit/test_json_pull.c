@@ -13,7 +13,6 @@
  * jansson's very tree, keys in order, or refuse with the same error. */
 #include <check.h>
 #include <jansson.h>
-#include <malloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -765,108 +764,6 @@ START_TEST(test_stop_and_abort)
 }
 END_TEST
 
-/* A body of one member `name` holding n values each written by `put`
- * (value i), as an array. */
-static void big_body(gj_buf *b, long n, void (*put)(gj_buf *b, long i))
-{
-    buf_puts(b, "{\"v\": [");
-    for (long i = 0; i < n; i++) {
-        if (i)
-            buf_putc(b, ',');
-        put(b, i);
-    }
-    buf_puts(b, "]}");
-    ck_assert(!b->failed);
-}
-
-/* Small numbers, the cheapest text for the most nodes. */
-static void put_small(gj_buf *b, long i)
-{
-    char v[8];
-    snprintf(v, sizeof v, "%ld", i % 10);
-    buf_puts(b, v);
-}
-
-/* Pairs of small numbers, a nim position's shape. */
-static void put_pair(gj_buf *b, long i)
-{
-    char v[16];
-    snprintf(v, sizeof v, "[%ld,%ld]", i % 7, i % 5);
-    buf_puts(b, v);
-}
-
-/* Strings of 0 to 40 bytes. */
-static void put_string(gj_buf *b, long i)
-{
-    buf_putc(b, '"');
-    for (long k = 0; k < i % 41; k++)
-        buf_putc(b, (char)('a' + k % 26));
-    buf_putc(b, '"');
-}
-
-/* Small objects of three members, keys of several lengths. */
-static void put_object(gj_buf *b, long i)
-{
-    char v[96];
-    snprintf(v, sizeof v, "{\"k\":%ld,\"key%ld\":%ld.5,\"a_longer_key_%ld\":[true,null]}", i,
-             i % 100, i, i % 1000);
-    buf_puts(b, v);
-}
-
-/* The heap malloc holds now: its arena's blocks and its mapped ones. */
-static size_t heap_now(void)
-{
-    struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
-}
-
-/* json_tree_bytes, which the memory budget charges for a tree as it is
- * read (tree_read_held), against what malloc itself counts for the same
- * tree, on large trees of each shape: never under it by more than the
- * reader's own buffers, nor more than a quarter over.  AddressSanitizer's
- * allocator is not malloc's: there the count is not compared. */
-START_TEST(test_tree_bytes)
-{
-    static const struct {
-        const char *name;
-        long n;
-        void (*put)(gj_buf *b, long i);
-    } shapes[] = {
-        {"small numbers", 400000, put_small},
-        {"pairs", 150000, put_pair},
-        {"strings", 100000, put_string},
-        {"objects", 40000, put_object},
-    };
-    int compare = getenv("ASAN_OPTIONS") == NULL;
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-        gj_buf b;
-        buf_init(&b);
-        big_body(&b, shapes[k].n, shapes[k].put);
-        gj_error e;
-        size_t before = heap_now();
-        json_tree *t = json_tree_open(&e);
-        ck_assert_ptr_nonnull(t);
-        for (size_t at = 0; at < b.len; at += 65536)
-            ck_assert_int_eq(
-                json_tree_feed(t, b.data + at, b.len - at < 65536 ? b.len - at : 65536, &e), 0);
-        size_t real = heap_now() - before, est = json_tree_bytes(t);
-        printf("tree of %s: %zu-byte body, %zu bytes estimated, %zu held (%.1fx the body)\n",
-               shapes[k].name, b.len, est, real, (double)est / (double)b.len);
-        if (compare) {
-            ck_assert_msg(est + (64 << 10) >= real, "%s: %zu estimated, %zu held", shapes[k].name,
-                          est, real);
-            ck_assert_msg(est <= real + real / 4, "%s: %zu estimated, %zu held", shapes[k].name,
-                          est, real);
-        }
-        json_t *root = json_tree_finish(t, &e);
-        ck_assert_ptr_nonnull(root);
-        ck_assert_uint_eq(json_array_size(json_object_get(root, "v")), (size_t)shapes[k].n);
-        json_decref(root);
-        buf_free(&b);
-    }
-}
-END_TEST
-
 int main(void)
 {
     const harness_case cases[] = {
@@ -874,7 +771,6 @@ int main(void)
         {"nul", test_nul_bytes},
         {"depth", test_depth},
         {"stop", test_stop_and_abort},
-        {"tree bytes", test_tree_bytes},
     };
     Suite *s = harness_suite("json pull", cases, sizeof cases / sizeof cases[0], 120);
     harness_add_loop(s, "edge", test_edge_texts, (int)(sizeof edge_texts / sizeof edge_texts[0]),
