@@ -150,8 +150,8 @@ static json_t *parse_counted(const char *body, size_t len, int way, size_t *real
 /* Trees of every shape parsed under a bound grant, both ways: hold is told
  * the growing total at each step, and the total is what malloc holds for
  * the tree, within the readers' own buffers (16-40x the text for numbers).
- * AddressSanitizer's allocator is not malloc's: there the count is not
- * compared with it. */
+ * A sanitizer's allocator is not malloc's (mallinfo2 counts nothing under
+ * TSan): there the count is not compared with it. */
 START_TEST(test_counted)
 {
     static const struct {
@@ -164,7 +164,7 @@ START_TEST(test_counted)
         {"strings", 100000, put_string},
         {"objects", 40000, put_object},
     };
-    int compare = getenv("ASAN_OPTIONS") == NULL;
+    int compare = getenv("ASAN_OPTIONS") == NULL && getenv("TSAN_OPTIONS") == NULL;
     for (size_t k = 0; k < 2 * sizeof shapes / sizeof shapes[0]; k++) {
         size_t len, real;
         char *body = big_body(shapes[k / 2].n, shapes[k / 2].put, &len);
@@ -193,7 +193,7 @@ START_TEST(test_counted)
                           real);
         }
         if (k == 0) {
-            ck_assert_uint_gt(grant.held, 16 * len); /* small numbers: the tree's worst */
+            ck_assert_uint_gt(grant.held, 12 * len); /* small numbers: the worst (21x; ASan: 16x) */
             /* Trees made outside a parse (an answer's) are not the parse's. */
             size_t held = grant.held;
             gj_grant_bind(&grant);
@@ -241,7 +241,7 @@ START_TEST(test_refused)
     ck_assert_uint_eq(nrefused, 1);
     ck_assert_uint_eq(refused[0].index, 400000);
     ck_assert_uint_eq(json_array_size(json_object_get(root, "items")), 400001);
-    ck_assert_uint_gt(grant.held, 16 * len);
+    ck_assert_uint_gt(grant.held, 12 * len);
     free(refused);
     json_decref(root);
     gj_grant_bind(NULL);
