@@ -11,12 +11,14 @@
 static _Thread_local gj_grant *bound;
 /* How many gj_grant_parse_begin calls on this thread are not yet ended. */
 static _Thread_local int parsing;
+/* Why the bound grant's hold refused, for gj_grant_parse_end on this
+ * thread (kept here, not in every request's grant). */
+static _Thread_local gj_error refusal;
 
 void gj_grant_init(gj_grant *g, int (*take)(void *ctx, size_t bytes, gj_error *e),
                    int (*hold)(void *ctx, size_t held, gj_error *e), void *ctx)
 {
     *g = (gj_grant){.take = take, .hold = hold, .ctx = ctx};
-    gj_error_clear(&g->refusal);
 }
 
 gj_grant *gj_grant_bind(gj_grant *g)
@@ -77,7 +79,7 @@ static void *counted_malloc(size_t n)
     size_t next =
         n > SIZE_MAX - g->held - 2 * sizeof(size_t) ? SIZE_MAX : g->held + n + 2 * sizeof(size_t);
     if (next >= g->held_next) {
-        if (g->hold(g->ctx, next, &g->refusal) != 0) {
+        if (g->hold(g->ctx, next, &refusal) != 0) {
             g->refused = true;
             return NULL;
         }
@@ -117,7 +119,7 @@ int gj_grant_parse_end(gj_error *e)
     parsing--;
     if (g == NULL || !g->refused)
         return 0;
-    *e = g->refusal;
+    *e = refusal;
     if (parsing == 0) /* the next parse asks again */
         g->refused = false;
     return -1;

@@ -41,8 +41,8 @@ typedef struct gj_grant {
     size_t taken;     /* bytes charged through take, at least used */
     size_t held;      /* heap jansson's parses hold, as counted while parsing */
     size_t held_next; /* held at which hold is told next */
-    bool refused;     /* hold refused: the parse under way fails with `refusal` */
-    gj_error refusal;
+    bool refused;     /* hold refused: the parse under way fails (its error is
+                       * kept by the thread until gj_grant_parse_end) */
 } gj_grant;
 
 /* A grant of nothing yet over take, hold (NULL: parses not counted) and ctx. */
