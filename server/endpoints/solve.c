@@ -54,8 +54,8 @@ void *solve_parse(const gj_game *g, const long *limits, media_kind input, const 
 }
 
 int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
-                        gj_buf *out, solve_timing *t, cache_result *how, solve_tag *tag,
-                        gj_error *e)
+                        const gj_error *only_cached, gj_buf *out, solve_timing *t,
+                        cache_result *how, solve_tag *tag, gj_error *e)
 {
     unsigned long long mark = clock_ns();
     gj_error_clear(e);
@@ -73,15 +73,19 @@ int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache
         if (build_key(g, pos, output, &key) == 0) {
             if (tag != NULL)
                 etag_make(g, ETAG_SOLVE, key.data, key.len, tag->etag);
-            if (cache != NULL) {
+            if (cache != NULL && only_cached != NULL) /* nothing claimed that will not be made */
+                *how = cache_peek(cache, key.data, key.len, out) ? CACHE_HIT : CACHE_BYPASS;
+            else if (cache != NULL)
                 *how = cache_get(cache, key.data, key.len, out, &ticket);
-            }
         }
         buf_free(&key);
     }
     if (*how == CACHE_HIT) {
         t->write_ms = ms_since(&mark);
         rc = out->failed ? gj_fail_nomem(e) : 0;
+    } else if (only_cached != NULL) {
+        *e = *only_cached;
+        rc = -1;
     } else {
         rc = solve_and_write(g, pos, output, out, t, &mark, e);
     }
@@ -111,7 +115,7 @@ int solve_position_tagged(const gj_game *g, const long *limits, media_kind input
     void *pos = solve_parse(g, limits, input, in, len, &t->parse_ms, e);
     if (pos == NULL)
         return -1;
-    return solve_parsed_cached(g, pos, output, cache, out, t, how, tag, e);
+    return solve_parsed_cached(g, pos, output, cache, NULL, out, t, how, tag, e);
 }
 
 int solve_position_cached(const gj_game *g, const long *limits, media_kind input, const char *in,

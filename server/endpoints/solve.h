@@ -53,12 +53,13 @@ int solve_position_tagged(const gj_game *g, const long *limits, media_kind input
  * position to choose where it is solved).  solve_parse: the position, or
  * NULL with *e; *parse_ms its time.  solve_parsed_cached: the rest, tagged as
  * solve_position_tagged does when tag is not NULL, taking ownership of pos
- * (always freed); t->parse_ms is left as it is. */
+ * (always freed); t->parse_ms is left as it is.  With only_cached, the
+ * answer comes from the cache or not at all: a miss is that error (jobs.h). */
 void *solve_parse(const gj_game *g, const long *limits, media_kind input, const char *in,
                   size_t len, double *parse_ms, gj_error *e);
 int solve_parsed_cached(const gj_game *g, void *pos, media_kind output, gj_cache *cache,
-                        gj_buf *out, solve_timing *t, cache_result *how, solve_tag *tag,
-                        gj_error *e);
+                        const gj_error *only_cached, gj_buf *out, solve_timing *t,
+                        cache_result *how, solve_tag *tag, gj_error *e);
 
 /* MEDIA_JSON when the first non-blank byte is '{' (judge input never starts
  * so), for callers that have no Content-Type. */

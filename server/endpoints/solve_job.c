@@ -90,8 +90,8 @@ void endpoint_solve(job *j)
     solve_tag tag = {.if_none_match = j->tag->if_none_match};
     if (pos != NULL) {
         jobs_watch(j);
-        rc = solve_parsed_cached(g, pos, j->output, j->rt->cache, &j->answer, &j->t, &j->how, &tag,
-                                 &j->error);
+        rc = solve_parsed_cached(g, pos, j->output, j->rt->cache, j->only_cached, &j->answer, &j->t,
+                                 &j->how, &tag, &j->error);
         jobs_unwatch(j);
     }
     memcpy(j->tag->etag, tag.etag, sizeof j->tag->etag);

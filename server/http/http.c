@@ -623,10 +623,15 @@ static enum MHD_Result dispatch(request *req)
     if (req->reading)
         finish_reading(req);
     job_lane lane = jobs_triage(&req->job, req->match.row->estimate);
-    gj_error e;
-    if (admission_work(req->http->admission, &req->admit, req->job.work_bytes, &e) != 0) {
-        jobs_release(&req->job);
-        return respond_error(req, &e);
+    if (admission_work(req->http->admission, &req->admit, req->job.work_bytes, &req->refusal) !=
+        0) {
+        /* A cached answer needs none of that memory: near a full budget a
+         * cacheable job still looks there, and only a miss is refused. */
+        if (req->refusal.kind != GJ_OVERLOADED || !req->match.row->cacheable || rt->cache == NULL) {
+            jobs_release(&req->job);
+            return respond_error(req, &req->refusal);
+        }
+        req->job.only_cached = &req->refusal;
     }
     metrics_job_event(rt->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                    : lane == JOB_FAST ? JOB_LANE_FAST

@@ -118,6 +118,9 @@ typedef struct request {
     char named[72];   /* behind a trusted proxy, the client it names; else "" */
     char origin[300]; /* the job's origin (jobs.h), "" when none */
     char timing[160];
+    /* Why the solve's memory could not be charged, when the job may then
+     * answer only from the cache (job.only_cached); else never read. */
+    gj_error refusal;
 } request;
 
 /* ---- http_respond.c ---------------------------------------------------- */

@@ -79,6 +79,13 @@ int jobs_cached(job *j, const void *key, size_t len, int (*make)(job *j, void *a
 {
     cache_ticket *ticket = NULL;
     cache_result r = CACHE_BYPASS;
+    if (j->only_cached != NULL) { /* a peek: nothing is claimed that will not be made */
+        if (j->rt->cache == NULL || !cache_peek(j->rt->cache, key, len, &j->answer)) {
+            j->error = *j->only_cached;
+            return -1;
+        }
+        return j->answer.failed ? gj_fail_nomem(&j->error) : 0;
+    }
     if (j->rt->cache != NULL)
         r = cache_get(j->rt->cache, key, len, &j->answer, &ticket);
     if (r == CACHE_HIT)

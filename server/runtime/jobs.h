@@ -101,6 +101,10 @@ struct job {
      * the route's estimate (game.h's work_bytes), 0 when unknown: the
      * front charges them to the memory budget before the job runs. */
     size_t work_bytes;
+    /* NULL; or the front could not charge work_bytes (the budget is busy)
+     * and the job may give only a cached answer, which needs none of that
+     * memory: a miss fails with this error (jobs_cached, endpoint_solve). */
+    const gj_error *only_cached;
 
     /* Filled before done(). */
     gj_error error;    /* kind GJ_OK, or why the job failed (its HTTP status too) */
@@ -176,8 +180,9 @@ void jobs_run_step(job *j, const char *what, int (*step)(job *j, void *arg), voi
 
 /* The answer of `key` through the result cache: a hit is copied into
  * j->answer, a miss is made by make(j, arg) (0, or -1 with j->error) into
- * j->answer and kept.  Concurrent jobs with one key make it once.  0, or
- * -1 with j->error. */
+ * j->answer and kept.  Concurrent jobs with one key make it once.  With
+ * j->only_cached, a miss is that error and nothing is made.  0, or -1
+ * with j->error. */
 int jobs_cached(job *j, const void *key, size_t len, int (*make)(job *j, void *arg), void *arg);
 
 /* Milliseconds since *since, which is then zeroed (0: nothing to count). */

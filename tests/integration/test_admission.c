@@ -9,12 +9,15 @@
  * loopback addresses (127.0.0.2, ...): the client binds its socket there.
  * No assertion depends on how fast a solve is beyond "a 1000 x 1000
  * matrix takes more than 5 ms of worker time". */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -642,6 +645,86 @@ static char *analysis_body(int n, int moves, uint64_t seed, size_t *len)
     return s;
 }
 
+/* A connection whose head announces `announced` bytes of judge text to
+ * d's /solve/GAME and sends none: charged 3x at once, held until closed. */
+static int hold_budget(const test_daemon *d, const char *game, size_t announced)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)d->port)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&to, sizeof to), 0);
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "POST /solve/%s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                     "Content-Length: %zu\r\n\r\n",
+                     game, announced);
+    ck_assert_int_eq(write(fd, head, (size_t)n), n);
+    return fd;
+}
+
+/* A cached answer needs none of its solve's memory: with the budget too
+ * busy for a staircase board's work, the board solved before is answered
+ * from the cache (X-Cache: hit, the same bytes), one never solved is
+ * refused 503 naming the work, and once the budget frees it is solved. */
+START_TEST(test_cached_past_a_full_budget)
+{
+    size_t len, other_len;
+    char *board = chess_board(12, 905, &len), *other = chess_board(12, 906, &other_len);
+    double held;
+    long grew;
+    http_reply free_run = post_on_fresh("solve", "staircase-chess", board, len, "0", &held, &grew);
+    ck_assert_int_eq(free_run.status, 200);
+    /* Room for the board's solve and 4 MiB more; the held body takes 5 MiB. */
+    char budget[32];
+    snprintf(budget, sizeof budget, "%.0f", held + (4 << 20));
+    const char *flags[] = {
+        "--memory-budget", budget, "--limit",
+        "staircase-chess.rows=12,staircase-chess.cols=12,staircase-chess.size=24", NULL};
+    test_daemon d;
+    daemon_start(&d, flags);
+    char url[160];
+    snprintf(url, sizeof url, "%s/solve/staircase-chess", d.direct);
+    http_call c = {"POST", url, NULL, board, len, 0};
+    http_reply first = http_do(&c);
+    ck_assert_msg(first.status == 200, "%ld %s", first.status, first.body);
+    ck_assert_str_eq(first.body, free_run.body);
+    wait_uncharged(&d);
+
+    int fd = hold_budget(&d, "staircase-chess", (5u << 20) / 3);
+    for (int i = 0; i < 200 && daemon_metric(&d, "gamejudge_memory_charged_bytes") == 0; i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    ck_assert(daemon_metric(&d, "gamejudge_memory_charged_bytes") >= 5 << 20);
+    http_reply again = http_do(&c);
+    ck_assert_msg(again.status == 200, "%ld %s", again.status, again.body);
+    ck_assert_str_eq(again.body, free_run.body);
+    char *how = http_header(&again, "X-Cache");
+    ck_assert_ptr_nonnull(how);
+    ck_assert_str_eq(how, "hit");
+    free(how);
+    http_call fresh = {"POST", url, NULL, other, other_len, 0};
+    http_reply refused = http_do(&fresh);
+    ck_assert_msg(refused.status == 503, "%ld %s", refused.status, refused.body);
+    ck_assert_ptr_nonnull(strstr(refused.body, "solving this position holds about"));
+    char *retry = http_header(&refused, "Retry-After");
+    ck_assert_ptr_nonnull(retry);
+    free(retry);
+
+    close(fd);
+    wait_uncharged(&d);
+    http_reply solved = http_do(&fresh);
+    ck_assert_msg(solved.status == 200, "%ld %s", solved.status, solved.body);
+    ck_assert_int_eq(daemon_stop(&d), 0);
+    http_reply_free(&free_run);
+    http_reply_free(&first);
+    http_reply_free(&again);
+    http_reply_free(&refused);
+    http_reply_free(&solved);
+    free(board);
+    free(other);
+}
+END_TEST
+
 /* An analysis's whole "after" positions are charged as they are written
  * (grant.h, admission_grow): 20 of a 300 x 300 matrix hold about 11 MB
  * besides the 8x that its 0.5 MB body is charged.  With no bound the
@@ -894,6 +977,7 @@ int main(void)
     tcase_add_test(tc, test_memory_budget_bounds_the_process);
     tcase_add_test(tc, test_json_bodies_charged_by_how_they_are_read);
     tcase_add_test(tc, test_solve_work_charged);
+    tcase_add_test(tc, test_cached_past_a_full_budget);
     tcase_add_test(tc, test_analysis_growth_charged);
     tcase_add_test(tc, test_tree_charged_as_built);
     tcase_add_test(tc, test_parsed_tree_charged);
