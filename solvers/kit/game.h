@@ -190,6 +190,34 @@ typedef struct gj_body_reader {
 void *game_read_whole(const gj_body_reader *r, const char *buf, size_t len, const long *limits,
                       gj_error *e);
 
+/* A game's `static const gj_body_reader read_json` and its parse_json,
+ * over a JSON reader of its own named PREFIX_json_open(limits, e), _feed,
+ * _finish and _close, which keeps no copy of the body (so the announced
+ * length is not used): the shape GJ_TEXT_READER (text_read.h) gives text. */
+#define GJ_JSON_READER(prefix)                                                                     \
+    static void *open_json(const long *lim, size_t expect, gj_error *e)                            \
+    {                                                                                              \
+        (void)expect;                                                                              \
+        return prefix##_json_open(lim, e);                                                         \
+    }                                                                                              \
+    static int feed_json(void *r, const char *p, size_t n, gj_error *e)                            \
+    {                                                                                              \
+        return prefix##_json_feed(r, p, n, e);                                                     \
+    }                                                                                              \
+    static void *finish_json(void *r, gj_error *e)                                                 \
+    {                                                                                              \
+        return prefix##_json_finish(r, e);                                                         \
+    }                                                                                              \
+    static void close_json(void *r)                                                                \
+    {                                                                                              \
+        prefix##_json_close(r);                                                                    \
+    }                                                                                              \
+    static const gj_body_reader read_json = {open_json, feed_json, finish_json, close_json};       \
+    static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)             \
+    {                                                                                              \
+        return game_read_whole(&read_json, buf, len, lim, e);                                      \
+    }
+
 typedef struct gj_game {
     const char *name;         /* URL name, e.g. "grid-walk" */
     const char *display_name; /* the name a visitor reads, e.g. "Grid walk" */

@@ -574,39 +574,9 @@ mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
     return pos;
 }
 
-/* gj_body_reader's open over mg_json_open. */
-static void *read_open(const long *lim, size_t expect, gj_error *e)
-{
-    (void)expect; /* the JSON reader keeps no copy of the body */
-    return mg_json_open(lim, e);
-}
-
-/* gj_body_reader's feed over mg_json_feed. */
-static int read_feed(void *r, const char *p, size_t n, gj_error *e)
-{
-    return mg_json_feed(r, p, n, e);
-}
-
-/* gj_body_reader's finish over mg_json_finish. */
-static void *read_finish(void *r, gj_error *e)
-{
-    return mg_json_finish(r, e);
-}
-
-/* gj_body_reader's close over mg_json_close. */
-static void read_close(void *r)
-{
-    mg_json_close(r);
-}
-
-/* The JSON body {"k": k, "matrix": [[...], ...]} as it arrives. */
-static const gj_body_reader read_json = {read_open, read_feed, read_finish, read_close};
-
-/* game.h's parse_json: the whole body fed to the reader at once. */
-static void *parse_json(const char *buf, size_t len, const long *lim, gj_error *e)
-{
-    return game_read_whole(&read_json, buf, len, lim, e);
-}
+/* The JSON body {"k": k, "matrix": [[...], ...]} as it arrives (read_json), and whole
+ * (parse_json). */
+GJ_JSON_READER(mg)
 
 /* Mark M's winning cells, walking the values from the largest down.  The
  * packed coordinates are 1-based, which does not matter: only differences
