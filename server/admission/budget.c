@@ -110,7 +110,8 @@ void budget_render(gj_budget *b, gj_buf *out)
         {"gamejudge_memory_charged_peak_bytes", "gauge", "The highest charge since start.",
          (double)atomic_load(&b->peak)},
         {"gamejudge_memory_refused_total", "counter",
-         "Requests answered 503 because their expected peak would pass --memory-budget.",
+         "Charges refused because they would pass --memory-budget: answered 503, or 413 when "
+         "the whole budget could not hold them, or from the cache when a solve's was refused.",
          (double)atomic_load(&b->refused)},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -632,6 +632,10 @@ static enum MHD_Result dispatch(request *req)
             return respond_error(req, &req->refusal);
         }
         req->job.only_cached = &req->refusal;
+        /* Its work is now a key and a look-up: it must not wait behind
+         * heavy solves for a place, nor hold one that a solve could use. */
+        if (lane == JOB_HEAVY)
+            lane = JOB_FAST;
     }
     metrics_job_event(rt->metrics, lane == JOB_HERE   ? JOB_LANE_IO
                                    : lane == JOB_FAST ? JOB_LANE_FAST

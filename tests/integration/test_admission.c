@@ -666,7 +666,8 @@ static int hold_budget(const test_daemon *d, const char *game, size_t announced)
 /* A cached answer needs none of its solve's memory: with the budget too
  * busy for a staircase board's work, the board solved before is answered
  * from the cache (X-Cache: hit, the same bytes), one never solved is
- * refused 503 naming the work, and once the budget frees it is solved. */
+ * refused 503 naming the work, both on the fast lane (a look-up, not a
+ * heavy solve), and once the budget frees the second is solved. */
 START_TEST(test_cached_past_a_full_budget)
 {
     size_t len, other_len;
@@ -695,6 +696,9 @@ START_TEST(test_cached_past_a_full_budget)
     for (int i = 0; i < 200 && daemon_metric(&d, "gamejudge_memory_charged_bytes") == 0; i++)
         nanosleep(&(struct timespec){0, 10000000}, NULL);
     ck_assert(daemon_metric(&d, "gamejudge_memory_charged_bytes") >= 5 << 20);
+    double heavy = daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"heavy\"}");
+    double fast = daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"fast\"}");
+    ck_assert(heavy >= 1); /* the board's solve: behind heavy solves, not a look-up */
     http_reply again = http_do(&c);
     ck_assert_msg(again.status == 200, "%ld %s", again.status, again.body);
     ck_assert_str_eq(again.body, free_run.body);
@@ -709,6 +713,9 @@ START_TEST(test_cached_past_a_full_budget)
     char *retry = http_header(&refused, "Retry-After");
     ck_assert_ptr_nonnull(retry);
     free(retry);
+    /* Both looked in the cache on the fast lane, where no solve waits. */
+    ck_assert(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"heavy\"}") == heavy);
+    ck_assert(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"fast\"}") == fast + 2);
 
     close(fd);
     wait_uncharged(&d);
