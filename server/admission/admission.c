@@ -127,40 +127,42 @@ int admission_begin(gj_admission *a, admit_ticket *t, const char *peer, const ch
 int admission_memory(gj_admission *a, admit_ticket *t, budget_body in, size_t body, gj_error *e)
 {
     size_t need = budget_peak(in, body), limit = budget_limit(a->budget);
-    /* While a body is read, all its work charge is what its tree held past
-     * the body's charge (admission_hold): bytes the body's own growing
-     * charge now covers, so they move over rather than count twice. */
-    if (need > t->charged && t->working > 0) {
-        size_t move = need - t->charged < t->working ? need - t->charged : t->working;
-        t->working -= move;
+    /* What the tree's hold charged past the body's charge is the body's
+     * memory too: the body's growing charge takes those bytes over rather
+     * than count them twice. */
+    if (need > t->charged && t->held > 0) {
+        size_t move = need - t->charged < t->held ? need - t->charged : t->held;
+        t->held -= move;
         t->charged += move;
     }
     if (budget_cover(a->budget, &t->charged, in, body) == 0)
         return 0;
-    if (need > limit || t->working > limit - need) /* no retry helps: 413, no Retry-After */
+    size_t past = t->held + t->working;      /* no overflow: both are charged */
+    if (need > limit || past > limit - need) /* no retry helps: 413, no Retry-After */
         return gj_fail(e, GJ_TOO_LARGE,
                        "a %zu-byte %s body needs about %zu bytes, more than the whole memory "
                        "budget of %zu bytes (--memory-budget); send a smaller position",
                        body, in == BUDGET_TEXT ? "text" : "JSON",
-                       need > SIZE_MAX - t->working ? SIZE_MAX : need + t->working, limit);
+                       need > SIZE_MAX - past ? SIZE_MAX : need + past, limit);
     return gj_fail(e, GJ_OVERLOADED,
                    "a %zu-byte %s body needs about %zu bytes, and the requests in progress hold "
                    "%zu of the %zu-byte memory budget (--memory-budget); retry shortly",
-                   body, in == BUDGET_TEXT ? "text" : "JSON", need + t->working,
+                   body, in == BUDGET_TEXT ? "text" : "JSON", need + past,
                    budget_charged(a->budget), limit);
 }
 
-/* Charge `bytes` more for the request's own work (`what` holds them; `less`
- * says how to ask for less): 0, or -1 with *e, nothing charged. */
-static int charge_work(gj_admission *a, admit_ticket *t, size_t bytes, const char *what,
-                       const char *less, gj_error *e)
+/* Charge `bytes` more past the body's charge, into *into (t->held or
+ * t->working; `what` holds them, `less` says how to ask for less): 0, or
+ * -1 with *e, nothing charged. */
+static int charge_past(gj_admission *a, admit_ticket *t, size_t *into, size_t bytes,
+                       const char *what, const char *less, gj_error *e)
 {
     if (bytes == 0 || budget_charge(a->budget, bytes) == 0) {
-        t->working += bytes;
+        *into += bytes;
         return 0;
     }
     size_t limit = budget_limit(a->budget);
-    size_t held = t->working + bytes; /* no overflow: both were or are to be charged */
+    size_t held = t->held + t->working + bytes; /* no overflow: all were or are to be charged */
     if (held < bytes || held > limit || t->charged > limit - held)
         return gj_fail(e, GJ_TOO_LARGE,
                        "%s holds about %zu bytes besides its %zu-byte body's charge, more than "
@@ -174,23 +176,26 @@ static int charge_work(gj_admission *a, admit_ticket *t, size_t bytes, const cha
 
 int admission_work(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
 {
-    return charge_work(a, t, bytes, "solving this position", "send a smaller position", e);
+    return charge_past(a, t, &t->working, bytes, "solving this position", "send a smaller position",
+                       e);
 }
 
 int admission_hold(gj_admission *a, admit_ticket *t, size_t held, gj_error *e)
 {
-    size_t covered = t->charged + t->working;
+    /* Everything charged so far, as admission.h says: a handler parses a
+     * body kept whole after its work was charged. */
+    size_t covered = t->charged + t->held + t->working;
     if (held <= covered)
         return 0;
     size_t more = held - covered;
     if (more < ADMISSION_HOLD_STEP)
         more = ADMISSION_HOLD_STEP;
-    return charge_work(a, t, more, "reading this body", "send a smaller body", e);
+    return charge_past(a, t, &t->held, more, "reading this body", "send a smaller body", e);
 }
 
 int admission_grow(gj_admission *a, admit_ticket *t, size_t bytes, gj_error *e)
 {
-    return charge_work(a, t, bytes, "the answer being written",
+    return charge_past(a, t, &t->working, bytes, "the answer being written",
                        "ask for a smaller answer (an analysis's \"after\": \"diff\", fewer "
                        "moves)",
                        e);
@@ -233,8 +238,8 @@ void admission_answer(gj_admission *a, admit_ticket *t, int status, double cost_
 void admission_end(gj_admission *a, admit_ticket *t, double cost_ms)
 {
     take_cost(a, t, cost_ms); /* the client left before its answer: it still pays */
-    budget_release(a->budget, t->charged + t->working);
-    t->charged = t->working = 0;
+    budget_release(a->budget, t->charged + t->held + t->working);
+    t->charged = t->held = t->working = 0;
 }
 
 void admission_render(gj_admission *a, gj_buf *out)

@@ -49,7 +49,8 @@ typedef struct gj_admission gj_admission;
 
 typedef struct admit_ticket {
     size_t charged;  /* bytes charged to the memory budget for the body */
-    size_t working;  /* bytes charged past the body's (admission_work, _hold, _grow) */
+    size_t held;     /* charged for the body's tree past the body's own (admission_hold) */
+    size_t working;  /* charged for the work and its answer (admission_work, _grow) */
     int metered;     /* 1 when a bucket applies */
     int by_key;      /* 1 when the client is an API key */
     int cost_taken;  /* 1 once the answer's cost was taken */

@@ -378,6 +378,57 @@ static char *small_pairs(long pairs, size_t *len)
     return b.data;
 }
 
+/* POST body[len] to each of paths[n], announced then chunked, on d (a
+ * 24 MiB budget, idle): each must be 413 saying `says` and naming
+ * --memory-budget, read no further than its charge allows.  Returns how
+ * much the process's peak grew meanwhile, checked (without sanitizers,
+ * whose heaps are larger) to stay within the budget plus the body. */
+static long refused_as_read(test_daemon *d, const char *const *paths, size_t n, const char *body,
+                            size_t len, const char *says)
+{
+    ck_assert_uint_lt(8 * len + BUDGET_OVERHEAD_BYTES, 24u << 20);
+    long idle = proc_kib(d->pid, "VmHWM");
+    for (size_t k = 0; k < 2 * n; k++) {
+        http_reply r = post_json(d, paths[k / 2], body, len, (int)(k % 2));
+        ck_assert_msg(r.status == 413, "%s, %zu bytes (%s): %ld %s", paths[k / 2], len,
+                      k % 2 ? "chunked" : "announced", r.status, r.body);
+        ck_assert_msg(strstr(r.body, says) != NULL, "%s: %s", paths[k / 2], r.body);
+        ck_assert_ptr_nonnull(strstr(r.body, "--memory-budget"));
+        http_reply_free(&r);
+        wait_uncharged(d);
+    }
+    long grew = (proc_kib(d->pid, "VmHWM") - idle) << 10;
+    fprintf(stderr, "%s: %zu-byte body refused; the process grew by %ld\n", paths[0], len, grew);
+    /* The tree alone would be 90 MB (test_grant: 34x); besides what is
+     * charged, the reader's own buffers and libmicrohttpd's are not, nor
+     * the heap's page slack. */
+    if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
+        ck_assert_int_lt(grew, (24L << 20) + (long)len);
+    return grew;
+}
+
+/* POST body[len] to path on d, which is then stopped: its peak charge
+ * must be more than the 8x a JSON body is charged up front (its tree was
+ * charged what it holds), and its answer, a 200, byte for byte what an
+ * unbounded daemon answers.  Returns that answer. */
+static http_reply charged_as_held(test_daemon *d, const char *path, const char *body, size_t len)
+{
+    http_reply r = post_json(d, path, body, len, 0);
+    wait_uncharged(d);
+    double held = daemon_metric(d, "gamejudge_memory_charged_peak_bytes");
+    ck_assert_int_eq(daemon_stop(d), 0);
+    ck_assert_msg(held > 8.0 * (double)len + BUDGET_OVERHEAD_BYTES, "%zu-byte body charged %.0f",
+                  len, held);
+    test_daemon free_d;
+    daemon_start(&free_d, NULL);
+    http_reply want = post_json(&free_d, path, body, len, 0);
+    ck_assert_int_eq(daemon_stop(&free_d), 0);
+    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    ck_assert_str_eq(r.body, want.body);
+    http_reply_free(&want);
+    return r;
+}
+
 /* A JSON tree is charged what it holds as it is built (grant.h,
  * admission_hold), not only 8x its text: a 2.2 MB body of small pairs,
  * whose 8x fits a 24 MiB budget and whose tree (25x) does not, is refused
@@ -394,45 +445,17 @@ START_TEST(test_tree_charged_as_built)
     const char *flags[] = {
         "--memory-budget", "24M", "--cache-bytes", "0", "--io-threads", "1", NULL};
     daemon_start(&d, flags);
-    ck_assert_uint_lt(8 * len + BUDGET_OVERHEAD_BYTES, 24u << 20);
-    long idle = proc_kib(d.pid, "VmHWM");
     const char *paths[] = {"/analyze/nim-shortcuts", "/move/nim-shortcuts"};
-    for (int k = 0; k < 4; k++) {
-        http_reply r = post_json(&d, paths[k / 2], big, len, k % 2);
-        ck_assert_msg(r.status == 413, "%s, %zu bytes (%s): %ld %s", paths[k / 2], len,
-                      k % 2 ? "chunked" : "announced", r.status, r.body);
-        /* Its tree's hold refuses it, or, chunked, the body's own growing
-         * charge on top of what the tree holds: 413 either way. */
-        ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
-        ck_assert_ptr_nonnull(strstr(r.body, "--memory-budget"));
-        http_reply_free(&r);
-        wait_uncharged(&d);
-    }
-    long grew = (proc_kib(d.pid, "VmHWM") - idle) << 10;
-    fprintf(stderr, "tree budget: %zu-byte body refused; the process grew by %ld\n", len, grew);
-    /* The tree alone would be 90 MB (test_grant: 34x); besides what is charged, the reader's
-     * own buffers and libmicrohttpd's are not, nor the heap's page slack. */
-    if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
-        ck_assert_int_lt(grew, (24L << 20) + (long)len);
+    /* Its tree's hold refuses it, or, chunked, the body's own growing
+     * charge on top of what the tree holds: 413 either way. */
+    refused_as_read(&d, paths, 2, big, len, "more than the whole memory budget");
+    free(big);
     /* Fewer pairs: a tree the budget holds, charged what it holds. */
     size_t small_len;
     char *small = small_pairs(20000, &small_len);
-    http_reply r = post_json(&d, paths[0], small, small_len, 0);
-    wait_uncharged(&d);
-    double held = daemon_metric(&d, "gamejudge_memory_charged_peak_bytes");
-    ck_assert_int_eq(daemon_stop(&d), 0);
-    ck_assert_msg(held > 8.0 * (double)small_len + BUDGET_OVERHEAD_BYTES,
-                  "%zu-byte body charged %.0f", small_len, held);
-    test_daemon free_d;
-    daemon_start(&free_d, NULL);
-    http_reply want = post_json(&free_d, paths[0], small, small_len, 0);
-    ck_assert_int_eq(daemon_stop(&free_d), 0);
-    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
-    ck_assert_str_eq(r.body, want.body);
+    http_reply r = charged_as_held(&d, paths[0], small, small_len);
     http_reply_free(&r);
-    http_reply_free(&want);
     free(small);
-    free(big);
 }
 END_TEST
 
@@ -461,25 +484,11 @@ START_TEST(test_parsed_tree_charged)
                            "1",
                            NULL};
     daemon_start(&d, flags);
-    long idle = proc_kib(d.pid, "VmHWM");
     size_t len;
     char *big = small_pairs(250000, &len);
-    ck_assert_uint_lt(8 * len + BUDGET_OVERHEAD_BYTES, 24u << 20);
-    for (size_t k = 0; k < 2 * sizeof routes / sizeof routes[0]; k++) {
-        http_reply r = post_json(&d, routes[k / 2], big, len, (int)(k % 2));
-        ck_assert_msg(r.status == 413, "%s, %zu bytes (%s): %ld %s", routes[k / 2], len,
-                      k % 2 ? "chunked" : "announced", r.status, r.body);
-        ck_assert_ptr_nonnull(strstr(r.body, "reading this body holds about"));
-        ck_assert_ptr_nonnull(strstr(r.body, "--memory-budget"));
-        http_reply_free(&r);
-        wait_uncharged(&d);
-    }
+    refused_as_read(&d, routes, sizeof routes / sizeof routes[0], big, len,
+                    "reading this body holds about");
     free(big);
-    long grew = (proc_kib(d.pid, "VmHWM") - idle) << 10;
-    fprintf(stderr, "parsed trees: %zu-byte bodies refused; the process grew by %ld\n", len, grew);
-    /* As for /analyze: well under the tree, within the budget and slack. */
-    if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
-        ck_assert_int_lt(grew, (24L << 20) + (long)len);
     /* A batch of one position of 20,000 shortcuts: a tree the budget holds. */
     gj_buf b;
     buf_init(&b);
@@ -491,21 +500,9 @@ START_TEST(test_parsed_tree_charged)
     }
     buf_puts(&b, "], \"queries\": [[2, 5], [7, 7]]}}]}");
     ck_assert(!b.failed);
-    http_reply r = post_json(&d, "/batch", b.data, b.len, 0);
-    wait_uncharged(&d);
-    double held = daemon_metric(&d, "gamejudge_memory_charged_peak_bytes");
-    ck_assert_int_eq(daemon_stop(&d), 0);
-    ck_assert_msg(held > 8.0 * (double)b.len + BUDGET_OVERHEAD_BYTES, "%zu-byte body charged %.0f",
-                  b.len, held);
-    test_daemon free_d;
-    daemon_start(&free_d, NULL);
-    http_reply want = post_json(&free_d, "/batch", b.data, b.len, 0);
-    ck_assert_int_eq(daemon_stop(&free_d), 0);
-    ck_assert_msg(r.status == 200, "%ld %s", r.status, r.body);
+    http_reply r = charged_as_held(&d, "/batch", b.data, b.len);
     ck_assert_ptr_nonnull(strstr(r.body, "\"succeeded\":1"));
-    ck_assert_str_eq(r.body, want.body);
     http_reply_free(&r);
-    http_reply_free(&want);
     buf_free(&b);
 }
 END_TEST

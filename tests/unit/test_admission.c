@@ -2,7 +2,8 @@
  * headers (RateLimit-Policy, RateLimit, Retry-After on 429), the cost
  * taken once per answer, quotas off by default, API keys winning over the
  * address, an unknown key refused and counted, the memory charge refused
- * past the budget and released exactly once. */
+ * past the budget and released exactly once, a tree's hold taken over by
+ * its body's charge. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +209,74 @@ START_TEST(test_work_charged_beside_the_body)
 }
 END_TEST
 
+/* The budget's charged bytes, as /metrics shows them. */
+static unsigned long charged_now(gj_admission *a)
+{
+    gj_buf out;
+    buf_init(&out);
+    admission_render(a, &out);
+    buf_putc(&out, '\0');
+    const char *at = strstr(out.data, "\ngamejudge_memory_charged_bytes ");
+    ck_assert_ptr_nonnull(at);
+    unsigned long n = strtoul(at + strlen("\ngamejudge_memory_charged_bytes "), NULL, 10);
+    buf_free(&out);
+    return n;
+}
+
+/* A tree's hold is charged past its body's charge, kept apart from the
+ * work's; the body's growing charge takes the hold's bytes over, never
+ * counting them twice; a hold past what is free is a 503, past the whole
+ * budget a 413; the end releases all three, once. */
+START_TEST(test_hold_taken_over_by_the_body)
+{
+    gj_config c = config(0, 100);
+    c.memory_budget = 16L << 20;
+    gj_error e;
+    gj_admission *a = admission_create(&c, &e);
+    ck_assert_ptr_nonnull(a);
+    admit_ticket t1, t2;
+    memset(&t1, 0, sizeof t1);
+    memset(&t2, 0, sizeof t2);
+    size_t p1 = budget_peak(BUDGET_JSON_TREE, 100000), p2 = budget_peak(BUDGET_JSON_TREE, 200000);
+    ck_assert_int_eq(admission_memory(a, &t1, BUDGET_JSON_TREE, 100000, &e), 0);
+    ck_assert_uint_eq(t1.charged, p1);
+    ck_assert_int_eq(admission_hold(a, &t1, p1 - 1000, &e), 0); /* covered: nothing more */
+    ck_assert_uint_eq(t1.held, 0);
+    ck_assert_int_eq(admission_hold(a, &t1, 2000000, &e), 0);
+    ck_assert_uint_eq(t1.held, 2000000 - p1);
+    ck_assert_int_eq(admission_hold(a, &t1, 2100000, &e), 0); /* at least a step at once */
+    ck_assert_uint_eq(t1.held, 2000000 - p1 + ADMISSION_HOLD_STEP);
+    ck_assert_uint_eq(charged_now(a), 2000000 + ADMISSION_HOLD_STEP);
+    /* The body grew to 200 KB: its larger charge is taken from the hold. */
+    ck_assert_int_eq(admission_memory(a, &t1, BUDGET_JSON_TREE, 200000, &e), 0);
+    ck_assert_uint_eq(t1.charged, p2);
+    ck_assert_uint_eq(t1.held, 2000000 - p2 + ADMISSION_HOLD_STEP);
+    ck_assert_uint_eq(charged_now(a), 2000000 + ADMISSION_HOLD_STEP);
+    ck_assert_int_eq(admission_work(a, &t1, 500000, &e), 0);
+    ck_assert_uint_eq(t1.working, 500000);
+    ck_assert_uint_eq(t1.held, 2000000 - p2 + ADMISSION_HOLD_STEP); /* the work is its own */
+    size_t t1_total = 2500000 + ADMISSION_HOLD_STEP;
+    ck_assert_uint_eq(charged_now(a), t1_total);
+    /* A second tree that fits the budget but not beside the first. */
+    ck_assert_int_eq(admission_memory(a, &t2, BUDGET_JSON_TREE, 100000, &e), 0);
+    ck_assert_int_eq(admission_hold(a, &t2, (16u << 20) - 100, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_OVERLOADED);
+    ck_assert_ptr_nonnull(strstr(e.message, "reading this body holds about"));
+    ck_assert_ptr_nonnull(strstr(e.message, "retry shortly"));
+    ck_assert_uint_eq(t2.held, 0);
+    ck_assert_int_eq(admission_hold(a, &t2, (16u << 20) + 1, &e), -1);
+    ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than the whole memory budget"));
+    ck_assert_uint_eq(charged_now(a), t1_total + p1);
+    admission_end(a, &t1, 0);
+    admission_end(a, &t1, 0); /* a second end releases nothing */
+    ck_assert_uint_eq(charged_now(a), p1);
+    ck_assert_int_eq(admission_hold(a, &t2, (16u << 20) - 100, &e), 0); /* room now */
+    admission_end(a, &t2, 0);
+    expect_released(a, 2);
+}
+END_TEST
+
 START_TEST(test_keys_win_and_unknown_key_refused)
 {
     char path[] = "/tmp/gj-unit-keys-XXXXXX";
@@ -292,6 +361,7 @@ static Suite *admission_suite(void)
         {"admission", test_hangup_charged_and_shared_answer_bare},
         {"admission", test_never_fits_is_413},
         {"admission", test_work_charged_beside_the_body},
+        {"admission", test_hold_taken_over_by_the_body},
         {"admission", test_keys_win_and_unknown_key_refused},
         {"admission", test_memory_charged_and_released_once},
         {"admission", test_missing_key_file_fails_create},
