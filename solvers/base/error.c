@@ -7,7 +7,11 @@
 
 void gj_error_clear(gj_error *e)
 {
-    memset(e, 0, sizeof *e);
+    /* Not the whole half-kilobyte: a request clears several errors, and
+     * nothing reads past a string's end. */
+    e->kind = GJ_OK;
+    e->line = e->column = 0;
+    e->field[0] = e->message[0] = '\0';
 }
 
 /* prefix then the formatted text into e->message, cut to fit. */

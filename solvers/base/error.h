@@ -41,6 +41,8 @@ typedef struct gj_error {
     char message[384]; /* complete sentence, already prefixed with the place */
 } gj_error;
 
+/* No error: GJ_OK, no place, empty strings (the bytes past them are not
+ * cleared: read e->field and e->message as strings only). */
 void gj_error_clear(gj_error *e);
 
 /* Each of these fills *e and returns -1 so a caller can write
