@@ -2,7 +2,12 @@
  *
  * Histogram buckets are cumulative only when rendered: each observation
  * increments the one bucket it falls in, and render sums them, so an
- * observation costs one atomic add instead of one per bucket. */
+ * observation costs one atomic add instead of one per bucket.
+ *
+ * Every counter is kept once per shard, and each thread adds to the shard
+ * it was given when it first counted (round-robin): the I/O threads, which
+ * count every request, then never pass a cache line between them, and
+ * render sums the shards. */
 #include "metrics.h"
 
 #include <stdatomic.h>
@@ -33,15 +38,25 @@ typedef struct histogram {
     atomic_ulong sum_ns;
 } histogram;
 
+/* Room for the I/O threads of a small machine; past it threads share a
+ * shard, which stays exact and is only contended again. */
+#define NSHARD 8
+
+/* One thread's counters (or a few threads' past NSHARD), on cache lines
+ * of their own. */
+typedef struct shard {
+    _Alignas(64) atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
+    atomic_ulong bytes_in, bytes_out;
+    histogram parse[MAX_SERIES_GAMES], solve[MAX_SERIES_GAMES];
+    atomic_ulong job_events[JOB_NEVENTS];
+} shard;
+
 struct gj_metrics {
+    shard shards[NSHARD];
     int statuses[METRICS_STATUSES_MAX]; /* the series' statuses, ascending */
     size_t nstatuses;                   /* slot nstatuses is "other" */
     size_t ngames;
     const gj_game *const *games;
-    atomic_ulong requests[MAX_SERIES_GAMES][NSTATUS];
-    atomic_ulong bytes_in, bytes_out;
-    histogram parse[MAX_SERIES_GAMES], solve[MAX_SERIES_GAMES];
-    atomic_ulong job_events[JOB_NEVENTS];
     metrics_section sections[MAX_SECTIONS]; /* other layers' families, rendered last */
     void *section_ctx[MAX_SECTIONS];
     size_t nsections;
@@ -51,9 +66,10 @@ gj_metrics *metrics_create(const int *statuses, size_t nstatuses)
 {
     if (nstatuses > METRICS_STATUSES_MAX)
         return NULL;
-    gj_metrics *m = calloc(1, sizeof *m);
+    gj_metrics *m = aligned_alloc(_Alignof(gj_metrics), sizeof *m); /* a multiple of it */
     if (m == NULL)
         return NULL;
+    memset(m, 0, sizeof *m);
     m->games = games_all(&m->ngames);
     memcpy(m->statuses, statuses, nstatuses * sizeof statuses[0]);
     m->nstatuses = nstatuses;
@@ -72,6 +88,27 @@ int metrics_add_section(gj_metrics *m, metrics_section render, void *ctx)
 void metrics_free(gj_metrics *m)
 {
     free(m);
+}
+
+/* The calling thread's shard of m: the same one for as long as it runs. */
+static shard *my_shard(gj_metrics *m)
+{
+    static atomic_uint next;
+    static _Thread_local int mine = -1;
+    if (mine < 0)
+        mine = (int)(atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % NSHARD);
+    return &m->shards[mine];
+}
+
+/* The sum over m's shards of the counter `at` points to in shard 0. */
+static unsigned long sum_shards(const gj_metrics *m, const atomic_ulong *at)
+{
+    size_t offset = (size_t)((const char *)at - (const char *)&m->shards[0]);
+    unsigned long n = 0;
+    for (size_t i = 0; i < NSHARD; i++)
+        n += atomic_load_explicit((const atomic_ulong *)((const char *)&m->shards[i] + offset),
+                                  memory_order_relaxed);
+    return n;
 }
 
 /* Index of g in the registry; ngames stands for "none". */
@@ -95,10 +132,11 @@ static size_t status_slot(const gj_metrics *m, int status)
 
 void metrics_request(gj_metrics *m, const gj_game *g, int status, size_t bytes_in, size_t bytes_out)
 {
-    atomic_fetch_add_explicit(&m->requests[game_slot(m, g)][status_slot(m, status)], 1,
+    shard *sh = my_shard(m);
+    atomic_fetch_add_explicit(&sh->requests[game_slot(m, g)][status_slot(m, status)], 1,
                               memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->bytes_in, bytes_in, memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->bytes_in, bytes_in, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->bytes_out, bytes_out, memory_order_relaxed);
 }
 
 /* Count one duration of ms milliseconds in h: its one bucket, the count and the sum. */
@@ -116,13 +154,14 @@ static void observe(histogram *h, double ms)
 void metrics_solve_times(gj_metrics *m, const gj_game *g, double parse_ms, double solve_ms)
 {
     size_t slot = game_slot(m, g);
-    observe(&m->parse[slot], parse_ms);
-    observe(&m->solve[slot], solve_ms);
+    shard *sh = my_shard(m);
+    observe(&sh->parse[slot], parse_ms);
+    observe(&sh->solve[slot], solve_ms);
 }
 
 void metrics_job_event(gj_metrics *m, metrics_job_event_kind k)
 {
-    atomic_fetch_add_explicit(&m->job_events[k], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&my_shard(m)->job_events[k], 1, memory_order_relaxed);
 }
 
 /* The game label of a series slot: the game's name, or "none" for the slot past the registry. */
@@ -165,20 +204,24 @@ static void render_job_events(gj_metrics *m, gj_buf *out)
     put_header(out, "gamejudge_jobs_lane_total", "counter",
                "POST jobs by where they ran: io (solved on the I/O thread), fast, heavy lane.");
     for (int k = JOB_LANE_IO; k <= JOB_LANE_HEAVY; k++)
-        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
+        put_sample(out, rows[k].name, rows[k].labels,
+                   (double)sum_shards(m, &m->shards[0].job_events[k]));
     put_header(out, "gamejudge_jobs_dropped_total", "counter",
                "Queued jobs dropped before they started: the client had gone (abandoned) or "
                "the request timeout had passed (late).");
     for (int k = JOB_DROPPED_ABANDONED; k <= JOB_DROPPED_LATE; k++)
-        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
+        put_sample(out, rows[k].name, rows[k].labels,
+                   (double)sum_shards(m, &m->shards[0].job_events[k]));
     put_header(out, "gamejudge_jobs_cancelled_total", "counter",
                "Running solves stopped: the client had gone, or the request timeout passed.");
     for (int k = JOB_CANCELLED_GONE; k <= JOB_CANCELLED_DEADLINE; k++)
-        put_sample(out, rows[k].name, rows[k].labels, (double)atomic_load(&m->job_events[k]));
+        put_sample(out, rows[k].name, rows[k].labels,
+                   (double)sum_shards(m, &m->shards[0].job_events[k]));
 }
 
-/* Append histogram family `name` from hs[], one series per game (not "none": only solves
- * are timed), summing the buckets into cumulative ones. */
+/* Append histogram family `name` from hs[] (shard 0's, summed over the
+ * shards), one series per game (not "none": only solves are timed),
+ * summing the buckets into cumulative ones. */
 static void render_histogram(gj_metrics *m, histogram *hs, const char *name, const char *help,
                              gj_buf *out)
 {
@@ -189,7 +232,7 @@ static void render_histogram(gj_metrics *m, histogram *hs, const char *name, con
         unsigned long cumulative = 0;
         snprintf(series, sizeof series, "%s_bucket", name);
         for (size_t b = 0; b < NBUCKET; b++) {
-            cumulative += atomic_load_explicit(&h->bucket[b], memory_order_relaxed);
+            cumulative += sum_shards(m, &h->bucket[b]);
             if (b < NBUCKET - 1)
                 snprintf(labels, sizeof labels, "game=\"%s\",le=\"%g\"", game_label(m, g),
                          bounds[b]);
@@ -199,9 +242,9 @@ static void render_histogram(gj_metrics *m, histogram *hs, const char *name, con
         }
         snprintf(labels, sizeof labels, "game=\"%s\"", game_label(m, g));
         snprintf(series, sizeof series, "%s_sum", name);
-        put_sample(out, series, labels, (double)atomic_load(&h->sum_ns) / 1e9);
+        put_sample(out, series, labels, (double)sum_shards(m, &h->sum_ns) / 1e9);
         snprintf(series, sizeof series, "%s_count", name);
-        put_sample(out, series, labels, (double)atomic_load(&h->count));
+        put_sample(out, series, labels, (double)sum_shards(m, &h->count));
     }
 }
 
@@ -220,14 +263,14 @@ static void render_requests(gj_metrics *m, gj_buf *out)
                 snprintf(status, sizeof status, "other");
             snprintf(labels, sizeof labels, "game=\"%s\",status=\"%s\"", game_label(m, g), status);
             put_sample(out, "gamejudge_requests_total", labels,
-                       (double)atomic_load(&m->requests[g][s]));
+                       (double)sum_shards(m, &m->shards[0].requests[g][s]));
         }
     put_header(out, "gamejudge_rejected_total", "counter",
                "Requests answered 503: no queue place, or waited in the queue past the request "
                "timeout.");
     unsigned long rejected = 0;
     for (size_t g = 0; g <= m->ngames; g++)
-        rejected += atomic_load(&m->requests[g][status_slot(m, 503)]);
+        rejected += sum_shards(m, &m->shards[0].requests[g][status_slot(m, 503)]);
     put_sample(out, "gamejudge_rejected_total", "", (double)rejected);
 }
 
@@ -268,12 +311,14 @@ void metrics_render(gj_metrics *m, const metrics_gauges *gauges, gj_buf *out)
     put_sample(out, "gamejudge_build_info", "version=\"" GJ_VERSION "\"", 1);
     render_requests(m, out);
     put_header(out, "gamejudge_received_bytes_total", "counter", "Request body bytes read.");
-    put_sample(out, "gamejudge_received_bytes_total", "", (double)atomic_load(&m->bytes_in));
+    put_sample(out, "gamejudge_received_bytes_total", "",
+               (double)sum_shards(m, &m->shards[0].bytes_in));
     put_header(out, "gamejudge_sent_bytes_total", "counter", "Response body bytes sent.");
-    put_sample(out, "gamejudge_sent_bytes_total", "", (double)atomic_load(&m->bytes_out));
-    render_histogram(m, m->parse, "gamejudge_parse_seconds", "Time to parse a position, by game.",
-                     out);
-    render_histogram(m, m->solve, "gamejudge_solve_seconds",
+    put_sample(out, "gamejudge_sent_bytes_total", "",
+               (double)sum_shards(m, &m->shards[0].bytes_out));
+    render_histogram(m, m->shards[0].parse, "gamejudge_parse_seconds",
+                     "Time to parse a position, by game.", out);
+    render_histogram(m, m->shards[0].solve, "gamejudge_solve_seconds",
                      "Time to solve a parsed position, by game.", out);
     render_job_events(m, out);
     put_header(out, "gamejudge_queue_depth", "gauge", "Solves waiting for a worker.");
