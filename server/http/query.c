@@ -372,7 +372,7 @@ int query_request_decode(query_route route, const char *raw, size_t len, query_r
 }
 
 /* A query being checked: the form's fields, or (none: any name) the
- * names seen so far. */
+ * names seen so far, made at the first name (most requests have none). */
 typedef struct check_state {
     form_state form;
     json_t *seen;
@@ -384,6 +384,8 @@ static int check_piece(void *ctx, const char *name, char **value, size_t vlen, g
     check_state *s = ctx;
     if (s->form.nf > 0)
         return take_piece(&s->form, name, value, vlen, e);
+    if (s->seen == NULL && (s->seen = json_object()) == NULL)
+        return gj_fail_nomem(e);
     if (json_object_get(s->seen, name) != NULL)
         return gj_fail_field(e, name, "given twice in the query; give it once");
     return json_object_set_new_nocheck(s->seen, name, json_null()) != 0 ? gj_fail_nomem(e) : 0;
@@ -393,8 +395,8 @@ int query_check(query_route route, const char *raw, size_t len, gj_error *e)
 {
     gj_error_clear(e);
     query_field f[QUERY_MAX_FIELDS];
-    check_state s = {{route, f, route_fields(route, f)}, json_object()};
-    int rc = s.seen != NULL ? each_piece(raw, len, check_piece, &s, e) : gj_fail_nomem(e);
+    check_state s = {{route, f, route_fields(route, f)}, NULL};
+    int rc = each_piece(raw, len, check_piece, &s, e);
     free_fields(f, s.form.nf);
     json_decref(s.seen);
     return rc;
