@@ -5,7 +5,8 @@
  *
  * The parse ahead is this route's own state (jobs.h, route_state): a
  * solve_ahead that the estimate allocates and the handler takes; a job
- * refused or dropped in between has it ended by jobs_release. */
+ * refused or dropped in between has it ended by jobs_release.  A body
+ * read as it arrived needs none: its position stays on the job. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,18 +47,20 @@ static void *take_read(job *j, double *ms, gj_error *e)
 job_lane solve_estimate(job *j)
 {
     const gj_game *g = j->game;
-    solve_ahead *a = malloc(sizeof *a);
-    if (a == NULL)
-        return JOB_HEAVY; /* the handler parses it, and says what ran out */
-    a->pos = j->body_read
-                 ? take_read(j, &a->ms, &a->error)
-                 : solve_parse(g, jobs_limits(j, g), j->input, j->body, j->len, &a->ms, &a->error);
-    j->route_state = a;
-    j->route_free = ahead_free;
-    if (a->pos == NULL)
+    void *pos = j->pos; /* read as it arrived: left on the job for the handler */
+    if (!j->body_read) {
+        solve_ahead *a = malloc(sizeof *a);
+        if (a == NULL)
+            return JOB_HEAVY; /* the handler parses it, and says what ran out */
+        a->pos = pos =
+            solve_parse(g, jobs_limits(j, g), j->input, j->body, j->len, &a->ms, &a->error);
+        j->route_state = a;
+        j->route_free = ahead_free;
+    }
+    if (pos == NULL)
         return JOB_HERE; /* the parse error is answered at once */
-    j->work_bytes = g->work_bytes != NULL ? g->work_bytes(a->pos) : 0;
-    return jobs_lane_for(g->cost_us != NULL ? g->cost_us(a->pos) : INFINITY);
+    j->work_bytes = g->work_bytes != NULL ? g->work_bytes(pos) : 0;
+    return jobs_lane_for(g->cost_us != NULL ? g->cost_us(pos) : INFINITY);
 }
 
 /* The position to solve: the one parsed ahead (taken from the job's
