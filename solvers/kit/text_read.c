@@ -2,13 +2,15 @@
  * piece or over a whole body. */
 #include "text_read.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 typedef struct text_read {
     const gj_text_steps *steps;
     const long *limits;
     text_pull t;
-    void *state;
+    void *state; /* the game's: in_block, in one allocation with the reader */
+    max_align_t in_block[];
 } text_read;
 
 /* A reader of no bytes yet, with room for the `expect` bytes announced,
@@ -16,17 +18,14 @@ typedef struct text_read {
 static text_read *new_reader(const gj_text_steps *steps, const long *limits, size_t expect,
                              gj_error *e)
 {
-    text_read *r = calloc(1, sizeof *r);
-    void *state = calloc(1, steps->size ? steps->size : 1);
-    if (r == NULL || state == NULL) {
-        free(r);
-        free(state);
+    text_read *r = calloc(1, sizeof *r + steps->size);
+    if (r == NULL) {
         gj_fail_nomem(e);
         return NULL;
     }
     r->steps = steps;
     r->limits = limits;
-    r->state = state;
+    r->state = r->in_block;
     text_pull_init(&r->t, expect);
     return r;
 }
@@ -83,7 +82,6 @@ void text_read_close(void *reader)
     r->steps->free_position(made->pos);
     if (r->steps->drop != NULL)
         r->steps->drop(r->state);
-    free(r->state);
     text_pull_free(&r->t);
     free(r);
 }
