@@ -1,7 +1,7 @@
-/* nim_shortcuts_core.h - the nim-shortcuts solver's board, shared with its
- * analysis (nim_shortcuts_analysis.c), its puzzle's parts
- * (nim_shortcuts_puzzle.c) and its picture (nim_shortcuts_draw.c); nothing
- * else should include it.
+/* nim_shortcuts_core.h - the nim-shortcuts solver's board and position,
+ * shared with its readers (nim_shortcuts_read.c), its analysis
+ * (nim_shortcuts_analysis.c), its puzzle's parts (nim_shortcuts_puzzle.c)
+ * and its picture (nim_shortcuts_draw.c); nothing else should include it.
  *
  * Contract.  A point (x, y) packs into one key, x above y, so keys sort by
  * (x, y).  A board holds n pairwise distinct shortcuts, sorted, and their
@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "text_read.h"
 
 enum { NIM_LIMIT_SHORTCUTS, NIM_LIMIT_QUERIES };
 
@@ -83,6 +84,8 @@ static inline long nim_move_take(uint64_t id)
 int nim_board_read_json(nim_board *b, const json_t *shortcuts, long limit, gj_error *e);
 /* The shortcuts as (y, x) keys, sorted: a malloc'd array of b->n keys. */
 int nim_board_by_row(const nim_board *b, uint64_t **out, gj_error *e);
+/* Room for n shortcuts, unsorted and without rows: 0, or -1 with *e. */
+int nim_board_new(nim_board *b, long n, gj_error *e);
 void nim_board_free(nim_board *b);
 
 /* The picture of the position `heap` on board b, "second" to move or not
@@ -109,6 +112,23 @@ typedef struct nim_view {
 void nim_play_view(const void *pos, nim_view *v);
 /* How many of the sorted keys a[0..n) lie in [lo, hi). */
 long nim_keys_between(const uint64_t *a, long n, uint64_t lo, uint64_t hi);
+
+/* A position of POST /solve: the sorted board and the queries. */
+typedef struct nim_position {
+    nim_board b; /* the shortcuts */
+    long m;
+    uint64_t *query;     /* m keys, in input order */
+    unsigned char *lose; /* m answers once solved: 1 = the player to move loses */
+} nim_position;
+
+/* A position with room for n shortcuts and m queries, or NULL with *e. */
+nim_position *nim_position_new(long n, long m, gj_error *e);
+/* game.h's free_position (NULL is fine). */
+void nim_position_free(void *p);
+
+/* The judge text's steps (text_read.h), read in nim_shortcuts_read.c: the
+ * same answers and errors read whole or piece by piece. */
+extern const gj_text_steps nim_text_steps;
 
 /* The JSON body of POST /solve read as it arrives (json_pull.h), straight
  * into the position's arrays: exactly the answers and errors, in the same
