@@ -1008,7 +1008,7 @@ static const char *termination_name(enum MHD_RequestTerminationCode toe)
     }
 }
 
-/* libmicrohttpd's end of a request: log it, count it, free it. */
+/* libmicrohttpd's end of a request: settle its charges, log it, count it, free it. */
 void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe)
 {
@@ -1041,15 +1041,17 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                : req->cut         ? "cut"
                                   : termination_name(toe),
     };
+    /* The job's work is charged even when no answer was sent (the client
+     * hung up), and its memory charge released, once each: before the
+     * access line, so that a request in the log is a request settled. */
+    admission_end(h->admission, &req->admit, req->job.work_ms);
     log_access(&a);
     const route_row *row = req->match.row;
     int counted = req->match.error.kind == GJ_OK && row->game_metrics;
     metrics_request(h->rt->metrics, counted ? req->match.game : NULL, req->sent_status,
                     req->received, req->sent_bytes);
-    conntrack_set_busy(h->rt->tracker, req->track, 0); /* the next request's clock starts */
-    /* The job's work is charged even when no answer was sent (the client
-     * hung up), and its memory charge released, once each. */
-    admission_end(h->admission, &req->admit, req->job.work_ms);
+    /* The next request's clock starts. */
+    conntrack_set_busy(h->rt->tracker, req->track, 0);
     close_reader(req); /* the client left mid-body */
     buf_free(&req->job.answer);
     request_put(req);
