@@ -2,7 +2,9 @@
  *
  * One mutex guards the list; it is taken once per connection event, once
  * per pool job (watch and unwatch), and by the reaper four times a second
- * (a hundred times while a solve is watched), never per step of a solve.
+ * (a hundred times while a solve is watched), never per step of a solve
+ * and never per request: a connection's busy flag and deadline, which
+ * every request's end sets, are atomics the reaper reads under the lock.
  * shutdown() (not close()) is safe from another thread: the descriptor
  * stays owned by libmicrohttpd, which is still the one to close it, so it
  * cannot be reused under us while the connection is in the list.
@@ -19,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -26,12 +29,12 @@
 
 struct tracked {
     int fd;
-    int busy;
+    atomic_int busy; /* set without the lock (conntrack_set_busy) */
     int reaped;
-    int linger;        /* conntrack_linger: drain before the close */
-    size_t left;       /* on the lingering list: bytes still to drop */
-    gj_cancel *cancel; /* the running solve's flag, NULL when none */
-    double deadline;   /* monotonic seconds */
+    int linger;              /* conntrack_linger: drain before the close */
+    size_t left;             /* on the lingering list: bytes still to drop */
+    gj_cancel *cancel;       /* the running solve's flag, NULL when none */
+    _Atomic double deadline; /* monotonic seconds; set without the lock too */
     tracked *prev, *next;
 };
 
@@ -81,7 +84,8 @@ static void reap_expired(gj_conntrack *t)
 {
     double now = now_seconds();
     for (tracked *c = t->head; c != NULL; c = c->next)
-        if (!c->busy && !c->reaped && now > c->deadline) {
+        if (!atomic_load_explicit(&c->busy, memory_order_acquire) && !c->reaped &&
+            now > atomic_load_explicit(&c->deadline, memory_order_relaxed)) {
             shutdown(c->fd, SHUT_RDWR);
             c->reaped = 1;
             t->reaped++;
@@ -287,11 +291,11 @@ void conntrack_set_busy(gj_conntrack *t, tracked *c, int busy)
 {
     if (c == NULL)
         return;
-    pthread_mutex_lock(&t->lock);
-    c->busy = busy;
+    /* The deadline first: a reaper that sees the connection idle (acquire)
+     * sees its new deadline too, never the one the last request began. */
     if (!busy)
-        c->deadline = now_seconds() + t->limit;
-    pthread_mutex_unlock(&t->lock);
+        atomic_store_explicit(&c->deadline, now_seconds() + t->limit, memory_order_relaxed);
+    atomic_store_explicit(&c->busy, busy, memory_order_release);
 }
 
 unsigned long conntrack_reaped(gj_conntrack *t)
