@@ -26,13 +26,17 @@ static int analyze_cached(job *j, line_request *q)
     return rc;
 }
 
-/* The request read once: the tree its body was read into as it arrived,
- * else its body (a query's, or one kept whole) parsed now.  0, or -1 with
- * j->error (*q is then not to be freed). */
+/* The request read once: what its body was read into as it arrived (the
+ * game's arrays and a small tree, or a tree), else its body (a query's, or
+ * one kept whole) parsed now.  0, or -1 with j->error (*q is then not to be
+ * freed). */
 static int prepare(job *j, line_request *q)
 {
     if (!j->body_read)
         return line_prepare(j->body, j->len, q, &j->error);
+    analysis_body *read = jobs_take_analysis(j);
+    if (read != NULL)
+        return line_prepare_read(read, q, &j->error);
     json_t *tree = jobs_take_tree(j);
     return tree != NULL ? line_prepare_tree(tree, q, &j->error) : -1;
 }

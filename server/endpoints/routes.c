@@ -47,6 +47,7 @@ static const route_row table[] = {
      .lane = LANE_POOL,
      .handler = endpoint_analyze,
      .tree_body = true,
+     .analysis_body = true,
      .doc = "every legal move of a position in play, best first, and its perfect-play line",
      .cacheable = true,
      .query = QUERY_ANALYZE},

@@ -148,6 +148,18 @@ static int read_format(const request *req, const char **format, gj_error *e)
     return 0;
 }
 
+/* The game's reader of an /analyze body that puts its bulk member into the
+ * game's arrays (analysis_read.h), or NULL where the route or the game has
+ * none and a tree_body row reads the body into its tree. */
+static const gj_body_reader *analysis_reader(const request *req)
+{
+    const route_row *row = req->match.row;
+    const gj_game *g = req->match.game;
+    if (row == NULL || !row->analysis_body || g == NULL || g->play == NULL)
+        return NULL;
+    return g->play->read_analysis;
+}
+
 /* How the memory budget charges the request's body: judge text only where
  * a route reads its body as the game's position (any other parses JSON
  * whatever the label says); JSON with no tree only for a game with
@@ -162,6 +174,9 @@ static budget_body charged_kind(const request *req)
     if (position && req->input == MEDIA_TEXT)
         return BUDGET_TEXT;
     if (position && row != NULL && g != NULL && g->read_json != NULL)
+        return BUDGET_JSON_READ;
+    /* The analysis reader's tree is charged as it is built (the grant). */
+    if (analysis_reader(req) != NULL && !request_is_query_form(req))
         return BUDGET_JSON_READ;
     return BUDGET_JSON_TREE;
 }
@@ -178,8 +193,10 @@ static const gj_body_reader *arriving_reader(const request *req)
     const route_row *row = req->match.row;
     if (!wants_body(req) || request_is_query_form(req) || g == NULL)
         return NULL;
-    if (row->tree_body) /* JSON whatever its label, as the handler would parse it */
-        return &tree_read;
+    if (row->tree_body) { /* JSON whatever its label, as the handler would parse it */
+        const gj_body_reader *analysis = analysis_reader(req);
+        return analysis != NULL ? analysis : &tree_read;
+    }
     if (!row->position_body)
         return NULL;
     return req->input == MEDIA_JSON ? g->read_json : g->read_text;
@@ -419,7 +436,9 @@ static void finish_reading(request *req)
     if (req->reader != NULL)
         made = req->body_reader->finish(req->reader, &j->body_error);
     req->reader = NULL;
-    if (req->match.row->tree_body)
+    if (req->match.row->tree_body && req->body_reader != &tree_read)
+        j->read_analysis = made;
+    else if (req->match.row->tree_body)
         j->tree = made;
     else
         j->pos = made;

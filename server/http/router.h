@@ -54,6 +54,9 @@ typedef struct route_row {
                             * a JSON one with no tree (the budget's charge, budget.h) */
     bool tree_body;        /* a JSON body is read as it arrives into its tree (json_tree.h),
                             * which the handler takes as the job's tree (jobs.h) */
+    bool analysis_body;    /* with tree_body: a game with gj_play.read_analysis (game.h) reads
+                            * the position's bulk member into its arrays and the rest into the
+                            * tree, and the handler takes both (jobs.h's read_analysis) */
     bool game_metrics;     /* counted per game in the request metrics (its metrics label) */
     bool cacheable;        /* its answers are tagged (its job gets a job_tag, jobs.h), and its
                             * tagged GET answers may be kept by shared caches (etag.h) */

@@ -130,6 +130,17 @@ void jobs_release(job *j)
     j->pos = NULL;
     json_decref(j->tree);
     j->tree = NULL;
+    analysis_body_free(j->read_analysis);
+    j->read_analysis = NULL;
+}
+
+analysis_body *jobs_take_analysis(job *j)
+{
+    analysis_body *read = j->read_analysis;
+    j->read_analysis = NULL;
+    if (read == NULL && j->tree == NULL)
+        j->error = j->body_error;
+    return read;
 }
 
 json_t *jobs_take_tree(job *j)

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis_read.h"
 #include "buf.h"
 #include "cache.h"
 #include "cancel.h"
@@ -74,13 +75,16 @@ struct job {
      * and hold; take NULL: nothing is charged. */
     gj_grant grant;
     /* A body read as it arrived by the game's reader (game.h's read_json
-     * or read_text), or into its JSON tree on a tree_body row (router.h):
-     * body is then empty, and the route takes pos or tree instead of
-     * parsing it (NULL: body_error says why; body_read_ms is the reader's
-     * time).  jobs_release frees a position or tree left untaken. */
+     * or read_text), or into its JSON tree on a tree_body row (router.h),
+     * or into both on an analysis_body row of a game that reads analyses
+     * (analysis_read.h): body is then empty, and the route takes pos, tree
+     * or read_analysis instead of parsing it (all NULL: body_error says
+     * why; body_read_ms is the reader's time).  jobs_release frees what is
+     * left untaken. */
     bool body_read;
     void *pos;
     struct json_t *tree;
+    analysis_body *read_analysis;
     gj_error body_error;
     double body_read_ms;
 
@@ -155,6 +159,11 @@ void jobs_release(job *j);
 /* The body's tree read as it arrived (body_read on a tree_body row), the
  * caller's to release; NULL with j->error set to the reader's refusal. */
 struct json_t *jobs_take_tree(job *j);
+
+/* The body read as it arrived on an analysis_body row (router.h), the
+ * caller's to release; NULL when it was read into a tree instead, or with
+ * j->error set to the reader's refusal when it was not read at all. */
+analysis_body *jobs_take_analysis(job *j);
 
 /* Run `handler` on j (see above). */
 void jobs_start(job *j, job_handler handler);

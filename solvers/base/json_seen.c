@@ -167,11 +167,8 @@ static int jseen_members_go(const jseen_members *m, gj_error *e)
     return m->have_unknown && jseen_members_check(m, e) != 0 ? JPULL_STOP : JPULL_GO;
 }
 
-/* json_pull's consumer for a jseen_body: the members and their values
- * kept here, the events inside an array-valued one handed to the game. */
-static int jseen_body_event(void *ctx, const jpull_event *ev, gj_error *e)
+int jseen_body_take(jseen_body *b, const jpull_event *ev, gj_error *e)
 {
-    jseen_body *b = ctx;
     if (ev->depth == 0)
         return JPULL_GO;
     if (ev->depth == 1) {
@@ -192,17 +189,35 @@ static int jseen_body_event(void *ctx, const jpull_event *ev, gj_error *e)
     return JPULL_GO;
 }
 
-int jseen_body_init(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx,
-                    gj_error *e)
+/* json_pull's consumer for a jseen_body: the members and their values
+ * kept here, the events inside an array-valued one handed to the game. */
+static int jseen_body_event(void *ctx, const jpull_event *ev, gj_error *e)
 {
+    return jseen_body_take(ctx, ev, e);
+}
+
+void jseen_body_init_events(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx)
+{
+    b->pull = NULL;
     b->members = (jseen_members){.keys = keys};
     b->member = -1;
     for (int k = 0; k < JSEEN_MAX_KEYS; k++)
         b->value[k] = (jseen){JSON_NULL, 0};
     b->inner = inner;
     b->ctx = ctx;
+}
+
+int jseen_body_init(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx,
+                    gj_error *e)
+{
+    jseen_body_init_events(b, keys, inner, ctx);
     b->pull = jpull_new(jseen_body_event, b);
     return b->pull != NULL ? 0 : gj_fail_nomem(e);
+}
+
+int jseen_body_judge(const jseen_body *b, gj_error *e)
+{
+    return jseen_members_check(&b->members, e);
 }
 
 int jseen_body_feed(jseen_body *b, const char *p, size_t n, gj_error *e)
@@ -214,7 +229,7 @@ int jseen_body_end(jseen_body *b, gj_error *e)
 {
     if (jpull_end(b->pull, e) != 0)
         return -1;
-    return jseen_members_check(&b->members, e);
+    return jseen_body_judge(b, e);
 }
 
 void jseen_body_free(jseen_body *b)

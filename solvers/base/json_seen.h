@@ -80,6 +80,20 @@ typedef struct jseen_body {
 int jseen_body_init(jseen_body *b, const char *const *keys, jseen_inner_fn inner, void *ctx,
                     gj_error *e);
 
+/* jseen_body_init for a body whose events another pull hands in one by
+ * one (jseen_body_take): no pull of its own, so it cannot fail. */
+void jseen_body_init_events(jseen_body *b, const char *const *keys, jseen_inner_fn inner,
+                            void *ctx);
+
+/* One event of the body, from a pull run elsewhere: JPULL_GO, or
+ * JPULL_STOP / JPULL_ABORT with *e, as json_pull.h's consumers answer. */
+int jseen_body_take(jseen_body *b, const jpull_event *ev, gj_error *e);
+
+/* The members met so far, judged as jseen_body_end judges them once the
+ * body is known to be JSON (a driven body's pull says that): 0, or -1 with
+ * *e. */
+int jseen_body_judge(const jseen_body *b, gj_error *e);
+
 /* jpull_feed on the body's next n bytes. */
 int jseen_body_feed(jseen_body *b, const char *p, size_t n, gj_error *e);
 

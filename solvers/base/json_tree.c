@@ -83,10 +83,8 @@ static int place(json_tree *t, json_t *v)
     return 0;
 }
 
-/* json_pull's consumer: each event into the tree. */
-static int on_event(void *ctx, const jpull_event *ev, gj_error *e)
+int json_tree_take(json_tree *t, const jpull_event *ev, gj_error *e)
 {
-    json_tree *t = ctx;
     if (t->not_object)
         return JPULL_GO;
     if (ev->kind == JPULL_OBJECT_END || ev->kind == JPULL_ARRAY_END) {
@@ -117,15 +115,41 @@ static int on_event(void *ctx, const jpull_event *ev, gj_error *e)
     return JPULL_GO;
 }
 
-json_tree *json_tree_open(gj_error *e)
+/* json_pull's consumer: each event into the tree. */
+static int on_event(void *ctx, const jpull_event *ev, gj_error *e)
+{
+    return json_tree_take(ctx, ev, e);
+}
+
+json_tree *json_tree_open_events(gj_error *e)
 {
     json_tree *t = calloc(1, sizeof *t);
     if (t != NULL) {
         t->cap = 16;
         t->open = malloc(t->cap * sizeof *t->open);
-        t->jp = jpull_new(on_event, t);
     }
-    if (t == NULL || t->open == NULL || t->jp == NULL) {
+    if (t == NULL || t->open == NULL) {
+        json_tree_close(t);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    return t;
+}
+
+json_t *json_tree_root(json_tree *t)
+{
+    json_t *root = t->root;
+    t->root = NULL;
+    return root;
+}
+
+json_tree *json_tree_open(gj_error *e)
+{
+    json_tree *t = json_tree_open_events(e);
+    if (t == NULL)
+        return NULL;
+    t->jp = jpull_new(on_event, t);
+    if (t->jp == NULL) {
         json_tree_close(t);
         gj_fail_nomem(e);
         return NULL;
@@ -141,10 +165,8 @@ int json_tree_feed(json_tree *t, const char *p, size_t n, gj_error *e)
 json_t *json_tree_finish(json_tree *t, gj_error *e)
 {
     json_t *root = NULL;
-    if (jpull_end(t->jp, e) == 0) {
-        root = t->root;
-        t->root = NULL;
-    }
+    if (jpull_end(t->jp, e) == 0)
+        root = json_tree_root(t);
     json_tree_close(t);
     return root;
 }

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "json_pull.h"
 
 typedef struct json_tree json_tree;
 
@@ -28,6 +29,15 @@ json_tree *json_tree_open(gj_error *e);
 int json_tree_feed(json_tree *t, const char *p, size_t n, gj_error *e);
 /* The body has ended: its object, or NULL with *e.  Frees t. */
 json_t *json_tree_finish(json_tree *t, gj_error *e);
+/* The same tree built from events another pull hands in (json_pull.h):
+ * a builder with no pull of its own, or NULL with *e when memory is short.
+ * Each event goes to json_tree_take (JPULL_GO, or JPULL_ABORT with *e when
+ * memory is short); once that pull has judged the whole body JSON,
+ * json_tree_root gives the object (the caller json_decref()s it), and
+ * json_tree_close frees the builder. */
+json_tree *json_tree_open_events(gj_error *e);
+int json_tree_take(json_tree *t, const jpull_event *ev, gj_error *e);
+json_t *json_tree_root(json_tree *t);
 /* Free a reader that was not finished (NULL is fine). */
 void json_tree_close(json_tree *t);
 

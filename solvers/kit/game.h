@@ -152,7 +152,49 @@ typedef struct gj_play {
     int (*look)(void *pos, const gj_move *moves, long n, int plies, double *value, gj_error *e);
     int (*motifs)(void *pos, const gj_move *moves, long n, unsigned *bits, gj_error *e);
     int (*draw)(void *pos, gj_buf *out, int *width, int *height, gj_error *e);
+    /* An /analyze body read as it arrives with its bulk member straight
+     * into the game's arrays (analysis_read.h), and parse over what it
+     * read: NULL where the body is read into its tree.
+     *   adopt   parse, for a request whose position members were read by
+     *           read_analysis's gj_event_reader into `read` (a finished
+     *           position of it, taken whatever happens) and whose bulk
+     *           member stands in `req` as a null: the same position, checks
+     *           and messages as parse of the whole request. */
+    const struct gj_body_reader *read_analysis;
+    void *(*adopt)(void *read, const json_t *req, const long *limits, gj_error *e);
 } gj_play;
+
+struct jpull_event; /* json_pull.h */
+
+/* A game's JSON position reader driven by the events of a pull another
+ * reader runs (json_pull.h): how an /analyze body's position members reach
+ * the game's arrays while the body arrives and its other members are built
+ * into a small tree (analysis_read.h).  It takes the members `keys` (those
+ * its read_json takes, listed as jin_load_object lists them); `bulk`, one
+ * of them, is the large one kept out of the tree.
+ *   open        a reader under `limits`, or NULL with *e;
+ *   take        one event: of the body's object itself, or of one of `keys`
+ *               (its key event included).  JPULL_GO, or JPULL_STOP /
+ *               JPULL_ABORT with *e, as a json_pull consumer answers;
+ *   finish      the body ended and is JSON: the position read_json gives
+ *               for the object of those members alone, or NULL with *e;
+ *               frees the reader;
+ *   close       free a reader that was not finished (NULL is fine);
+ *   write_bulk  `bulk`'s value, for a finished position, as jansson's
+ *               compact dump writes the value that was read (the request's
+ *               canonical form, line.h); allocation failure shows in
+ *               out->failed;
+ *   free        free a finished position that was not adopted. */
+typedef struct gj_event_reader {
+    const char *const *keys;
+    const char *bulk;
+    void *(*open)(const long *limits, gj_error *e);
+    int (*take)(void *reader, const struct jpull_event *ev, gj_error *e);
+    void *(*finish)(void *reader, gj_error *e);
+    void (*close)(void *reader);
+    void (*write_bulk)(const void *pos, gj_buf *out);
+    void (*free)(void *pos);
+} gj_event_reader;
 
 /* A theme a puzzle may carry (play/puzzle.h): its name, as /games and
  * GET /puzzle?theme= spell it, and one line saying when a puzzle has it. */

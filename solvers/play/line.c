@@ -61,6 +61,87 @@ static int take_options(line_request *q, gj_error *e)
     return 0;
 }
 
+/* Key order of jansson's JSON_SORT_KEYS (keys hold no NUL: json_pull
+ * refuses \u0000), for qsort over an array of key pointers. */
+static int key_order(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* v as jansson's json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS) dumps it,
+ * appended to out, with the value of the member `bulk` (a null standing
+ * in) written by the read position's writer.  Allocation failure shows in
+ * out->failed. */
+static void dump_spliced(const json_t *c, const analysis_body *read, gj_buf *out)
+{
+    size_t n = json_object_size(c), k = 0;
+    const char **keys = malloc((n > 0 ? n : 1) * sizeof *keys);
+    if (keys == NULL) {
+        out->failed = 1;
+        return;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)c, key, v) keys[k++] = key;
+    qsort(keys, n, sizeof *keys, key_order);
+    buf_putc(out, '{');
+    for (k = 0; k < n && !out->failed; k++) {
+        json_t *name = json_string(keys[k]);
+        char *text = name != NULL ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+        json_decref(name);
+        if (text == NULL) {
+            out->failed = 1;
+            break;
+        }
+        if (k > 0)
+            buf_putc(out, ',');
+        buf_puts(out, text);
+        buf_putc(out, ':');
+        free(text);
+        if (strcmp(keys[k], read->events->bulk) == 0) {
+            read->events->write_bulk(read->pos, out);
+            continue;
+        }
+        text = json_dumps(json_object_get(c, keys[k]),
+                          JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+        if (text == NULL)
+            out->failed = 1;
+        else
+            buf_puts(out, text);
+        free(text);
+    }
+    buf_putc(out, '}');
+    free(keys);
+}
+
+/* c's canonical text into q: jansson's sorted compact dump, or the same
+ * bytes spliced with the position read as the body arrived.  A position
+ * the reader refused leaves its null in the form: such a request has no
+ * answer, and nothing is ever stored under its form.  0, or -1 with *e
+ * when memory is short. */
+static int dump_canonical(line_request *q, const json_t *c, gj_error *e)
+{
+    if (q->read == NULL || q->read->pos == NULL ||
+        json_object_get(c, q->read->events->bulk) == NULL) {
+        q->canonical = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+        if (q->canonical == NULL)
+            return gj_fail_nomem(e);
+        q->canonical_len = strlen(q->canonical);
+        return 0;
+    }
+    gj_buf text;
+    buf_init(&text);
+    dump_spliced(c, q->read, &text);
+    buf_putc(&text, '\0');
+    if (text.failed) {
+        buf_free(&text);
+        return gj_fail_nomem(e);
+    }
+    q->canonical = text.data; /* the buffer's block, malloc'd: free() releases it */
+    q->canonical_len = text.len - 1;
+    return 0;
+}
+
 /* The canonical form of q (line.h) into q->canonical: 0, or -1 with *e. */
 static int write_canonical(line_request *q, gj_error *e)
 {
@@ -74,12 +155,9 @@ static int write_canonical(line_request *q, gj_error *e)
     /* The moves shape the answer: in the form as sent (an empty list is none). */
     if (!failed && json_array_size(q->moves) > 0)
         failed = json_object_set(c, "moves", q->moves) != 0;
-    q->canonical = failed ? NULL : json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+    int rc = failed ? gj_fail_nomem(e) : dump_canonical(q, c, e);
     json_decref(c);
-    if (q->canonical == NULL)
-        return gj_fail_nomem(e);
-    q->canonical_len = strlen(q->canonical);
-    return 0;
+    return rc;
 }
 
 int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
@@ -92,10 +170,13 @@ int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e)
     return line_prepare_tree(root, q, e);
 }
 
-int line_prepare_tree(json_t *root, line_request *q, gj_error *e)
+/* q prepared from root, and from the body read as it arrived when read
+ * is not NULL (both taken): 0, or -1 with *e and q released. */
+static int prepare(json_t *root, analysis_body *read, line_request *q, gj_error *e)
 {
     memset(q, 0, sizeof *q);
     q->root = root;
+    q->read = read;
     if (take_options(q, e) != 0 || write_canonical(q, e) != 0) {
         line_request_free(q);
         return -1;
@@ -103,8 +184,21 @@ int line_prepare_tree(json_t *root, line_request *q, gj_error *e)
     return 0;
 }
 
+int line_prepare_tree(json_t *root, line_request *q, gj_error *e)
+{
+    return prepare(root, NULL, q, e);
+}
+
+int line_prepare_read(analysis_body *read, line_request *q, gj_error *e)
+{
+    json_t *root = read->root;
+    read->root = NULL;
+    return prepare(root, read, q, e);
+}
+
 void line_request_free(line_request *q)
 {
+    analysis_body_free(q->read);
     json_decref(q->root);
     json_decref(q->moves);
     free(q->canonical);
@@ -309,6 +403,17 @@ static int answer(const gj_game *g, line_request *q, play_pos *p, gj_buf *out, g
     return rc;
 }
 
+/* q's position as the request req (q->root, or a copy of it) gives it
+ * into *p: the one read as the body arrived when there is one, else parsed
+ * from req.  0, or -1 with *e. */
+static int open_position(const gj_game *g, line_request *q, const json_t *req, const long *limits,
+                         play_pos *p, gj_error *e)
+{
+    if (q->read != NULL)
+        return play_open_read(p, g, req, q->read, limits, e);
+    return play_open(p, g, req, limits, e);
+}
+
 /* p's position written as a request: its members, then "max_moves" as
  * `from` has it.  The object, or NULL with *e. */
 static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
@@ -344,7 +449,7 @@ static int played(const gj_game *g, line_request *q, const long *limits, play_po
     if (start == NULL)
         return gj_fail_nomem(e);
     json_object_del(start, "max_moves");
-    int rc = play_open(p, g, start, limits, e);
+    int rc = open_position(g, q, start, limits, p, e);
     json_decref(start);
     if (rc == 0)
         rc = play_moves(p, q->moves, e);
@@ -369,7 +474,7 @@ int line_run(const gj_game *g, line_request *q, const long *limits, gj_buf *out,
     play_pos p = {0};
     int rc = json_array_size(q->moves) > 0 || (q->moves != NULL && !json_is_array(q->moves))
                  ? played(g, q, limits, &p, e)
-                 : play_open(&p, g, q->root, limits, e);
+                 : open_position(g, q, q->root, limits, &p, e);
     if (rc == 0)
         rc = answer(g, q, &p, out, e);
     play_close(&p);

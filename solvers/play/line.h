@@ -51,6 +51,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "analysis_read.h"
 #include "buf.h"
 #include "error.h"
 #include "game.h"
@@ -74,6 +75,10 @@ typedef struct line_request {
     long max_line;  /* in effect: the caller's, or LINE_MAX_DEFAULT */
     char *canonical;
     size_t canonical_len;
+    /* The body read as it arrived (analysis_read.h): root came from it, and
+     * the position is the one it read, which the first opening takes;
+     * NULL when the position is parsed from root. */
+    analysis_body *read;
 } line_request;
 
 /* Parse and check the request body buf[len] into *q: 0, or -1 with *e
@@ -83,6 +88,11 @@ int line_prepare(const char *buf, size_t len, line_request *q, gj_error *e);
 /* line_prepare over a body already read into its tree (json_tree.h), which
  * *q takes (it is released with q, or at once on failure). */
 int line_prepare_tree(json_t *root, line_request *q, gj_error *e);
+
+/* line_prepare over a body read as it arrived with its bulk member in the
+ * game's arrays (analysis_read.h), which *q takes (it is released with q,
+ * or at once on failure): the same request, canonical form and errors. */
+int line_prepare_read(analysis_body *read, line_request *q, gj_error *e);
 
 /* The analysis of a prepared request, with its line when asked for, into
  * out: 0, or -1 with *e.  The line is played on q->root, so a prepared

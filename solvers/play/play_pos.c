@@ -17,6 +17,26 @@ int play_open(play_pos *p, const gj_game *g, const json_t *req, const long *limi
     return p->pos != NULL ? 0 : -1;
 }
 
+int play_open_read(play_pos *p, const gj_game *g, const json_t *req, analysis_body *read,
+                   const long *limits, gj_error *e)
+{
+    p->pos = NULL;
+    if (jin_required_keys(req, g->analyze_keys, e) != 0)
+        return -1;
+    if (g->play == NULL || g->play->adopt == NULL)
+        return gj_fail(e, GJ_INTERNAL, "%s cannot take a position read as it arrived", g->name);
+    if (read->pos == NULL) {
+        if (read->error.kind == GJ_OK)
+            return gj_fail(e, GJ_INTERNAL, "%s: the position read was taken already", g->name);
+        *e = read->error;
+        return -1;
+    }
+    p->ops = g->play;
+    p->pos = g->play->adopt(read->pos, req, limits, e);
+    read->pos = NULL;
+    return p->pos != NULL ? 0 : -1;
+}
+
 void play_close(play_pos *p)
 {
     if (p->pos != NULL)

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "analysis_read.h"
 #include "error.h"
 #include "game.h"
 
@@ -26,6 +27,13 @@ typedef struct play_pos {
  * -1 with *e (the game's own message; GJ_INTERNAL for a game without
  * gj_play). */
 int play_open(play_pos *p, const gj_game *g, const json_t *req, const long *limits, gj_error *e);
+
+/* play_open over a request whose position was read as its body arrived
+ * (analysis_read.h): the same checks in the same order, the position's
+ * own refusal given where the game's parse would give it, and read->pos
+ * taken by the game (adopt).  0, or -1 with *e. */
+int play_open_read(play_pos *p, const gj_game *g, const json_t *req, analysis_body *read,
+                   const long *limits, gj_error *e);
 
 /* Free what play_open made. */
 void play_close(play_pos *p);

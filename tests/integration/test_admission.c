@@ -219,13 +219,13 @@ START_TEST(test_memory_budget_bounds_the_process)
                   daemon_metric(&d, "gamejudge_requests_in_flight"));
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
-     * to /analyze (a tree: budget.h) it is charged 8x, 55 MB, more than the
+     * to /move (a tree: budget.h) it is charged 8x, 55 MB, more than the
      * whole 48 MiB, so 413 (no retry helps), without Retry-After, answered
      * as the body crosses. */
     const char *json[] = {"Content-Type: application/json", NULL};
-    char analyze[128];
-    snprintf(analyze, sizeof analyze, "%s/analyze/matrix-game", d.direct);
-    http_call streamed = {"POST", analyze, json, big, len, 1};
+    char move[128];
+    snprintf(move, sizeof move, "%s/move/matrix-game", d.direct);
+    http_call streamed = {"POST", move, json, big, len, 1};
     http_reply r = http_do(&streamed);
     ck_assert_msg(r.status == 413, "%ld %s", r.status, r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
@@ -333,16 +333,32 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
         refused++;
         wait_uncharged(&d);
     }
-    /* The body alone, where a tree is built: 8x, past the whole budget. */
-    const char *trees[] = {"/analyze/matrix-game", "/move/matrix-game"};
-    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
-        http_reply r = post_json(&d, trees[i], json, json_len, 0);
-        ck_assert_msg(r.status == 413, "%s, %zu bytes: %ld %s", trees[i], json_len, r.status,
-                      r.body);
+    /* The body alone, where a tree is built (/move): 8x, past the whole
+     * budget.  As an /analyze body the matrix goes into the game's arrays
+     * as it arrives (analysis_read.h): 3x, admitted, chunked or not. */
+    http_reply r = post_json(&d, "/move/matrix-game", json, json_len, 0);
+    ck_assert_msg(r.status == 413, "/move, %zu bytes: %ld %s", json_len, r.status, r.body);
+    http_reply_free(&r);
+    refused++;
+    wait_uncharged(&d);
+    char *analysis = malloc(json_len + 64);
+    ck_assert_ptr_nonnull(analysis);
+    memcpy(analysis, json, json_len);
+    size_t end = json_len;
+    while (end > 0 && analysis[end - 1] != '}')
+        end--;
+    ck_assert_uint_gt(end, 0);
+    int tail = snprintf(analysis + end - 1, 64, ",\"after\":\"diff\",\"max_moves\":2}");
+    size_t analysis_len = end - 1 + (size_t)tail;
+    for (int chunked = 0; chunked <= 1; chunked++) {
+        r = post_json(&d, "/analyze/matrix-game", analysis, analysis_len, chunked);
+        ck_assert_msg(r.status == 200, "/analyze, %zu bytes (%s): %ld %s", analysis_len,
+                      chunked ? "chunked" : "announced", r.status, r.body);
+        ck_assert_ptr_nonnull(strstr(r.body, "\"moves_total\":360000,"));
         http_reply_free(&r);
-        refused++;
         wait_uncharged(&d);
     }
+    free(analysis);
     ck_assert(daemon_metric(&d, "gamejudge_memory_refused_total") == refused);
 
     long hwm = proc_kib(d.pid, "VmHWM");
@@ -745,9 +761,10 @@ START_TEST(test_analysis_growth_charged)
     ck_assert_msg(free_run.status == 200, "%ld %s", free_run.status, free_run.body);
     fprintf(stderr, "analysis: %zu-byte body charged %.0f bytes; the process grew by %ld\n", len,
             held, grew);
-    /* The body's 8x (it is JSON, though curl labels it otherwise) and
-     * 1.5x the afters, which are nearly all of the answer. */
-    ck_assert_msg(held > 8.0 * (double)len + 1.4 * (double)free_run.len,
+    /* The body's 3x (it is JSON, though curl labels it otherwise, and its
+     * matrix is read into the game's arrays: analysis_read.h) and 1.5x the
+     * afters, which are nearly all of the answer. */
+    ck_assert_msg(held > 3.0 * (double)len + 1.4 * (double)free_run.len,
                   "%zu-byte body, %zu-byte answer, %.0f bytes charged", len, free_run.len, held);
     if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
         ck_assert_msg((double)grew <= held + (1 << 20), "grew by %ld, charged %.0f", grew, held);

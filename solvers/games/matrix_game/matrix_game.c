@@ -479,20 +479,29 @@ static int mgj_inner(void *ctx, int member, const jpull_event *ev)
     return member == MGJ_MATRIX ? mgj_matrix_event(ctx, ev) : 0;
 }
 
-mg_json_reader *mg_json_open(const long *lim, gj_error *e)
+/* A reader with nothing read yet and no pull (jseen_body_init_events):
+ * NULL with *e when memory is short. */
+static mg_json_reader *mgj_new(const long *lim, gj_error *e)
 {
     mg_json_reader *r = calloc(1, sizeof *r);
     if (r == NULL) {
         gj_fail_nomem(e);
         return NULL;
     }
-    if (jseen_body_init(&r->body, mgj_keys, mgj_inner, r, e) != 0) {
-        free(r);
-        return NULL;
-    }
+    jseen_body_init_events(&r->body, mgj_keys, mgj_inner, r);
     r->lim_n = lim[MG_LIMIT_N];
     r->most = (long long)r->lim_n * r->lim_n;
     r->broken = SIZE_MAX;
+    return r;
+}
+
+mg_json_reader *mg_json_open(const long *lim, gj_error *e)
+{
+    mg_json_reader *r = mgj_new(lim, e);
+    if (r != NULL && jseen_body_init(&r->body, mgj_keys, mgj_inner, r, e) != 0) {
+        free(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -577,6 +586,76 @@ mg_position *mg_json_finish(mg_json_reader *r, gj_error *e)
 /* The JSON body {"k": k, "matrix": [[...], ...]} as it arrives (read_json), and whole
  * (parse_json). */
 GJ_JSON_READER(mg)
+
+/* gj_event_reader's open: a reader with no pull of its own. */
+static void *events_open(const long *lim, gj_error *e)
+{
+    return mgj_new(lim, e);
+}
+
+/* gj_event_reader's take: one event of the body. */
+static int events_take(void *r, const jpull_event *ev, gj_error *e)
+{
+    return jseen_body_take(&((mg_json_reader *)r)->body, ev, e);
+}
+
+/* gj_event_reader's finish: the members judged, then what mg_json_finish
+ * judges; frees r. */
+static void *events_finish(void *r, gj_error *e)
+{
+    mg_json_reader *m = r;
+    position *pos = jseen_body_judge(&m->body, e) == 0 ? mgj_position(m, e) : NULL;
+    mg_json_close(m);
+    return pos;
+}
+
+/* gj_event_reader's close. */
+static void events_close(void *r)
+{
+    mg_json_close(r);
+}
+
+/* gj_event_reader's write_bulk: the matrix. */
+static void events_write_bulk(const void *pos, gj_buf *out)
+{
+    mg_write_matrix(pos, out);
+}
+
+/* gj_event_reader's free. */
+static void events_free(void *pos)
+{
+    mg_free(pos);
+}
+
+const gj_event_reader mg_events = {mgj_keys,      "matrix",     events_open,       events_take,
+                                   events_finish, events_close, events_write_bulk, events_free};
+
+void mg_write_matrix(const mg_position *pos, gj_buf *out)
+{
+    long n = pos->n, nn = n * n;
+    uint32_t *at = malloc((size_t)nn * sizeof *at); /* row-major: the cell's value */
+    if (at == NULL) {
+        out->failed = 1;
+        return;
+    }
+    for (long v = 1; v <= nn; v++) {
+        uint32_t c = pos->cell_of[v - 1];
+        at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)v;
+    }
+    buf_reserve(out, (size_t)nn * 8 + (size_t)n * 3 + 2);
+    buf_putc(out, '[');
+    for (long i = 0; i < n; i++) {
+        buf_puts(out, i > 0 ? ",[" : "[");
+        for (long j = 0; j < n; j++) {
+            if (j > 0)
+                buf_putc(out, ',');
+            buf_put_long(out, at[i * n + j]);
+        }
+        buf_putc(out, ']');
+    }
+    buf_putc(out, ']');
+    free(at);
+}
 
 /* Mark M's winning cells, walking the values from the largest down.  The
  * packed coordinates are 1-based, which does not matter: only differences

@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_read.h"
 #include "matrix_game.h"
 #include "json_in.h"
 #include "matrix_game_core.h"
@@ -129,11 +130,10 @@ static void read_order(const json_t *root, request *rq)
             rq->order[n++] = m;
 }
 
-/* The request's position and its options from root, already loaded and
- * its keys checked; NULL with *e filled. */
-static mg_position *read_request(const json_t *root, const long *limits, request *rq, gj_error *e)
+/* The request's options from root for the position pos read from it
+ * (taken: freed on failure): pos, or NULL with *e filled. */
+static mg_position *read_options(const json_t *root, mg_position *pos, request *rq, gj_error *e)
 {
-    mg_position *pos = mg_from_json(root, limits, e);
     if (pos != NULL && (read_token(json_object_get(root, "token"), pos->n, rq, e) != 0 ||
                         read_to_move(json_object_get(root, "to_move"), rq, e) != 0 ||
                         analysis_max_moves(root, &rq->max_moves, e) != 0)) {
@@ -143,6 +143,13 @@ static mg_position *read_request(const json_t *root, const long *limits, request
     if (pos != NULL)
         read_order(root, rq);
     return pos;
+}
+
+/* The request's position and its options from root, already loaded and
+ * its keys checked; NULL with *e filled. */
+static mg_position *read_request(const json_t *root, const long *limits, request *rq, gj_error *e)
+{
+    return read_options(root, mg_from_json(root, limits, e), rq, e);
 }
 
 typedef struct ranking {
@@ -256,20 +263,24 @@ typedef struct mg_play {
     request rq;
 } mg_play;
 
-/* game.h's gj_play.parse: the request's position and options. */
-static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+/* A position in play over the request req and its position `read` (NULL:
+ * read from req itself under limits; else taken, and freed on failure):
+ * the position, or NULL with *e. */
+static mg_play *play_make(const json_t *req, mg_position *read, const long *limits, gj_error *e)
 {
     mg_play *p = calloc(1, sizeof *p);
     mg_shared *sh = calloc(1, sizeof *sh);
     if (p == NULL || sh == NULL) {
         free(p);
         free(sh);
+        mg_free(read);
         gj_fail_nomem(e);
         return NULL;
     }
     buf_init(&sh->matrix);
     sh->refs = 1;
-    sh->pos = read_request(req, limits, &p->rq, e);
+    sh->pos =
+        read != NULL ? read_options(req, read, &p->rq, e) : read_request(req, limits, &p->rq, e);
     if (sh->pos == NULL) {
         free(sh);
         free(p);
@@ -279,6 +290,23 @@ static void *play_parse(const json_t *req, const long *limits, gj_error *e)
     p->pos = sh->pos;
     return p;
 }
+
+/* game.h's gj_play.parse: the request's position and options. */
+static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+{
+    return play_make(req, NULL, limits, e);
+}
+
+/* game.h's gj_play.adopt: the options of req over the position read as
+ * the body arrived (mg_events). */
+static void *play_adopt(void *read, const json_t *req, const long *limits, gj_error *e)
+{
+    return play_make(req, read, limits, e);
+}
+
+/* The /analyze body read as it arrives (analysis_read.h), the matrix into
+ * the position's arrays. */
+GJ_ANALYSIS_READER(mg_events)
 
 /* game.h's gj_play.free: the shared part with its last copy. */
 static void play_free(void *v)
@@ -430,27 +458,7 @@ static int write_matrix(mg_play *p, gj_error *e)
     mg_shared *sh = p->sh;
     if (sh->matrix_written)
         return 0;
-    long n = p->pos->n, nn = n * n;
-    uint32_t *at = malloc((size_t)nn * sizeof *at); /* row-major: the cell's value */
-    if (at == NULL)
-        return gj_fail_nomem(e);
-    for (long val = 1; val <= nn; val++) {
-        uint32_t c = p->pos->cell_of[val - 1];
-        at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)val;
-    }
-    buf_reserve(&sh->matrix, (size_t)nn * 8 + (size_t)n * 3 + 2);
-    buf_putc(&sh->matrix, '[');
-    for (long i = 0; i < n; i++) {
-        buf_puts(&sh->matrix, i > 0 ? ",[" : "[");
-        for (long j = 0; j < n; j++) {
-            if (j > 0)
-                buf_putc(&sh->matrix, ',');
-            buf_put_long(&sh->matrix, at[i * n + j]);
-        }
-        buf_putc(&sh->matrix, ']');
-    }
-    buf_putc(&sh->matrix, ']');
-    free(at);
+    mg_write_matrix(p->pos, &sh->matrix);
     if (sh->matrix.failed)
         return gj_fail_nomem(e);
     sh->matrix_written = 1;
@@ -627,6 +635,8 @@ const gj_play matrix_game_play = {
     .draw = play_draw,
     .look = matrix_game_look,
     .motifs = matrix_game_motifs,
+    .read_analysis = &read_analysis,
+    .adopt = play_adopt,
 };
 
 /* analyze() over the parsed position: parse, analyse, free. */

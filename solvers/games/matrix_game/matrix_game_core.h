@@ -81,6 +81,15 @@ mg_position *mg_json_finish(mg_json_reader *r, gj_error *e);
 /* Free a reader not finished (NULL is fine). */
 void mg_json_close(mg_json_reader *r);
 
+/* The same reader driven by another pull's events (game.h's
+ * gj_event_reader: "k" and "matrix", the bulk one): how an /analyze body's
+ * position is read as it arrives (analysis_read.h). */
+extern const gj_event_reader mg_events;
+
+/* The matrix of pos as jansson's compact dump writes the one read:
+ * [[v,...],...] row by row.  Allocation failure shows in out->failed. */
+void mg_write_matrix(const mg_position *pos, gj_buf *out);
+
 /* Fill pos->outcome (W for every cell): 0, or -1 with *e filled. */
 int mg_solve(mg_position *pos, gj_error *e);
 
