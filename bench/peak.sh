@@ -5,14 +5,15 @@
 #   bench/peak.sh BIN TOOLDIR
 #
 # TOOLDIR holds bench/gen as `make bench-tools` builds it; the inputs go to
-# TOOLDIR/in (seeded matrices: n = 380, 1000 and 2000, each as text and as
-# JSON, the same permutation).  For each input and route, PEAK_ROUNDS
-# (default 2) times: a fresh `gamejudge serve --cache-bytes 0
-# --memory-budget 0` (nothing kept, nothing refused), one POST of the body
-# with curl, then the daemon's VmHWM; (peak - idle) / body is what the
-# request itself cost, which the idle daemon hides at 1 MB.  Memory does not depend on the
-# machine's load the way time does, so two rounds show the spread.  Output
-# (stdout): one markdown row per input and route.
+# TOOLDIR/in (seeded matrices: n = 380, 1000 and 2000, each as text, as
+# JSON, the same permutation, and as that JSON in an /analyze request).
+# For each input and route, PEAK_ROUNDS (default 2) times: a fresh
+# `gamejudge serve --cache-bytes 0 --memory-budget 0` (nothing kept,
+# nothing refused), one POST of the body with curl, then the daemon's
+# VmHWM; (peak - idle) / body is what the request itself cost, which the
+# idle daemon hides at 1 MB.  Memory does not depend on the machine's load
+# the way time does, so two rounds show the spread.  Output (stdout): one
+# markdown row per input and route.
 set -u
 BIN=$(realpath "$1")
 DIR=$(realpath "$2")
@@ -33,6 +34,12 @@ gen matrix-1000-k1 matrix 1000 1 112
 gen matrix-1000-k1.json matrix 1000 1 112 json
 gen matrix-2000-k1 matrix 2000 1 101
 gen matrix-2000-k1.json matrix 2000 1 101 json
+# The same JSON as an /analyze request: the opening's best move, its after
+# as a diff (a whole after of a large matrix passes the answer's bound).
+for n in 380 1000 2000; do
+    f=$IN/matrix-$n-k1.json
+    [ -s "$f.analyze" ] || sed '$ s/}[[:space:]]*$/, "after": "diff", "max_moves": 1}/' "$f" > "$f.analyze"
+done
 
 PID=''
 stop() { [ -n "$PID" ] && kill "$PID" 2> /dev/null && wait "$PID" 2> /dev/null; PID=''; }
@@ -61,9 +68,11 @@ one() {
 echo "| body | route | bytes | idle KiB | peak KiB ($ROUNDS rounds) | peak / body | (peak - idle) / body | status |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for name in matrix-380-k1 matrix-1000-k1 matrix-2000-k1; do
-    for form in text json; do
+    for form in text json analysis; do
         f=$IN/$name type=text/plain route=/solve/matrix-game
         [ $form = json ] && f=$IN/$name.json type=application/json
+        [ $form = analysis ] && f=$IN/$name.json.analyze type=application/json \
+            route=/analyze/matrix-game
         bytes=$(stat -c %s "$f")
         lo='' hi='' idle='' status=''
         for _ in $(seq "$ROUNDS"); do

@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_read.h"
 #include "cancel.h"
 #include "nim_shortcuts.h"
 #include "json_in.h"
@@ -193,16 +194,31 @@ static void play_free(void *v)
     free(p);
 }
 
+/* The board of `read` (taken) as the board of sh, its shortcuts in the
+ * body's order kept when `keep`. */
+static void adopt_board(shared *sh, nim_read_board *read, int keep)
+{
+    sh->b = read->b;
+    if (keep)
+        sh->given = read->given;
+    else
+        free(read->given);
+    free(read);
+}
+
 /* The position of root (loaded, its keys checked) with analyze()'s checks
  * and messages, in its order: the board, the heaps, the mover, max_moves;
  * then what the analysis reads of the board.  `keep`: the shortcuts in the
- * request's order too, for whole afters.  NULL with *e. */
-static ns_play *parse_position(const json_t *root, const long *limits, int keep, gj_error *e)
+ * request's order too, for whole afters.  `read`: the board as the body
+ * arrived (nim_board_events; taken), else read from root.  NULL with *e. */
+static ns_play *parse_position(const json_t *root, const long *limits, int keep,
+                               nim_read_board *read, gj_error *e)
 {
     ns_play *p = calloc(1, sizeof *p);
     shared *sh = p != NULL ? calloc(1, sizeof *sh) : NULL;
     if (sh == NULL) {
         free(p);
+        nim_board_events.free(read);
         gj_fail_nomem(e);
         return NULL;
     }
@@ -210,7 +226,11 @@ static ns_play *parse_position(const json_t *root, const long *limits, int keep,
     p->sh = sh;
     buf_init(&p->shortcuts);
     const json_t *shortcuts = json_object_get(root, "shortcuts");
-    int rc = nim_board_read_json(&sh->b, shortcuts, limits[NIM_LIMIT_SHORTCUTS], e);
+    int rc = 0;
+    if (read != NULL)
+        adopt_board(sh, read, keep);
+    else
+        rc = nim_board_read_json(&sh->b, shortcuts, limits[NIM_LIMIT_SHORTCUTS], e);
     if (rc == 0)
         rc = read_heaps(json_object_get(root, "heaps"), p->heap, e);
     if (rc == 0)
@@ -222,7 +242,7 @@ static ns_play *parse_position(const json_t *root, const long *limits, int keep,
         rc = nim_segments_trace(&sh->b, &sh->s, e);
     if (rc == 0)
         rc = nim_board_by_row(&sh->b, &sh->by_row, e);
-    if (rc == 0 && keep)
+    if (rc == 0 && keep && sh->given == NULL)
         rc = keep_given(sh, shortcuts, e);
     if (rc != 0) {
         play_free(p);
@@ -720,8 +740,19 @@ static void put_entry(const ns_play *p, const far_move *m, int whole, gj_buf *ou
  * its order for whole afters. */
 static void *play_parse(const json_t *req, const long *limits, gj_error *e)
 {
-    return parse_position(req, limits, 1, e);
+    return parse_position(req, limits, 1, NULL, e);
 }
+
+/* game.h's gj_play.adopt: the request's position over the board read as
+ * its body arrived (nim_board_events). */
+static void *play_adopt(void *read, const json_t *req, const long *limits, gj_error *e)
+{
+    return parse_position(req, limits, 1, read, e);
+}
+
+/* The /analyze body read as it arrives (analysis_read.h), the shortcuts
+ * into the board. */
+GJ_ANALYSIS_READER(nim_board_events)
 
 /* game.h's gj_play.analyze: the whole analysis, max_moves as the request's. */
 static int play_analyze(void *v, gj_buf *out, gj_error *e)
@@ -897,6 +928,8 @@ const gj_play nim_shortcuts_play = {
     .look = nim_shortcuts_look,
     .motifs = nim_shortcuts_motif_bits,
     .draw = play_draw,
+    .read_analysis = &read_analysis,
+    .adopt = play_adopt,
 };
 
 /* nim_shortcuts_core.h's: read for the puzzle's parts, never changed. */
@@ -913,7 +946,7 @@ int nim_shortcuts_analyze(const char *buf, size_t len, const long *limits, gj_bu
     json_t *root = jin_load_object(buf, len, nim_shortcuts_analyze_keys, e);
     if (root == NULL)
         return -1;
-    ns_play *p = parse_position(root, limits, 0, e);
+    ns_play *p = parse_position(root, limits, 0, NULL, e);
     json_decref(root);
     if (p == NULL)
         return -1;

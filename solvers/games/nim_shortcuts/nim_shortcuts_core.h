@@ -144,4 +144,13 @@ void *nim_json_finish(nim_json_reader *r, gj_error *e);
 void nim_json_close(nim_json_reader *r);
 void *nim_shortcuts_parse_tree(const char *buf, size_t len, const long *limits, gj_error *e);
 
+/* An /analyze body's "shortcuts" read as it arrives (game.h's
+ * gj_event_reader, analysis_read.h): what nim_board_read_json reads of the
+ * member, with its checks and messages, as a nim_read_board. */
+typedef struct nim_read_board {
+    nim_board b;     /* the board, sorted */
+    uint64_t *given; /* its b.n shortcuts in the body's order */
+} nim_read_board;
+extern const gj_event_reader nim_board_events;
+
 #endif

@@ -575,6 +575,48 @@ static uint64_t *nimj_take(nimj_list *l)
     return key;
 }
 
+/* List s (its size checked already) as the board b, sorted, judged as
+ * read_json_shortcuts and sort_json_shortcuts judge it: 0, or -1 with *e
+ * (b needs nim_board_free either way).  *given, when given is not NULL,
+ * the points in the body's order (count + 1 long). */
+static int nimj_board(nimj_list *s, nim_board *b, uint64_t **given, gj_error *e)
+{
+    if (s->bad) {
+        *e = s->first;
+        return -1;
+    }
+    b->n = (long)s->count;
+    b->shortcut = nimj_take(s);
+    /* The input order, which sorting loses: for the error path only, or
+     * the caller's. */
+    uint64_t *order = b->shortcut != NULL ? malloc((s->count + 1) * sizeof *order) : NULL;
+    if (order == NULL)
+        return gj_fail_nomem(e);
+    memcpy(order, b->shortcut, s->count * sizeof *order);
+    gj_repeat repeat = sort_shortcuts(b, e);
+    if (repeat == GJ_NO_REPEAT) {
+        if (given != NULL)
+            *given = order;
+        else
+            free(order);
+        return 0;
+    }
+    if (repeat != GJ_REPEAT_FOUND) {
+        free(order);
+        return -1;
+    }
+    long first = 0, second = 0;
+    uint64_t key;
+    if (take_repeat(order, b->n, &first, &second, &key, e) == 0) {
+        char field[48];
+        jin_field_name(field, sizeof field, "shortcuts", second, -1);
+        gj_fail_field(e, field,
+                      "[%ld, %ld] repeats shortcuts[%ld]; shortcuts must be pairwise distinct",
+                      nim_high(key), nim_low(key), first);
+    }
+    return -1;
+}
+
 /* What the reader kept, checked in nim_shortcuts_parse_tree's order: the
  * position, or NULL with *e. */
 static nim_position *nimj_position(nim_json_reader *r, gj_error *e)
@@ -594,40 +636,19 @@ static nim_position *nimj_position(nim_json_reader *r, gj_error *e)
         gj_fail_nomem(e);
         return NULL;
     }
-    pos->b.n = (long)s->count;
     pos->m = (long)q->count;
-    pos->b.shortcut = nimj_take(s);
     pos->query = nimj_take(q);
     pos->lose = malloc((size_t)pos->m);
-    /* The input order, for the error path only: sorting loses it. */
-    uint64_t *order = pos->b.shortcut != NULL ? malloc((s->count + 1) * sizeof *order) : NULL;
-    if (pos->b.shortcut == NULL || pos->query == NULL || pos->lose == NULL || order == NULL) {
-        free(order);
+    if (pos->query == NULL || pos->lose == NULL) {
         nim_position_free(pos);
         gj_fail_nomem(e);
         return NULL;
     }
-    memcpy(order, pos->b.shortcut, s->count * sizeof *order);
-    gj_repeat repeat = sort_shortcuts(&pos->b, e);
-    if (repeat == GJ_NO_REPEAT) {
-        free(order);
-        return pos;
+    if (nimj_board(s, &pos->b, NULL, e) != 0) {
+        nim_position_free(pos);
+        return NULL;
     }
-    if (repeat == GJ_REPEAT_FOUND) {
-        long first = 0, second = 0;
-        uint64_t key;
-        if (take_repeat(order, pos->b.n, &first, &second, &key, e) == 0) {
-            char field[48];
-            jin_field_name(field, sizeof field, "shortcuts", second, -1);
-            gj_fail_field(e, field,
-                          "[%ld, %ld] repeats shortcuts[%ld]; shortcuts must be pairwise distinct",
-                          nim_high(key), nim_low(key), first);
-        }
-    } else {
-        free(order);
-    }
-    nim_position_free(pos);
-    return NULL;
+    return pos;
 }
 
 void *nim_json_finish(nim_json_reader *r, gj_error *e)
@@ -636,3 +657,90 @@ void *nim_json_finish(nim_json_reader *r, gj_error *e)
     nim_json_close(r);
     return pos;
 }
+
+/* ---- The shortcuts of an /analyze body, driven by its pull --------------
+ *
+ * The same list reader over the one member "shortcuts" (game.h's
+ * gj_event_reader): the board nim_board_read_json reads from a tree, with
+ * its checks and messages in its order, and the shortcuts in the body's
+ * order for whole afters and the canonical form. */
+
+/* The member an analysis' board is read from. */
+static const char *const nimj_board_keys[] = {"shortcuts", NULL};
+
+/* gj_event_reader's open: the shortcuts' list alone, no pull of its own. */
+static void *board_open(const long *lim, gj_error *e)
+{
+    nim_json_reader *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    jseen_body_init_events(&r->body, nimj_board_keys, nimj_inner, r);
+    const nimj_list shortcuts = {
+        .name = "shortcuts", .pair = "[x, y]", .lo = 0, .hi = (size_t)lim[NIM_LIMIT_SHORTCUTS]};
+    r->list[0] = shortcuts;
+    return r;
+}
+
+/* gj_event_reader's take: one event of the body. */
+static int board_take(void *r, const jpull_event *ev, gj_error *e)
+{
+    return jseen_body_take(&((nim_json_reader *)r)->body, ev, e);
+}
+
+/* gj_event_reader's free: a board read and not adopted. */
+static void board_free(void *v)
+{
+    nim_read_board *rb = v;
+    if (rb == NULL)
+        return;
+    nim_board_free(&rb->b);
+    free(rb->given);
+    free(rb);
+}
+
+/* gj_event_reader's finish: the board as nim_board_read_json judges the
+ * member, or NULL with *e; frees r. */
+static void *board_finish(void *r, gj_error *e)
+{
+    nim_json_reader *m = r;
+    nimj_list *s = &m->list[0];
+    nim_read_board *rb = NULL;
+    if (jseen_body_judge(&m->body, e) == 0 &&
+        jseen_array(&m->body.value[0], s->count, s->name, -1, s->lo, s->hi, e) == 0) {
+        rb = calloc(1, sizeof *rb);
+        if (rb == NULL)
+            gj_fail_nomem(e);
+        else if (nimj_board(s, &rb->b, &rb->given, e) != 0) {
+            board_free(rb);
+            rb = NULL;
+        }
+    }
+    nim_json_close(m);
+    return rb;
+}
+
+/* gj_event_reader's close. */
+static void board_close(void *r)
+{
+    nim_json_close(r);
+}
+
+/* gj_event_reader's write_bulk: the shortcuts as given, compact. */
+static void board_write(const void *v, gj_buf *out)
+{
+    const nim_read_board *rb = v;
+    buf_putc(out, '[');
+    for (long i = 0; i < rb->b.n; i++) {
+        buf_puts(out, i > 0 ? ",[" : "[");
+        buf_put_long(out, nim_high(rb->given[i]));
+        buf_putc(out, ',');
+        buf_put_long(out, nim_low(rb->given[i]));
+        buf_putc(out, ']');
+    }
+    buf_putc(out, ']');
+}
+
+const gj_event_reader nim_board_events = {nimj_board_keys, "shortcuts", board_open,  board_take,
+                                          board_finish,    board_close, board_write, board_free};
