@@ -17,14 +17,18 @@ static uint64_t fresh_seed(void)
     return x & (uint64_t)ENGINE_SEED_MAX;
 }
 
-/* The engine's move on the job's body (its tree when it was read as it
- * arrived): 0, or -1 with j->error. */
+/* The engine's move on the job's body (what it was read into when it was
+ * read as it arrived: the game's arrays and a small tree, or a tree): 0,
+ * or -1 with j->error. */
 static int move(job *j, void *arg)
 {
     (void)arg;
     const long *limits = jobs_limits(j, j->game);
     if (!j->body_read)
         return engine_move(j->game, j->body, j->len, limits, fresh_seed(), &j->answer, &j->error);
+    analysis_body *read = jobs_take_analysis(j);
+    if (read != NULL)
+        return engine_move_read(j->game, read, limits, fresh_seed(), &j->answer, &j->error);
     json_t *tree = jobs_take_tree(j);
     if (tree == NULL)
         return -1;

@@ -57,6 +57,7 @@ static const route_row table[] = {
      .lane = LANE_POOL,
      .handler = endpoint_move,
      .tree_body = true,
+     .analysis_body = true,
      .doc = "the engine's move in a position in play, at a level from random to perfect"},
     {.path = "/judge/",
      .per_game = true,

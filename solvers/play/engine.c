@@ -220,8 +220,10 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
     return engine_move_tree(g, root, limits, fallback_seed, out, e);
 }
 
-int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_t fallback_seed,
-                     gj_buf *out, gj_error *e)
+/* engine_move over the request root (taken) and, when read is not NULL,
+ * the position its body's reader read (taken too): 0, or -1 with *e. */
+static int move_on(const gj_game *g, json_t *root, analysis_body *read, const long *limits,
+                   uint64_t fallback_seed, gj_buf *out, gj_error *e)
 {
     move_request q = {0};
     int rc = take_options(g, root, fallback_seed, &q, e);
@@ -230,7 +232,9 @@ int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_
     /* The position parsed once: the moves played and the engine's move
      * ranked on it in place. */
     play_pos p = {0};
-    if (rc == 0)
+    if (rc == 0 && read != NULL)
+        rc = play_open_read(&p, g, root, read, limits, e);
+    else if (rc == 0)
         rc = play_open(&p, g, root, limits, e);
     if (rc == 0)
         rc = play_moves(&p, q.moves, e);
@@ -239,5 +243,20 @@ int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_
     play_close(&p);
     json_decref(q.moves);
     json_decref(root);
+    analysis_body_free(read);
     return rc;
+}
+
+int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_t fallback_seed,
+                     gj_buf *out, gj_error *e)
+{
+    return move_on(g, root, NULL, limits, fallback_seed, out, e);
+}
+
+int engine_move_read(const gj_game *g, analysis_body *read, const long *limits,
+                     uint64_t fallback_seed, gj_buf *out, gj_error *e)
+{
+    json_t *root = read->root;
+    read->root = NULL;
+    return move_on(g, root, read, limits, fallback_seed, out, e);
 }

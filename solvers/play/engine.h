@@ -46,6 +46,7 @@
 
 #include <jansson.h>
 
+#include "analysis_read.h"
 #include "buf.h"
 #include "error.h"
 #include "game.h"
@@ -78,6 +79,11 @@ int engine_move(const gj_game *g, const char *buf, size_t len, const long *limit
  * it releases. */
 int engine_move_tree(const gj_game *g, json_t *root, const long *limits, uint64_t fallback_seed,
                      gj_buf *out, gj_error *e);
+/* engine_move over a body read as it arrived with its bulk member in the
+ * game's arrays (analysis_read.h), which it releases: the same answer and
+ * errors. */
+int engine_move_read(const gj_game *g, analysis_body *read, const long *limits,
+                     uint64_t fallback_seed, gj_buf *out, gj_error *e);
 
 /* The index the engine picks in game g among n ranked moves with losses
  * q[0..n) (0..16, q[0] = 0) at `level`, drawing from the generator seeded

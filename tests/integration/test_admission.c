@@ -219,13 +219,13 @@ START_TEST(test_memory_budget_bounds_the_process)
                   daemon_metric(&d, "gamejudge_requests_in_flight"));
 
     /* Alone, a chunked body is refused once it crosses the budget: as JSON
-     * to /move (a tree: budget.h) it is charged 8x, 55 MB, more than the
-     * whole 48 MiB, so 413 (no retry helps), without Retry-After, answered
-     * as the body crosses. */
+     * to grid-walk's /analyze (a tree: budget.h) it is charged 8x, 55 MB,
+     * more than the whole 48 MiB, so 413 (no retry helps), without
+     * Retry-After, answered as the body crosses. */
     const char *json[] = {"Content-Type: application/json", NULL};
-    char move[128];
-    snprintf(move, sizeof move, "%s/move/matrix-game", d.direct);
-    http_call streamed = {"POST", move, json, big, len, 1};
+    char tree[128];
+    snprintf(tree, sizeof tree, "%s/analyze/grid-walk", d.direct);
+    http_call streamed = {"POST", tree, json, big, len, 1};
     http_reply r = http_do(&streamed);
     ck_assert_msg(r.status == 413, "%ld %s", r.status, r.body);
     ck_assert_ptr_nonnull(strstr(r.body, "more than the whole memory budget"));
@@ -333,11 +333,12 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
         refused++;
         wait_uncharged(&d);
     }
-    /* The body alone, where a tree is built (/move): 8x, past the whole
-     * budget.  As an /analyze body the matrix goes into the game's arrays
-     * as it arrives (analysis_read.h): 3x, admitted, chunked or not. */
-    http_reply r = post_json(&d, "/move/matrix-game", json, json_len, 0);
-    ck_assert_msg(r.status == 413, "/move, %zu bytes: %ld %s", json_len, r.status, r.body);
+    /* The body alone, where a tree is built (grid-walk's /analyze reads
+     * into one): 8x, past the whole budget.  As matrix-game's /analyze
+     * body the matrix goes into the game's arrays as it arrives
+     * (analysis_read.h): 3x, admitted, chunked or not. */
+    http_reply r = post_json(&d, "/analyze/grid-walk", json, json_len, 0);
+    ck_assert_msg(r.status == 413, "a tree, %zu bytes: %ld %s", json_len, r.status, r.body);
     http_reply_free(&r);
     refused++;
     wait_uncharged(&d);
@@ -376,16 +377,49 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
 END_TEST
 
 /* An /analyze or /move body of nim-shortcuts with `pairs` distinct
- * shortcuts of small numbers: about 25x its text as a tree (test_json_pull
- * measures such shapes), past the 8x the budget charges JSON up front. */
-static char *small_pairs(long pairs, size_t *len)
+ * shortcuts of small numbers, the members `head` (each followed by a
+ * comma) first: about 25x its text as a tree (test_json_pull measures such
+ * shapes), past the 8x the budget charges JSON up front. */
+static char *small_pairs(const char *head, long pairs, size_t *len)
 {
     gj_buf b;
     buf_init(&b);
-    buf_puts(&b, "{\"heaps\": [2, 5], \"shortcuts\": [");
+    buf_putc(&b, '{');
+    buf_puts(&b, head);
+    buf_puts(&b, "\"heaps\": [2, 5], \"shortcuts\": [");
     for (long i = 0; i < pairs; i++) {
         char v[32];
         snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", 7 + i % 300, 7 + i / 300);
+        buf_puts(&b, v);
+    }
+    buf_puts(&b, "]}");
+    ck_assert(!b.failed);
+    *len = b.len;
+    return b.data;
+}
+
+/* An /analyze or /move body of grid-walk, the members `head` first: an
+ * open side x side grid whose "path" snakes along its rows through its
+ * first `cells` cells, a list of small pairs that grid-walk reads from
+ * its tree (about 17x its text). */
+static char *walked_grid(const char *head, long side, long cells, size_t *len)
+{
+    gj_buf b;
+    buf_init(&b);
+    buf_putc(&b, '{');
+    buf_puts(&b, head);
+    buf_puts(&b, "\"grid\": [");
+    for (long r = 0; r < side; r++) {
+        buf_puts(&b, r > 0 ? ",\"" : "\"");
+        for (long c = 0; c < side; c++)
+            buf_putc(&b, '.');
+        buf_putc(&b, '"');
+    }
+    buf_puts(&b, "], \"path\": [");
+    for (long i = 0; i < cells; i++) {
+        long r = i / side, c = r % 2 == 0 ? i % side : side - 1 - i % side;
+        char v[32];
+        snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", r + 1, c + 1);
         buf_puts(&b, v);
     }
     buf_puts(&b, "]}");
@@ -446,17 +480,16 @@ static http_reply charged_as_held(test_daemon *d, const char *path, const char *
 }
 
 /* A JSON tree is charged what it holds as it is built (grant.h,
- * admission_hold), not only 8x its text: a 2.2 MB body of small pairs,
- * whose 8x fits a 24 MiB budget and whose tree (25x) does not, is refused
- * 413 while it is read, announced or chunked, to /move, and the process
- * never holds the tree; a tree the budget holds is admitted, charged more
- * than 8x, and answered as on an unbounded daemon.  The same body to
- * /analyze builds no tree (analysis_read.h: the shortcuts go into the
- * board as they arrive): charged 3x, admitted and answered. */
+ * admission_hold), not only 8x its text: a 2.8 MB grid-walk body whose
+ * path of small pairs fits a 24 MiB budget at 8x but not as a tree (17x)
+ * is refused 413 while it is read, announced or chunked, to /analyze and
+ * /move, and the process never holds the tree; a tree the budget holds is
+ * admitted, charged more than 8x, and answered as on an unbounded daemon.
+ * A nim-shortcuts body whose shortcuts would be a larger tree still (25x)
+ * builds none (analysis_read.h: they go into the board as they arrive):
+ * admitted to both, and answered. */
 START_TEST(test_tree_charged_as_built)
 {
-    size_t len;
-    char *big = small_pairs(250000, &len);
     test_daemon d;
     /* One I/O thread: each refused tree is freed into the malloc arena the
      * next one is built in, so the process's peak is one tree's. */
@@ -468,47 +501,50 @@ START_TEST(test_tree_charged_as_built)
                            "1",
                            "--limit",
                            "nim-shortcuts.shortcuts=300000",
+                           "--limit",
+                           "grid-walk.rows=500",
+                           "--limit",
+                           "grid-walk.cols=500",
                            NULL};
     daemon_start(&d, flags);
-    const char *paths[] = {"/move/nim-shortcuts"};
+    size_t len;
+    char *big = walked_grid("", 500, 250000, &len);
+    const char *paths[] = {"/analyze/grid-walk", "/move/grid-walk"};
     /* Its tree's hold refuses it, or, chunked, the body's own growing
      * charge on top of what the tree holds: 413 either way. */
-    refused_as_read(&d, paths, 1, big, len, "more than the whole memory budget");
-    /* Its afters as diffs: whole ones would be the body seven times. */
-    char *diffs = malloc(len + 32);
-    ck_assert_ptr_nonnull(diffs);
-    int head = snprintf(diffs, 32, "{\"after\": \"diff\", ");
-    memcpy(diffs + head, big + 1, len - 1);
-    size_t diffs_len = (size_t)head + len - 1;
+    refused_as_read(&d, paths, 2, big, len, "more than the whole memory budget");
+    free(big);
+
+    /* The shortcuts' afters as diffs: whole ones would be the body seven
+     * times.  The engine's move at level 2 is the seed's. */
+    const char *heads[] = {"\"after\": \"diff\", ",
+                           "\"after\": \"diff\", \"level\": 2, \"seed\": 7, "};
+    const char *read[] = {"/analyze/nim-shortcuts", "/move/nim-shortcuts"};
     long idle = proc_kib(d.pid, "VmHWM");
-    for (int chunked = 0; chunked <= 1; chunked++) {
-        http_reply r = post_json(&d, "/analyze/nim-shortcuts", diffs, diffs_len, chunked);
-        ck_assert_msg(r.status == 200, "/analyze, %zu bytes (%s): %ld %s", len,
-                      chunked ? "chunked" : "announced", r.status, r.body);
-        ck_assert_ptr_nonnull(strstr(r.body, "\"moves_total\":7,"));
+    for (int k = 0; k < 4; k++) {
+        char *pairs = small_pairs(heads[k / 2], 250000, &len);
+        http_reply r = post_json(&d, read[k / 2], pairs, len, k % 2);
+        ck_assert_msg(r.status == 200, "%s, %zu bytes (%s): %ld %s", read[k / 2], len,
+                      k % 2 ? "chunked" : "announced", r.status, r.body);
+        ck_assert_ptr_nonnull(strstr(r.body, k / 2 ? "\"seed\":7," : "\"moves_total\":7,"));
         http_reply_free(&r);
+        free(pairs);
         wait_uncharged(&d);
     }
     long grew = (proc_kib(d.pid, "VmHWM") - idle) << 10;
-    fprintf(stderr, "/analyze/nim-shortcuts: %zu-byte body answered; the process grew by %ld\n",
-            len, grew);
-    /* Its tree would hold 25x the body; the board holds less than the 8x
-     * a tree is charged up front. */
+    fprintf(stderr, "nim-shortcuts: %zu-byte bodies answered; the process grew by %ld\n", len,
+            grew);
+    /* Their tree would hold 25x the body; the board, its row index, its
+     * segments, the canonical form and the answer hold 7-8x (the HWM after
+     * the refused trees above, whose memory they partly reuse). */
     if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
-        ck_assert_int_lt(grew, 8L * (long)len);
-    free(diffs);
-    free(big);
-    /* Fewer pairs: a tree the budget holds, charged what it holds.  The
-     * engine's move at level 2 is the seed's, on both daemons. */
+        ck_assert_int_lt(grew, 12L * (long)len);
+
+    /* A shorter path: a tree the budget holds, charged what it holds. */
     size_t small_len;
-    char *small = small_pairs(20000, &small_len);
-    char *seeded = malloc(small_len + 32);
-    ck_assert_ptr_nonnull(seeded);
-    head = snprintf(seeded, 32, "{\"level\": 2, \"seed\": 7, ");
-    memcpy(seeded + head, small + 1, small_len - 1);
-    http_reply r = charged_as_held(&d, paths[0], seeded, (size_t)head + small_len - 1);
+    char *small = walked_grid("\"after\": \"diff\", \"max_moves\": 1, ", 100, 9000, &small_len);
+    http_reply r = charged_as_held(&d, paths[0], small, small_len);
     http_reply_free(&r);
-    free(seeded);
     free(small);
 }
 END_TEST
@@ -539,7 +575,7 @@ START_TEST(test_parsed_tree_charged)
                            NULL};
     daemon_start(&d, flags);
     size_t len;
-    char *big = small_pairs(250000, &len);
+    char *big = small_pairs("", 250000, &len);
     refused_as_read(&d, routes, sizeof routes / sizeof routes[0], big, len,
                     "reading this body holds about");
     free(big);

@@ -20,6 +20,7 @@
 
 #include "analysis_read.h"
 #include "games.h"
+#include "engine.h"
 #include "harness.h"
 #include "line.h"
 
@@ -487,28 +488,82 @@ static int compare(const subject *s, const gj_buf *body, size_t piece, uint64_t 
     return verdict;
 }
 
+/* body as a /move request (engine.h): `level` and `seed` put first in its
+ * object, whatever else it holds, into *out (buf_init'd there). */
+static void as_move(const gj_buf *body, gj_buf *out, uint64_t *rng)
+{
+    buf_init(out);
+    const char *open = memchr(body->data, '{', body->len);
+    size_t at = open != NULL ? (size_t)(open - body->data) + 1 : 0;
+    buf_append(out, body->data, at);
+    buf_puts(out, "\"level\":");
+    buf_put_long(out, 1 + (long)rng_below(rng, 5));
+    buf_puts(out, ",\"seed\":");
+    buf_put_long(out, (long)rng_below(rng, 1000));
+    buf_putc(out, ',');
+    buf_append(out, body->data + at, body->len - at);
+}
+
+/* body read both ways as a /move request, as compare() reads it as an
+ * /analyze one: 1 when the engine answered, 0 when both refused alike. */
+static int compare_move(const subject *s, const gj_buf *body, size_t piece, uint64_t *rng)
+{
+    const gj_game *g = s->game;
+    long lim[GJ_MAX_LIMITS];
+    subject_limits(s, lim);
+    gj_error ea = {0}, eb = {0};
+    gj_buf oa, ob;
+    buf_init(&oa);
+    buf_init(&ob);
+    int ra = engine_move(g, body->data, body->len, lim, 99, &oa, &ea);
+    analysis_body *read =
+        harness_read_fed(g->play->read_analysis, body->data, body->len, lim, piece, 1, rng, &eb);
+    int rb = read != NULL ? engine_move_read(g, read, lim, 99, &ob, &eb) : -1;
+    ck_assert_msg(ra == rb, "move: tree %d, reader %d (%s / %s) for %.*s", ra, rb, ea.message,
+                  eb.message, (int)body->len, body->data);
+    if (ra != 0)
+        same_error(&ea, &eb, "move", body);
+    else
+        ck_assert_msg(oa.len == ob.len && memcmp(oa.data, ob.data, oa.len) == 0,
+                      "moves differ: %.*s | %.*s", (int)oa.len, oa.data, (int)ob.len, ob.data);
+    buf_free(&oa);
+    buf_free(&ob);
+    return ra == 0;
+}
+
 /* count generated requests of s from seed, each read whole, byte by byte
- * and in pieces of up to 7 and 300 bytes; every verdict must be met
- * `least` times. */
+ * and in pieces of up to 7 and 300 bytes, as /analyze requests and as
+ * /move ones; every verdict must be met `least` times, and the engine
+ * must answer half as many. */
 static void sweep(const subject *s, uint64_t seed, int count, uint64_t odd, int least)
 {
     uint64_t rng = seed, feed = seed ^ 0x5bd1e995u;
-    int met[V_NVERDICTS] = {0};
+    int met[V_NVERDICTS] = {0}, engine_answered = 0;
     static const size_t pieces[] = {0, 1, 7, 300};
     for (int i = 0; i < count; i++) {
         gj_buf body;
         buf_init(&body);
         write_request(s, &rng, &body, odd);
         ck_assert(!body.failed);
-        int verdict = -1;
+        gj_buf move;
+        as_move(&body, &move, &rng);
+        int verdict = -1, moved = -1;
         for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
             int v = compare(s, &body, pieces[p], &feed);
             ck_assert(verdict == -1 || v == verdict);
             verdict = v;
+            v = compare_move(s, &move, pieces[p], &feed);
+            ck_assert(moved == -1 || v == moved);
+            moved = v;
         }
         met[verdict]++;
+        engine_answered += moved;
         buf_free(&body);
+        buf_free(&move);
     }
+    /* Fewer: /move refuses the list's and the line's members. */
+    ck_assert_msg(engine_answered >= least / 2, "%s: the engine answered %d times, fewer than %d",
+                  s->game->name, engine_answered, least / 2);
     static const char *const names[V_NVERDICTS] = {"answered", "JSON", "option", "position",
                                                    "other member"};
     for (int v = 0; v < V_NVERDICTS; v++)
