@@ -401,7 +401,7 @@ static char *small_pairs(const char *head, long pairs, size_t *len)
 /* An /analyze or /move body of grid-walk, the members `head` first: an
  * open side x side grid whose "path" snakes along its rows through its
  * first `cells` cells, a list of small pairs that grid-walk reads from
- * its tree (about 17x its text). */
+ * its tree (more than 9x its text). */
 static char *walked_grid(const char *head, long side, long cells, size_t *len)
 {
     gj_buf b;
@@ -481,7 +481,7 @@ static http_reply charged_as_held(test_daemon *d, const char *path, const char *
 
 /* A JSON tree is charged what it holds as it is built (grant.h,
  * admission_hold), not only 8x its text: a 2.8 MB grid-walk body whose
- * path of small pairs fits a 24 MiB budget at 8x but not as a tree (17x)
+ * path of small pairs fits a 24 MiB budget at 8x but not as a tree
  * is refused 413 while it is read, announced or chunked, to /analyze and
  * /move, and the process never holds the tree; a tree the budget holds is
  * admitted, charged more than 8x, and answered as on an unbounded daemon.
