@@ -31,12 +31,11 @@ static void ahead_free(job *j)
     j->route_state = NULL;
 }
 
-/* The position the body gave as it arrived (jobs.h's body_read), taken
- * from the job with its time and error; NULL when there is none. */
+/* The position the body gave as it arrived (jobs.h's body_read, which
+ * the caller has checked), taken from the job with its time and error;
+ * NULL when the reader refused the body. */
 static void *take_read(job *j, double *ms, gj_error *e)
 {
-    if (!j->body_read)
-        return NULL;
     void *pos = j->pos;
     j->pos = NULL;
     *ms = j->body_read_ms;

@@ -480,7 +480,7 @@ static http_reply charged_as_held(test_daemon *d, const char *path, const char *
 }
 
 /* A JSON tree is charged what it holds as it is built (grant.h,
- * admission_hold), not only 8x its text: a 2.8 MB grid-walk body whose
+ * admission_hold), not only 8x its text: a 2.6 MB grid-walk body whose
  * path of small pairs fits a 24 MiB budget at 8x but not as a tree
  * is refused 413 while it is read, announced or chunked, to /analyze and
  * /move, and the process never holds the tree; a tree the budget holds is

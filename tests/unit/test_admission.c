@@ -131,18 +131,28 @@ START_TEST(test_hangup_charged_and_shared_answer_bare)
 }
 END_TEST
 
-/* Every charge of a released, `refused` refusals counted; frees a. */
-static void expect_released(gj_admission *a, int refused)
+/* The value of a's sample `name` (a family without labels), as /metrics
+ * shows it; fails the test when there is none. */
+static unsigned long sample(gj_admission *a, const char *name)
 {
     gj_buf out;
     buf_init(&out);
     admission_render(a, &out);
     buf_putc(&out, '\0');
-    char want[64];
-    snprintf(want, sizeof want, "\ngamejudge_memory_refused_total %d\n", refused);
-    ck_assert_ptr_nonnull(strstr(out.data, "\ngamejudge_memory_charged_bytes 0\n"));
-    ck_assert_msg(strstr(out.data, want) != NULL, "%s", out.data);
+    char head[96];
+    snprintf(head, sizeof head, "\n%s ", name);
+    const char *at = strstr(out.data, head);
+    ck_assert_msg(at != NULL, "no %s in %s", name, out.data);
+    unsigned long n = strtoul(at + strlen(head), NULL, 10);
     buf_free(&out);
+    return n;
+}
+
+/* Every charge of a released, `refused` refusals counted; frees a. */
+static void expect_released(gj_admission *a, int refused)
+{
+    ck_assert_uint_eq(sample(a, "gamejudge_memory_charged_bytes"), 0);
+    ck_assert_uint_eq(sample(a, "gamejudge_memory_refused_total"), (unsigned long)refused);
     admission_free(a);
 }
 
@@ -212,15 +222,7 @@ END_TEST
 /* The budget's charged bytes, as /metrics shows them. */
 static unsigned long charged_now(gj_admission *a)
 {
-    gj_buf out;
-    buf_init(&out);
-    admission_render(a, &out);
-    buf_putc(&out, '\0');
-    const char *at = strstr(out.data, "\ngamejudge_memory_charged_bytes ");
-    ck_assert_ptr_nonnull(at);
-    unsigned long n = strtoul(at + strlen("\ngamejudge_memory_charged_bytes "), NULL, 10);
-    buf_free(&out);
-    return n;
+    return sample(a, "gamejudge_memory_charged_bytes");
 }
 
 /* A tree's hold is charged past its body's charge, kept apart from the
