@@ -11,13 +11,15 @@
  * limit still solve in microseconds.
  *
  * Beyond the sanitizers, the target checks the promises a caller relies on:
- * a failure always says why and is never a broken invariant, and a JSON
- * answer is valid JSON. */
+ * a failure always says why and is never a broken invariant, a JSON answer
+ * is valid JSON, and an analysis body read as it arrives (analysis_read.h)
+ * is answered as the same body parsed whole. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_read.h"
 #include "engine.h"
 #include "games.h"
 #include "generate.h"
@@ -145,6 +147,85 @@ static void line_and_move(const gj_game *g, const long *limits, const char *in, 
     buf_free(&out);
 }
 
+/* Whether two errors say the same, at the same place. */
+static int same_error(const gj_error *a, const gj_error *b)
+{
+    return a->kind == b->kind && a->line == b->line && a->column == b->column &&
+           strcmp(a->field, b->field) == 0 && strcmp(a->message, b->message) == 0;
+}
+
+/* in read as it arrives in pieces of `piece` bytes by the game's analysis
+ * reader (analysis_read.h): the body, or NULL with *e. */
+static analysis_body *read_in_pieces(const gj_game *g, const long *limits, const char *in,
+                                     size_t len, size_t piece, gj_error *e)
+{
+    const gj_body_reader *r = g->play->read_analysis;
+    void *reader = r->open(limits, len, e);
+    if (reader == NULL)
+        abort(); /* opening takes no input: only memory could fail it */
+    for (size_t at = 0; at < len; at += piece) {
+        size_t n = len - at < piece ? len - at : piece;
+        if (r->feed(reader, in + at, n, e) != 0) {
+            r->close(reader);
+            return NULL;
+        }
+    }
+    return r->finish(reader, e);
+}
+
+/* A game that reads an analysis body as it arrives must answer it as the
+ * body parsed whole: the same error at the same step, the same canonical
+ * form, the same analysis and the same engine move. */
+static void read_as_whole(const gj_game *g, const long *limits, const char *in, size_t len)
+{
+    if (g->play == NULL || g->play->read_analysis == NULL)
+        return;
+    for (size_t piece = 1; piece <= len + 1; piece = piece * 7 + 1) {
+        line_request qa, qb;
+        gj_error ea, eb;
+        gj_error_clear(&ea);
+        gj_error_clear(&eb);
+        int ra = line_prepare(in, len, &qa, &ea);
+        analysis_body *read = read_in_pieces(g, limits, in, len, piece, &eb);
+        if (read == NULL) {
+            if (ra == 0 || !same_error(&ea, &eb))
+                abort();
+            continue;
+        }
+        int had = read->pos != NULL;
+        int rb = line_prepare_read(read, &qb, &eb);
+        if (ra != rb || (ra != 0 && !same_error(&ea, &eb)))
+            abort();
+        if (ra != 0)
+            continue;
+        if (had && (qa.canonical_len != qb.canonical_len ||
+                    memcmp(qa.canonical, qb.canonical, qa.canonical_len) != 0))
+            abort();
+        gj_buf oa, ob;
+        buf_init(&oa);
+        buf_init(&ob);
+        ra = line_run(g, &qa, limits, &oa, &ea);
+        rb = line_run(g, &qb, limits, &ob, &eb);
+        if (ra != rb || (ra != 0 && !same_error(&ea, &eb)) ||
+            (ra == 0 && (oa.len != ob.len || memcmp(oa.data, ob.data, oa.len) != 0)))
+            abort();
+        buf_free(&oa);
+        buf_free(&ob);
+        line_request_free(&qa);
+        line_request_free(&qb);
+        buf_init(&oa);
+        buf_init(&ob);
+        ra = engine_move(g, in, len, limits, 42, &oa, &ea);
+        read = read_in_pieces(g, limits, in, len, piece, &eb);
+        rb = read != NULL ? engine_move_read(g, read, limits, 42, &ob, &eb) : -1;
+        if (ra != rb || (ra != 0 && !same_error(&ea, &eb)) ||
+            (ra == 0 && (oa.len != ob.len || memcmp(oa.data, ob.data, oa.len) != 0)))
+            abort();
+        buf_free(&oa);
+        buf_free(&ob);
+    }
+}
+
 /* The cache key of a parsed position is written without failing. */
 static void check_key(const gj_game *g, const void *pos)
 {
@@ -161,6 +242,7 @@ static void run(const gj_game *g, const long *limits, const char *in, size_t len
     if (FUZZ_JSON == 2) {
         analyze(g, limits, in, len);
         line_and_move(g, limits, in, len);
+        read_as_whole(g, limits, in, len);
         return;
     }
     if (FUZZ_JSON == 3) {
