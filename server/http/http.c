@@ -436,12 +436,18 @@ static void finish_reading(request *req)
     if (req->reader != NULL)
         made = req->body_reader->finish(req->reader, &j->body_error);
     req->reader = NULL;
-    if (req->match.row->tree_body && req->body_reader != &tree_read)
+    if (req->match.row->tree_body && req->body_reader != &tree_read) {
         j->read_analysis = made;
-    else if (req->match.row->tree_body)
+        /* What the request will build on the position read, charged as a
+         * solve's work is (dispatch). */
+        const analysis_body *read = made;
+        if (read != NULL && read->pos != NULL)
+            j->work_bytes = read->events->work(read->pos);
+    } else if (req->match.row->tree_body) {
         j->tree = made;
-    else
+    } else {
         j->pos = made;
+    }
     if (made == NULL && j->body_error.kind == GJ_OK)
         gj_fail(&j->body_error, GJ_INTERNAL, "%s: the reader failed without saying why",
                 req->match.game->name);

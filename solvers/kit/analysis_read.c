@@ -58,15 +58,17 @@ static int to_game(analysis_read *r, const jpull_event *ev, gj_error *e)
 static int on_event(void *ctx, const jpull_event *ev, gj_error *e)
 {
     analysis_read *r = ctx;
-    if (ev->depth == 1 && ev->kind == JPULL_KEY)
+    /* A member's own key: keys inside its value are its events. */
+    int member_key = ev->depth == 1 && ev->kind == JPULL_KEY;
+    if (member_key)
         r->member = route_of(r, ev);
     route to = ev->depth == 0 ? ROUTE_BOTH : r->member;
     int rc = JPULL_GO;
     if (to != ROUTE_TREE)
         rc = to_game(r, ev, e);
-    if (rc == JPULL_GO && (to != ROUTE_GAME || ev->kind == JPULL_KEY))
+    if (rc == JPULL_GO && (to != ROUTE_GAME || member_key))
         rc = json_tree_take(r->tree, ev, e);
-    if (rc == JPULL_GO && to == ROUTE_GAME && ev->kind == JPULL_KEY) {
+    if (rc == JPULL_GO && to == ROUTE_GAME && member_key) {
         /* The bulk member's place in the tree: its key, in the body's
          * order, with a null standing for the value. */
         jpull_event standin = {.kind = JPULL_NULL, .depth = 1};

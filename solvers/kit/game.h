@@ -184,6 +184,11 @@ struct jpull_event; /* json_pull.h */
  *               compact dump writes the value that was read (the request's
  *               canonical form, line.h); allocation failure shows in
  *               out->failed;
+ *   work        a bound on the bytes a request on a finished position
+ *               holds beyond the position itself before its answer is
+ *               written: the canonical form's bulk member, what the game's
+ *               parse over the position (adopt) derives and its solve's
+ *               scratch.  The server charges it as a solve's work_bytes;
  *   free        free a finished position that was not adopted. */
 typedef struct gj_event_reader {
     const char *const *keys;
@@ -193,6 +198,7 @@ typedef struct gj_event_reader {
     void *(*finish)(void *reader, gj_error *e);
     void (*close)(void *reader);
     void (*write_bulk)(const void *pos, gj_buf *out);
+    size_t (*work)(const void *pos);
     void (*free)(void *pos);
 } gj_event_reader;
 

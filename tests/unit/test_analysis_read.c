@@ -153,7 +153,8 @@ enum { MG_K, MG_MATRIX, MG_TOKEN, MG_TO_MOVE, MG_MOVES, MG_N };
 /* An n x n matrix of 1..n^2 shuffled, with one mistake one time in odd. */
 static void mg_matrix(uint64_t *rng, gj_buf *b, long n, uint64_t odd)
 {
-    static const char *const whole[] = {"null", "[]", "\"m\"", "[[1,2,3]]", "{}", "[1,2,3]"};
+    static const char *const whole[] = {"null", "[]",      "\"m\"",     "[[1,2,3]]",
+                                        "{}",   "[1,2,3]", "{\"k\":1}", "[{\"token\":[1,1]}]"};
     if (one_in(rng, odd * 4)) {
         PICK(rng, b, whole);
         return;
@@ -170,8 +171,10 @@ static void mg_matrix(uint64_t *rng, gj_buf *b, long n, uint64_t odd)
     }
     long bad = one_in(rng, odd) ? (long)rng_below(rng, (uint64_t)nn) : -1;
     long short_row = one_in(rng, odd * 2) ? (long)rng_below(rng, (uint64_t)n) : -1;
-    static const char *const odd_values[] = {"0",    "-1",  "1.5",   "\"7\"",
-                                             "null", "[1]", "99999", "1e2"};
+    /* Objects too: their keys are the matrix's, not the request's. */
+    static const char *const odd_values[] = {
+        "0",   "-1",    "1.5", "\"7\"",    "null",
+        "[1]", "99999", "1e2", "{\"\":1}", "{\"k\":[{\"matrix\":2}]}"};
     buf_putc(b, '[');
     for (long i = 0; i < n; i++) {
         buf_puts(b, i > 0 ? "," : "");
@@ -261,8 +264,9 @@ enum { NS_SHORTCUTS, NS_HEAPS, NS_TO_MOVE, NS_MOVES, NS_N };
 static void ns_shortcuts(uint64_t *rng, gj_buf *b, long n, uint64_t odd)
 {
     static const char *const whole[] = {"null", "{}", "\"s\"", "[1,2]", "7"};
-    static const char *const points[] = {"[1]",  "[1,2,3]", "[-1,0]",         "[\"a\",1]", "1.5",
-                                         "null", "[1,1e1]", "[0,4000000000]", "{}"};
+    static const char *const points[] = {"[1]", "[1,2,3]",    "[-1,0]",           "[\"a\",1]",
+                                         "1.5", "null",       "[1,1e1]",          "[0,4000000000]",
+                                         "{}",  "{\"\":[1]}", "[{\"heaps\":1},2]"};
     if (one_in(rng, odd * 4)) {
         PICK(rng, b, whole);
         return;
@@ -456,6 +460,14 @@ static int compare(const subject *s, const gj_buf *body, size_t piece, uint64_t 
     /* A refused position has no answer: its form, stored under nothing,
      * need not be the tree's. */
     int read_pos = read->pos != NULL;
+    if (read_pos) { /* the work charged covers the form's bulk member at least */
+        gj_buf text;
+        buf_init(&text);
+        read->events->write_bulk(read->pos, &text);
+        ck_assert(!text.failed);
+        ck_assert_uint_le(text.len, read->events->work(read->pos));
+        buf_free(&text);
+    }
     int rb = line_prepare_read(read, &qb, &eb);
     ck_assert_msg(ra == rb, "prepare: tree %d, reader %d (%s / %s)", ra, rb, ea.message,
                   eb.message);

@@ -627,8 +627,42 @@ static void events_free(void *pos)
     mg_free(pos);
 }
 
-const gj_event_reader mg_events = {mgj_keys,      "matrix",     events_open,       events_take,
-                                   events_finish, events_close, events_write_bulk, events_free};
+/* The length of the values 1..count written in decimal, end to end. */
+static size_t digits_upto(size_t count)
+{
+    size_t total = 0, digits = 1;
+    for (size_t lo = 1; lo <= count; lo *= 10, digits++) {
+        size_t hi = lo * 10 - 1 < count ? lo * 10 - 1 : count;
+        total += (hi - lo + 1) * digits;
+    }
+    return total;
+}
+
+/* The length of the compact text of an n x n matrix: its values, 1..n^2
+ * once each, a comma between neighbours and between rows, brackets. */
+static size_t matrix_text_bytes(long n)
+{
+    size_t m = (size_t)n;
+    return digits_upto(m * m) + m * (m - 1) + 2 * m + (m - 1) + 2;
+}
+
+static size_t work_bytes(const void *p);
+
+/* gj_event_reader's work: the matrix as text for the canonical form, kept
+ * to the end, and the larger of what is held beside it by turns: its
+ * table of values while it is written (4 bytes a cell), then the solve's
+ * outcome rows (work_bytes counts them with the /solve answer, which an
+ * analysis does not write) and the winning cells (4 bytes a cell at most). */
+static size_t events_work(const void *p)
+{
+    const position *pos = p;
+    size_t nn = (size_t)pos->n * (size_t)pos->n;
+    return matrix_text_bytes(pos->n) + work_bytes(pos) + nn * sizeof(uint32_t);
+}
+
+const gj_event_reader mg_events = {mgj_keys,          "matrix",      events_open,
+                                   events_take,       events_finish, events_close,
+                                   events_write_bulk, events_work,   events_free};
 
 void mg_write_matrix(const mg_position *pos, gj_buf *out)
 {
@@ -642,7 +676,7 @@ void mg_write_matrix(const mg_position *pos, gj_buf *out)
         uint32_t c = pos->cell_of[v - 1];
         at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)v;
     }
-    buf_reserve(out, (size_t)nn * 8 + (size_t)n * 3 + 2);
+    buf_reserve(out, matrix_text_bytes(n));
     buf_putc(out, '[');
     for (long i = 0; i < n; i++) {
         buf_puts(out, i > 0 ? ",[" : "[");

@@ -727,6 +727,17 @@ static void board_close(void *r)
     nim_json_close(r);
 }
 
+/* gj_event_reader's work: the canonical form's shortcuts (two coordinates
+ * of at most 10 digits, brackets and commas), the rows' index, the
+ * shortcuts by row and the segments (at most n + 1) that the analysis
+ * derives. */
+static size_t board_work(const void *v)
+{
+    const nim_read_board *rb = v;
+    size_t n = (size_t)rb->b.n;
+    return 24 * n + 2 + (n + 1) * 2 * sizeof(uint64_t) + 3 * (n + 1) * sizeof(long) + 64;
+}
+
 /* gj_event_reader's write_bulk: the shortcuts as given, compact. */
 static void board_write(const void *v, gj_buf *out)
 {
@@ -742,5 +753,6 @@ static void board_write(const void *v, gj_buf *out)
     buf_putc(out, ']');
 }
 
-const gj_event_reader nim_board_events = {nimj_board_keys, "shortcuts", board_open,  board_take,
-                                          board_finish,    board_close, board_write, board_free};
+const gj_event_reader nim_board_events = {nimj_board_keys, "shortcuts",  board_open,
+                                          board_take,      board_finish, board_close,
+                                          board_write,     board_work,   board_free};
