@@ -68,7 +68,7 @@ static int key_order(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* v as jansson's json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS) dumps it,
+/* c as jansson's json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS) dumps it,
  * appended to out, with the value of the member `bulk` (a null standing
  * in) written by the read position's writer.  Allocation failure shows in
  * out->failed. */
@@ -423,11 +423,19 @@ static json_t *as_request(play_pos *p, const json_t *from, gj_error *e)
     buf_putc(&text, '{');
     p->ops->write_members(p->pos, 0, &text);
     buf_putc(&text, '}');
-    json_error_t err;
-    json_t *req = text.failed ? NULL : json_loadb(text.data, text.len, 0, &err);
+    if (text.failed) {
+        buf_free(&text);
+        gj_fail_nomem(e);
+        return NULL;
+    }
+    /* Loaded as a body is, so that the memory grant charges its tree (the
+     * whole position, a matrix's 7x), or refuses it. */
+    json_t *req = jin_load_object(text.data, text.len, NULL, e);
     buf_free(&text);
+    if (req == NULL)
+        return NULL;
     const json_t *max = json_object_get(from, "max_moves");
-    if (req == NULL || (max != NULL && json_object_set(req, "max_moves", (json_t *)max) != 0)) {
+    if (max != NULL && json_object_set(req, "max_moves", (json_t *)max) != 0) {
         json_decref(req);
         gj_fail_nomem(e);
         return NULL;

@@ -20,6 +20,7 @@
 
 #include "analysis_read.h"
 #include "games.h"
+#include "grant.h"
 #include "engine.h"
 #include "harness.h"
 #include "line.h"
@@ -654,6 +655,82 @@ START_TEST(bulk_stays_out_of_the_tree)
 }
 END_TEST
 
+/* A hold that refuses anything past 1 MiB (gj_grant's hold). */
+static int hold_small(void *ctx, size_t held, gj_error *e)
+{
+    (void)ctx;
+    if (held > GJ_GRANT_STEP)
+        return gj_fail(e, GJ_TOO_LARGE, "held %zu", held);
+    return 0;
+}
+
+/* gj_grant's take: everything granted. */
+static int take_all(void *ctx, size_t bytes, gj_error *e)
+{
+    (void)ctx;
+    (void)bytes;
+    (void)e;
+    return 0;
+}
+
+/* A position played on and then given a max_moves is rebuilt from its
+ * members as a tree: that tree is charged as a body's is, whichever way
+ * the request was read, so a budget that cannot hold it refuses it. */
+START_TEST(rebuilt_position_is_charged)
+{
+    gj_buf body;
+    buf_init(&body);
+    buf_puts(&body, "{\"k\":1,\"moves\":[[1,1]],\"max_moves\":1,\"after\":\"diff\",\"matrix\":[");
+    for (long i = 0; i < 200; i++) {
+        buf_puts(&body, i > 0 ? ",[" : "[");
+        for (long j = 0; j < 200; j++) {
+            buf_puts(&body, j > 0 ? "," : "");
+            buf_put_long(&body, i * 200 + j + 1);
+        }
+        buf_putc(&body, ']');
+    }
+    buf_puts(&body, "]}");
+    ck_assert(!body.failed);
+    const gj_game *g = &game_matrix_game;
+    long lim[GJ_MAX_LIMITS] = {0};
+    for (int i = 0; i < g->nlimits; i++)
+        lim[i] = g->limits[i].def;
+    for (int bound = 0; bound <= 1; bound++) {
+        for (int read = 0; read <= 1; read++) {
+            line_request q;
+            gj_error e = {0};
+            uint64_t rng = 3;
+            if (read)
+                ck_assert_int_eq(
+                    line_prepare_read(harness_read_fed(g->play->read_analysis, body.data, body.len,
+                                                       lim, 0, 1, &rng, &e),
+                                      &q, &e),
+                    0);
+            else
+                ck_assert_int_eq(line_prepare(body.data, body.len, &q, &e), 0);
+            gj_grant grant;
+            gj_grant_init(&grant, take_all, hold_small, NULL);
+            gj_grant *was = gj_grant_bind(bound ? &grant : NULL);
+            gj_buf out;
+            buf_init(&out);
+            int rc = line_run(g, &q, lim, &out, &e);
+            gj_grant_bind(was);
+            if (bound) {
+                ck_assert_int_eq(rc, -1);
+                ck_assert_int_eq(e.kind, GJ_TOO_LARGE);
+                ck_assert_msg(strncmp(e.message, "held", 4) == 0, "%s", e.message);
+            } else {
+                ck_assert_msg(rc == 0, "%s", e.message);
+                ck_assert_ptr_nonnull(strstr(out.data, "\"moves_total\":"));
+            }
+            buf_free(&out);
+            line_request_free(&q);
+        }
+    }
+    buf_free(&body);
+}
+END_TEST
+
 /* A game reads its analyses into its arrays only with both halves: the
  * reader and the parse over what it read. */
 START_TEST(readers_come_with_adopt)
@@ -674,6 +751,7 @@ static Suite *analysis_read_suite(void)
         {"larger matrices", larger_matrices},
         {"bulk out of the tree", bulk_stays_out_of_the_tree},
         {"readers come with adopt", readers_come_with_adopt},
+        {"rebuilt position charged", rebuilt_position_is_charged},
     };
     Suite *s = harness_suite("analysis_read", cases, sizeof cases / sizeof cases[0], 300);
     harness_add_loop(s, "mostly valid", mostly_valid, NSUBJECTS, 300);
@@ -683,5 +761,6 @@ static Suite *analysis_read_suite(void)
 
 int main(void)
 {
+    gj_grant_count_jansson();
     return harness_main(analysis_read_suite());
 }
