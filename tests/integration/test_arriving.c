@@ -11,9 +11,11 @@
  * the end cut off), some padded with whitespace; each is sent once with
  * Content-Length and once chunked in random pieces (libmicrohttpd hands a
  * chunked body over chunk by chunk, so the reader sees those splits).
- * /analyze and /move bodies are read the same way into their JSON tree
- * (tree_read.h), their oracle line_analyze and engine_move over the whole
- * body; one driver (send_bodies) sends every kind.  Then the limits that hold while the body
+ * /analyze and /move bodies are read the same way, into their JSON tree
+ * (tree_read.h) or, in a game with an analysis reader, their bulk member
+ * into the game's arrays and the rest into a tree (analysis_read.h); their
+ * oracle is line_analyze and engine_move over the whole body.  One driver
+ * (send_bodies) sends every kind.  Then the limits that hold while the body
  * arrives: a body refused early by the reader that goes on past --max-body is still a 413, an empty
  * body is the parse's own error, and a client that hangs up mid-body leaves the daemon answering.
  */
