@@ -418,7 +418,7 @@ static char *walked_grid(const char *head, long side, long cells, size_t *len)
     buf_puts(&b, "], \"path\": [");
     for (long i = 0; i < cells; i++) {
         long r = i / side, c = r % 2 == 0 ? i % side : side - 1 - i % side;
-        char v[32];
+        char v[48]; /* room for two longs, whatever the compiler can prove */
         snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", r + 1, c + 1);
         buf_puts(&b, v);
     }
