@@ -1,8 +1,8 @@
-/* matrix_game_core.h - what matrix_game.c (solve), matrix_game_analysis.c
- * (POST /analyze), matrix_game_puzzle.c (puzzles) and matrix_game_draw.c
- * (pictures) share: the position, its JSON reading and validation, the
- * table of winning cells, the token of a position in play and the picture
- * of one.  Private to those files.
+/* matrix_game_core.h - what matrix_game.c (solve), matrix_game_read.c (the
+ * readers), matrix_game_analysis.c (POST /analyze), matrix_game_puzzle.c
+ * (puzzles) and matrix_game_draw.c (pictures) share: the position, its JSON reading and validation,
+ * the table of winning cells, the token of a position in play and the picture of one.  Private to
+ * those files.
  *
  * W[c], "c is a winning cell", means the player who has just moved the
  * token onto c wins from there; the solver's M/G table is exactly W (M
@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "error.h"
 #include "game.h"
+#include "text_read.h"
 
 enum { MG_LIMIT_N };
 
@@ -52,6 +53,25 @@ static inline int mg_winning(const mg_position *pos, long row, long col)
 }
 
 void mg_free(mg_position *pos);
+
+/* A position of side n with room for the n x n values (value only), or
+ * NULL with *e. */
+mg_position *mg_position_new(long n, long k, gj_error *e);
+
+/* The values read (pos->value, each in 1..n^2) filed by value into
+ * pos->cell_of, and pos->value freed: GJ_NO_REPEAT; GJ_REPEAT_FOUND, with
+ * value kept for mg_find_repeat; GJ_REPEAT_FAILED with *e (memory). */
+gj_repeat mg_index_cells(mg_position *pos, gj_error *e);
+
+/* The first repeat of pos->value in reading order, as the row-major
+ * indices of its two cells: 0, or -1 with *e (memory). */
+int mg_find_repeat(const mg_position *pos, long *first, long *second, gj_error *e);
+
+/* game.h's work_bytes: the solve's outcome rows and the /solve answer. */
+size_t mg_work_bytes(const void *pos);
+
+/* The judge text's steps (text_read.h), in matrix_game_read.c. */
+extern const gj_text_steps mg_text_steps;
 
 /* The picture of a position in play (game.h's gj_play.draw,
  * matrix_game_draw.c): the token on 1-based (row, col), row 0 at the
