@@ -74,6 +74,21 @@ void buf_put_long(gj_buf *b, long long v)
     buf_append(b, tmp + i, sizeof tmp - (size_t)i);
 }
 
+void buf_put_rows(gj_buf *b, const int32_t *v, long n, long m)
+{
+    buf_putc(b, '[');
+    for (long i = 0; i < n; i++) {
+        buf_puts(b, i > 0 ? ",[" : "[");
+        for (long j = 0; j < m; j++) {
+            if (j > 0)
+                buf_putc(b, ',');
+            buf_put_long(b, v[i * m + j]);
+        }
+        buf_putc(b, ']');
+    }
+    buf_putc(b, ']');
+}
+
 char *buf_take(gj_buf *b, size_t *len)
 {
     char *data = b->data;

@@ -7,6 +7,7 @@
 #define GJ_BUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct gj_buf {
     char *data;
@@ -23,6 +24,8 @@ void buf_append(gj_buf *b, const void *bytes, size_t n);
 void buf_puts(gj_buf *b, const char *s);
 void buf_putc(gj_buf *b, char c);
 void buf_put_long(gj_buf *b, long long v);
+/* An n x m row-major table of integers as compact JSON rows: [[1,2],[3,4]]. */
+void buf_put_rows(gj_buf *b, const int32_t *v, long n, long m);
 /* Hand the bytes to the caller (who frees them) and reset the buffer. */
 char *buf_take(gj_buf *b, size_t *len);
 

@@ -547,26 +547,17 @@ const gj_event_reader mg_events = {mgj_keys,          "matrix",      events_open
 void mg_write_matrix(const mg_position *pos, gj_buf *out)
 {
     long n = pos->n, nn = n * n;
-    uint32_t *at = malloc((size_t)nn * sizeof *at); /* row-major: the cell's value */
+    /* Row-major, the cell's value: below 2^31, as n <= 6000. */
+    int32_t *at = malloc((size_t)nn * sizeof *at);
     if (at == NULL) {
         out->failed = 1;
         return;
     }
     for (long v = 1; v <= nn; v++) {
         uint32_t c = pos->cell_of[v - 1];
-        at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (uint32_t)v;
+        at[(mg_row(c) - 1) * n + mg_col(c) - 1] = (int32_t)v;
     }
     buf_reserve(out, matrix_text_bytes(n));
-    buf_putc(out, '[');
-    for (long i = 0; i < n; i++) {
-        buf_puts(out, i > 0 ? ",[" : "[");
-        for (long j = 0; j < n; j++) {
-            if (j > 0)
-                buf_putc(out, ',');
-            buf_put_long(out, at[i * n + j]);
-        }
-        buf_putc(out, ']');
-    }
-    buf_putc(out, ']');
+    buf_put_rows(out, at, n, n);
     free(at);
 }

@@ -388,23 +388,6 @@ static void write_answer(gj_buf *out, const request *q, long long v, const entry
     analysis_end(out, c.listed);
 }
 
-/* A board's values as JSON rows, as the request gave them (integers,
- * which JSON writes one way). */
-static void put_board(gj_buf *out, const int32_t *v, long n, long m)
-{
-    buf_putc(out, '[');
-    for (long i = 0; i < n; i++) {
-        buf_puts(out, i > 0 ? ",[" : "[");
-        for (long j = 0; j < m; j++) {
-            if (j > 0)
-                buf_putc(out, ',');
-            buf_put_long(out, v[i * m + j]);
-        }
-        buf_putc(out, ']');
-    }
-    buf_putc(out, ']');
-}
-
 /* q's members in q->order (see read_order), comma-separated; with moved,
  * only those a stone changes (the boards stay); with `given`, only the
  * members it marks. */
@@ -422,7 +405,8 @@ static void put_members(const request *q, int moved, const int *given, gj_buf *o
         first = 0;
         if (member == MEMBER_A || member == MEMBER_B) {
             buf_puts(out, member == MEMBER_A ? "\"a\":" : "\"b\":");
-            put_board(out, member == MEMBER_A ? g->a : g->b, g->n, g->m);
+            /* Integers, which JSON writes one way: as the request gave them. */
+            buf_put_rows(out, member == MEMBER_A ? g->a : g->b, g->n, g->m);
         } else if (member == MEMBER_STONES) {
             buf_puts(out, "\"stones\":[");
             for (long s = 0; s < q->stones; s++) {
