@@ -124,6 +124,18 @@ uint64_t rng_below(uint64_t *state, uint64_t n)
     return rng_next(state) % n;
 }
 
+void rng_shuffled(uint64_t *state, int *value, long count)
+{
+    for (long c = 0; c < count; c++)
+        value[c] = (int)c + 1;
+    for (long c = count - 1; c > 0; c--) {
+        long d = (long)rng_below(state, (uint64_t)c + 1);
+        int t = value[c];
+        value[c] = value[d];
+        value[d] = t;
+    }
+}
+
 void *harness_read_fed(const gj_body_reader *rd, const char *body, size_t len, const long *lim,
                        size_t piece, int feed_empty, uint64_t *rng, gj_error *e)
 {

@@ -53,6 +53,8 @@ const char *harness_data_dir(void);
 uint64_t rng_next(uint64_t *state);
 /* Uniform in [0, n), n > 0. */
 uint64_t rng_below(uint64_t *state, uint64_t n);
+/* value[0..count) = 1..count in an order drawn from *state (Fisher-Yates). */
+void rng_shuffled(uint64_t *state, int *value, long count);
 
 /* The position body[0..len) gives read by rd (game.h's gj_body_reader)
  * fed in pieces: piece 0 means the whole body in one feed (an empty body

@@ -161,15 +161,9 @@ static void mg_matrix(uint64_t *rng, gj_buf *b, long n, uint64_t odd)
         return;
     }
     long nn = n * n;
-    long *v = malloc((size_t)nn * sizeof *v);
+    int *v = malloc((size_t)nn * sizeof *v);
     ck_assert_ptr_nonnull(v);
-    for (long c = 0; c < nn; c++)
-        v[c] = c + 1;
-    for (long c = nn - 1; c > 0; c--) {
-        long d = (long)rng_below(rng, (uint64_t)c + 1), t = v[c];
-        v[c] = v[d];
-        v[d] = t;
-    }
+    rng_shuffled(rng, v, nn);
     long bad = one_in(rng, odd) ? (long)rng_below(rng, (uint64_t)nn) : -1;
     long short_row = one_in(rng, odd * 2) ? (long)rng_below(rng, (uint64_t)n) : -1;
     /* Objects too: their keys are the matrix's, not the request's. */

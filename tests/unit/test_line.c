@@ -31,13 +31,7 @@ static json_t *random_request(int n, long k, int opening, uint64_t *rng)
     int nn = n * n;
     int *value = malloc((size_t)nn * sizeof *value);
     ck_assert_ptr_nonnull(value);
-    for (int c = 0; c < nn; c++)
-        value[c] = c + 1;
-    for (int c = nn - 1; c > 0; c--) {
-        int d = (int)rng_below(rng, (uint64_t)c + 1), t = value[c];
-        value[c] = value[d];
-        value[d] = t;
-    }
+    rng_shuffled(rng, value, nn);
     json_t *matrix = json_array();
     for (int i = 0; i < n; i++) {
         json_t *row = json_array();

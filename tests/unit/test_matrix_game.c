@@ -122,17 +122,6 @@ static void reversed(int n, int *value)
         value[c] = n * n - c;
 }
 
-static void shuffled(int n, int *value, uint64_t *rng)
-{
-    identity(n, value);
-    for (int c = n * n - 1; c > 0; c--) {
-        int d = (int)rng_below(rng, (uint64_t)c + 1);
-        int t = value[c];
-        value[c] = value[d];
-        value[d] = t;
-    }
-}
-
 static char *run(harness_input how, const char *in, harness_output out)
 {
     gj_error e;
@@ -175,7 +164,7 @@ START_TEST(oracle_random)
             cross_check(n, k, value);
             checked += 2;
             for (int t = 0; t < per_k[n]; t++) {
-                shuffled(n, value, &rng);
+                rng_shuffled(&rng, value, (long)n * n);
                 cross_check(n, k, value);
                 checked++;
             }
@@ -517,7 +506,7 @@ static void solve_largest(long k, long top, long sampled)
     uint64_t rng = 0xb16b00b5ULL + (uint64_t)k;
     int *value = malloc((size_t)n * n * sizeof *value);
     ck_assert_ptr_nonnull(value);
-    shuffled(n, value, &rng);
+    rng_shuffled(&rng, value, (long)n * n);
     size_t len;
     char *text = text_of(n, k, value, &len);
     /* One parse and solve, written both ways, as the server would. */
@@ -597,7 +586,7 @@ START_TEST(edge_extreme_k)
             cross_check(n, k, value);
             reversed(n, value);
             cross_check(n, k, value);
-            shuffled(n, value, &rng);
+            rng_shuffled(&rng, value, (long)n * n);
             cross_check(n, k, value);
         }
     }
@@ -663,7 +652,7 @@ START_TEST(key_text_equals_json)
     for (int t = 0; t < 200; t++) {
         int n = 3 + (int)rng_below(&rng, 6);
         long k = 1 + (long)rng_below(&rng, (uint64_t)n - 2);
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         char *text = text_of(n, k, value, NULL), *json = json_of(n, k, value);
         size_t tlen, jlen, slen, wlen;
         char *tkey = key_of(IN_TEXT, text, 0, &tlen);
@@ -715,7 +704,7 @@ START_TEST(key_tells_positions_apart)
     for (int t = 0; t < BOARDS; t++) {
         /* 4 x 4 boards that differ from the first in a few places. */
         if (t == 0)
-            shuffled(4, value[0], &rng);
+            rng_shuffled(&rng, value[0], 16);
         else
             memcpy(value[t], value[0], sizeof value[0]);
         ks[t] = 1 + (long)rng_below(&rng, 2);

@@ -22,18 +22,6 @@ static const gj_game *const game = &game_matrix_game;
 
 /* ---- building requests ---- */
 
-static void shuffled(int n, int *value, uint64_t *rng)
-{
-    for (int c = 0; c < n * n; c++)
-        value[c] = c + 1;
-    for (int c = n * n - 1; c > 0; c--) {
-        int d = (int)rng_below(rng, (uint64_t)c + 1);
-        int t = value[c];
-        value[c] = value[d];
-        value[d] = t;
-    }
-}
-
 /* The request for (n, k, value); token -1 leaves it out; to_move 0 and
  * max_moves 0 leave those out. */
 static char *request_of(int n, long k, const int *value, long token, char to_move, long max_moves)
@@ -242,7 +230,7 @@ START_TEST(oracle_random)
     for (int n = 3; n <= MG_ORACLE_MAX_SIDE; n++) {
         for (int k = 1; k <= n - 2; k++) {
             for (int t = 0; t < per_k[n]; t++) {
-                shuffled(n, value, &rng);
+                rng_shuffled(&rng, value, (long)n * n);
                 if (t % 4 == 0) {
                     cross_check(n, k, value, -1, t % 8 == 0 ? 0 : 'M');
                 } else {
@@ -273,7 +261,7 @@ START_TEST(oracle_every_token)
                     for (int c = 0; c < n * n; c++)
                         value[c] = n * n - c;
                 } else {
-                    shuffled(n, value, &rng);
+                    rng_shuffled(&rng, value, (long)n * n);
                 }
                 for (int token = -1; token < n * n; token++)
                     cross_check(n, k, value, token, token >= 0 && token % 2 ? 'G' : 'M');
@@ -293,7 +281,7 @@ START_TEST(truncation)
         int n = 4 + (int)rng_below(&rng, 3), k = 1 + (int)rng_below(&rng, (uint64_t)n - 2);
         int token = t % 5 == 0 ? -1 : (int)rng_below(&rng, (uint64_t)n * n);
         char mover = token < 0 ? 'M' : 'G';
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         char *full_req = request_of(n, k, value, token, 0, ANALYSIS_MAX_MOVES_LIMIT);
         json_t *full = analyze_json(full_req);
         long total = get_long(full, "moves_total");
@@ -335,7 +323,7 @@ START_TEST(facts_on_solver_table)
     static const long ks[] = {1, 2, 5, 11, 22};
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         long k = ks[t];
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         gj_error e;
         /* A request without token, to_move or max_moves is also solve's JSON body. */
         char *solve_req = request_of(n, k, value, -1, 0, 0);
@@ -522,7 +510,7 @@ START_TEST(configured_limit)
 {
     uint64_t rng = 3;
     int value[36];
-    shuffled(6, value, &rng);
+    rng_shuffled(&rng, value, 36);
     char *req = request_of(6, 2, value, 0, 'G', 5);
     long small[GJ_MAX_LIMITS] = {5};
     gj_error e = analyze_error(req, small);
@@ -595,7 +583,7 @@ static void largest(long k)
     int *value = malloc((size_t)n * n * sizeof *value);
     int *cell_of = malloc((size_t)n * n * sizeof *cell_of);
     ck_assert(value != NULL && cell_of != NULL);
-    shuffled(n, value, &rng);
+    rng_shuffled(&rng, value, (long)n * n);
     for (long c = 0; c < (long)n * n; c++)
         cell_of[value[c] - 1] = (int)c;
     char *solve_req = request_of(n, k, value, -1, 0, 0);

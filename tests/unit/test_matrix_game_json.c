@@ -159,7 +159,7 @@ static void odd_value(rd_gen *g, long n2, long most)
 
 /* Row i of the matrix: mostly n values of the permutation, sometimes
  * another type or with odd values (about 2 / odd of each in a matrix). */
-static void row(rd_gen *g, const long *value, long i, long n, long width, long most, uint64_t odd)
+static void row(rd_gen *g, const int *value, long i, long n, long width, long most, uint64_t odd)
 {
     if (odd > 0 && rd_one_in(g, odd * 2 * (uint64_t)n)) {
         odd_value(g, n * n, most);
@@ -182,7 +182,7 @@ static void row(rd_gen *g, const long *value, long i, long n, long width, long m
 }
 
 /* The member "matrix": rows rows of (mostly) n values each. */
-static void matrix(rd_gen *g, const long *value, long n, long rows, long most, uint64_t odd)
+static void matrix(rd_gen *g, const int *value, long n, long rows, long most, uint64_t odd)
 {
     if (odd > 0 && rd_one_in(g, odd * 6)) {
         odd_value(g, n * n, most);
@@ -235,7 +235,7 @@ static const rd_keys keys = {
 
 /* One body: the members in a random order, each mistake at rate 1 in `odd`
  * (0: none), for a side n, rows rows and limit `most` (its square). */
-static void body(rd_gen *g, const long *value, long n, long rows, long most, uint64_t odd)
+static void body(rd_gen *g, const int *value, long n, long rows, long most, uint64_t odd)
 {
     /* The members in writing order: 1 is "k", 2 "matrix", 0 a key no
      * position has; one may be missing or written twice. */
@@ -287,16 +287,10 @@ static void body(rd_gen *g, const long *value, long n, long rows, long most, uin
 
 /* A random permutation of 1..n*n into value, with one repeat in half of
  * them when odd is not 0. */
-static void permutation(rd_gen *g, long *value, long n, uint64_t odd)
+static void permutation(rd_gen *g, int *value, long n, uint64_t odd)
 {
     long nn = n * n;
-    for (long c = 0; c < nn; c++)
-        value[c] = c + 1;
-    for (long c = nn - 1; c > 0; c--) {
-        long d = (long)rng_below(&g->rng, (uint64_t)c + 1), t = value[c];
-        value[c] = value[d];
-        value[d] = t;
-    }
+    rng_shuffled(&g->rng, value, nn);
     if (odd > 0 && rd_one_in(g, 2))
         value[rng_below(&g->rng, (uint64_t)nn)] = value[rng_below(&g->rng, (uint64_t)nn)];
 }
@@ -307,7 +301,7 @@ static void permutation(rd_gen *g, long *value, long n, uint64_t odd)
 static void write_body(rd_gen *g, long max_n, uint64_t odd, long *lim)
 {
     static const long limits[] = {3, 4, 6, 9, 40, 2000, 6000};
-    static long value[41 * 41];
+    static int value[41 * 41];
     long n = 3 + (long)rng_below(&g->rng, (uint64_t)max_n - 2);
     lim[0] = odd > 0 ? limits[rng_below(&g->rng, sizeof limits / sizeof limits[0])] : 2000;
     long rows = n;

@@ -26,19 +26,6 @@ static const gj_game *const game = &game_matrix_game;
 /* The oracle's motif bits, the game's motifs in its order. */
 static const char *const motif_names[] = {"top-cell", "outscored", "modest"};
 
-/* value[0..n*n) a random permutation of 1..n^2. */
-static void shuffled(int n, int *value, uint64_t *rng)
-{
-    for (int c = 0; c < n * n; c++)
-        value[c] = c + 1;
-    for (int c = n * n - 1; c > 0; c--) {
-        int d = (int)rng_below(rng, (uint64_t)c + 1);
-        int t = value[c];
-        value[c] = value[d];
-        value[d] = t;
-    }
-}
-
 /* The parsed position in play of (n, k, value) with the token on cell
  * `token` (row-major; -1: the opening): fails the test when refused. */
 static void *open_position(int n, int k, const int *value, int token)
@@ -146,7 +133,7 @@ START_TEST(look_and_motifs_against_rules)
         int n = 3 + (int)rng_below(&rng, MG_ORACLE_MAX_SIDE - 2);
         int k = 1 + (int)rng_below(&rng, (uint64_t)n - 2);
         int value[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE];
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         for (int token = -1; token < n * n; token++, positions++)
             cross_check(n, k, value, token, &solvable);
     }
@@ -167,7 +154,7 @@ START_TEST(motifs_vary)
         int n = 3 + (int)rng_below(&rng, MG_ORACLE_MAX_SIDE - 2);
         int k = 1 + (int)rng_below(&rng, (uint64_t)n - 2);
         int value[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE];
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         int token = (int)rng_below(&rng, (uint64_t)(n * n));
         void *pos = open_position(n, k, value, token);
         gj_move moves[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE];
@@ -205,7 +192,7 @@ START_TEST(jump_back_wins)
         int n = 3 + (int)rng_below(&rng, 3); /* 3..5: the minimax per token is slow */
         int k = 1 + (int)rng_below(&rng, (uint64_t)n - 2);
         int value[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE];
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         signed char opening[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE],
             there[MG_ORACLE_MAX_SIDE * MG_ORACLE_MAX_SIDE];
         ck_assert_int_eq(matrix_game_oracle_moves(n, k, value, -1, opening), 1);
@@ -264,7 +251,7 @@ START_TEST(third_step_repeats)
         int n = 3 + (int)rng_below(&rng, 6);
         int k = 1 + (int)rng_below(&rng, (uint64_t)n - 2);
         int value[64];
-        shuffled(n, value, &rng);
+        rng_shuffled(&rng, value, (long)n * n);
         for (int token = 0; token < n * n; token++) {
             void *first = open_position(n, k, value, token);
             gj_move m1[64], m2[64];
