@@ -376,20 +376,24 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
 }
 END_TEST
 
-/* An /analyze or /move body of nim-shortcuts with `pairs` distinct
- * shortcuts of small numbers, the members `head` (each followed by a
- * comma) first: about 25x its text as a tree (test_json_pull measures such
- * shapes), past the 8x the budget charges JSON up front. */
-static char *small_pairs(const char *head, long pairs, size_t *len)
+/* An analysis body: '{', the members `head` (each followed by a comma),
+ * the members `rest` (each followed by a comma), then "key": [[x, y], ...]
+ * of `pairs` pairs, pair i from at(i, side, &x, &y), and '}'. */
+static char *pairs_body(const char *head, const char *rest, const char *key, long pairs, long side,
+                        void (*at)(long i, long side, long *x, long *y), size_t *len)
 {
     gj_buf b;
     buf_init(&b);
     buf_putc(&b, '{');
     buf_puts(&b, head);
-    buf_puts(&b, "\"heaps\": [2, 5], \"shortcuts\": [");
+    buf_puts(&b, rest);
+    buf_puts(&b, key);
+    buf_puts(&b, ": [");
     for (long i = 0; i < pairs; i++) {
-        char v[32];
-        snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", 7 + i % 300, 7 + i / 300);
+        long x, y;
+        at(i, side, &x, &y);
+        char v[48]; /* room for two longs, whatever the compiler can prove */
+        snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", x, y);
         buf_puts(&b, v);
     }
     buf_puts(&b, "]}");
@@ -398,34 +402,52 @@ static char *small_pairs(const char *head, long pairs, size_t *len)
     return b.data;
 }
 
+/* Shortcut i of small_pairs: distinct, numbers of three digits at most. */
+static void small_pair(long i, long side, long *x, long *y)
+{
+    (void)side;
+    *x = 7 + i % 300;
+    *y = 7 + i / 300;
+}
+
+/* An /analyze or /move body of nim-shortcuts with `pairs` distinct
+ * shortcuts of small numbers, the members `head` first: about 25x its text
+ * as a tree (test_json_pull measures such shapes), past the 8x the budget
+ * charges JSON up front. */
+static char *small_pairs(const char *head, long pairs, size_t *len)
+{
+    return pairs_body(head, "\"heaps\": [2, 5], ", "\"shortcuts\"", pairs, 0, small_pair, len);
+}
+
+/* Cell i of walked_grid's path: along the rows, every other one backwards. */
+static void snake_cell(long i, long side, long *row, long *col)
+{
+    long r = i / side;
+    *row = r + 1;
+    *col = (r % 2 == 0 ? i % side : side - 1 - i % side) + 1;
+}
+
 /* An /analyze or /move body of grid-walk, the members `head` first: an
  * open side x side grid whose "path" snakes along its rows through its
  * first `cells` cells, a list of small pairs that grid-walk reads from
  * its tree (more than 9x its text). */
 static char *walked_grid(const char *head, long side, long cells, size_t *len)
 {
-    gj_buf b;
-    buf_init(&b);
-    buf_putc(&b, '{');
-    buf_puts(&b, head);
-    buf_puts(&b, "\"grid\": [");
+    gj_buf grid;
+    buf_init(&grid);
+    buf_puts(&grid, "\"grid\": [");
     for (long r = 0; r < side; r++) {
-        buf_puts(&b, r > 0 ? ",\"" : "\"");
+        buf_puts(&grid, r > 0 ? ",\"" : "\"");
         for (long c = 0; c < side; c++)
-            buf_putc(&b, '.');
-        buf_putc(&b, '"');
+            buf_putc(&grid, '.');
+        buf_putc(&grid, '"');
     }
-    buf_puts(&b, "], \"path\": [");
-    for (long i = 0; i < cells; i++) {
-        long r = i / side, c = r % 2 == 0 ? i % side : side - 1 - i % side;
-        char v[48]; /* room for two longs, whatever the compiler can prove */
-        snprintf(v, sizeof v, "%s[%ld,%ld]", i ? "," : "", r + 1, c + 1);
-        buf_puts(&b, v);
-    }
-    buf_puts(&b, "]}");
-    ck_assert(!b.failed);
-    *len = b.len;
-    return b.data;
+    buf_puts(&grid, "], ");
+    buf_putc(&grid, '\0');
+    ck_assert(!grid.failed);
+    char *body = pairs_body(head, grid.data, "\"path\"", cells, side, snake_cell, len);
+    buf_free(&grid);
+    return body;
 }
 
 /* POST body[len] to each of paths[n], announced then chunked, on d (a
