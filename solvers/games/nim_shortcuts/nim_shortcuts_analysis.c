@@ -195,14 +195,12 @@ static void play_free(void *v)
 }
 
 /* The board of `read` (taken) as the board of sh, its shortcuts in the
- * body's order kept when `keep`. */
-static void adopt_board(shared *sh, nim_read_board *read, int keep)
+ * body's order too: the reader has them at no cost, so `keep` need not
+ * be asked. */
+static void adopt_board(shared *sh, nim_read_board *read)
 {
     sh->b = read->b;
-    if (keep)
-        sh->given = read->given;
-    else
-        free(read->given);
+    sh->given = read->given;
     free(read);
 }
 
@@ -228,7 +226,7 @@ static ns_play *parse_position(const json_t *root, const long *limits, int keep,
     const json_t *shortcuts = json_object_get(root, "shortcuts");
     int rc = 0;
     if (read != NULL)
-        adopt_board(sh, read, keep);
+        adopt_board(sh, read);
     else
         rc = nim_board_read_json(&sh->b, shortcuts, limits[NIM_LIMIT_SHORTCUTS], e);
     if (rc == 0)
