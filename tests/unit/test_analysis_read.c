@@ -3,7 +3,7 @@
  * parsed whole into a tree (line.h's line_prepare).
  *
  * For each game with such a reader (matrix-game's matrix, nim-shortcuts'
- * shortcuts): thousands of generated requests, valid and not (every member
+ * shortcuts, grid-walk's path): thousands of generated requests, valid and not (every member
  * of the position and of the line wrong in each way it can be, unknown and
  * repeated members, broken JSON), each read both ways, the reader fed whole,
  * a byte at a time and in random pieces: both must give the same error
@@ -46,6 +46,9 @@ typedef struct subject {
     long lo, hi;  /* the size n handed to member(), drawn in lo..hi */
     long lim[GJ_MAX_LIMITS];
     const char *read; /* its reader's fields: prefixes of the errors' fields, ' '-separated */
+    /* When members must agree, what they agree on, drawn before any is
+     * written (NULL: nothing). */
+    void (*begin)(uint64_t *rng, long n, uint64_t odd);
 } subject;
 
 /* The limits s's requests are read under. */
@@ -359,6 +362,202 @@ static void ns_member(uint64_t *rng, gj_buf *b, int m, long n, uint64_t odd)
     }
 }
 
+/* ---- grid-walk ---------------------------------------------------------- */
+
+enum { GW_GRID, GW_PATH, GW_TOKEN, GW_TO_MOVE, GW_VISITED, GW_MOVES, GW_N };
+enum { GW_MOST = 8 }; /* the largest side drawn */
+
+/* The request being written: its grid and its walk, drawn by gw_begin so
+ * that the members agree (unless one is wrong on purpose). */
+static struct {
+    long rows, cols;
+    char cell[GW_MOST][GW_MOST + 1]; /* '.' free, '#' blocked, rows NUL-ended */
+    long at[GW_MOST * GW_MOST][2];   /* the path, 1-based [row, column] */
+    long len;
+} gw;
+
+/* The grid (n rows, n or n + 1 columns, about one cell in six blocked)
+ * and a random walk on it, empty one time in eight. */
+static void gw_begin(uint64_t *rng, long n, uint64_t odd)
+{
+    (void)odd;
+    gw.rows = n;
+    gw.cols = n + (long)rng_below(rng, 2);
+    memset(gw.cell, 0, sizeof gw.cell);
+    for (long i = 0; i < gw.rows; i++)
+        for (long j = 0; j < gw.cols; j++)
+            gw.cell[i][j] = one_in(rng, 6) ? '#' : '.';
+    gw.len = 0;
+    if (one_in(rng, 8))
+        return;
+    long want = 1 + (long)rng_below(rng, (uint64_t)(gw.rows * gw.cols));
+    long r = (long)rng_below(rng, (uint64_t)gw.rows), c = (long)rng_below(rng, (uint64_t)gw.cols);
+    char seen[GW_MOST][GW_MOST] = {{0}};
+    while (gw.cell[r][c] == '.' && !seen[r][c] && gw.len < want) {
+        seen[r][c] = 1;
+        gw.at[gw.len][0] = r + 1;
+        gw.at[gw.len][1] = c + 1;
+        gw.len++;
+        static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        const int *d = step[rng_below(rng, 4)];
+        if (r + d[0] >= 0 && r + d[0] < gw.rows && c + d[1] >= 0 && c + d[1] < gw.cols) {
+            r += d[0];
+            c += d[1];
+        }
+    }
+}
+
+/* The grid's rows, or a wrong grid one time in odd * 4. */
+static void gw_grid(uint64_t *rng, gj_buf *b, uint64_t odd)
+{
+    static const char *const whole[] = {"null", "[]",       "\"..\"", "[\"..\",\"...\"]",
+                                        "[1]",  "[\"x.\"]", "{}",     "[[\".\"]]"};
+    if (one_in(rng, odd * 4)) {
+        PICK(rng, b, whole);
+        return;
+    }
+    buf_putc(b, '[');
+    for (long i = 0; i < gw.rows; i++) {
+        buf_puts(b, i > 0 ? "," : "");
+        blanks(rng, b);
+        buf_putc(b, '"');
+        buf_puts(b, gw.cell[i]);
+        buf_putc(b, '"');
+    }
+    buf_putc(b, ']');
+}
+
+/* The walk as "path": one element wrong one time in odd (a value of the
+ * wrong kind, size or range, a step that breaks a rule), or the whole
+ * path wrong or too long one time in odd * 4. */
+static void gw_path(uint64_t *rng, gj_buf *b, uint64_t odd)
+{
+    static const char *const whole[] = {"null", "{}", "\"p\"", "[]", "7", "[[1,1],[1,1]]"};
+    static const char *const elements[] = {"[0,1]",
+                                           "[1]",
+                                           "\"a\"",
+                                           "[1,2,3]",
+                                           "null",
+                                           "{}",
+                                           "[1,1.5]",
+                                           "[1,99]",
+                                           "[[1],2]",
+                                           "[3000000000,1]",
+                                           "[-2147483649,1]",
+                                           "[1,{\"path\":[1,1]}]",
+                                           "{\"grid\":[\".\"]}",
+                                           "[]",
+                                           "[true,1]",
+                                           "[1,\"2\"]"};
+    if (one_in(rng, odd * 4)) {
+        if (one_in(rng, 2)) {
+            PICK(rng, b, whole);
+            return;
+        }
+        /* Longer than any grid of the limits allows: only counted. */
+        buf_putc(b, '[');
+        for (long i = 0, count = 37 + (long)rng_below(rng, 40); i < count; i++)
+            buf_puts(b, i > 0 ? ",[1,1]" : "[1,1]");
+        buf_putc(b, ']');
+        return;
+    }
+    long bad = one_in(rng, odd) ? (long)rng_below(rng, (uint64_t)gw.len + 1) : -1;
+    buf_putc(b, '[');
+    for (long i = 0; i <= gw.len; i++) {
+        if (i == gw.len && bad != gw.len)
+            break;
+        buf_puts(b, i > 0 ? "," : "");
+        blanks(rng, b);
+        if (i == bad && i > 0 && one_in(rng, 3)) { /* a cell again, or a jump */
+            long k = (long)rng_below(rng, (uint64_t)i);
+            buf_putc(b, '[');
+            buf_put_long(b, one_in(rng, 2) ? gw.at[k][0] : 1 + (long)rng_below(rng, 6));
+            buf_putc(b, ',');
+            buf_put_long(b, gw.at[k][1]);
+            buf_putc(b, ']');
+        } else if (i == bad) {
+            PICK(rng, b, elements);
+        } else {
+            buf_putc(b, '[');
+            buf_put_long(b, gw.at[i][0]);
+            buf_putc(b, ',');
+            blanks(rng, b);
+            buf_put_long(b, gw.at[i][1]);
+            buf_putc(b, ']');
+        }
+    }
+    buf_putc(b, ']');
+}
+
+/* A cell of the grid: next to the path's last one mostly, anywhere or
+ * off the grid now and then. */
+static void gw_cell(uint64_t *rng, gj_buf *b, long n, uint64_t odd)
+{
+    static const char *const cells[] = {"[0,1]", "[1]", "\"a1\"", "[1,99]", "null"};
+    (void)n;
+    if (one_in(rng, odd)) {
+        PICK(rng, b, cells);
+        return;
+    }
+    long r = 1 + (long)rng_below(rng, (uint64_t)gw.rows);
+    long c = 1 + (long)rng_below(rng, (uint64_t)gw.cols);
+    if (gw.len > 0 && !one_in(rng, 4)) {
+        r = gw.at[gw.len - 1][0];
+        c = gw.at[gw.len - 1][1];
+        if (one_in(rng, 2))
+            r += one_in(rng, 2) ? 1 : -1;
+        else
+            c += one_in(rng, 2) ? 1 : -1;
+    }
+    buf_putc(b, '[');
+    buf_put_long(b, r);
+    buf_putc(b, ',');
+    buf_put_long(b, c);
+    buf_putc(b, ']');
+}
+
+/* grid-walk's member m: token, to_move and visited say what the path
+ * does, but one time in odd * 2 (any of the three can spoil a request
+ * the others make). */
+static void gw_member(uint64_t *rng, gj_buf *b, int m, long n, uint64_t odd)
+{
+    static const char *const names[GW_N] = {"grid", "path", "token", "to_move", "visited", "moves"};
+    if (m >= GW_N) {
+        common_member(rng, b, m - GW_N, odd);
+        return;
+    }
+    key(rng, b, names[m]);
+    int wrong = one_in(rng, odd * 2);
+    switch (m) {
+    case GW_GRID:
+        gw_grid(rng, b, odd);
+        break;
+    case GW_PATH:
+        gw_path(rng, b, odd);
+        break;
+    case GW_TOKEN:
+        if (gw.len == 0 || wrong) {
+            buf_puts(b, gw.len == 0 && !wrong ? "null" : "[1,1]");
+            break;
+        }
+        buf_putc(b, '[');
+        buf_put_long(b, gw.at[gw.len - 1][0]);
+        buf_putc(b, ',');
+        buf_put_long(b, gw.at[gw.len - 1][1]);
+        buf_putc(b, ']');
+        break;
+    case GW_TO_MOVE:
+        buf_puts(b, (gw.len % 2 == 0) != wrong ? "\"A\"" : "\"B\"");
+        break;
+    case GW_VISITED:
+        buf_put_long(b, wrong ? gw.len + 1 : gw.len);
+        break;
+    default:
+        moves(rng, b, n, odd, wrong, gw_cell);
+        break;
+    }
+}
+
 /* ---- the driver --------------------------------------------------------- */
 
 /* One request of s: its members in a random order (the required ones
@@ -367,6 +566,8 @@ static void ns_member(uint64_t *rng, gj_buf *b, int m, long n, uint64_t odd)
 static void write_request(const subject *s, uint64_t *rng, gj_buf *b, uint64_t odd)
 {
     long n = s->lo + (long)rng_below(rng, (uint64_t)(s->hi - s->lo + 1));
+    if (s->begin != NULL)
+        s->begin(rng, n, odd);
     int order[16], count = 0, all = s->own + C_N;
     for (int m = 0; m < all; m++) {
         /* max_line without "line": true is refused before anything else
@@ -452,10 +653,7 @@ static int compare(const subject *s, const gj_buf *body, size_t piece, uint64_t 
     /* The bulk member is never a tree on the reader's side. */
     const json_t *bulk = json_object_get(read->root, read->events->bulk);
     ck_assert(bulk == NULL || json_is_null(bulk));
-    /* A refused position has no answer: its form, stored under nothing,
-     * need not be the tree's. */
-    int read_pos = read->pos != NULL;
-    if (read_pos) { /* the work charged covers the form's bulk member at least */
+    if (read->pos != NULL) { /* the work charged covers the form's bulk member at least */
         gj_buf text;
         buf_init(&text);
         read->events->write_bulk(read->pos, &text);
@@ -470,9 +668,12 @@ static int compare(const subject *s, const gj_buf *body, size_t piece, uint64_t 
         same_error(&ea, &eb, "prepare", body);
         return ea.kind == GJ_BAD_INPUT && ea.line == 0 ? V_OPTION : V_JSON;
     }
-    ck_assert_msg(!read_pos || (qa.canonical_len == qb.canonical_len &&
-                                memcmp(qa.canonical, qb.canonical, qa.canonical_len) == 0),
-                  "canonical forms differ: %s | %s", qa.canonical, qb.canonical);
+    int same_form = qa.canonical_len == qb.canonical_len &&
+                    memcmp(qa.canonical, qb.canonical, qa.canonical_len) == 0;
+    json_t *form = json_loads(qb.canonical, 0, NULL);
+    ck_assert_ptr_nonnull(form);
+    int null_form = json_is_null(json_object_get(form, read->events->bulk));
+    json_decref(form);
     gj_buf oa, ob;
     buf_init(&oa);
     buf_init(&ob);
@@ -480,6 +681,11 @@ static int compare(const subject *s, const gj_buf *body, size_t piece, uint64_t 
     rb = line_run(g, &qb, lim, &ob, &eb);
     ck_assert_msg(ra == rb, "run: tree %d, reader %d (%s / %s) for %.*s", ra, rb, ea.message,
                   eb.message, (int)body->len, body->data);
+    /* A refused position has no answer: its form, stored under nothing,
+     * need not be the tree's, but it must be no answered request's form,
+     * so its bulk member stands there as a null. */
+    ck_assert_msg(same_form || (ra != 0 && null_form), "canonical forms differ: %s | %s",
+                  qa.canonical, qb.canonical);
     int verdict = V_ANSWERED;
     if (ra != 0) {
         same_error(&ea, &eb, "run", body);
@@ -579,9 +785,12 @@ static void sweep(const subject *s, uint64_t seed, int count, uint64_t odd, int 
 }
 
 static const subject subjects[] = {
-    {&game_matrix_game, mg_member, MG_N, 2, 3, 7, {0}, "k matrix"},
+    {&game_matrix_game, mg_member, MG_N, 2, 3, 7, {0}, "k matrix", NULL},
     /* At most 8 shortcuts, so that a list of 9 or 10 passes the limit. */
-    {&game_nim_shortcuts, ns_member, NS_N, 2, 0, 10, {8}, "shortcuts"},
+    {&game_nim_shortcuts, ns_member, NS_N, 2, 0, 10, {8}, "shortcuts", NULL},
+    /* Grids up to 8 a side under limits of 6: a path of 37 or more
+     * elements is too long for any. */
+    {&game_grid_walk, gw_member, GW_N, 2, 1, GW_MOST, {6, 6}, "path", gw_begin},
 };
 enum { NSUBJECTS = sizeof subjects / sizeof subjects[0] };
 
@@ -623,6 +832,9 @@ START_TEST(bulk_stays_out_of_the_tree)
          "{\"heaps\":[2,5],\"shortcuts\":null}", "[[3,0],[0,1],[2,2]]"},
         {&game_nim_shortcuts, "{\"shortcuts\":[],\"heaps\":[2,5]}",
          "{\"shortcuts\":null,\"heaps\":[2,5]}", "[]"},
+        /* The path before the grid it is judged on. */
+        {&game_grid_walk, "{\"path\": [[2, 2], [2,1]] , \"grid\":[\"..#\",\"...\"]}",
+         "{\"path\":null,\"grid\":[\"..#\",\"...\"]}", "[[2,2],[2,1]]"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const gj_game *g = cases[c].game;

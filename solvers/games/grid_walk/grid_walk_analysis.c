@@ -36,22 +36,11 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_read.h"
 #include "grid_walk.h"
 #include "grid_walk_core.h"
 #include "grid_walk_matching.h"
 #include "json_in.h"
-
-/* The 1-based row of padded cell c (the border is row 0). */
-static long cell_row(const gw_position *pos, int c)
-{
-    return c / pos->width;
-}
-
-/* The 1-based column of padded cell c. */
-static long cell_col(const gw_position *pos, int c)
-{
-    return c % pos->width;
-}
 
 /* Who moves once the path is `visited` cells long: A places the token
  * (0), then B moves first from it (1), then A (2), and so on. */
@@ -64,9 +53,9 @@ static const char *mover(long visited)
 static void put_cell(gj_buf *out, const gw_position *pos, int c)
 {
     buf_putc(out, '[');
-    buf_put_long(out, cell_row(pos, c));
+    buf_put_long(out, gw_cell_row(pos, c));
     buf_putc(out, ',');
-    buf_put_long(out, cell_col(pos, c));
+    buf_put_long(out, gw_cell_col(pos, c));
     buf_putc(out, ']');
 }
 
@@ -96,80 +85,6 @@ static void put_diff(gj_buf *out, const gw_position *pos, int c, long visited)
     buf_putc(out, '}');
 }
 
-/* ---- reading the path ---- */
-
-/* path[i], a 1-based [row, column] inside the grid, into *cell: 0, or -1 with *e. */
-static int read_cell(const json_t *v, const gw_position *pos, long i, int *cell, gj_error *e)
-{
-    long r, c;
-    if (jin_array(v, "path", i, 0, SIZE_MAX, e) != 0)
-        return -1;
-    if (json_array_size(v) != 2) {
-        char field[32];
-        jin_field_name(field, sizeof field, "path", i, -1);
-        return gj_fail_field(e, field, "expected [row, column], found %zu elements",
-                             json_array_size(v));
-    }
-    if (jin_long(json_array_get(v, 0), "path", i, 0, 1, pos->rows, &r, e) != 0 ||
-        jin_long(json_array_get(v, 1), "path", i, 1, 1, pos->cols, &c, e) != 0)
-        return -1;
-    *cell = (int)(r * pos->width + c);
-    return 0;
-}
-
-/* Whether padded cells a and b share a side. */
-static bool adjacent(const gw_position *pos, int a, int b)
-{
-    int d = a > b ? a - b : b - a;
-    return d == 1 || d == pos->width; /* the padding keeps rows apart */
-}
-
-/* path[i] must be free, next to path[i - 1] and new; open[] holds 2 for the
- * cells already on the path. */
-static int check_step(const gw_position *pos, const int *path, long i, gj_error *e)
-{
-    int c = path[i];
-    int blocked = pos->open[c] == 0, apart = i > 0 && !adjacent(pos, path[i - 1], c);
-    if (!blocked && !apart && pos->open[c] != 2)
-        return 0;
-    long r = cell_row(pos, c), col = cell_col(pos, c);
-    char field[32];
-    jin_field_name(field, sizeof field, "path", i, -1);
-    if (blocked)
-        return gj_fail_field(e, field, "[%ld, %ld] is a blocked cell", r, col);
-    if (apart)
-        return gj_fail_field(e, field, "[%ld, %ld] is not adjacent to path[%ld], [%ld, %ld]", r,
-                             col, i - 1, cell_row(pos, path[i - 1]), cell_col(pos, path[i - 1]));
-    long k = 0;
-    while (path[k] != c)
-        k++;
-    return gj_fail_field(e, field, "[%ld, %ld] has been visited already, at path[%ld]", r, col, k);
-}
-
-/* The padded cells of the path, checked; *n is its length.  On success the
- * visited cells are blocked in pos->open, all but the token's own. */
-static int read_path(const json_t *v, gw_position *pos, int **out, long *n, gj_error *e)
-{
-    if (jin_array(v, "path", -1, 0, (size_t)pos->rows * (size_t)pos->cols, e) != 0)
-        return -1;
-    *n = (long)json_array_size(v);
-    int *path = malloc(((size_t)*n + 1) * sizeof *path);
-    if (path == NULL)
-        return gj_fail_nomem(e);
-    for (long i = 0; i < *n; i++) {
-        if (read_cell(json_array_get(v, (size_t)i), pos, i, &path[i], e) != 0 ||
-            check_step(pos, path, i, e) != 0) {
-            free(path);
-            return -1;
-        }
-        pos->open[path[i]] = 2;
-    }
-    for (long i = 0; i < *n; i++)
-        pos->open[path[i]] = i == *n - 1;
-    *out = path;
-    return 0;
-}
-
 /* The optional "token", "to_move" and "visited" (a whole "after" carries
  * them): the path decides each, so each must say what the path says (the
  * token its last cell, to_move its mover, visited its length).  0, or -1
@@ -183,7 +98,7 @@ static int check_said(const json_t *root, const gw_position *pos, const int *pat
     if (token != NULL && n == 0 && !json_is_null(token))
         return gj_fail_field(e, "token", "the path is empty, so the token is not placed yet");
     if (token != NULL && n > 0) {
-        long r = cell_row(pos, path[n - 1]), c = cell_col(pos, path[n - 1]);
+        long r = gw_cell_row(pos, path[n - 1]), c = gw_cell_col(pos, path[n - 1]);
         const json_t *tr = json_array_get(token, 0), *tc = json_array_get(token, 1);
         if (json_array_size(token) != 2 || json_integer_value(tr) != r ||
             json_integer_value(tc) != c || !json_is_integer(tr) || !json_is_integer(tc))
@@ -256,7 +171,7 @@ static int far_opening(const gw_position *pos, far_move *m, long n, gj_error *e)
             gw_far_free(f);
             return gj_fail(e, GJ_INTERNAL,
                            "grid-walk: the search and the matching differ at [%ld, %ld]",
-                           cell_row(pos, m[i].cell), cell_col(pos, m[i].cell));
+                           gw_cell_row(pos, m[i].cell), gw_cell_col(pos, m[i].cell));
         }
     }
     gw_far_free(f);
@@ -306,7 +221,7 @@ static int is_legal(const gw_play *p, uint64_t c)
     const gw_position *pos = p->pos;
     if (c >= (uint64_t)(pos->rows + 2) * (uint64_t)pos->width || !pos->open[c])
         return 0;
-    return p->n == 0 || adjacent(pos, p->path[p->n - 1], (int)c);
+    return p->n == 0 || gw_adjacent(pos, p->path[p->n - 1], (int)c);
 }
 
 /* Forget the analysis: the position changed. */
@@ -513,38 +428,65 @@ static void play_free(void *v)
 const char *const grid_walk_analyze_keys[] = {"grid",     "path",       "?token", "?to_move",
                                               "?visited", "?max_moves", NULL};
 
-/* game.h's gj_play.parse: analyze()'s checks, in its order.  The wrappers
- * check only that every member is known, so the required ones are checked
- * here, with jin_load_object's message. */
-static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+/* analyze()'s checks of req, in its order: the required members (the
+ * wrappers check only that every member is known, so these are checked
+ * here, with jin_load_object's message), max_moves, the grid, the path,
+ * then what the request says of the path.  `read`: the path as the body
+ * arrived (gw_path_events; taken, and freed here), req's "path" then a
+ * null; NULL: the path is read from req.  NULL with *e. */
+static gw_play *parse_position(const json_t *req, gw_path_read *read, const long *limits,
+                               gj_error *e)
 {
+    gw_play *p = NULL;
     for (int k = 0; grid_walk_analyze_keys[k] != NULL; k++)
         if (grid_walk_analyze_keys[k][0] != '?' &&
             json_object_get(req, grid_walk_analyze_keys[k]) == NULL) {
             gj_fail_field(e, grid_walk_analyze_keys[k], "missing required field");
-            return NULL;
+            goto fail;
         }
-    gw_play *p = calloc(1, sizeof *p);
+    p = calloc(1, sizeof *p);
     if (p == NULL) {
         gj_fail_nomem(e);
-        return NULL;
+        goto fail;
     }
     buf_init(&p->trail);
     buf_init(&p->grid);
     if (analysis_max_moves(req, &p->max_moves, e) != 0)
         goto fail;
     p->pos = gw_parse_grid(json_object_get(req, "grid"), limits, e);
-    if (p->pos == NULL ||
-        read_path(json_object_get(req, "path"), p->pos, &p->path, &p->n, e) != 0 ||
-        check_said(req, p->pos, p->path, p->n, e) != 0)
+    if (p->pos == NULL)
         goto fail;
-    p->room = p->n + 1; /* read_path's */
+    int rc = read != NULL
+                 ? gw_path_judge(read, p->pos, &p->path, &p->n, e)
+                 : gw_path_from_json(json_object_get(req, "path"), p->pos, &p->path, &p->n, e);
+    if (rc != 0 || check_said(req, p->pos, p->path, p->n, e) != 0)
+        goto fail;
+    p->room = p->n + 1; /* the path reader's */
     read_order(req, p);
+    gw_path_events.free(read);
     return p;
 fail:
+    gw_path_events.free(read);
     play_free(p);
     return NULL;
 }
+
+/* game.h's gj_play.parse. */
+static void *play_parse(const json_t *req, const long *limits, gj_error *e)
+{
+    return parse_position(req, NULL, limits, e);
+}
+
+/* game.h's gj_play.adopt: req's position with the path read as the body
+ * arrived (gw_path_events). */
+static void *play_adopt(void *read, const json_t *req, const long *limits, gj_error *e)
+{
+    return parse_position(req, read, limits, e);
+}
+
+/* The /analyze body read as it arrives (analysis_read.h), the path into
+ * an array of pairs. */
+GJ_ANALYSIS_READER(gw_path_events)
 
 /* game.h's gj_play.analyze: the frame of analysis.h over p's ranking. */
 static int play_analyze(void *v, gj_buf *out, gj_error *e)
@@ -849,6 +791,8 @@ const gj_play grid_walk_play = {
     .draw = play_draw,
     .look = grid_walk_look,
     .motifs = grid_walk_motif_bits,
+    .read_analysis = &read_analysis,
+    .adopt = play_adopt,
 };
 
 /* analyze() over the parsed position: load, parse, analyse, free.  The

@@ -1,7 +1,8 @@
 /* grid_walk_core.h - what grid_walk.c (solve) and grid_walk_analysis.c
  * (POST /analyze) share: the position, its JSON grid reading, the solve, and
- * the maximum matching behind both, and the picture the analysis' parsed
- * position draws (grid_walk_draw.c).  Private to the game's files.
+ * the maximum matching behind both, the path of a walk and its reading
+ * (grid_walk_path.c), and the picture the analysis' parsed position draws
+ * (grid_walk_draw.c).  Private to the game's files.
  *
  * Cells are numbered in the padded grid: the cell in 1-based row r and
  * column c is r * width + c, and open[] has a blocked border all round, so
@@ -15,6 +16,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "game.h"
 
 enum { GW_LIMIT_ROWS, GW_LIMIT_COLS };
 
@@ -33,6 +35,39 @@ typedef struct gw_position {
 } gw_position;
 
 void gw_free_position(void *pos);
+
+/* The 1-based row of padded cell c (the border is row 0). */
+static inline long gw_cell_row(const gw_position *pos, int c)
+{
+    return c / pos->width;
+}
+
+/* The 1-based column of padded cell c. */
+static inline long gw_cell_col(const gw_position *pos, int c)
+{
+    return c % pos->width;
+}
+
+/* Whether padded cells a and b share a side. */
+static inline bool gw_adjacent(const gw_position *pos, int a, int b)
+{
+    int d = a > b ? a - b : b - a;
+    return d == 1 || d == pos->width; /* the padding keeps rows apart */
+}
+
+/* The walk's "path" in the tree v, checked against pos: each element a
+ * 1-based [row, column] of the grid, free, next to the one before and new.
+ * 0 with *out (the padded cells, room for *n + 1) and the visited cells
+ * blocked in pos->open but for the last, the token's; or -1 with *e. */
+int gw_path_from_json(const json_t *v, gw_position *pos, int **out, long *n, gj_error *e);
+
+/* An /analyze body's "path" read as it arrives (game.h's gj_event_reader,
+ * analysis_read.h): its elements kept as pairs, judged only by
+ * gw_path_judge once the grid is read, with gw_path_from_json's checks,
+ * order and words.  Its finished position is a gw_path_read. */
+typedef struct gw_path_read gw_path_read;
+extern const gj_event_reader gw_path_events;
+int gw_path_judge(const gw_path_read *read, gw_position *pos, int **out, long *n, gj_error *e);
 
 /* The grid of the member "grid" of an object already loaded (the caller has
  * checked its keys): the checks and messages of POST /solve's JSON body.
