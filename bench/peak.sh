@@ -6,7 +6,9 @@
 #
 # TOOLDIR holds bench/gen as `make bench-tools` builds it; the inputs go to
 # TOOLDIR/in (seeded matrices: n = 380, 1000 and 2000, each as text, as
-# JSON, the same permutation, and as that JSON in an /analyze request).
+# JSON, the same permutation, and as that JSON in an /analyze request;
+# and a grid-walk /analyze request whose path snakes through all but the
+# last row of an open grid, 300 and 1000 a side).
 # For each input and route, PEAK_ROUNDS (default 2) times: a fresh
 # `gamejudge serve --cache-bytes 0 --memory-budget 0` (nothing kept,
 # nothing refused), one POST of the body with curl, then the daemon's
@@ -41,6 +43,23 @@ for n in 380 1000 2000; do
     [ -s "$f.analyze" ] || sed '$ s/}[[:space:]]*$/, "after": "diff", "max_moves": 1}/' "$f" > "$f.analyze"
 done
 
+# The walks: side x side open cells, the path along the rows,
+# every other one backwards, the last row left to play on.
+for side in 300 1000; do
+    f=$IN/walk-$side.analyze
+    [ -s "$f" ] || awk -v n="$side" 'BEGIN {
+        printf "{\"grid\": ["
+        row = sprintf("%*s", n, ""); gsub(/ /, ".", row)
+        for (r = 0; r < n; r++) printf "%s\"%s\"", r ? "," : "", row
+        printf "], \"after\": \"diff\", \"max_moves\": 1, \"path\": ["
+        for (i = 0; i < n * (n - 1); i++) {
+            r = int(i / n); c = r % 2 == 0 ? i % n : n - 1 - i % n
+            printf "%s[%d,%d]", i ? "," : "", r + 1, c + 1
+        }
+        printf "]}\n"
+    }' > "$f"
+done
+
 PID=''
 stop() { [ -n "$PID" ] && kill "$PID" 2> /dev/null && wait "$PID" 2> /dev/null; PID=''; }
 trap stop EXIT
@@ -48,10 +67,11 @@ trap stop EXIT
 # kib FIELD: the daemon's /proc status field in KiB.
 kib() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$PID/status"; }
 
-# one FILE TYPE ROUTE: "idle peak status" of a fresh daemon after one POST.
+# one FILE TYPE ROUTE [ARG...]: "idle peak status" of a fresh daemon
+# (given the ARGs besides) after one POST.
 one() {
     "$BIN" serve --host 127.0.0.1 --port "$PORT" --store none --cache-bytes 0 \
-        --memory-budget 0 > /dev/null 2>&1 &
+        --memory-budget 0 "${@:4}" > /dev/null 2>&1 &
     PID=$!
     for _ in $(seq 100); do
         curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
@@ -67,21 +87,28 @@ one() {
 
 echo "| body | route | bytes | idle KiB | peak KiB ($ROUNDS rounds) | peak / body | (peak - idle) / body | status |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-for name in matrix-380-k1 matrix-1000-k1 matrix-2000-k1; do
-    for form in text json analysis; do
-        f=$IN/$name type=text/plain route=/solve/matrix-game
-        [ $form = json ] && f=$IN/$name.json type=application/json
-        [ $form = analysis ] && f=$IN/$name.json.analyze type=application/json \
-            route=/analyze/matrix-game
-        bytes=$(stat -c %s "$f")
-        lo='' hi='' idle='' status=''
-        for _ in $(seq "$ROUNDS"); do
-            read -r idle peak status < <(one "$f" "$type" "$route")
-            { [ -z "$lo" ] || [ "$peak" -lt "$lo" ]; } && lo=$peak
-            { [ -z "$hi" ] || [ "$peak" -gt "$hi" ]; } && hi=$peak
-        done
-        ratio=$(awk -v p="$hi" -v b="$bytes" 'BEGIN { printf "%.2f", p * 1024 / b }')
-        own=$(awk -v p="$hi" -v i="$idle" -v b="$bytes" 'BEGIN { printf "%.2f", (p - i) * 1024 / b }')
-        echo "| $form | \`$route\` | $bytes | $idle | $lo - $hi | $ratio | $own | $status |"
+# row FORM FILE TYPE ROUTE [ARG...]: the table's row for one input.
+row() {
+    local form=$1 f=$2 type=$3 route=$4
+    shift 4
+    local bytes lo='' hi='' idle='' peak status='' ratio own
+    bytes=$(stat -c %s "$f")
+    for _ in $(seq "$ROUNDS"); do
+        read -r idle peak status < <(one "$f" "$type" "$route" "$@")
+        { [ -z "$lo" ] || [ "$peak" -lt "$lo" ]; } && lo=$peak
+        { [ -z "$hi" ] || [ "$peak" -gt "$hi" ]; } && hi=$peak
     done
+    ratio=$(awk -v p="$hi" -v b="$bytes" 'BEGIN { printf "%.2f", p * 1024 / b }')
+    own=$(awk -v p="$hi" -v i="$idle" -v b="$bytes" 'BEGIN { printf "%.2f", (p - i) * 1024 / b }')
+    echo "| $form | \`$route\` | $bytes | $idle | $lo - $hi | $ratio | $own | $status |"
+}
+
+for name in matrix-380-k1 matrix-1000-k1 matrix-2000-k1; do
+    row text "$IN/$name" text/plain /solve/matrix-game
+    row json "$IN/$name.json" application/json /solve/matrix-game
+    row analysis "$IN/$name.json.analyze" application/json /analyze/matrix-game
+done
+for side in 300 1000; do
+    row "walk $side" "$IN/walk-$side.analyze" application/json /analyze/grid-walk \
+        --limit grid-walk.rows=$side --limit grid-walk.cols=$side
 done

@@ -333,11 +333,11 @@ START_TEST(test_json_bodies_charged_by_how_they_are_read)
         refused++;
         wait_uncharged(&d);
     }
-    /* The body alone, where a tree is built (grid-walk's /analyze reads
-     * into one): 8x, past the whole budget.  As matrix-game's /analyze
+    /* The body alone, where a tree is built (prime-chocolate's /analyze
+     * reads into one): 8x, past the whole budget.  As matrix-game's /analyze
      * body the matrix goes into the game's arrays as it arrives
      * (analysis_read.h): 3x, admitted, chunked or not. */
-    http_reply r = post_json(&d, "/analyze/grid-walk", json, json_len, 0);
+    http_reply r = post_json(&d, "/analyze/prime-chocolate", json, json_len, 0);
     ck_assert_msg(r.status == 413, "a tree, %zu bytes: %ld %s", json_len, r.status, r.body);
     http_reply_free(&r);
     refused++;

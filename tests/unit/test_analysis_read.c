@@ -365,14 +365,14 @@ static void ns_member(uint64_t *rng, gj_buf *b, int m, long n, uint64_t odd)
 /* ---- grid-walk ---------------------------------------------------------- */
 
 enum { GW_GRID, GW_PATH, GW_TOKEN, GW_TO_MOVE, GW_VISITED, GW_MOVES, GW_N };
-enum { GW_MOST = 8 }; /* the largest side drawn */
+enum { GW_MOST = 8, GW_WIDEST = GW_MOST + 1 }; /* the largest rows and columns drawn */
 
 /* The request being written: its grid and its walk, drawn by gw_begin so
  * that the members agree (unless one is wrong on purpose). */
 static struct {
     long rows, cols;
-    char cell[GW_MOST][GW_MOST + 1]; /* '.' free, '#' blocked, rows NUL-ended */
-    long at[GW_MOST * GW_MOST][2];   /* the path, 1-based [row, column] */
+    char cell[GW_MOST][GW_WIDEST + 1]; /* '.' free, '#' blocked, rows NUL-ended */
+    long at[GW_MOST * GW_WIDEST][2];   /* the path, 1-based [row, column] */
     long len;
 } gw;
 
@@ -392,7 +392,7 @@ static void gw_begin(uint64_t *rng, long n, uint64_t odd)
         return;
     long want = 1 + (long)rng_below(rng, (uint64_t)(gw.rows * gw.cols));
     long r = (long)rng_below(rng, (uint64_t)gw.rows), c = (long)rng_below(rng, (uint64_t)gw.cols);
-    char seen[GW_MOST][GW_MOST] = {{0}};
+    char seen[GW_MOST][GW_WIDEST] = {{0}};
     while (gw.cell[r][c] == '.' && !seen[r][c] && gw.len < want) {
         seen[r][c] = 1;
         gw.at[gw.len][0] = r + 1;
