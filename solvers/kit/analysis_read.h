@@ -16,7 +16,8 @@
  * position's own error is given only where the whole-request parse would
  * give it (play_pos.h's play_open_read), after the options, the members
  * and the moves are checked.  The position's members, checked as its
- * read_json checks them, are the position the game's parse of the whole
+ * read_json checks them (or left to adopt, where their checks need a
+ * member of the tree), are the position the game's parse of the whole
  * request reads (adopt, game.h); line.h writes the canonical form with the
  * bulk member's value as the game writes it back. */
 #ifndef GJ_ANALYSIS_READ_H

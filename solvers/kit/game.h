@@ -178,7 +178,9 @@ struct jpull_event; /* json_pull.h */
  *               JPULL_ABORT with *e, as a json_pull consumer answers;
  *   finish      the body ended and is JSON: the position read_json gives
  *               for the object of those members alone, or NULL with *e;
- *               frees the reader;
+ *               frees the reader.  Where the members' checks need others
+ *               (grid-walk's path needs the grid), it gives them unjudged
+ *               and adopt judges them, in the parse's order;
  *   close       free a reader that was not finished (NULL is fine);
  *   write_bulk  `bulk`'s value, for a finished position, as jansson's
  *               compact dump writes the value that was read (the request's
