@@ -15,9 +15,12 @@ static int run_line(job *j, void *arg)
  * j->error.  A cached analysis answers a revalidation without running. */
 static int analyze_cached(job *j, line_request *q)
 {
+    /* The key is the form itself, the game put in front of it: the form is
+     * not needed past this, and a copy would hold a large body's matrix
+     * twice while it is analysed. */
     gj_buf key;
-    buf_init(&key);
-    if (etag_analysis(j->game, q->canonical, q->canonical_len, &key, j->tag->etag) != 0) {
+    line_take_canonical(q, &key);
+    if (etag_analysis(j->game, &key, j->tag->etag) != 0) {
         buf_free(&key);
         return gj_fail_nomem(&j->error);
     }

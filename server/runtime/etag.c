@@ -30,13 +30,17 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
     fmt_str_of(&o);
 }
 
-int etag_analysis(const gj_game *g, const char *canonical, size_t len, gj_buf *key,
-                  char out[ETAG_MAX])
+int etag_analysis(const gj_game *g, gj_buf *key, char out[ETAG_MAX])
 {
-    buf_puts(key, g->name);
-    buf_putc(key, '\0');
-    buf_putc(key, 'a'); /* a solve's key has 'j' or 't' here: never equal */
-    buf_append(key, canonical, len);
+    gj_buf head;
+    buf_init(&head);
+    buf_puts(&head, g->name);
+    buf_putc(&head, '\0');
+    buf_putc(&head, 'a'); /* a solve's key has 'j' or 't' here: never equal */
+    if (head.failed)
+        key->failed = 1;
+    buf_prepend(key, head.data, head.len);
+    buf_free(&head);
     if (key->failed)
         return -1;
     etag_make(g, ETAG_ANALYZE, key->data, key->len, out);

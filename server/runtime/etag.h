@@ -43,11 +43,11 @@ typedef enum etag_kind { ETAG_SOLVE, ETAG_ANALYZE, ETAG_PUZZLE, ETAG_PICTURE } e
 /* The tag of an answer of `kind` by game g whose canonical key is key[len]. */
 void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, char out[ETAG_MAX]);
 
-/* The result cache's key of an analysis whose canonical request (line.h)
- * is canonical[len], into *key (appended: the game, a NUL, 'a', the form),
- * and its tag: 0, or -1 when memory is short. */
-int etag_analysis(const gj_game *g, const char *canonical, size_t len, gj_buf *key,
-                  char out[ETAG_MAX]);
+/* The result cache's key of an analysis and its tag: *key holds the
+ * request's canonical form (line.h), and the game, a NUL and 'a' are put
+ * in front of it, in place, as a large body's form is not worth a copy.
+ * 0, or -1 when memory is short. */
+int etag_analysis(const gj_game *g, gj_buf *key, char out[ETAG_MAX]);
 
 /* True when the If-None-Match value `header` (NULL: absent) matches `etag`;
  * `star_matches` says whether "*" does (see etag.c). */

@@ -196,6 +196,16 @@ int line_prepare_read(analysis_body *read, line_request *q, gj_error *e)
     return prepare(root, read, q, e);
 }
 
+void line_take_canonical(line_request *q, gj_buf *out)
+{
+    out->data = q->canonical;
+    out->len = q->canonical_len;
+    out->cap = q->canonical != NULL ? q->canonical_len + 1 : 0; /* its NUL */
+    out->failed = 0;
+    q->canonical = NULL;
+    q->canonical_len = 0;
+}
+
 void line_request_free(line_request *q)
 {
     analysis_body_free(q->read);

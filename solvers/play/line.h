@@ -94,6 +94,11 @@ int line_prepare_tree(json_t *root, line_request *q, gj_error *e);
  * or at once on failure): the same request, canonical form and errors. */
 int line_prepare_read(analysis_body *read, line_request *q, gj_error *e);
 
+/* q's canonical form handed over as the whole of *out (a buffer of its
+ * own, for the caller to free), q keeping none: a key built on it need not
+ * copy a large body's form. */
+void line_take_canonical(line_request *q, gj_buf *out);
+
 /* The analysis of a prepared request, with its line when asked for, into
  * out: 0, or -1 with *e.  The line is played on q->root, so a prepared
  * request runs once. */

@@ -1773,8 +1773,8 @@ static int forged_tag(const gj_game *game, const char *body, size_t len, char ta
     if (line_prepare(body, len, &lq, &e) != 0)
         return -1;
     gj_buf key;
-    buf_init(&key);
-    int rc = etag_analysis(game, lq.canonical, lq.canonical_len, &key, tag);
+    line_take_canonical(&lq, &key);
+    int rc = etag_analysis(game, &key, tag);
     buf_free(&key);
     line_request_free(&lq);
     return rc;

@@ -502,6 +502,70 @@ START_TEST(test_analysis_canonical_padding)
 }
 END_TEST
 
+/* An analysis's cache key is its game, a NUL, 'a' and its canonical form,
+ * put in front of the form in place (etag_analysis), and its tag is that
+ * key's: for a small body and one whose form is megabytes, and for a
+ * buffer with room in front of it and one without. */
+START_TEST(test_analysis_key)
+{
+    const gj_game *g = games_find("nim-shortcuts", 13);
+    ck_assert_ptr_nonnull(g);
+    gj_buf body;
+    buf_init(&body);
+    buf_puts(&body, "{\"heaps\":[2,5],\"shortcuts\":[");
+    for (long i = 0; i < 200000; i++) {
+        buf_puts(&body, i > 0 ? ",[" : "[");
+        buf_put_long(&body, 7 + i % 300);
+        buf_putc(&body, ',');
+        buf_put_long(&body, 7 + i / 300);
+        buf_putc(&body, ']');
+    }
+    buf_puts(&body, "]}");
+    ck_assert(!body.failed);
+    const char *small = "{\"shortcuts\":[[3,0]],\"heaps\":[2,5],\"line\":true}";
+    const struct {
+        const char *text;
+        size_t len;
+    } bodies[] = {{small, strlen(small)}, {body.data, body.len}};
+    for (size_t k = 0; k < 2; k++) {
+        line_request q;
+        gj_error e;
+        ck_assert_int_eq(line_prepare(bodies[k].text, bodies[k].len, &q, &e), 0);
+        gj_buf want;
+        buf_init(&want);
+        buf_puts(&want, "nim-shortcuts");
+        buf_putc(&want, '\0');
+        buf_putc(&want, 'a');
+        buf_append(&want, q.canonical, q.canonical_len);
+        char tag[ETAG_MAX], want_tag[ETAG_MAX];
+        etag_make(g, ETAG_ANALYZE, want.data, want.len, want_tag);
+        gj_buf key;
+        line_take_canonical(&q, &key);
+        ck_assert_ptr_null(q.canonical);
+        ck_assert_int_eq(etag_analysis(g, &key, tag), 0);
+        ck_assert_uint_eq(key.len, want.len);
+        ck_assert(memcmp(key.data, want.data, want.len) == 0);
+        ck_assert_str_eq(tag, want_tag);
+        /* Once more with room to spare: the same bytes. */
+        gj_buf roomy;
+        buf_init(&roomy);
+        buf_reserve(&roomy, want.len + 64);
+        buf_append(&roomy, want.data + 15, want.len - 15);
+        buf_prepend(&roomy, "nim-shortcuts", 13);
+        buf_prepend(&roomy, "", 0);
+        ck_assert(!roomy.failed);
+        ck_assert_uint_eq(roomy.len, want.len - 2);
+        ck_assert(memcmp(roomy.data, "nim-shortcuts", 13) == 0);
+        ck_assert(memcmp(roomy.data + 13, want.data + 15, want.len - 15) == 0);
+        buf_free(&roomy);
+        buf_free(&key);
+        buf_free(&want);
+        line_request_free(&q);
+    }
+    buf_free(&body);
+}
+END_TEST
+
 START_TEST(test_if_none_match)
 {
     const char *t = "\"1.1-00ff00ff00ff00ff\"";
@@ -540,7 +604,7 @@ static Suite *query_suite(void)
         {"query", test_params_form},       {"query", test_check_forms},
         {"query", test_check_generated},   {"etag", test_etag_shape},
         {"etag", test_analysis_canonical}, {"etag", test_analysis_canonical_padding},
-        {"etag", test_if_none_match},
+        {"etag", test_analysis_key},       {"etag", test_if_none_match},
     };
     Suite *s = harness_suite("query and etag", cases, sizeof cases / sizeof cases[0], 0);
     harness_add_loop(s, "query", test_refused, (int)(sizeof refused / sizeof refused[0]), 0);
