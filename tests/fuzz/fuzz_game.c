@@ -154,6 +154,15 @@ static int same_error(const gj_error *a, const gj_error *b)
            strcmp(a->field, b->field) == 0 && strcmp(a->message, b->message) == 0;
 }
 
+/* Whether the JSON object text names member `name` with a null. */
+static int null_member(const char *text, const char *name)
+{
+    json_t *o = json_loads(text, 0, NULL);
+    int null = json_is_null(json_object_get(o, name));
+    json_decref(o);
+    return null;
+}
+
 /* in read as it arrives in pieces of `piece` bytes by the game's analysis
  * reader (analysis_read.h): the body, or NULL with *e. */
 static analysis_body *read_in_pieces(const gj_game *g, const long *limits, const char *in,
@@ -175,7 +184,8 @@ static analysis_body *read_in_pieces(const gj_game *g, const long *limits, const
 
 /* A game that reads an analysis body as it arrives must answer it as the
  * body parsed whole: the same error at the same step, the same canonical
- * form, the same analysis and the same engine move. */
+ * form (or, for a request refused, one no answered request has), the
+ * same analysis and the same engine move. */
 static void read_as_whole(const gj_game *g, const long *limits, const char *in, size_t len)
 {
     if (g->play == NULL || g->play->read_analysis == NULL)
@@ -192,15 +202,14 @@ static void read_as_whole(const gj_game *g, const long *limits, const char *in, 
                 abort();
             continue;
         }
-        int had = read->pos != NULL;
+        const char *bulk = read->events->bulk;
         int rb = line_prepare_read(read, &qb, &eb);
         if (ra != rb || (ra != 0 && !same_error(&ea, &eb)))
             abort();
         if (ra != 0)
             continue;
-        if (had && (qa.canonical_len != qb.canonical_len ||
-                    memcmp(qa.canonical, qb.canonical, qa.canonical_len) != 0))
-            abort();
+        int same_form = qa.canonical_len == qb.canonical_len &&
+                        memcmp(qa.canonical, qb.canonical, qa.canonical_len) == 0;
         gj_buf oa, ob;
         buf_init(&oa);
         buf_init(&ob);
@@ -208,6 +217,10 @@ static void read_as_whole(const gj_game *g, const long *limits, const char *in, 
         rb = line_run(g, &qb, limits, &ob, &eb);
         if (ra != rb || (ra != 0 && !same_error(&ea, &eb)) ||
             (ra == 0 && (oa.len != ob.len || memcmp(oa.data, ob.data, oa.len) != 0)))
+            abort();
+        /* A refused request's form need not be the tree's, but it must be
+         * no answered request's: its bulk member stands there as a null. */
+        if (!same_form && (ra == 0 || !null_member(qb.canonical, bulk)))
             abort();
         buf_free(&oa);
         buf_free(&ob);
