@@ -861,6 +861,59 @@ START_TEST(bulk_stays_out_of_the_tree)
 }
 END_TEST
 
+/* Matrices of 66,049 to 102,400 cells, read as they arrive, are written
+ * back into the canonical form as jansson dumps the matrix read: the
+ * generated requests' sides stop at 24. */
+START_TEST(large_matrices_written_back)
+{
+    static const long sides[] = {257, 263, 320};
+    const gj_game *g = &game_matrix_game;
+    long lim[GJ_MAX_LIMITS] = {0};
+    for (int i = 0; i < g->nlimits; i++)
+        lim[i] = g->limits[i].def;
+    uint64_t rng = 0xba9d5;
+    for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+        long n = sides[k], nn = n * n;
+        int *v = malloc((size_t)nn * sizeof *v);
+        ck_assert_ptr_nonnull(v);
+        rng_shuffled(&rng, v, nn);
+        gj_buf body;
+        buf_init(&body);
+        buf_puts(&body, "{\"k\": 3, \"matrix\": [");
+        for (long i = 0; i < n; i++) {
+            buf_puts(&body, i > 0 ? ", [" : "[");
+            for (long j = 0; j < n; j++) {
+                buf_puts(&body, j > 0 ? ", " : "");
+                buf_put_long(&body, v[i * n + j]);
+            }
+            buf_putc(&body, ']');
+        }
+        buf_puts(&body, "]}");
+        ck_assert(!body.failed);
+        json_t *tree = json_loadb(body.data, body.len, 0, NULL);
+        ck_assert_ptr_nonnull(tree);
+        char *want = json_dumps(json_object_get(tree, "matrix"), JSON_COMPACT);
+        ck_assert_ptr_nonnull(want);
+        gj_error e = {0};
+        analysis_body *read =
+            harness_read_fed(g->play->read_analysis, body.data, body.len, lim, 0, 1, &rng, &e);
+        ck_assert_msg(read != NULL && read->pos != NULL, "n = %ld: %s", n, e.message);
+        gj_buf text;
+        buf_init(&text);
+        read->events->write_bulk(read->pos, &text);
+        ck_assert(!text.failed);
+        ck_assert_uint_eq(text.len, strlen(want));
+        ck_assert_msg(memcmp(text.data, want, text.len) == 0, "n = %ld: the matrix differs", n);
+        buf_free(&text);
+        analysis_body_free(read);
+        free(want);
+        json_decref(tree);
+        buf_free(&body);
+        free(v);
+    }
+}
+END_TEST
+
 /* A hold that refuses anything past 1 MiB (gj_grant's hold). */
 static int hold_small(void *ctx, size_t held, gj_error *e)
 {
@@ -956,6 +1009,7 @@ static Suite *analysis_read_suite(void)
     const harness_case cases[] = {
         {"larger matrices", larger_matrices},
         {"bulk out of the tree", bulk_stays_out_of_the_tree},
+        {"large matrices written back", large_matrices_written_back},
         {"readers come with adopt", readers_come_with_adopt},
         {"rebuilt position charged", rebuilt_position_is_charged},
     };
