@@ -7,13 +7,15 @@
 # TOOLDIR holds bench/gen as `make bench-tools` builds it; the inputs go to
 # TOOLDIR/in (seeded matrices: n = 380, 1000 and 2000, each as text, as
 # JSON, the same permutation, and as that JSON in an /analyze request;
-# and a grid-walk /analyze request whose path snakes through all but the
-# last row of an open grid, 300 and 1000 a side).
+# a grid-walk /analyze request whose path snakes through all but the last
+# row of an open grid, 300 and 1000 a side; and a nim-shortcuts /analyze
+# request of 250,000 distinct shortcuts of small numbers).
 # For each input and route, PEAK_ROUNDS (default 2) times: a fresh
 # `gamejudge serve --cache-bytes 0 --memory-budget 0` (nothing kept,
 # nothing refused), one POST of the body with curl, then the daemon's
 # VmHWM; (peak - idle) / body is what the request itself cost, which the
-# idle daemon hides at 1 MB.  Memory does not depend on the machine's load
+# idle daemon hides at 1 MB.  PEAK_ONLY, a regular expression, keeps the
+# rows whose body column it matches (text, json, analysis, walk, nim).  Memory does not depend on the machine's load
 # the way time does, so two rounds show the spread.  Output (stdout): one
 # markdown row per input and route.
 set -u
@@ -60,6 +62,13 @@ for side in 300 1000; do
     }' > "$f"
 done
 
+f=$IN/nim-250k.analyze
+[ -s "$f" ] || awk 'BEGIN {
+    printf "{\"heaps\": [2, 5], \"after\": \"diff\", \"max_moves\": 1, \"shortcuts\": ["
+    for (i = 0; i < 250000; i++) printf "%s[%d,%d]", i ? "," : "", 7 + i % 300, 7 + int(i / 300)
+    printf "]}\n"
+}' > "$f"
+
 PID=''
 stop() { [ -n "$PID" ] && kill "$PID" 2> /dev/null && wait "$PID" 2> /dev/null; PID=''; }
 trap stop EXIT
@@ -91,6 +100,7 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 row() {
     local form=$1 f=$2 type=$3 route=$4
     shift 4
+    [[ $form =~ ${PEAK_ONLY:-.} ]] || return 0
     local bytes lo='' hi='' idle='' peak status='' ratio own
     bytes=$(stat -c %s "$f")
     for _ in $(seq "$ROUNDS"); do
@@ -112,3 +122,5 @@ for side in 300 1000; do
     row "walk $side" "$IN/walk-$side.analyze" application/json /analyze/grid-walk \
         --limit grid-walk.rows=$side --limit grid-walk.cols=$side
 done
+row nim "$IN/nim-250k.analyze" application/json /analyze/nim-shortcuts \
+    --limit nim-shortcuts.shortcuts=250000
