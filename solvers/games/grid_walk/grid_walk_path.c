@@ -145,7 +145,7 @@ struct gw_path_read {
     seen_element now; /* the element being read, kept while it is open */
 };
 
-/* Whether element now is two integers that fit a pair. */
+/* Whether s is an array of two integers that fit a pair. */
 static int is_pair(const seen_element *s)
 {
     if (s->as.type != JSON_ARRAY || s->len != 2)
