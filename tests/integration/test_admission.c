@@ -567,9 +567,9 @@ START_TEST(test_tree_charged_as_built)
         fprintf(stderr, "%s: %zu-byte bodies answered; the process grew by %ld\n", read[g].game,
                 len, grew);
         /* Their trees would hold 9-25x the body; the position, what the
-         * analysis derives, the canonical form and the answer hold 7-8x
-         * (the HWM after the refused trees above, whose memory they
-         * partly reuse). */
+         * analysis derives, the canonical form (the cache key) and the
+         * answer hold 4-5x (bench/results.md section 8), less here after
+         * the refused trees above, whose memory they partly reuse. */
         if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
             ck_assert_int_lt(grew, 12L * (long)len);
     }
