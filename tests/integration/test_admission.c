@@ -571,7 +571,7 @@ START_TEST(test_tree_charged_as_built)
          * answer hold 4-5x (bench/results.md section 8), less here after
          * the refused trees above, whose memory they partly reuse. */
         if (getenv("TSAN_OPTIONS") == NULL && getenv("ASAN_OPTIONS") == NULL)
-            ck_assert_int_lt(grew, 12L * (long)len);
+            ck_assert_int_lt(grew, 7L * (long)len);
     }
 }
 END_TEST
