@@ -40,6 +40,14 @@ jseen jseen_of(const jpull_event *ev)
     return s;
 }
 
+jseen jseen_of_value(const json_t *v)
+{
+    jseen s = {json_typeof(v), 0};
+    if (s.type == JSON_INTEGER)
+        s.integer = json_integer_value(v);
+    return s;
+}
+
 json_t *jseen_standin(const jseen *s)
 {
     switch (s->type) {

@@ -27,6 +27,9 @@ typedef struct jseen {
 /* What the event beginning a value says it is (JSON_NULL for ends). */
 jseen jseen_of(const jpull_event *ev);
 
+/* What a tree's value v is, as a reader over the pull would have seen it. */
+jseen jseen_of_value(const json_t *v);
+
 /* A jansson value of s's type (and integer), or NULL when memory is short;
  * the caller json_decref()s it. */
 json_t *jseen_standin(const jseen *s);

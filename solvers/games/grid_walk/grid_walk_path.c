@@ -11,8 +11,9 @@
  * element that is not, what its message needs; the elements after that
  * one are only counted, since the path's length is checked first and the
  * checks of the elements stop at the first wrong one.  gw_path_judge then
- * runs gw_path_from_json's checks, in its order and with its words, over
- * what was kept, once the analysis has read the grid. */
+ * runs gw_path_from_json's walk over what was kept, once the analysis has
+ * read the grid: the tree's elements and the kept ones are judged by one
+ * judge_element, so the two give the same words in the same order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,30 @@ static int padded(const gw_position *pos, long r, long c)
     return (int)(r * pos->width + c);
 }
 
+/* One element of the path as far as its message needs it. */
+typedef struct seen_element {
+    jseen as;      /* the element: an array, or what it is instead */
+    size_t len;    /* its elements, when an array */
+    jseen cell[2]; /* its first two */
+} seen_element;
+
+/* Element i of a path, x, must be [row, column], 1-based and inside the
+ * grid: 0 with its padded *cell, or -1 with *e. */
+static int judge_element(const seen_element *x, const gw_position *pos, long i, int *cell,
+                         gj_error *e)
+{
+    long row, col;
+    if (jseen_array(&x->as, x->len, "path", i, 0, SIZE_MAX, e) != 0)
+        return -1;
+    if (x->len != 2)
+        return fail_pair_size(i, x->len, e);
+    if (jseen_long(&x->cell[0], "path", i, 0, 1, pos->rows, &row, e) != 0 ||
+        jseen_long(&x->cell[1], "path", i, 1, 1, pos->cols, &col, e) != 0)
+        return -1;
+    *cell = padded(pos, row, col);
+    return 0;
+}
+
 /* ---- from a tree -------------------------------------------------------- */
 
 /* What tree_cell reads from: the path's array and the grid. */
@@ -92,22 +117,16 @@ typedef struct tree_path {
     const gw_position *pos;
 } tree_path;
 
-/* walk_path's cell over a tree: path[i], a 1-based [row, column] inside
- * the grid. */
+/* walk_path's cell over a tree: path[i], seen as the body's reader sees
+ * an element, then judged as it judges one. */
 static int tree_cell(const void *ctx, long i, int *cell, gj_error *e)
 {
     const tree_path *t = ctx;
     const json_t *v = json_array_get(t->v, (size_t)i);
-    long r, c;
-    if (jin_array(v, "path", i, 0, SIZE_MAX, e) != 0)
-        return -1;
-    if (json_array_size(v) != 2)
-        return fail_pair_size(i, json_array_size(v), e);
-    if (jin_long(json_array_get(v, 0), "path", i, 0, 1, t->pos->rows, &r, e) != 0 ||
-        jin_long(json_array_get(v, 1), "path", i, 1, 1, t->pos->cols, &c, e) != 0)
-        return -1;
-    *cell = padded(t->pos, r, c);
-    return 0;
+    seen_element x = {jseen_of_value(v), json_array_size(v), {{JSON_NULL, 0}, {JSON_NULL, 0}}};
+    for (size_t k = 0; k < 2 && k < x.len; k++)
+        x.cell[k] = jseen_of_value(json_array_get(v, k));
+    return judge_element(&x, t->pos, i, cell, e);
 }
 
 int gw_path_from_json(const json_t *v, gw_position *pos, int **out, long *n, gj_error *e)
@@ -123,13 +142,6 @@ int gw_path_from_json(const json_t *v, gw_position *pos, int **out, long *n, gj_
 
 /* The members the reader takes. */
 static const char *const path_keys[] = {"path", NULL};
-
-/* One element of the path as far as its message needs it. */
-typedef struct seen_element {
-    jseen as;      /* the element: an array, or what it is instead */
-    size_t len;    /* its elements, when an array */
-    jseen cell[2]; /* its first two */
-} seen_element;
 
 /* The reader, and what it gives (gw_path_judge): nothing is judged until
  * the grid is known. */
@@ -325,16 +337,7 @@ static int seen_cell(const void *ctx, long i, int *cell, gj_error *e)
     } else {
         return gj_fail(e, GJ_INTERNAL, "grid-walk: path[%ld] was not kept", i);
     }
-    long row, col;
-    if (jseen_array(&x.as, x.len, "path", i, 0, SIZE_MAX, e) != 0)
-        return -1;
-    if (x.len != 2)
-        return fail_pair_size(i, x.len, e);
-    if (jseen_long(&x.cell[0], "path", i, 0, 1, s->pos->rows, &row, e) != 0 ||
-        jseen_long(&x.cell[1], "path", i, 1, 1, s->pos->cols, &col, e) != 0)
-        return -1;
-    *cell = padded(s->pos, row, col);
-    return 0;
+    return judge_element(&x, s->pos, i, cell, e);
 }
 
 int gw_path_judge(const gw_path_read *r, gw_position *pos, int **out, long *n, gj_error *e)
