@@ -32,17 +32,13 @@ void etag_make(const gj_game *g, etag_kind kind, const void *key, size_t len, ch
 
 int etag_analysis(const gj_game *g, gj_buf *key, char out[ETAG_MAX])
 {
-    gj_buf head;
-    buf_init(&head);
-    buf_puts(&head, g->name);
-    buf_putc(&head, '\0');
-    buf_putc(&head, 'a'); /* a solve's key has 'j' or 't' here: never equal */
-    if (head.failed)
-        key->failed = 1;
-    buf_prepend(key, head.data, head.len);
-    buf_free(&head);
-    if (key->failed)
+    size_t n = strlen(g->name);
+    char *head = buf_front(key, n + 2);
+    if (head == NULL)
         return -1;
+    memcpy(head, g->name, n);
+    head[n] = '\0';
+    head[n + 1] = 'a'; /* a solve's key has 'j' or 't' here: never equal */
     etag_make(g, ETAG_ANALYZE, key->data, key->len, out);
     return 0;
 }

@@ -89,22 +89,22 @@ void buf_put_rows(gj_buf *b, const int32_t *v, long n, long m)
     buf_putc(b, ']');
 }
 
-void buf_prepend(gj_buf *b, const void *bytes, size_t n)
+char *buf_front(gj_buf *b, size_t n)
 {
-    if (b->failed || n == 0)
-        return;
+    if (b->failed)
+        return NULL;
     if (b->cap - b->len < n) {
         char *p = n <= SIZE_MAX - b->len ? realloc(b->data, b->len + n) : NULL;
         if (p == NULL) {
             b->failed = 1;
-            return;
+            return NULL;
         }
         b->data = p;
         b->cap = b->len + n;
     }
     memmove(b->data + n, b->data, b->len);
-    memcpy(b->data, bytes, n);
     b->len += n;
+    return b->data;
 }
 
 char *buf_take(gj_buf *b, size_t *len)
