@@ -172,38 +172,53 @@ START_TEST(test_sustained_load)
 }
 END_TEST
 
-/* A fresh daemon, 256 tiny solves at once: each is suspended and resumed
- * within microseconds, which once lost resumptions in libmicrohttpd's
- * epoll loop (all requests hung); every one must be answered.  A 503 needs
- * a full queue, and the first solve finds it empty, so at least one is
- * answered 200 however the requests interleave: a server refusing them all
- * fails. */
+/* A fresh daemon, 256 tiny requests at once, every one of which must be
+ * answered.  Half are solves cheap enough for the I/O thread; the other
+ * half are one-item batches, which always go to a worker, so each is
+ * suspended and resumed within microseconds: that once lost resumptions in
+ * libmicrohttpd's epoll loop (all requests hung), and the heavy lane's
+ * count shows the burst took that path.  A 503 needs a full queue, and
+ * the first job finds it empty, so at least one of each kind is answered
+ * 200 however the requests interleave: a server refusing them all fails. */
 START_TEST(test_fresh_burst)
 {
     enum { N = 256 };
+    static const char batch[] = "{\"items\":[{\"game\":\"prime-chocolate\","
+                                "\"position\":{\"grid\":[\"-\"]}}]}";
+    static const char *const json[] = {"Content-Type: application/json", NULL};
     for (int round = 0; round < 3; round++) {
         test_daemon d;
         const char *flags[] = {"--max-connections-per-ip", "0", NULL};
         daemon_start(&d, flags);
-        char url[256];
-        snprintf(url, sizeof url, "%s/solve/prime-chocolate?format=text", d.base);
+        char solve_url[256], batch_url[256];
+        snprintf(solve_url, sizeof solve_url, "%s/solve/prime-chocolate?format=text", d.base);
+        snprintf(batch_url, sizeof batch_url, "%s/batch", d.base);
         http_call *calls = calloc(N, sizeof *calls);
         http_reply *replies = calloc(N, sizeof *replies);
         for (int i = 0; i < N; i++)
-            calls[i] = (http_call){"POST", url, NULL, "1\n-\n", 4, 0};
+            calls[i] = i % 2 == 0
+                           ? (http_call){"POST", solve_url, NULL, "1\n-\n", 4, 0}
+                           : (http_call){"POST", batch_url, json, batch, sizeof batch - 1, 0};
         http_do_parallel(calls, replies, N);
-        int ok = 0;
+        int ok[2] = {0, 0};
         for (int i = 0; i < N; i++) {
             ck_assert_msg(replies[i].status == 200 || replies[i].status == 503,
                           "round %d, request %d: status %ld (curl %d)", round, i, replies[i].status,
                           replies[i].curl_error);
             if (replies[i].status == 200) {
-                ck_assert_str_eq(replies[i].body, "RUBY\n");
-                ok++;
+                if (i % 2 == 0)
+                    ck_assert_str_eq(replies[i].body, "RUBY\n");
+                else
+                    ck_assert_msg(strstr(replies[i].body, "\"winner\":\"RUBY\"") != NULL &&
+                                      strstr(replies[i].body, "\"succeeded\":1") != NULL,
+                                  "round %d, batch %d: %s", round, i, replies[i].body);
+                ok[i % 2]++;
             }
             http_reply_free(&replies[i]);
         }
-        ck_assert_msg(ok >= 1, "round %d: every one of %d solves was refused", round, N);
+        ck_assert_msg(ok[0] >= 1 && ok[1] >= 1, "round %d: %d solves and %d batches answered",
+                      round, ok[0], ok[1]);
+        ck_assert_double_eq(daemon_metric(&d, "gamejudge_jobs_lane_total{lane=\"heavy\"}"), N / 2);
         free(calls);
         free(replies);
         ck_assert_int_eq(daemon_stop(&d), 0);
