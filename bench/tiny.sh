@@ -21,6 +21,12 @@
 # stat, or utime + stime from /proc when perf is missing) over the run,
 # divided by wrk's request count.
 #
+# TINY_PIN=1 runs every server on the last CPU and wrk, with one thread
+# less, on the others (taskset).  wrk shares the cores with the server
+# otherwise, and each wake-up of wrk that lands on the server's core may
+# preempt it, which a server costing more per request meets more often;
+# pinned, that share of the kernel's time drops out of both sides.
+#
 # Output (stdout): one line per spec and game with the medians, then the
 # ratio lines; TINY_RAW names a file that receives every run.  With
 # GAME_LOOP naming bench/game_loop, each game's own in-process cost is
@@ -37,6 +43,18 @@ PORT=${TINY_PORT:-18090}
 CONNS=${TINY_CONNECTIONS:-64}
 GAMES=${TINY_GAMES:-$(scripts/games)}
 CPUS=$(nproc)
+SERVER_ON=
+CLIENT_ON=
+WRK_THREADS=2
+if [ -n "${TINY_PIN:-}" ]; then
+    if [ "$CPUS" -lt 2 ] || ! command -v taskset > /dev/null; then
+        echo "tiny: TINY_PIN needs two CPUs and taskset" >&2
+        exit 1
+    fi
+    SERVER_ON="taskset -c $((CPUS - 1))"
+    CLIENT_ON="taskset -c 0-$((CPUS - 2))"
+    WRK_THREADS=$((CPUS - 1))
+fi
 RAW=${TINY_RAW:-$(mktemp)}
 : > "$RAW"
 if [ $# -eq 0 ]; then
@@ -58,12 +76,12 @@ start() {
     local label=$1 args=$2
     if [ "${label#bare}" != "$label" ]; then
         # shellcheck disable=SC2086 # ARGS are words
-        "$BARE" "$PORT" $args > /dev/null 2>&1 &
+        $SERVER_ON "$BARE" "$PORT" $args > /dev/null 2>&1 &
     else
         local bin=$BIN
         [ "${label#*:}" = "$label" ] || bin=${label#*:}
         # shellcheck disable=SC2086
-        "$bin" serve --port "$PORT" $args > /dev/null 2> "$WORK/log" &
+        $SERVER_ON "$bin" serve --port "$PORT" $args > /dev/null 2> "$WORK/log" &
     fi
     PID=$!
     for _ in $(seq 200); do
@@ -85,8 +103,9 @@ run() {
     # perf counts the server exactly while wrk runs (wrk is its workload).
     local perf=
     command -v perf > /dev/null && perf="perf stat -x, -e task-clock -p $PID -o $WORK/perf --"
-    out=$(BODY_FILE=$body $perf wrk -t2 -c"$CONNS" -d"${SECONDS_PER_RUN}s" --latency \
-        -s bench/post.lua "$url" 2>&1)
+    # shellcheck disable=SC2086 # CLIENT_ON is words
+    out=$(BODY_FILE=$body $perf $CLIENT_ON wrk -t"$WRK_THREADS" -c"$CONNS" \
+        -d"${SECONDS_PER_RUN}s" --latency -s bench/post.lua "$url" 2>&1)
     t1=$(cpu_ticks)
     local msec
     msec=$(awk -F, '/task-clock/ { print $1 }' "$WORK/perf" 2>/dev/null)

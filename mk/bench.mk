@@ -116,7 +116,7 @@ bench-store: test-deps
 
 # Table 3 alone (issue 22): the bare server in its fastest mode and the daemon
 # in its default configuration, interleaved round by round, with CPU per
-# request (bench/tiny.sh; TINY_ROUNDS, TINY_SECONDS, TINY_GAMES).
+# request (bench/tiny.sh; TINY_ROUNDS, TINY_SECONDS, TINY_GAMES, TINY_PIN).
 bench-tiny: bench-deps
 	@$(SUBMAKE) $(BIN) $(BENCH_DIR)/bare_server $(BENCH_DIR)/game_loop
 	GAME_LOOP=$(BENCH_DIR)/game_loop bench/tiny.sh $(BIN) $(BENCH_DIR)/bare_server
