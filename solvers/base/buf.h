@@ -26,10 +26,10 @@ void buf_putc(gj_buf *b, char c);
 void buf_put_long(gj_buf *b, long long v);
 /* An n x m row-major table of integers as compact JSON rows: [[1,2],[3,4]]. */
 void buf_put_rows(gj_buf *b, const int32_t *v, long n, long m);
-/* Room for n (at least 1) bytes in front of the buffer's own, which move up: the n
- * bytes for the caller to fill, or NULL (and failed set) when memory is
- * short.  A buffer with no room grows by n alone, so a large one taken
- * over is not doubled. */
+/* Room for n (at least 1) bytes in front of the buffer's own, which move
+ * up: the n bytes for the caller to fill, or NULL (and failed set) when
+ * memory is short.  A buffer with no room grows by n alone, so a large one
+ * taken over is not doubled. */
 char *buf_front(gj_buf *b, size_t n);
 /* Hand the bytes to the caller (who frees them) and reset the buffer. */
 char *buf_take(gj_buf *b, size_t *len);
