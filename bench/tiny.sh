@@ -21,8 +21,8 @@
 # stat, or utime + stime from /proc when perf is missing) over the run,
 # divided by wrk's request count.
 #
-# TINY_PIN=1 runs every server on the last CPU and wrk, with one thread
-# less, on the others (taskset).  wrk shares the cores with the server
+# TINY_PIN=1 runs every server on the last CPU and wrk on the others, a
+# thread for each (taskset).  wrk shares the cores with the server
 # otherwise, and each wake-up of wrk that lands on the server's core may
 # preempt it, which a server costing more per request meets more often;
 # pinned, that share of the kernel's time drops out of both sides.
